@@ -1,0 +1,422 @@
+"""The ``pips`` command: play, simulate, replay and check games.
+
+Every game option is a flag named after it (``--doubles-inline optional``); a flag
+that the chosen game does not have, or a value out of range, is a one-line error with
+exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from pips import __version__, record
+from pips.bots.base import Bot, bot_names, make_bot
+from pips.core.errors import RuleError
+from pips.core.moves import Draw, Misdeal, Move, Pass, Play
+from pips.core.tiles import Tile
+from pips.core.view import Event, View
+from pips.games.registry import GameSpec, GameState, find_game, game_names
+from pips.sim import BOT_STREAM, deal_seed, play_game
+
+app = typer.Typer(
+    name="pips",
+    help="Play, study and rank dominoes.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class UsageError(Exception):
+    """Bad input from the user: reported in one line, exit code 2."""
+
+
+def fail(message: str) -> NoReturn:
+    raise UsageError(message)
+
+
+# -- game options as flags ---------------------------------------------------------------
+
+Players = Annotated[int | None, typer.Option("--players", "-p", help="Number of players.")]
+SetOpt = Annotated[str | None, typer.Option("--set", help="The set: 12 or double-12.")]
+DirectionOpt = Annotated[
+    str | None, typer.Option("--direction", help="clockwise or counter-clockwise.")
+]
+MotherTheresa = Annotated[
+    bool | None,
+    typer.Option("--mother-theresa/--no-mother-theresa", help="FIDO F-22 rule of mercy."),
+]
+DoublesInline = Annotated[
+    str | None, typer.Option("--doubles-inline", help="FIDO F-23: never, optional, always.")
+]
+
+
+@dataclass
+class GameFlags:
+    """The option flags a user gave; only those given reach the game's options."""
+
+    players: int | None = None
+    set: str | None = None
+    direction: str | None = None
+    mother_theresa: bool | None = None
+    doubles_inline: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def options(self, spec: GameSpec) -> Any:
+        given: dict[str, Any] = {}
+        if self.players is not None:
+            given["players"] = self.players
+        if self.set is not None:
+            given["set"] = parse_set(self.set)
+        for name in ("direction", "mother_theresa", "doubles_inline"):
+            value = getattr(self, name)
+            if value is not None:
+                given[name] = value
+        given.update(self.extra)
+        try:
+            return spec.options_from_json(given)
+        except RuleError as exc:
+            fail(str(exc))
+        except TypeError as exc:
+            fail(f"{spec.name}: {exc}")
+
+
+def parse_set(text: str) -> int:
+    raw = text.strip().lower().removeprefix("double-").removeprefix("d")
+    if not raw.isdigit():
+        fail(f"--set takes a set like 12 or double-12, not {text!r}")
+    return int(raw)
+
+
+def parse_bots(text: str, seats: int) -> list[Bot]:
+    """``greedy,random`` fills the seats in order, repeating."""
+    names = [n for n in (part.strip() for part in text.split(",")) if n]
+    if not names:
+        fail(f"--bots needs at least one of {', '.join(bot_names())}")
+    try:
+        return [make_bot(names[i % len(names)]) for i in range(seats)]
+    except RuleError as exc:
+        fail(str(exc))
+
+
+def spec_for(game: str) -> GameSpec:
+    try:
+        return find_game(game)
+    except RuleError as exc:
+        fail(str(exc))
+
+
+def records_dir() -> Path:
+    """Where ``pips play`` keeps its records: ``$PIPS_HOME/records`` (default ~/.pips)."""
+    home = Path(os.environ.get("PIPS_HOME", Path.home() / ".pips"))
+    return home / "records"
+
+
+# -- printing --------------------------------------------------------------------------
+
+
+def describe_layout(view: View) -> str:
+    layout = view.layout
+    if not layout.tiles:
+        return "layout: empty"
+    ends = " ".join(f"#{p.id}:{p.value}" for p in layout.open_ends) or "-"
+    sides = " ".join(f"#{p.id}:{p.value}" for p in layout.naked_sides) or "-"
+    text = f"open ends {ends} | naked sides {sides} | S = {layout.count}"
+    divisor = view.options.get("divisor")
+    if isinstance(divisor, int):
+        text += f", divisor {divisor}, S mod {divisor} = {layout.count % divisor}"
+    return text
+
+
+def describe_event(event: Event, names: Sequence[str]) -> str:
+    who = names[event.seat]
+    move = event.move
+    if isinstance(move, Play):
+        scored = f", scores {event.points}" if event.points else ""
+        return f"{who} lays {move}: S = {event.layout_count}{scored}"
+    if isinstance(move, Draw):
+        return f"{who} draws {move.tile}" if move.tile else f"{who} draws a tile"
+    if isinstance(move, Pass):
+        return f"{who} passes"
+    if isinstance(move, Misdeal):
+        return f"{who}: {move}"
+    return f"{who}: {move}"
+
+
+def result_table(state: GameState, names: Sequence[str]) -> Table:
+    result = state.result
+    assert result is not None
+    table = Table(title=f"Hand over: {result.ended.value}")
+    for column in ("seat", "player", "points", "pips left", "final", "rank"):
+        table.add_column(column, justify="right" if column != "player" else "left")
+    for seat in range(len(names)):
+        table.add_row(
+            str(seat),
+            names[seat],
+            str(result.points[seat]),
+            str(result.pips[seat]),
+            str(result.final[seat]),
+            str(result.ranks[seat]),
+        )
+    return table
+
+
+# -- play --------------------------------------------------------------------------------
+
+
+def choose_interactively(
+    view: View, moves: Sequence[Move], spec: GameSpec, ask: Callable[[str], str]
+) -> Move | None:
+    """Ask the person at the keyboard for a move; ``None`` when they quit."""
+    out.print(describe_layout(view))
+    out.print("your hand: " + " ".join(str(t) for t in view.hand))
+    for number, move in enumerate(moves, 1):
+        gain = spec.immediate_points(view, move)
+        note = f"  (+{gain})" if gain else ""
+        out.print(f"  {number:>2}. {move}{note}")
+    while True:
+        try:
+            answer = ask("your move (number, a tile like 12-9, or q): ").strip()
+        except EOFError:
+            return None
+        if answer.lower() in {"q", "quit", "exit"}:
+            return None
+        if answer.isdigit() and 1 <= int(answer) <= len(moves):
+            return moves[int(answer) - 1]
+        try:
+            tile = Tile.parse(answer)
+        except ValueError:
+            out.print(f"[red]not a move number (1-{len(moves)}) or tile: {answer!r}[/red]")
+            continue
+        fits = [m for m in moves if isinstance(m, Play) and m.tile == tile]
+        if len(fits) == 1:
+            return fits[0]
+        if not fits:
+            out.print(f"[red]{tile} cannot be played now[/red]")
+        else:
+            numbers = ", ".join(str(moves.index(m) + 1) for m in fits)
+            out.print(f"{tile} fits several places: choose one of {numbers}")
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="The game: " + ", ".join(game_names()))],
+    players: Players = None,
+    set: SetOpt = None,
+    direction: DirectionOpt = None,
+    mother_theresa: MotherTheresa = None,
+    doubles_inline: DoublesInline = None,
+    bots: Annotated[str, typer.Option(help="Bots for the other seats, in order.")] = "greedy",
+    name: Annotated[str, typer.Option(help="Your name in the record.")] = "You",
+    seat: Annotated[int, typer.Option(help="Your seat (0 opens the order of play).")] = 0,
+    seed: Annotated[int | None, typer.Option(help="Seed of the deal.")] = None,
+    save: Annotated[
+        Path | None, typer.Option(help="Record file (default: a new file in $PIPS_HOME/records).")
+    ] = None,
+) -> None:
+    """Play a game against bots in the terminal; the record is saved at the end."""
+    spec = spec_for(game)
+    options = GameFlags(players, set, direction, mother_theresa, doubles_inline).options(spec)
+    if not 0 <= seat < options.players:
+        fail(f"--seat must be 0 to {options.players - 1}")
+    seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+    others = parse_bots(bots, options.players - 1)
+    seats: list[Bot | None] = [*others[:seat], None, *others[seat:]]
+    names = [name if b is None else f"{b.name}-{i}" for i, b in enumerate(seats)]
+    state = spec.new_hand(options, random.Random(seed))
+    bot_rng = random.Random(seed ^ BOT_STREAM)
+    out.print(
+        f"[bold]{spec.title}[/bold], options: "
+        + ", ".join(f"{k}={v}" for k, v in options.to_json().items())
+    )
+    out.print("seats in playing order: " + ", ".join(f"{i} {n}" for i, n in enumerate(names)))
+    quit_early = False
+    while not state.is_over:
+        turn = state.current_seat
+        assert turn is not None
+        moves = state.legal_moves()
+        bot = seats[turn]
+        if bot is None:
+            view = state.view(turn)
+            scores = " ".join(f"{names[i]} {s}" for i, s in enumerate(view.scores))
+            sizes = " ".join(f"{names[i]} {n}" for i, n in enumerate(view.hand_sizes))
+            out.print(
+                f"\n[bold]your turn[/bold] · scores: {scores} · tiles: {sizes} · "
+                f"stock {view.stock_size}"
+            )
+            chosen = choose_interactively(view, moves, spec, input)
+            if chosen is None:
+                quit_early = True
+                break
+        else:
+            chosen = moves[0] if len(moves) == 1 else bot.choose(state.view(turn), moves, bot_rng)
+        event = state.play(chosen)
+        shown = event.seen_by(seat)
+        out.print(describe_event(shown, names))
+    if state.is_over:
+        out.print(result_table(state, names))
+    path = save or records_dir() / f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{spec.name}-{seed}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    record.save([record.write_record(state, names, seed=seed)], path)
+    status = "unfinished game" if quit_early else "record"
+    out.print(f"{status} saved to {path}")
+
+
+# -- simulate ----------------------------------------------------------------------------
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help="The game: " + ", ".join(game_names()))],
+    players: Players = None,
+    set: SetOpt = None,
+    direction: DirectionOpt = None,
+    mother_theresa: MotherTheresa = None,
+    doubles_inline: DoublesInline = None,
+    hands: Annotated[int, typer.Option(help="How many games to play.")] = 1000,
+    seed: Annotated[int, typer.Option(help="Seed of the first deal.")] = 1,
+    bots: Annotated[str, typer.Option(help="Bots, one per seat in order, repeating.")] = "random",
+    record_to: Annotated[
+        Path | None, typer.Option("--record", help="Write every game to this JSON Lines file.")
+    ] = None,
+) -> None:
+    """Let bots play many games and summarise them."""
+    spec = spec_for(game)
+    options = GameFlags(players, set, direction, mother_theresa, doubles_inline).options(spec)
+    if hands < 1:
+        fail("--hands must be at least 1")
+    seat_bots = parse_bots(bots, options.players)
+    names = [f"{b.name}-{i}" for i, b in enumerate(seat_bots)]
+    totals = [0] * options.players
+    points = [0] * options.players
+    wins = [0.0] * options.players
+    blocked = moves = 0
+    sink = None
+    if record_to is not None:
+        record_to.parent.mkdir(parents=True, exist_ok=True)
+        sink = record_to.open("w", encoding="utf-8")
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    )
+    try:
+        with progress:
+            task = progress.add_task(f"{spec.name} games", total=hands)
+            for number in range(hands):
+                game_seed = deal_seed(seed, number)
+                state = play_game(spec, options, seat_bots, game_seed)
+                result = state.result
+                assert result is not None
+                for i in range(options.players):
+                    totals[i] += result.final[i]
+                    points[i] += result.points[i]
+                for winner in result.winners:
+                    wins[winner] += 1 / len(result.winners)
+                blocked += result.ended.value == "blocked"
+                moves += len(state.history)
+                if sink is not None:
+                    sink.write(
+                        record.dumps(record.write_record(state, names, seed=game_seed)) + "\n"
+                    )
+                progress.advance(task)
+    finally:
+        if sink is not None:
+            sink.close()
+    table = Table(title=f"{hands} {spec.title} games, seeds {seed}..{seed + hands - 1}")
+    for column in ("seat", "bot", "points/game", "final/game", "win share"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for i in range(options.players):
+        table.add_row(
+            str(i),
+            seat_bots[i].name,
+            f"{points[i] / hands:.2f}",
+            f"{totals[i] / hands:.2f}",
+            f"{wins[i] / hands:.1%}",
+        )
+    out.print(table)
+    out.print(f"blocked: {blocked / hands:.1%} of games · moves per game: {moves / hands:.1f}")
+    if record_to is not None:
+        out.print(f"records written to {record_to}")
+
+
+# -- replay and check --------------------------------------------------------------------
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A record (.json) or records (.jsonl).")],
+    game_number: Annotated[
+        int, typer.Option("--game", help="Which record of the file, from 1.")
+    ] = 1,
+) -> None:
+    """Show a recorded game move by move, with the count, points and scores."""
+    records = list(record.load(file))
+    if not 1 <= game_number <= len(records):
+        fail(f"{file} holds {len(records)} record(s); --game must be 1 to {len(records)}")
+    data = records[game_number - 1]
+    replayed = record.replay(data)
+    names = replayed.seats
+    state = replayed.final
+    out.print(f"[bold]{replayed.spec.title}[/bold], seats: " + ", ".join(names))
+    scores = [0] * len(names)
+    for number, event in enumerate(state.history, 1):
+        scores[event.seat] += event.points
+        running = " ".join(str(s) for s in scores)
+        out.print(f"{number:>3}. {describe_event(event, names):<48} scores {running}")
+    if state.is_over:
+        out.print(result_table(state, names))
+    else:
+        out.print("the game is unfinished")
+
+
+@app.command()
+def check(
+    files: Annotated[list[Path], typer.Argument(help="Record files to validate.")],
+) -> None:
+    """Replay every record through the rules; exit 1 at the first bad one."""
+    for file in files:
+        try:
+            count = record.check_file(file)
+        except record.RecordError as exc:
+            err.print(f"{file}: {exc}", markup=False)
+            raise typer.Exit(1) from None
+        out.print(f"{file}: {count} record(s) OK")
+
+
+@app.command()
+def version() -> None:
+    """Print the version."""
+    out.print(f"pips {__version__}")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point: user errors become one line on stderr and exit code 2."""
+    try:
+        app(args=list(argv) if argv is not None else None, standalone_mode=True)
+    except (UsageError, RuleError) as exc:
+        err.print(f"error: {exc}", markup=False, soft_wrap=True)
+        sys.exit(2)
+    except record.RecordError as exc:
+        err.print(f"error: {exc}", markup=False, soft_wrap=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)

@@ -1,0 +1,48 @@
+"""Shuffling and dealing (C-06). Randomness always comes from a seeded ``random.Random``."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+from pips.core.errors import DealError
+from pips.core.tiles import Tile, double_set
+
+
+def shuffled(tiles: Iterable[Tile], rng: random.Random) -> list[Tile]:
+    """C-06: the tiles in a uniformly random order drawn from ``rng``."""
+    order = list(tiles)
+    rng.shuffle(order)
+    return order
+
+
+def deal(
+    top: int, players: int, hand_size: int, rng: random.Random
+) -> tuple[list[list[Tile]], list[Tile]]:
+    """Shuffle a double-``top`` set and give ``hand_size`` tiles to each of ``players``.
+
+    Returns the hands in seat order and the stock, the next tile to be drawn first.
+    Seat ``i`` takes the ``i``-th run of ``hand_size`` tiles of the shuffled set.
+    """
+    order = shuffled(double_set(top), rng)
+    hands = [order[i * hand_size : (i + 1) * hand_size] for i in range(players)]
+    return hands, order[players * hand_size :]
+
+
+def check_partition(
+    top: int, hands: Sequence[Sequence[Tile]], stock: Sequence[Tile], rule: str = "C-06"
+) -> None:
+    """Raise :class:`DealError` unless hands and stock hold the set exactly once."""
+    full = set(double_set(top))
+    seen: set[Tile] = set()
+    for where, tiles in [*((f"seat {i}", h) for i, h in enumerate(hands)), ("the stock", stock)]:
+        for tile in tiles:
+            if tile not in full:
+                raise DealError(rule, f"{tile} in {where} is not in the double-{top} set")
+            if tile in seen:
+                raise DealError(rule, f"{tile} in {where} is dealt twice")
+            seen.add(tile)
+    missing = full - seen
+    if missing:
+        names = " ".join(str(t) for t in sorted(missing))
+        raise DealError(rule, f"the deal leaves out {len(missing)} tile(s): {names}")

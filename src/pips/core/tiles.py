@@ -1,0 +1,137 @@
+"""Tiles and double-n sets (SPEC C-01 to C-04).
+
+A tile is an unordered pair of pip numbers, written ``a-b`` with ``a >= b``.
+Tiles are interned: ``Tile.of(6, 3) is Tile.of(3, 6)``, so they hash and compare
+cheaply and a hand of tiles can be kept in plain sets and dicts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
+
+MAX_NUMBER = 21
+"""The largest double supported (double-21, 253 tiles)."""
+
+_TILE_TEXT = re.compile(r"^\s*(\d{1,2})\s*[-/|:]\s*(\d{1,2})\s*$")
+
+
+class Tile(NamedTuple):
+    """A domino tile ``high-low`` (C-01).
+
+    Build tiles with :meth:`Tile.of` (any order of halves) or :meth:`Tile.parse`;
+    both return the one shared instance of that tile.
+    """
+
+    high: int
+    low: int
+
+    @staticmethod
+    def of(a: int, b: int) -> Tile:
+        """The tile with halves ``a`` and ``b`` in either order."""
+        if not (0 <= a <= MAX_NUMBER and 0 <= b <= MAX_NUMBER):
+            raise ValueError(f"C-01: tile halves must be 0 to {MAX_NUMBER}, got {a}-{b}")
+        return _TILES[a][b]
+
+    @staticmethod
+    def parse(text: str) -> Tile:
+        """Parse ``"12-9"`` (also ``9-12``, ``12/9``) into a tile."""
+        match = _TILE_TEXT.match(text)
+        if match is None:
+            raise ValueError(f"not a tile: {text!r} (write it like 12-9)")
+        return Tile.of(int(match.group(1)), int(match.group(2)))
+
+    @property
+    def ordinal(self) -> int:
+        """A dense id, the same in every set: ``high*(high+1)/2 + low``."""
+        return self.high * (self.high + 1) // 2 + self.low
+
+    @property
+    def pips(self) -> int:
+        """C-01: the sum of both halves."""
+        return self.high + self.low
+
+    @property
+    def is_double(self) -> bool:
+        return self.high == self.low
+
+    @property
+    def difference(self) -> int:
+        """C-01: ``high - low`` (the FIDO player's view of a tile)."""
+        return self.high - self.low
+
+    @property
+    def heaviness(self) -> tuple[int, int]:
+        """C-04 sort key: pip total, then the higher half (6-3 beats 5-4)."""
+        return (self.high + self.low, self.high)
+
+    def contains(self, number: int) -> bool:
+        return self.high == number or self.low == number
+
+    def other(self, number: int) -> int:
+        """The half opposite ``number`` (which the tile must contain)."""
+        if self.high == number:
+            return self.low
+        if self.low == number:
+            return self.high
+        raise ValueError(f"{self} has no {number}")
+
+    def __str__(self) -> str:
+        return f"{self.high}-{self.low}"
+
+    def __repr__(self) -> str:
+        return f"Tile({self.high}-{self.low})"
+
+    def to_json(self) -> list[int]:
+        return [self.high, self.low]
+
+
+_TILES: list[list[Tile]] = [
+    [tuple.__new__(Tile, (max(a, b), min(a, b))) for b in range(MAX_NUMBER + 1)]
+    for a in range(MAX_NUMBER + 1)
+]
+for _a in range(MAX_NUMBER + 1):
+    for _b in range(_a):
+        _TILES[_b][_a] = _TILES[_a][_b]
+
+
+def set_size(top: int) -> int:
+    """C-02: a double-``top`` set has (n+1)(n+2)/2 tiles."""
+    return (top + 1) * (top + 2) // 2
+
+
+def double_set(top: int) -> tuple[Tile, ...]:
+    """C-02: every tile of a double-``top`` set, ordered by :attr:`Tile.ordinal`."""
+    if not 0 <= top <= MAX_NUMBER:
+        raise ValueError(f"C-02: sets go from double-0 to double-{MAX_NUMBER}, got double-{top}")
+    return tuple(_TILES[a][b] for a in range(top + 1) for b in range(a + 1))
+
+
+def pip_total(tiles: Iterable[Tile]) -> int:
+    """C-03: the pips of a group of tiles."""
+    return sum(t.high + t.low for t in tiles)
+
+
+def highest_double(tiles: Iterable[Tile]) -> Tile | None:
+    """C-04: the double with the largest number among ``tiles``, if any."""
+    best: Tile | None = None
+    for tile in tiles:
+        if tile.high == tile.low and (best is None or tile.high > best.high):
+            best = tile
+    return best
+
+
+def heaviest(tiles: Iterable[Tile]) -> Tile | None:
+    """C-04: the heaviest tile among ``tiles`` (never tied), if any."""
+    return max(tiles, key=lambda t: (t.high + t.low, t.high), default=None)
+
+
+def format_tiles(tiles: Iterable[Tile]) -> str:
+    return " ".join(str(t) for t in tiles)
+
+
+def iter_doubles(top: int) -> Iterator[Tile]:
+    """The doubles of a double-``top`` set, highest first."""
+    for n in range(top, -1, -1):
+        yield _TILES[n][n]

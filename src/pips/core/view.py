@@ -1,0 +1,136 @@
+"""What one seat may know: its own hand and everything public (C-06).
+
+A :class:`View` is the only thing a bot, a client or a spectator is ever given. It is
+built by the game state, never by hand, and holds no reference to the live state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from pips.core.layout import LayoutView
+from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
+from pips.core.outcome import HandResult
+from pips.core.tiles import Tile
+
+SPECTATOR = -1
+"""The seat number of a view that holds no hand."""
+
+
+class Event(NamedTuple):
+    """One applied move: who made it, what it was, and what it scored.
+
+    ``layout_count`` is the layout count ``S`` after a play, where the game has one.
+    """
+
+    seat: int
+    move: Move
+    points: int = 0
+    layout_count: int | None = None
+
+    def seen_by(self, seat: int) -> Event:
+        """The event as ``seat`` may see it: another seat's drawn tile is hidden."""
+        move = self.move
+        if seat != self.seat:
+            if isinstance(move, Draw) and move.tile is not None:
+                return Event(self.seat, Draw(None), self.points, self.layout_count)
+            if isinstance(move, Misdeal) and move.drawn:
+                hidden = Misdeal(move.seat, move.returned, ())
+                return Event(self.seat, hidden, self.points, self.layout_count)
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's knowledge of a hand (``seat == SPECTATOR`` for the public view)."""
+
+    game: str
+    options: Mapping[str, Any]
+    seat: int
+    turn: int | None
+    hand: tuple[Tile, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    layout: LayoutView
+    scores: tuple[int, ...]
+    history: tuple[Event, ...]
+    result: HandResult | None
+
+    @property
+    def count(self) -> int:
+        return self.layout.count
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain JSON form, as a client receives it."""
+        return {
+            "game": self.game,
+            "options": dict(self.options),
+            "seat": self.seat,
+            "turn": self.turn,
+            "hand": [t.to_json() for t in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "stock_size": self.stock_size,
+            "layout": {
+                "tiles": [
+                    {
+                        "tile": laid.tile.to_json(),
+                        "touching": laid.touching,
+                        "on": laid.on,
+                        "across": laid.across,
+                        "seat": laid.seat,
+                    }
+                    for laid in self.layout.tiles
+                ],
+                "points": [
+                    {
+                        "id": p.id,
+                        "value": p.value,
+                        "kind": p.kind.value,
+                        "node": p.node,
+                        "slot": p.slot,
+                    }
+                    for p in self.layout.points
+                ],
+                "count": self.layout.count,
+            },
+            "scores": list(self.scores),
+            "history": [event_to_json(e) for e in self.history],
+            "result": None if self.result is None else self.result.to_json(),
+        }
+
+
+def move_to_json(seat: int, move: Move) -> dict[str, Any]:
+    """A move in the record format's words (see docs/record-format.md)."""
+    if isinstance(move, Play):
+        out: dict[str, Any] = {
+            "seat": seat,
+            "play": [move.touching, move.free],
+            "at": move.at.value,
+        }
+        if move.at is not At.OPEN:
+            out["end"] = move.end
+        if move.inline:
+            out["inline"] = True
+        return out
+    if isinstance(move, Draw):
+        return {"seat": seat, "draw": None if move.tile is None else move.tile.to_json()}
+    if isinstance(move, Pass):
+        return {"seat": seat, "pass": True}
+    return {
+        "seat": move.seat,
+        "misdeal": {
+            "returned": [t.to_json() for t in move.returned],
+            "drawn": [t.to_json() for t in move.drawn],
+        },
+    }
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    out = move_to_json(event.seat, event.move)
+    if isinstance(event.move, Play):
+        out["points"] = event.points
+        if event.layout_count is not None:
+            out["count"] = event.layout_count
+    return out

@@ -1,0 +1,650 @@
+"""The FIDO divisor game (SPEC section 1, rules F-01 to F-24).
+
+One hand is one game. The opener lays the highest double held (F-09); every double
+lies across and leaves a naked side (F-05); after every play the open ends are added
+up and, when the count ``S`` divides by the set's divisor, the player scores ``S/d``
+(F-15). A player who cannot play draws one tile and sits out (F-17). At the end every
+player's remaining pips are deducted (F-21).
+
+Typical use::
+
+    >>> import random
+    >>> state = FidoState.deal(FidoOptions(players=4, set=6), random.Random(7))
+    >>> opening = state.legal_moves()[0]
+    >>> event = state.play(opening)
+    >>> event.layout_count, event.points
+    (12, 4)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from pips.core import deal as dealing
+from pips.core.deal import check_partition
+from pips.core.errors import DealError, IllegalMoveError, OptionError
+from pips.core.hand import Hand
+from pips.core.layout import CrossLayout
+from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
+from pips.core.outcome import Ending, HandResult, competition_ranks
+from pips.core.tiles import Tile, double_set, iter_doubles
+from pips.core.view import Event, View
+
+NAME = "fido"
+
+DIVISORS: Mapping[int, int] = {6: 3, 9: 5, 12: 7, 15: 9, 18: 11}
+"""F-01: the divisor of each set."""
+
+HAND_SIZES: Mapping[int, Mapping[int, int]] = {
+    3: {6: 7, 9: 13, 12: 22, 15: 34, 18: 47},
+    4: {6: 5, 9: 11, 12: 18, 15: 27, 18: 38},
+    5: {6: 4, 9: 9, 12: 15, 15: 22, 18: 31},
+    6: {6: 4, 9: 7, 12: 13, 15: 19, 18: 27},
+    7: {6: 3, 9: 6, 12: 11, 15: 17, 18: 23},
+    8: {6: 3, 9: 6, 12: 10, 15: 15, 18: 21},
+    9: {6: 2, 9: 5, 12: 9, 15: 13, 18: 19},
+}
+"""F-02: tiles per player, by number of players and set."""
+
+
+class Direction(StrEnum):
+    """C-05: only decides how seats sit around the table, never legality or scoring."""
+
+    CLOCKWISE = "clockwise"
+    COUNTER_CLOCKWISE = "counter-clockwise"
+
+
+class DoublesInline(StrEnum):
+    """F-23, the Sönke Hansen variant."""
+
+    NEVER = "never"
+    OPTIONAL = "optional"
+    ALWAYS = "always"
+
+
+class DealMode(StrEnum):
+    """F-24: ``manual`` records a game whose tiles were taken by hand at a real table."""
+
+    AUTOMATIC = "automatic"
+    MANUAL = "manual"
+
+
+@dataclass(frozen=True)
+class FidoOptions:
+    """The options of SPEC 1.1, validated on construction."""
+
+    players: int
+    set: int = 12
+    direction: Direction = Direction.CLOCKWISE
+    mother_theresa: bool = False
+    doubles_inline: DoublesInline = DoublesInline.NEVER
+    deal_mode: DealMode = DealMode.AUTOMATIC
+
+    def __post_init__(self) -> None:
+        if isinstance(self.set, bool) or self.set not in DIVISORS:
+            sets = ", ".join(f"double-{s}" for s in DIVISORS)
+            raise OptionError("F-01", f"the set must be one of {sets}, not double-{self.set}")
+        if isinstance(self.players, bool) or self.players not in HAND_SIZES:
+            raise OptionError("F-02", f"FIDO is played by 3 to 9 players, not {self.players}")
+        for name, kind in (
+            ("direction", Direction),
+            ("doubles_inline", DoublesInline),
+            ("deal_mode", DealMode),
+        ):
+            value = getattr(self, name)
+            try:
+                object.__setattr__(self, name, kind(value))
+            except ValueError:
+                allowed = ", ".join(k.value for k in kind)
+                raise OptionError(
+                    "§1.1", f"{name} must be one of {allowed}, not {value!r}"
+                ) from None
+        if not isinstance(self.mother_theresa, bool):
+            raise OptionError("F-22", "mother_theresa is on (true) or off (false)")
+
+    @property
+    def divisor(self) -> int:
+        return DIVISORS[self.set]
+
+    @property
+    def hand_size(self) -> int:
+        return HAND_SIZES[self.players][self.set]
+
+    @property
+    def stock_size(self) -> int:
+        return len(double_set(self.set)) - self.players * self.hand_size
+
+    def to_json(self) -> dict[str, Any]:
+        """Every option with defaults resolved, plus the derived divisor and hand size."""
+        return {
+            "set": self.set,
+            "players": self.players,
+            "direction": self.direction.value,
+            "mother_theresa": self.mother_theresa,
+            "doubles_inline": self.doubles_inline.value,
+            "deal_mode": self.deal_mode.value,
+            "divisor": self.divisor,
+            "hand_size": self.hand_size,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> FidoOptions:
+        known = {"set", "players", "direction", "mother_theresa", "doubles_inline", "deal_mode"}
+        unknown = set(data) - known - {"divisor", "hand_size"}
+        if unknown:
+            raise OptionError("§1.1", f"unknown option(s): {', '.join(sorted(unknown))}")
+        if "players" not in data:
+            raise OptionError("F-02", "the number of players is required")
+        options = cls(**{k: v for k, v in data.items() if k in known})
+        for derived in ("divisor", "hand_size"):
+            if derived in data and data[derived] != getattr(options, derived):
+                raise OptionError(
+                    "F-01" if derived == "divisor" else "F-02",
+                    f"{derived} {data[derived]} does not fit double-{options.set} "
+                    f"with {options.players} players (it is {getattr(options, derived)})",
+                )
+        return options
+
+
+def count_after(count: int, move: Play) -> int:
+    """The count ``S`` after ``move`` is laid on a layout whose count is ``count``.
+
+    F-10: the opening double gives 2n. F-05: a double across adds its number.
+    F-06: a tile on an open end changes S by its difference. F-07: a tile at a naked
+    side adds its free number. F-23: a double in line leaves S unchanged.
+    """
+    tile = move.tile
+    if move.at is At.OPEN:
+        return tile.high + tile.low
+    if move.at is At.SIDE:
+        return count + move.free
+    if tile.high == tile.low:
+        return count if move.inline else count + tile.high
+    return count - move.touching + move.free
+
+
+def points_for(count: int, divisor: int) -> int:
+    """F-15: ``S/d`` when the count divides by the divisor, else nothing."""
+    return count // divisor if count % divisor == 0 else 0
+
+
+def immediate_points(view: View, move: Move) -> int:
+    """What ``move`` would score at once, from what a seat can see (for bots, hints)."""
+    if not isinstance(move, Play):
+        return 0
+    return points_for(count_after(view.layout.count, move), int(view.options["divisor"]))
+
+
+def _point_id(fit: tuple[int, int, At, tuple[Tile, ...]]) -> int:
+    return fit[0]
+
+
+def hand_result(
+    ended: Ending, out: int | None, running: Sequence[int], pips: Sequence[int]
+) -> HandResult:
+    """F-19 to F-21: every player's remaining pips are deducted from their running score;
+    the highest final score wins, equal scores share the place."""
+    final = tuple(s - p for s, p in zip(running, pips, strict=True))
+    return HandResult(ended, out, tuple(pips), tuple(running), final, competition_ranks(final))
+
+
+@dataclass
+class _Deal:
+    """A deal as it came from the table or the shuffle, kept for the record."""
+
+    hands: tuple[tuple[Tile, ...], ...]
+    stock: tuple[Tile, ...]
+    voided: tuple[tuple[tuple[tuple[Tile, ...], ...], tuple[Tile, ...]], ...] = field(
+        default_factory=tuple
+    )
+
+
+class FidoState:
+    """A FIDO hand in progress. Change it only through :meth:`play`."""
+
+    game = NAME
+
+    def __init__(
+        self,
+        options: FidoOptions,
+        hands: Sequence[Sequence[Tile]],
+        stock: Sequence[Tile] | None = None,
+        voided: Sequence[tuple[Sequence[Sequence[Tile]], Sequence[Tile]]] = (),
+    ) -> None:
+        """Start a hand from a given deal.
+
+        ``stock`` lists the undealt tiles, the next to be drawn first. In manual deal
+        mode (F-24) its order is unknown and it may be left out: it is the rest of the
+        set, and every draw names its tile. ``voided`` keeps deals cancelled by F-12.
+        """
+        self.options = options
+        manual = options.deal_mode is DealMode.MANUAL
+        if len(hands) != options.players:
+            raise DealError("F-03", f"{len(hands)} hands dealt for {options.players} players")
+        if stock is None:
+            if not manual:
+                raise DealError("C-06", "an automatic deal needs its stock in order")
+            dealt = {t for h in hands for t in h}
+            stock = [t for t in double_set(options.set) if t not in dealt]
+        check_partition(options.set, hands, stock, "F-03")
+        if not manual:
+            for seat, tiles in enumerate(hands):
+                if len(tiles) != options.hand_size:
+                    raise DealError(
+                        "F-02", f"seat {seat} was dealt {len(tiles)} tiles, not {options.hand_size}"
+                    )
+        self.dealt = _Deal(
+            tuple(tuple(h) for h in hands),
+            tuple(stock),
+            tuple((tuple(tuple(h) for h in d), tuple(s)) for d, s in voided),
+        )
+        self.hands = [Hand(h) for h in hands]
+        # Kept reversed so the next tile to draw is popped off the end.
+        self._stock = list(reversed(stock))
+        self.layout = CrossLayout()
+        self.scores = [0] * options.players
+        self.history: list[Event] = []
+        self.result: HandResult | None = None
+        self._divisor = options.divisor
+        self._short = [max(0, options.hand_size - len(h)) for h in hands]
+        self.turn = self._opener()
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def deal(cls, options: FidoOptions, rng: random.Random) -> FidoState:
+        """Shuffle and deal with ``rng``; redeal while nobody holds a double (F-12)."""
+        voided: list[tuple[list[list[Tile]], list[Tile]]] = []
+        while True:
+            hands, stock = dealing.deal(options.set, options.players, options.hand_size, rng)
+            if any(t.is_double for h in hands for t in h):
+                return cls(options, hands, stock, voided)
+            voided.append((hands, stock))
+
+    def _opener(self) -> int:
+        """F-09: the seat holding the highest double."""
+        for double in iter_doubles(self.options.set):
+            for seat, hand in enumerate(self.hands):
+                if double in hand:
+                    return seat
+        raise DealError("F-12", "nobody holds a double: shuffle and deal again")
+
+    # -- reading --------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self.options.players
+
+    @property
+    def stock(self) -> list[Tile]:
+        """The undealt tiles, next to be drawn first (hidden information)."""
+        return list(reversed(self._stock))
+
+    @property
+    def stock_size(self) -> int:
+        return len(self._stock)
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def current_seat(self) -> int | None:
+        return None if self.result is not None else self.turn
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the seat to play, in a fixed order.
+
+        Plays come first, by attachment point id (the order points appeared in the
+        layout), then by tile (``high``, ``low``), a double across before in line.
+        Only when no play exists: a single :class:`Draw` (F-17), or :class:`Pass` when
+        the stock is empty (F-18). Empty once the hand is over.
+        """
+        if self.result is not None:
+            return []
+        plays = self._plays(self.turn)
+        if plays:
+            return list(plays)
+        return [Draw()] if self._stock else [Pass()]
+
+    def representative_moves(self) -> list[Move]:
+        """One legal move per group of equivalent moves.
+
+        Moves that lay the same tile, the same way round, on points of equal value and
+        kind lead to the same (E, K, count) and so are the same for every rule (F-04);
+        the one on the oldest point stands for its group.
+        """
+        moves = self.legal_moves()
+        seen: set[tuple[Tile, int, At, bool]] = set()
+        out: list[Move] = []
+        for move in moves:
+            if isinstance(move, Play):
+                key = (move.tile, move.touching, move.at, move.inline)
+                if key in seen:
+                    continue
+                seen.add(key)
+            out.append(move)
+        return out
+
+    def _plays(self, seat: int) -> list[Play]:
+        hand = self.hands[seat]
+        layout = self.layout
+        laid = len(layout.tiles)
+        if laid == 0:
+            double = next(d for d in iter_doubles(self.options.set) if d in hand)
+            return [Play(double, double.high, At.OPEN)]
+        # Only the points that some tile in hand fits are visited, so the work follows
+        # the open points and the hand's matches, not the size of the set.
+        fits: list[tuple[int, int, At, tuple[Tile, ...]]] = []
+        if laid > 1:  # F-13: the second tile may only go to a naked side.
+            for value, ids in layout.ends_by_value().items():
+                tiles = hand.sorted_with_number(value)
+                if tiles:
+                    fits.extend((point, value, At.END, tiles) for point in ids)
+        for value, ids in layout.sides_by_value().items():
+            tiles = hand.sorted_with_number(value)
+            if tiles:
+                fits.extend((point, value, At.SIDE, tiles) for point in ids)
+        fits.sort(key=_point_id)
+        plays: list[Play] = []
+        append = plays.append
+        inline_rule = self.options.doubles_inline
+        for point, value, kind, tiles in fits:
+            for tile in tiles:
+                if tile.high != tile.low:
+                    append(Play(tile, value, kind, point))
+                elif kind is At.SIDE:
+                    continue  # F-07: never a double at a naked side
+                elif inline_rule is DoublesInline.NEVER:
+                    append(Play(tile, value, kind, point))
+                elif inline_rule is DoublesInline.OPTIONAL:
+                    append(Play(tile, value, kind, point))
+                    append(Play(tile, value, kind, point, True))
+                else:
+                    append(Play(tile, value, kind, point, True))
+        if self.options.mother_theresa and laid > 1:
+            plays = self._mother_theresa(plays)
+        return plays
+
+    def _scores_at_side(self, play: Play) -> bool:
+        count = self.layout.count + play.free
+        return count > 0 and count % self._divisor == 0
+
+    def _mother_theresa(self, plays: list[Play]) -> list[Play]:
+        """F-22: a non-scoring naked-side play only when nothing else is legal."""
+        keep = [p for p in plays if p.at is not At.SIDE or self._scores_at_side(p)]
+        return keep if keep else plays
+
+    def _has_play(self, seat: int) -> bool:
+        """Whether ``seat`` has any legal play, without listing them (C-10)."""
+        hand = self.hands[seat]
+        layout = self.layout
+        laid = len(layout.tiles)
+        if laid == 0:
+            return True
+        if laid > 1:
+            for v in layout.end_values():
+                if hand.has_number(v):
+                    return True
+        for v in layout.side_values():
+            for tile in hand.with_number(v):
+                if tile.high != tile.low:
+                    return True
+        return False
+
+    def points_if(self, move: Move) -> int:
+        """What ``move`` would score now (0 for a draw or pass)."""
+        if not isinstance(move, Play):
+            return 0
+        return points_for(count_after(self.layout.count, move), self._divisor)
+
+    # -- changing ---------------------------------------------------------------------
+
+    def play(self, move: Move) -> Event:
+        """Apply ``move`` for the seat to play (any seat for a :class:`Misdeal`).
+
+        Raises :class:`IllegalMoveError`, naming the rule, and changes nothing when the
+        move is not legal.
+        """
+        if isinstance(move, Misdeal):
+            return self._misdeal(move)
+        if self.result is not None:
+            raise IllegalMoveError("F-19", "the hand is over")
+        seat = self.turn
+        if isinstance(move, Play):
+            event = self._lay(seat, move)
+        elif isinstance(move, Draw):
+            event = self._draw(seat, move)
+        elif isinstance(move, Pass):
+            if self._has_play(seat):
+                raise IllegalMoveError("F-16", f"seat {seat} can lay a tile and must play")
+            if self._stock:
+                raise IllegalMoveError("F-17", f"seat {seat} cannot play and must draw, not pass")
+            event = Event(seat, move)
+        else:
+            raise IllegalMoveError("C-08", f"not a move: {move!r}")
+        self.history.append(event)
+        if self.result is None:
+            self.turn = (seat + 1) % self.options.players
+            if not self._stock:
+                self._check_blocked()
+        return event
+
+    def _lay(self, seat: int, move: Play) -> Event:
+        self._check_play(seat, move)
+        tile = move.tile
+        self.hands[seat].remove(tile)
+        if move.at is At.OPEN:
+            self.layout.open_with(tile, seat)
+        else:
+            self.layout.attach(tile, move.touching, move.end, seat, move.inline)
+        count = self.layout.count
+        points = count // self._divisor if count % self._divisor == 0 else 0
+        self.scores[seat] += points
+        event = Event(seat, move, points, count)
+        if not self.hands[seat]:
+            self._finish(Ending.OUT, seat)  # F-19
+        return event
+
+    def _check_play(self, seat: int, move: Play) -> None:
+        tile = move.tile
+        hand = self.hands[seat]
+        if tile not in hand:
+            raise IllegalMoveError("F-14", f"{tile} is not in seat {seat}'s hand")
+        if not tile.contains(move.touching):
+            raise IllegalMoveError("F-14", f"{tile} has no {move.touching} to lay against")
+        laid = len(self.layout.tiles)
+        if laid == 0:
+            expected = self._plays(seat)[0]
+            if move.at is not At.OPEN or tile != expected.tile:
+                raise IllegalMoveError(
+                    "F-09", f"the hand opens with the highest double held, {expected.tile}"
+                )
+            if move.inline:
+                raise IllegalMoveError("F-23", "the opening double always lies alone")
+            return
+        if move.at is At.OPEN:
+            raise IllegalMoveError("F-14", "the layout is already open")
+        point = self.layout.point(move.end)
+        if point is None or point.kind is not move.at:
+            raise IllegalMoveError("F-14", f"there is no open {move.at.value} #{move.end}")
+        if point.value != move.touching:
+            raise IllegalMoveError(
+                "F-14",
+                f"{move.touching}-{move.free} does not match the {point.value} "
+                f"at {point.kind.value} #{point.id}",
+            )
+        if laid == 1 and move.at is not At.SIDE:
+            raise IllegalMoveError("F-13", "the second tile must be laid against a naked side")
+        double = tile.high == tile.low
+        if move.at is At.SIDE and double:
+            raise IllegalMoveError("F-07", "a double can never be laid at a naked side")
+        rule = self.options.doubles_inline
+        if move.inline:
+            if not double or move.at is not At.END:
+                raise IllegalMoveError("F-23", "only a double laid on an open end can lie in line")
+            if rule is DoublesInline.NEVER:
+                raise IllegalMoveError(
+                    "F-23", "doubles are always laid across (doubles_inline is never)"
+                )
+        elif double and rule is DoublesInline.ALWAYS:
+            raise IllegalMoveError(
+                "F-23", "every double after the opening is laid in line (doubles_inline is always)"
+            )
+        if (
+            self.options.mother_theresa
+            and move.at is At.SIDE
+            and laid > 1
+            and not self._scores_at_side(move)
+        ):
+            others = [
+                p for p in self._plays(seat) if p.at is not At.SIDE or self._scores_at_side(p)
+            ]
+            if others:
+                raise IllegalMoveError(
+                    "F-22",
+                    f"a naked side that does not score may only be used when nothing "
+                    f"else can be played (e.g. {others[0]})",
+                )
+
+    def _draw(self, seat: int, move: Draw) -> Event:
+        if self._has_play(seat):
+            raise IllegalMoveError("F-16", f"seat {seat} can lay a tile and must play")
+        if not self._stock:
+            raise IllegalMoveError("F-18", "the stock is empty: pass")
+        if self.options.deal_mode is DealMode.MANUAL:
+            if move.tile is None:
+                raise IllegalMoveError("F-24", "in manual deal mode a draw names its tile")
+            if move.tile not in self._stock:
+                raise IllegalMoveError("F-17", f"{move.tile} is not in the stock")
+            self._stock.remove(move.tile)
+            tile = move.tile
+        else:
+            if move.tile is not None and move.tile != self._stock[-1]:
+                raise IllegalMoveError("F-17", f"the top of the stock is not {move.tile}")
+            tile = self._stock.pop()
+        self.hands[seat].add(tile)
+        return Event(seat, Draw(tile))
+
+    def _misdeal(self, move: Misdeal) -> Event:
+        """F-24: correct a hand taken wrongly at a real table."""
+        if self.options.deal_mode is not DealMode.MANUAL:
+            raise IllegalMoveError("F-24", "misdeals only exist in manual deal mode")
+        seat = move.seat
+        if not 0 <= seat < self.options.players:
+            raise IllegalMoveError("F-24", f"there is no seat {seat}")
+        hand = self.hands[seat]
+        size = self.options.hand_size
+        before_opening = not self.layout.tiles
+        if before_opening:
+            # F-24.1: excess tiles go back to the stock, missing ones are drawn.
+            excess = max(0, len(hand) - size)
+            missing = max(0, size - len(hand))
+            if not excess and not missing:
+                raise IllegalMoveError("F-24", f"seat {seat} holds the right number of tiles")
+        else:
+            # F-24.2: too many are kept; F-24.3: too few are made up from the stock.
+            excess, missing = 0, self._short[seat]
+            if not missing:
+                raise IllegalMoveError(
+                    "F-24",
+                    f"seat {seat} was not dealt too few tiles; a player with too many "
+                    "keeps them (F-24.2)",
+                )
+        if len(move.returned) != excess:
+            raise IllegalMoveError("F-24", f"seat {seat} must return {excess} tile(s)")
+        for tile in move.returned:
+            if tile not in hand:
+                raise IllegalMoveError("F-24", f"{tile} is not in seat {seat}'s hand")
+        want = min(missing, len(self._stock) + len(move.returned))
+        if len(move.drawn) != want or len(set(move.drawn)) != want:
+            raise IllegalMoveError("F-24", f"seat {seat} must draw {want} tile(s)")
+        for tile in move.drawn:
+            if tile not in self._stock:
+                raise IllegalMoveError("F-24", f"{tile} is not in the stock")
+        for tile in move.returned:
+            hand.remove(tile)
+            self._stock.append(tile)
+        for tile in move.drawn:
+            self._stock.remove(tile)
+            hand.add(tile)
+        self._short[seat] = 0
+        event = Event(seat, move)
+        self.history.append(event)
+        if before_opening:
+            self.turn = self._opener()
+        elif self.result is not None:
+            # Discovered at the end: the tiles only count in the deduction; no resuming.
+            self._finish(self.result.ended, self.result.out)
+        elif not self._stock:
+            self._check_blocked()
+        return event
+
+    def _check_blocked(self) -> None:
+        """C-10, F-20: with the stock empty, end the hand once nobody can play."""
+        players = self.options.players
+        for i in range(players):
+            if self._has_play((self.turn + i) % players):
+                return
+        self._finish(Ending.BLOCKED, None)
+
+    def _finish(self, ended: Ending, out: int | None) -> None:
+        self.result = hand_result(ended, out, self.scores, [h.pips for h in self.hands])
+
+    # -- views and copies ---------------------------------------------------------------
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know (``SPECTATOR`` for the public view): C-06."""
+        hand = tuple(self.hands[seat]) if 0 <= seat < self.options.players else ()
+        return View(
+            game=NAME,
+            options=self.options.to_json(),
+            seat=seat,
+            turn=self.current_seat,
+            hand=hand,
+            hand_sizes=tuple(len(h) for h in self.hands),
+            stock_size=len(self._stock),
+            layout=self.layout.snapshot(),
+            scores=tuple(self.scores),
+            history=tuple(e.seen_by(seat) for e in self.history),
+            result=self.result,
+        )
+
+    def clone(self) -> FidoState:
+        clone = FidoState.__new__(FidoState)
+        clone.options = self.options
+        clone.dealt = self.dealt
+        clone.hands = [h.copy() for h in self.hands]
+        clone._stock = list(self._stock)
+        clone.layout = self.layout.copy()
+        clone.scores = list(self.scores)
+        clone.history = list(self.history)
+        clone.result = self.result
+        clone._divisor = self._divisor
+        clone._short = list(self._short)
+        clone.turn = self.turn
+        return clone
+
+    def __repr__(self) -> str:
+        return (
+            f"<FidoState double-{self.options.set} {self.options.players} players, "
+            f"{len(self.layout.tiles)} laid, S={self.layout.count}, turn {self.turn}>"
+        )
+
+
+def new_hand(options: FidoOptions, rng: random.Random) -> FidoState:
+    """Shuffle and deal a hand (F-03, F-12)."""
+    return FidoState.deal(options, rng)
+
+
+def tiles_in_play(state: FidoState) -> Iterable[Tile]:
+    """Every tile of the hand wherever it is: hands, layout, stock (for audits)."""
+    for hand in state.hands:
+        yield from hand
+    for laid in state.layout.tiles:
+        yield laid.tile
+    yield from state._stock

@@ -1,0 +1,225 @@
+"""The ``pips`` command, run as a user would: exit codes, output, files."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pips import record
+from pips.cli import main
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        main(argv)
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_simulate_writes_checkable_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_file = tmp_path / "out.jsonl"
+    code, out, _ = run(
+        [
+            "simulate",
+            "fido",
+            "--players",
+            "5",
+            "--set",
+            "12",
+            "--hands",
+            "30",
+            "--seed",
+            "1",
+            "--bots",
+            "greedy,random",
+            "--record",
+            str(out_file),
+        ],
+        capsys,
+    )
+    assert code == 0
+    assert "blocked:" in out and "moves per game" in out and "greedy" in out
+    lines = out_file.read_text().splitlines()
+    assert len(lines) == 30
+    first = json.loads(lines[0])
+    assert first["seed"] == 1 and first["options"]["players"] == 5
+    code, out, _ = run(["check", str(out_file)], capsys)
+    assert code == 0 and "30 record(s) OK" in out
+
+
+def test_simulate_is_reproducible(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for path in (a, b):
+        run(
+            [
+                "simulate",
+                "fido",
+                "--players",
+                "4",
+                "--set",
+                "9",
+                "--hands",
+                "5",
+                "--seed",
+                "9",
+                "--direction",
+                "counter-clockwise",
+                "--mother-theresa",
+                "--doubles-inline",
+                "optional",
+                "--record",
+                str(path),
+            ],
+            capsys,
+        )
+
+    def strip(path: Path) -> list[dict[str, object]]:
+        games = [json.loads(line) for line in path.read_text().splitlines()]
+        for game in games:
+            game.pop("played_at")
+        return games
+
+    assert strip(a) == strip(b)
+    options = strip(a)[0]["options"]
+    assert options == {
+        "set": 9,
+        "players": 4,
+        "direction": "counter-clockwise",
+        "mother_theresa": True,
+        "doubles_inline": "optional",
+        "deal_mode": "automatic",
+        "divisor": 5,
+        "hand_size": 11,
+    }
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["simulate", "fido", "--players", "2"], "F-02: FIDO is played by 3 to 9 players"),
+        (["simulate", "fido", "--players", "4", "--set", "7"], "F-01"),
+        (["simulate", "fido", "--players", "4", "--set", "twelve"], "--set takes a set"),
+        (["simulate", "fido", "--players", "4", "--doubles-inline", "maybe"], "doubles_inline"),
+        (["simulate", "fido", "--players", "4", "--bots", "oracle"], "unknown bot"),
+        (["simulate", "fido", "--players", "4", "--hands", "0"], "--hands must be"),
+        (["simulate", "chess", "--players", "4"], "unknown game"),
+        (["simulate", "fido"], "number of players is required"),
+        (["play", "fido", "--players", "4", "--seat", "4"], "--seat must be"),
+    ],
+)
+def test_bad_options_give_one_line_and_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(argv, capsys)
+    assert code == 2
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err + out
+
+
+def test_check_rejects_a_tampered_record_with_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "g.jsonl"
+    run(
+        ["simulate", "fido", "--players", "3", "--set", "6", "--hands", "3", "--record", str(path)],
+        capsys,
+    )
+    games = [json.loads(line) for line in path.read_text().splitlines()]
+    scoring = next(m for m in games[1]["hands"][0]["moves"] if m.get("points"))
+    scoring["points"] += 1
+    path.write_text("".join(record.dumps(g) + "\n" for g in games))
+    code, _, err = run(["check", str(path)], capsys)
+    assert code == 1
+    assert "record 2" in err and "F-15" in err
+
+
+def test_replay_shows_every_move_with_count_and_scores(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "g.jsonl"
+    run(
+        ["simulate", "fido", "--players", "3", "--set", "6", "--hands", "2", "--record", str(path)],
+        capsys,
+    )
+    game = json.loads(path.read_text().splitlines()[1])
+    code, out, _ = run(["replay", str(path), "--game", "2"], capsys)
+    assert code == 0
+    moves = game["hands"][0]["moves"]
+    plays = [m for m in moves if "play" in m]
+    assert out.count(" lays ") == len(plays)
+    assert f"S = {plays[0]['count']}" in out
+    assert "Hand over" in out
+    code, _, err = run(["replay", str(path), "--game", "3"], capsys)
+    assert code == 2 and "--game must be 1 to 2" in err
+    code, _, err = run(["replay", str(tmp_path / "missing.json")], capsys)
+    assert code == 2 and "cannot read" in err
+
+
+def test_play_a_whole_game_from_the_keyboard(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A careless typist: nonsense, an impossible tile, then always the first move.
+    answers = "hello\n0-0\n99\n" + "1\n" * 300
+    monkeypatch.setattr(sys, "stdin", io.StringIO(answers))
+    save = tmp_path / "mine.json"
+    code, out, _ = run(
+        [
+            "play",
+            "fido",
+            "--players",
+            "3",
+            "--set",
+            "6",
+            "--seed",
+            "4",
+            "--bots",
+            "greedy",
+            "--name",
+            "Ann",
+            "--save",
+            str(save),
+        ],
+        capsys,
+    )
+    assert code == 0
+    assert "your hand:" in out and "divisor 3" in out
+    assert "not a move number" in out
+    assert "Hand over" in out and f"record saved to {save}" in out
+    replayed = record.replay(json.loads(save.read_text()))
+    assert replayed.seats[0] == "Ann" and replayed.final.is_over
+
+
+def test_quitting_saves_an_unfinished_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PIPS_HOME", str(tmp_path))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    code, out, _ = run(
+        ["play", "fido", "--players", "4", "--set", "12", "--seed", "1", "--seat", "1"], capsys
+    )
+    assert code == 0 and "unfinished game saved" in out
+    (saved,) = (tmp_path / "records").iterdir()
+    replayed = record.replay(json.loads(saved.read_text()))
+    assert not replayed.final.is_over
+
+
+def test_the_installed_command_runs_without_traceback(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "pips", "simulate", "fido", "--players", "10"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip() == "error: F-02: FIDO is played by 3 to 9 players, not 10"
