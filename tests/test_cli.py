@@ -12,6 +12,10 @@ import pytest
 
 from pips import record
 from pips.cli import main
+from pips.core.moves import Draw, Misdeal
+from pips.core.tiles import Tile
+from pips.games.fido import DealMode, FidoOptions, FidoState
+from tests.helpers import tiles
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -223,3 +227,73 @@ def test_the_installed_command_runs_without_traceback(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert done.stderr.strip() == "error: F-02: FIDO is played by 3 to 9 players, not 10"
+
+
+def test_enter_a_real_table_game_with_misdeals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """F-24 from the keyboard: C (seat 2) took 6 tiles, D (seat 3) only 4."""
+    deal = [
+        "6-6 0-0 1-0 2-0 3-0",
+        "4-0 5-0 6-0 1-1 2-1",
+        "3-1 4-1 5-5 6-1 2-2 3-2",
+        "4-2 5-2 6-2 3-3",
+    ]
+    options = FidoOptions(players=4, set=6, deal_mode=DealMode.MANUAL)
+    shadow = FidoState(options, [tiles(h) for h in deal])
+    lines = [*deal, "nonsense", "9-9"]
+    while not shadow.is_over:
+        moves = shadow.legal_moves()
+        if isinstance(moves[0], Draw):
+            drawn = (
+                min(x for x in shadow.stock if x != Tile.of(5, 1))
+                if (shadow.stock_size > 1)
+                else shadow.stock[0]
+            )
+            lines.append(f"draw {drawn}")
+            shadow.play(Draw(drawn))
+        else:
+            lines.append("1")
+            shadow.play(moves[0])
+        if len(shadow.history) == 3:
+            lines += ["undo", "1"]  # take back the third entry and give it again
+    late = next(x for x in shadow.stock if x == Tile.of(5, 1))
+    lines += ["misdeal 2 draw 1-1", f"misdeal Di draw {late}", "q"]
+    shadow.play(Misdeal(3, drawn=(late,)))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
+    save = tmp_path / "table.json"
+    code, out, _ = run(
+        [
+            "enter",
+            "fido",
+            "--players",
+            "4",
+            "--set",
+            "6",
+            "--names",
+            "Ann,Bo,Cy,Di",
+            "--save",
+            str(save),
+        ],
+        capsys,
+    )
+    assert code == 0, out
+    assert "type a move" in out or "not a tile" in out
+    assert "9-9 cannot be played now" in out
+    assert "last entry taken back" in out
+    assert "keeps them" in out  # Cy's excess is kept (F-24.2)
+    assert f"record saved to {save}" in out
+    data = json.loads(save.read_text())
+    assert data["options"]["deal_mode"] == "manual" and data["seats"][3] == "Di"
+    replayed = record.replay(data).final
+    assert isinstance(replayed, FidoState)
+    assert replayed.result == shadow.result
+    assert replayed.result is not None and Tile.of(5, 1) in replayed.hands[3]
+
+
+def test_enter_refuses_a_deal_that_does_not_fit_the_set(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("6-6 5-5\n6-6\n1-0\n"))
+    code, _, err = run(["enter", "fido", "--players", "3", "--set", "6"], capsys)
+    assert code == 2 and "6-6" in err and "twice" in err

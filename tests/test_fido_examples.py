@@ -364,6 +364,10 @@ def test_f24_before_the_opening_wrong_hands_are_corrected() -> None:
         state.play(Misdeal(3, drawn=(t("5-1"), t("5-3"))))
     state.play(Misdeal(3, drawn=(t("5-1"),)))
     assert [len(h) for h in state.hands] == [5, 5, 5, 5]
+    # Tiles move to and from the stock face down: only their owner sees which.
+    assert state.view(0).history[-1].move == Misdeal(3)
+    assert state.view(3).history[-1].move == Misdeal(3, drawn=(t("5-1"),))
+    assert state.view(3).history[-2].move == Misdeal(2)
     with pytest.raises(IllegalMoveError, match="right number"):
         state.play(Misdeal(0))
     # Once corrected before the start, nobody is short any more (F-24.3 has nothing to do).

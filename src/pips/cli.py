@@ -276,6 +276,168 @@ def play(
     out.print(f"{status} saved to {path}")
 
 
+# -- enter a game played at a real table ----------------------------------------------
+
+ENTER_HELP = """Enter what happened at the table, one action per line:
+  a number          the listed move with that number
+  12-9              lay that tile (you are asked where if it fits several places)
+  draw 5-1          the player to move drew 5-1 from the stock
+  pass              the player to move passed (empty stock)
+  misdeal S draw 5-1 4-0 / misdeal S return 6-6
+                    seat S (number or name) was misdealt (F-24)
+  undo              take back the last entry
+  q                 save and stop"""
+
+
+def parse_entry(text: str, state: Any, names: Sequence[str]) -> Move | str:
+    """One line of ``pips enter`` as a move, or a word (``undo``, ``quit``); ValueError
+    with a message for anything else."""
+    words = text.split()
+    if not words:
+        raise ValueError("type a move, or help")
+    head = words[0].lower()
+    if head in {"q", "quit", "undo", "help", "?"}:
+        return {"q": "quit", "?": "help"}.get(head, head)
+    legal = state.legal_moves()
+    if head.isdigit() and len(words) == 1:
+        number = int(head)
+        if not 1 <= number <= len(legal):
+            raise ValueError(f"there is no move {number}")
+        chosen: Move = legal[number - 1]
+        if isinstance(chosen, Draw) and state.options.deal_mode.value == "manual":
+            raise ValueError("name the tile drawn: draw 5-1")
+        return chosen
+    if head == "pass" and len(words) == 1:
+        return Pass()
+    if head == "draw":
+        if len(words) != 2:
+            raise ValueError("write the tile drawn: draw 5-1")
+        return Draw(Tile.parse(words[1]))
+    if head == "misdeal":
+        if len(words) < 2:
+            raise ValueError("misdeal needs a seat: misdeal 2 draw 5-1")
+        who = words[1]
+        seat = (
+            int(who)
+            if who.isdigit()
+            else next((i for i, n in enumerate(names) if n.lower() == who.lower()), -1)
+        )
+        returned: list[Tile] = []
+        drawn: list[Tile] = []
+        target: list[Tile] | None = None
+        for word in words[2:]:
+            if word.lower() in {"return", "returns"}:
+                target = returned
+            elif word.lower() in {"draw", "draws"}:
+                target = drawn
+            elif target is None:
+                raise ValueError("say return or draw before the tiles")
+            else:
+                target.append(Tile.parse(word))
+        return Misdeal(seat, tuple(returned), tuple(drawn))
+    tile = Tile.parse(text)
+    fits = [m for m in legal if isinstance(m, Play) and m.tile == tile]
+    if not fits:
+        raise ValueError(f"{tile} cannot be played now")
+    if len(fits) > 1:
+        numbers = ", ".join(str(legal.index(m) + 1) for m in fits)
+        raise ValueError(f"{tile} fits several places: type one of {numbers}")
+    return fits[0]
+
+
+@app.command()
+def enter(
+    game: Annotated[str, typer.Argument(help="The game: " + ", ".join(game_names()))],
+    players: Players = None,
+    set: SetOpt = None,
+    direction: DirectionOpt = None,
+    mother_theresa: MotherTheresa = None,
+    doubles_inline: DoublesInline = None,
+    names: Annotated[
+        str | None, typer.Option(help="Players in playing order, comma separated.")
+    ] = None,
+    save: Annotated[
+        Path | None, typer.Option(help="Record file (default: a new file in $PIPS_HOME/records).")
+    ] = None,
+) -> None:
+    """Record a game played at a real table, tiles taken by hand (manual deal, F-24)."""
+    spec = spec_for(game)
+    flags = GameFlags(
+        players, set, direction, mother_theresa, doubles_inline, extra={"deal_mode": "manual"}
+    )
+    options = flags.options(spec)
+    seats = (
+        [n.strip() for n in names.split(",")]
+        if names
+        else [f"player {i + 1}" for i in range(options.players)]
+    )
+    if len(seats) != options.players or not all(seats):
+        fail(f"--names must give {options.players} names")
+    ask = input
+    try:
+        hands = []
+        for name in seats:
+            while True:
+                text = ask(f"tiles of {name}: ")
+                try:
+                    hands.append([Tile.parse(word) for word in text.split()])
+                    break
+                except ValueError as exc:
+                    out.print(f"[red]{exc}[/red]")
+        state = spec.from_deal(options, hands, None)
+    except RuleError as exc:
+        fail(f"the deal: {exc}")
+    except EOFError:
+        fail("no deal entered")
+    out.print(ENTER_HELP)
+    path = save or records_dir() / f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{spec.name}-table.json"
+
+    def rebuild(events: Sequence[Event]) -> Any:
+        fresh = spec.from_deal(options, hands, None)
+        for event in events:
+            fresh.play(event.move)
+        return fresh
+
+    while True:
+        if state.is_over:
+            out.print(result_table(state, seats))
+            prompt = "hand over: a late misdeal, undo, or q to save: "
+        else:
+            view = state.view(state.current_seat)
+            out.print(describe_layout(view))
+            out.print(f"{seats[state.current_seat]} to move; stock {view.stock_size}")
+            for number, move in enumerate(state.legal_moves(), 1):
+                out.print(f"  {number:>2}. {move}")
+            prompt = "what happened? "
+        try:
+            text = ask(prompt)
+        except EOFError:
+            break
+        try:
+            entry = parse_entry(text, state, seats)
+        except ValueError as exc:
+            out.print(f"[red]{exc}[/red]")
+            continue
+        if entry == "quit":
+            break
+        if entry == "help":
+            out.print(ENTER_HELP)
+        elif entry == "undo":
+            if state.history:
+                state = rebuild(state.history[:-1])
+                out.print("last entry taken back")
+        elif not isinstance(entry, str):
+            try:
+                event = state.play(entry)
+            except RuleError as exc:
+                out.print(f"[red]{exc}[/red]")
+                continue
+            out.print(describe_event(event, seats))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    record.save([record.write_record(state, seats)], path)
+    out.print(f"{'record' if state.is_over else 'unfinished game'} saved to {path}")
+
+
 # -- simulate ----------------------------------------------------------------------------
 
 

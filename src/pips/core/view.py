@@ -31,14 +31,14 @@ class Event(NamedTuple):
     layout_count: int | None = None
 
     def seen_by(self, seat: int) -> Event:
-        """The event as ``seat`` may see it: another seat's drawn tile is hidden."""
+        """The event as ``seat`` may see it: tiles that moved face down are hidden."""
         move = self.move
         if seat != self.seat:
             if isinstance(move, Draw) and move.tile is not None:
                 return Event(self.seat, Draw(None), self.points, self.layout_count)
-            if isinstance(move, Misdeal) and move.drawn:
-                hidden = Misdeal(move.seat, move.returned, ())
-                return Event(self.seat, hidden, self.points, self.layout_count)
+            if isinstance(move, Misdeal) and (move.drawn or move.returned):
+                # Tiles go back to and come from the stock face down (F-24).
+                return Event(self.seat, Misdeal(move.seat), self.points, self.layout_count)
         return self
 
 

@@ -32,7 +32,7 @@ from pips.core.layout import CrossLayout
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import Ending, HandResult, competition_ranks
 from pips.core.tiles import Tile, double_set, iter_doubles
-from pips.core.view import Event, View
+from pips.core.view import SPECTATOR, Event, View
 
 NAME = "fido"
 
@@ -248,6 +248,7 @@ class FidoState:
         self.layout = CrossLayout()
         self.scores = [0] * options.players
         self.history: list[Event] = []
+        self._seen: dict[int, list[Event]] = {}
         self.result: HandResult | None = None
         self._divisor = options.divisor
         self._short = [max(0, options.hand_size - len(h)) for h in hands]
@@ -599,7 +600,12 @@ class FidoState:
 
     def view(self, seat: int) -> View:
         """What ``seat`` may know (``SPECTATOR`` for the public view): C-06."""
-        hand = tuple(self.hands[seat]) if 0 <= seat < self.options.players else ()
+        if seat == SPECTATOR:
+            hand: tuple[Tile, ...] = ()
+        elif 0 <= seat < self.options.players:
+            hand = tuple(self.hands[seat])
+        else:
+            raise ValueError(f"there is no seat {seat} (seats are 0 to {self.players - 1})")
         return View(
             game=NAME,
             options=self.options.to_json(),
@@ -610,9 +616,18 @@ class FidoState:
             stock_size=len(self._stock),
             layout=self.layout.snapshot(),
             scores=tuple(self.scores),
-            history=tuple(e.seen_by(seat) for e in self.history),
+            history=self._history_seen_by(seat),
             result=self.result,
         )
+
+    def _history_seen_by(self, seat: int) -> tuple[Event, ...]:
+        # Bots ask for a view at every decision; extending a per-seat copy keeps that
+        # proportional to the new events instead of the whole history.
+        seen = self._seen.setdefault(seat, [])
+        if len(seen) > len(self.history):
+            seen.clear()
+        seen.extend(e.seen_by(seat) for e in self.history[len(seen) :])
+        return tuple(seen)
 
     def clone(self) -> FidoState:
         clone = FidoState.__new__(FidoState)
@@ -627,6 +642,7 @@ class FidoState:
         clone._divisor = self._divisor
         clone._short = list(self._short)
         clone.turn = self.turn
+        clone._seen = {}
         return clone
 
     def __repr__(self) -> str:
