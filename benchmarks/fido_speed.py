@@ -9,8 +9,8 @@ cells alike instead of one.
 The figure that matters is a ratio within this one run: the cost of a move with
 double-18 over the cost with double-6, for each player count (target: at most 1.5).
 
-    python benchmarks/fido_speed.py                 # about a minute
-    python benchmarks/fido_speed.py --seconds 0.3   # a quick look
+    python benchmarks/fido_speed.py                 # about 30 seconds
+    python benchmarks/fido_speed.py --rounds 2      # a quick look
 
 Results go to ``benchmarks/results/fido_speed.json`` and ``fido_speed.png``.
 """
@@ -169,8 +169,8 @@ def draw(rows: list[dict[str, Any]], ratios: dict[int, float], path: Path) -> No
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=1.0, help="time per cell and round")
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds per cell")
+    parser.add_argument("--seconds", type=float, default=0.25, help="time per cell and round")
+    parser.add_argument("--rounds", type=int, default=8, help="interleaved rounds per cell")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     args = parser.parse_args()
     if args.seconds <= 0 or args.rounds < 1:

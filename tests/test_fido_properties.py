@@ -90,7 +90,12 @@ def test_legal_moves_are_exactly_the_moves_play_accepts(options: FidoOptions, se
     for state, _, _ in random_game(options, seed, stop_after=25):
         if state.is_over:
             break
-        legal = state.legal_moves()
+        lazy = state.legal_moves()
+        # Counting and indexing the lazy sequence gives the moves iteration gives.
+        picked = [lazy[i] for i in range(len(lazy))]
+        assert lazy[-1] == picked[-1]
+        legal = list(state.legal_moves())
+        assert picked == legal == state.legal_moves()
         assert legal and len(set(legal)) == len(legal)
         assert state.representative_moves() == [
             m

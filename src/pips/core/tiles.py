@@ -95,6 +95,9 @@ for _a in range(MAX_NUMBER + 1):
     for _b in range(_a):
         _TILES[_b][_a] = _TILES[_a][_b]
 
+DOUBLES: tuple[Tile, ...] = tuple(_TILES[n][n] for n in range(MAX_NUMBER + 1))
+"""``DOUBLES[n]`` is the tile n-n."""
+
 
 def set_size(top: int) -> int:
     """C-02: a double-``top`` set has (n+1)(n+2)/2 tiles."""

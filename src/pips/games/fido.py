@@ -29,9 +29,10 @@ from pips.core.deal import check_partition
 from pips.core.errors import DealError, IllegalMoveError, OptionError
 from pips.core.hand import Hand
 from pips.core.layout import CrossLayout
+from pips.core.legal import Doubles, Group, LegalMoves
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import Ending, HandResult, competition_ranks
-from pips.core.tiles import Tile, double_set, iter_doubles
+from pips.core.tiles import DOUBLES, Tile, double_set, iter_doubles
 from pips.core.view import SPECTATOR, Event, View
 
 NAME = "fido"
@@ -179,8 +180,15 @@ def immediate_points(view: View, move: Move) -> int:
     return points_for(count_after(view.layout.count, move), int(view.options["divisor"]))
 
 
-def _point_id(fit: tuple[int, int, At, tuple[Tile, ...]]) -> int:
-    return fit[0]
+_DOUBLES_AT_END = {
+    DoublesInline.NEVER: Doubles.ACROSS,
+    DoublesInline.OPTIONAL: Doubles.ACROSS_OR_INLINE,
+    DoublesInline.ALWAYS: Doubles.INLINE,
+}
+
+
+def _point_of(group: Group) -> int:
+    return group.point
 
 
 def hand_result(
@@ -297,20 +305,27 @@ class FidoState:
     def current_seat(self) -> int | None:
         return None if self.result is not None else self.turn
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> LegalMoves:
         """Every legal move of the seat to play, in a fixed order.
 
         Plays come first, by attachment point id (the order points appeared in the
         layout), then by tile (``high``, ``low``), a double across before in line.
         Only when no play exists: a single :class:`Draw` (F-17), or :class:`Pass` when
         the stock is empty (F-18). Empty once the hand is over.
+
+        The result is a lazy sequence: counting it or picking one move by index does not
+        build the others.
         """
         if self.result is not None:
-            return []
-        plays = self._plays(self.turn)
-        if plays:
-            return list(plays)
-        return [Draw()] if self._stock else [Pass()]
+            return LegalMoves()
+        seat = self.turn
+        if not self.layout.tiles or self.options.mother_theresa:
+            moves = LegalMoves(self._plays(seat))
+        else:
+            moves = LegalMoves(groups=self._groups(seat))
+        if moves:
+            return moves
+        return LegalMoves([Draw()] if self._stock else [Pass()])
 
     def representative_moves(self) -> list[Move]:
         """One legal move per group of equivalent moves.
@@ -331,43 +346,42 @@ class FidoState:
             out.append(move)
         return out
 
-    def _plays(self, seat: int) -> list[Play]:
+    def _groups(self, seat: int) -> list[Group]:
+        """The plays after the opening, one group per point that a tile in hand fits.
+
+        Only those points are visited, so the work follows the open points and the
+        hand's matches, never the size of the set.
+        """
         hand = self.hands[seat]
         layout = self.layout
-        laid = len(layout.tiles)
-        if laid == 0:
+        sorted_with = hand.sorted_with_number
+        groups: list[Group] = []
+        if len(layout.tiles) > 1:  # F-13: the second tile may only go to a naked side.
+            doubles = _DOUBLES_AT_END[self.options.doubles_inline]
+            extra = 1 if doubles is Doubles.ACROSS_OR_INLINE else 0
+            for value, ids in layout.ends_by_value().items():
+                tiles = sorted_with(value)
+                if tiles:
+                    size = len(tiles) + (extra if DOUBLES[value] in hand else 0)
+                    groups += [Group(p, value, At.END, tiles, doubles, size) for p in ids]
+        for value, ids in layout.sides_by_value().items():
+            tiles = sorted_with(value)
+            if tiles:
+                # F-07: never a double at a naked side.
+                size = len(tiles) - (DOUBLES[value] in hand)
+                if size:
+                    groups += [Group(p, value, At.SIDE, tiles, Doubles.NONE, size) for p in ids]
+        groups.sort(key=_point_of)
+        return groups
+
+    def _plays(self, seat: int) -> list[Play]:
+        """Every legal play of ``seat``, built in full (F-09 to F-23)."""
+        if not self.layout.tiles:
+            hand = self.hands[seat]
             double = next(d for d in iter_doubles(self.options.set) if d in hand)
             return [Play(double, double.high, At.OPEN)]
-        # Only the points that some tile in hand fits are visited, so the work follows
-        # the open points and the hand's matches, not the size of the set.
-        fits: list[tuple[int, int, At, tuple[Tile, ...]]] = []
-        if laid > 1:  # F-13: the second tile may only go to a naked side.
-            for value, ids in layout.ends_by_value().items():
-                tiles = hand.sorted_with_number(value)
-                if tiles:
-                    fits.extend((point, value, At.END, tiles) for point in ids)
-        for value, ids in layout.sides_by_value().items():
-            tiles = hand.sorted_with_number(value)
-            if tiles:
-                fits.extend((point, value, At.SIDE, tiles) for point in ids)
-        fits.sort(key=_point_id)
-        plays: list[Play] = []
-        append = plays.append
-        inline_rule = self.options.doubles_inline
-        for point, value, kind, tiles in fits:
-            for tile in tiles:
-                if tile.high != tile.low:
-                    append(Play(tile, value, kind, point))
-                elif kind is At.SIDE:
-                    continue  # F-07: never a double at a naked side
-                elif inline_rule is DoublesInline.NEVER:
-                    append(Play(tile, value, kind, point))
-                elif inline_rule is DoublesInline.OPTIONAL:
-                    append(Play(tile, value, kind, point))
-                    append(Play(tile, value, kind, point, True))
-                else:
-                    append(Play(tile, value, kind, point, True))
-        if self.options.mother_theresa and laid > 1:
+        plays = [play for group in self._groups(seat) for play in group.moves()]
+        if self.options.mother_theresa and len(self.layout.tiles) > 1:
             plays = self._mother_theresa(plays)
         return plays
 
