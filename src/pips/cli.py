@@ -7,6 +7,8 @@ exit code 2, never a traceback.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 import random
 import sys
@@ -51,48 +53,76 @@ def fail(message: str) -> NoReturn:
 
 # -- game options as flags ---------------------------------------------------------------
 
-Players = Annotated[int | None, typer.Option("--players", "-p", help="Number of players.")]
-SetOpt = Annotated[str | None, typer.Option("--set", help="The set: 12 or double-12.")]
-DirectionOpt = Annotated[
-    str | None, typer.Option("--direction", help="clockwise or counter-clockwise.")
-]
-MotherTheresa = Annotated[
-    bool | None,
-    typer.Option("--mother-theresa/--no-mother-theresa", help="FIDO F-22 rule of mercy."),
-]
-DoublesInline = Annotated[
-    str | None, typer.Option("--doubles-inline", help="FIDO F-23: never, optional, always.")
-]
+
+@dataclass(frozen=True)
+class GameFlag:
+    """A game option offered as a flag on every command that sets up a game."""
+
+    name: str
+    kind: type
+    help: str
+    flags: tuple[str, ...] = ()
+
+    def parameter(self) -> inspect.Parameter:
+        dashed = "--" + self.name.replace("_", "-")
+        if self.kind is bool:
+            names: tuple[str, ...] = (f"{dashed}/--no-{dashed[2:]}",)
+        else:
+            names = (dashed, *self.flags)
+        annotation = Annotated[self.kind | None, typer.Option(*names, help=self.help)]  # type: ignore[name-defined]
+        return inspect.Parameter(
+            self.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation
+        )
+
+
+GAME_FLAGS = (
+    GameFlag("players", int, "Number of players.", ("-p",)),
+    GameFlag("set", str, "The set: 12 or double-12."),
+    GameFlag("direction", str, "clockwise or counter-clockwise."),
+    GameFlag("mother_theresa", bool, "FIDO F-22, the rule of mercy."),
+    GameFlag("doubles_inline", str, "FIDO F-23: never, optional or always."),
+)
+"""Every game option as a flag; a game refuses the ones it does not have."""
 
 
 @dataclass
 class GameFlags:
     """The option flags a user gave; only those given reach the game's options."""
 
-    players: int | None = None
-    set: str | None = None
-    direction: str | None = None
-    mother_theresa: bool | None = None
-    doubles_inline: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    given: dict[str, Any] = field(default_factory=dict)
 
-    def options(self, spec: GameSpec) -> Any:
-        given: dict[str, Any] = {}
-        if self.players is not None:
-            given["players"] = self.players
-        if self.set is not None:
-            given["set"] = parse_set(self.set)
-        for name in ("direction", "mother_theresa", "doubles_inline"):
-            value = getattr(self, name)
-            if value is not None:
-                given[name] = value
-        given.update(self.extra)
+    def options(self, spec: GameSpec, **fixed: Any) -> Any:
+        given = {name: value for name, value in self.given.items() if value is not None}
+        if "set" in given:
+            given["set"] = parse_set(given["set"])
+        given.update(fixed)
         try:
             return spec.options_from_json(given)
         except RuleError as exc:
             fail(str(exc))
         except TypeError as exc:
             fail(f"{spec.name}: {exc}")
+
+
+def with_game_flags(command: Callable[..., None]) -> Callable[..., None]:
+    """Give ``command`` every game option flag after its first argument; the values
+    reach it as ``flags: GameFlags``."""
+    signature = inspect.signature(command, eval_str=True)
+    params = [p for p in signature.parameters.values() if p.name != "flags"]
+    extra = [flag.parameter() for flag in GAME_FLAGS]
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        given = {flag.name: kwargs.pop(flag.name, None) for flag in GAME_FLAGS}
+        command(*args, flags=GameFlags(given), **kwargs)
+
+    # Click calls commands with keyword arguments only, so everything after the game
+    # argument can be keyword-only, the flags first.
+    first, rest = params[:1], [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in params[1:]]
+    wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[*first, *extra, *rest]
+    )
+    return wrapper
 
 
 def parse_set(text: str) -> int:
@@ -213,13 +243,10 @@ def choose_interactively(
 
 
 @app.command()
+@with_game_flags
 def play(
     game: Annotated[str, typer.Argument(help="The game: " + ", ".join(game_names()))],
-    players: Players = None,
-    set: SetOpt = None,
-    direction: DirectionOpt = None,
-    mother_theresa: MotherTheresa = None,
-    doubles_inline: DoublesInline = None,
+    flags: GameFlags,
     bots: Annotated[str, typer.Option(help="Bots for the other seats, in order.")] = "greedy",
     name: Annotated[str, typer.Option(help="Your name in the record.")] = "You",
     seat: Annotated[int, typer.Option(help="Your seat (0 opens the order of play).")] = 0,
@@ -230,7 +257,7 @@ def play(
 ) -> None:
     """Play a game against bots in the terminal; the record is saved at the end."""
     spec = spec_for(game)
-    options = GameFlags(players, set, direction, mother_theresa, doubles_inline).options(spec)
+    options = flags.options(spec)
     if not 0 <= seat < options.players:
         fail(f"--seat must be 0 to {options.players - 1}")
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
@@ -346,13 +373,10 @@ def parse_entry(text: str, state: Any, names: Sequence[str]) -> Move | str:
 
 
 @app.command()
+@with_game_flags
 def enter(
     game: Annotated[str, typer.Argument(help="The game: " + ", ".join(game_names()))],
-    players: Players = None,
-    set: SetOpt = None,
-    direction: DirectionOpt = None,
-    mother_theresa: MotherTheresa = None,
-    doubles_inline: DoublesInline = None,
+    flags: GameFlags,
     names: Annotated[
         str | None, typer.Option(help="Players in playing order, comma separated.")
     ] = None,
@@ -362,10 +386,7 @@ def enter(
 ) -> None:
     """Record a game played at a real table, tiles taken by hand (manual deal, F-24)."""
     spec = spec_for(game)
-    flags = GameFlags(
-        players, set, direction, mother_theresa, doubles_inline, extra={"deal_mode": "manual"}
-    )
-    options = flags.options(spec)
+    options = flags.options(spec, deal_mode="manual")
     seats = (
         [n.strip() for n in names.split(",")]
         if names
@@ -442,13 +463,10 @@ def enter(
 
 
 @app.command()
+@with_game_flags
 def simulate(
     game: Annotated[str, typer.Argument(help="The game: " + ", ".join(game_names()))],
-    players: Players = None,
-    set: SetOpt = None,
-    direction: DirectionOpt = None,
-    mother_theresa: MotherTheresa = None,
-    doubles_inline: DoublesInline = None,
+    flags: GameFlags,
     hands: Annotated[int, typer.Option(help="How many games to play.")] = 1000,
     seed: Annotated[int, typer.Option(help="Seed of the first deal.")] = 1,
     bots: Annotated[str, typer.Option(help="Bots, one per seat in order, repeating.")] = "random",
@@ -458,7 +476,7 @@ def simulate(
 ) -> None:
     """Let bots play many games and summarise them."""
     spec = spec_for(game)
-    options = GameFlags(players, set, direction, mother_theresa, doubles_inline).options(spec)
+    options = flags.options(spec)
     if hands < 1:
         fail("--hands must be at least 1")
     seat_bots = parse_bots(bots, options.players)
