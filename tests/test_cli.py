@@ -297,3 +297,24 @@ def test_enter_refuses_a_deal_that_does_not_fit_the_set(
     monkeypatch.setattr(sys, "stdin", io.StringIO("6-6 5-5\n6-6\n1-0\n"))
     code, _, err = run(["enter", "fido", "--players", "3", "--set", "6"], capsys)
     assert code == 2 and "6-6" in err and "twice" in err
+
+
+def test_ctrl_c_during_play_saves_the_game_so_far(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answers = iter(["1", "1"])
+
+    def keyboard(prompt: str) -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise KeyboardInterrupt from None
+
+    monkeypatch.setattr("builtins.input", keyboard)
+    save = tmp_path / "cut.json"
+    code, out, _ = run(
+        ["play", "fido", "--players", "3", "--set", "6", "--seed", "2", "--save", str(save)], capsys
+    )
+    assert code == 0 and "unfinished game saved" in out
+    replayed = record.replay(json.loads(save.read_text())).final
+    assert not replayed.is_over and any(e.seat == 0 for e in replayed.history)

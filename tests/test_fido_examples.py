@@ -61,6 +61,9 @@ def test_f02_hand_size_table(row: str) -> None:
         ({"players": 4, "direction": "sideways"}, "§1.1"),
         ({"players": 4, "doubles_inline": "sometimes"}, "§1.1"),
         ({"players": 4, "mother_theresa": "yes"}, "F-22"),
+        ({"players": "4"}, "§1.1"),
+        ({"players": True}, "§1.1"),
+        ({"players": 4, "set": 12.0}, "§1.1"),
     ],
 )
 def test_out_of_range_options_name_the_rule(kwargs: dict[str, object], rule: str) -> None:

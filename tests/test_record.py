@@ -234,3 +234,48 @@ def test_a_seeded_record_whose_deal_was_redealt_keeps_the_voided_deals() -> None
     data["hands"][0]["redeals"] = []
     with pytest.raises(RecordError, match="C-06"):
         record.replay(data)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 30) | st.text(max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a JSON value, as a path of keys and indexes."""
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += paths(item, (*prefix, index))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 50), st.data())
+def test_any_corrupted_record_is_refused_cleanly_or_still_valid(
+    seed: int, data: st.DataObject
+) -> None:
+    """Fuzzing the reader: whatever is changed, it answers a RecordError or a replay."""
+    _, good = finished(FidoOptions(players=3, set=6), seed)
+    bad = copy.deepcopy(good)
+    path = data.draw(st.sampled_from(paths(bad)[1:]))
+    parent = bad
+    for key in path[:-1]:
+        parent = parent[key]
+    if data.draw(st.booleans()):
+        parent[path[-1]] = data.draw(json_values)
+    elif isinstance(parent, dict):
+        del parent[path[-1]]
+    else:
+        parent.pop(path[-1])
+    try:
+        record.replay(bad)
+    except RecordError as exc:
+        assert str(exc)

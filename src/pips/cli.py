@@ -221,8 +221,8 @@ def choose_interactively(
     while True:
         try:
             answer = ask("your move (number, a tile like 12-9, or q): ").strip()
-        except EOFError:
-            return None
+        except (EOFError, KeyboardInterrupt):
+            return None  # the caller saves the game so far
         if answer.lower() in {"q", "quit", "exit"}:
             return None
         if answer.isdigit() and 1 <= int(answer) <= len(moves):
@@ -432,8 +432,8 @@ def enter(
             prompt = "what happened? "
         try:
             text = ask(prompt)
-        except EOFError:
-            break
+        except (EOFError, KeyboardInterrupt):
+            break  # save what was entered
         try:
             entry = parse_entry(text, state, seats)
         except ValueError as exc:

@@ -86,10 +86,14 @@ class FidoOptions:
     deal_mode: DealMode = DealMode.AUTOMATIC
 
     def __post_init__(self) -> None:
-        if isinstance(self.set, bool) or self.set not in DIVISORS:
+        for name in ("players", "set"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise OptionError("§1.1", f"{name} must be a whole number, not {value!r}")
+        if self.set not in DIVISORS:
             sets = ", ".join(f"double-{s}" for s in DIVISORS)
             raise OptionError("F-01", f"the set must be one of {sets}, not double-{self.set}")
-        if isinstance(self.players, bool) or self.players not in HAND_SIZES:
+        if self.players not in HAND_SIZES:
             raise OptionError("F-02", f"FIDO is played by 3 to 9 players, not {self.players}")
         for name, kind in (
             ("direction", Direction),
