@@ -280,10 +280,8 @@ def replay(record: Mapping[str, Any]) -> Replay:
             raise RecordError(
                 "the record has a result but the game is not over", hand=len(hands), rule="F-19"
             )
-        expected = {"final": list(final.result.final), "ranks": list(final.result.ranks)}
-        for key, value in expected.items():
-            if result.get(key) != value:
-                raise RecordError(f"result {key} {result.get(key)} should be {value}", rule="F-21")
+        actual = {"final": list(final.result.final), "ranks": list(final.result.ranks)}
+        _check_result(result, actual, None)
     return Replay(spec, options, list(seats), states)
 
 
@@ -365,13 +363,21 @@ def _replay_hand(
     if result is not None:
         if state.result is None:
             raise RecordError("the hand has a result but is not over", hand=number, rule="F-19")
-        actual_result = state.result.to_json()
-        for key, value in result.items():
-            if actual_result.get(key, value) != value:
-                raise RecordError(
-                    f"result {key} {value} should be {actual_result[key]}", hand=number, rule="F-21"
-                )
+        _check_result(result, state.result.to_json(), number)
     return state
+
+
+def _check_result(claimed: Any, actual: Mapping[str, Any], hand: int | None) -> None:
+    """A result written in a record must say what the replay says, field by field."""
+    if not isinstance(claimed, dict):
+        raise RecordError("a result is an object", hand=hand)
+    for key, value in claimed.items():
+        if key not in actual:
+            raise RecordError(f"unknown result field {key!r}", hand=hand)
+        if actual[key] != value:
+            raise RecordError(
+                f"result {key} {value} should be {actual[key]}", hand=hand, rule="F-21"
+            )
 
 
 def check_file(path: Path) -> int:
