@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from pips import record
-from pips.cli import main
-from pips.core.moves import Draw, Misdeal
+from pips.cli import main, move_for_tile
+from pips.core.legal import LegalMoves
+from pips.core.moves import At, Draw, Misdeal, Play
 from pips.core.tiles import Tile
 from pips.games.fido import DealMode, FidoOptions, FidoState
 from tests.helpers import tiles
@@ -161,7 +162,7 @@ def test_replay_shows_every_move_with_count_and_scores(
     assert code == 0
     moves = game["hands"][0]["moves"]
     plays = [m for m in moves if "play" in m]
-    assert out.count(" lays ") == len(plays)
+    assert out.count(", S = ") == len(plays)
     assert f"S = {plays[0]['count']}" in out
     assert "Hand over" in out
     code, _, err = run(["replay", str(path), "--game", "3"], capsys)
@@ -318,3 +319,14 @@ def test_ctrl_c_during_play_saves_the_game_so_far(
     assert code == 0 and "unfinished game saved" in out
     replayed = record.replay(json.loads(save.read_text())).final
     assert not replayed.is_over and any(e.seat == 0 for e in replayed.history)
+
+
+def test_a_tile_on_equivalent_places_needs_no_choice_but_different_places_do() -> None:
+    six_five = Tile.of(6, 5)
+    same = LegalMoves([Play(six_five, 6, At.END, 0), Play(six_five, 6, At.END, 1)])
+    assert move_for_tile(six_five, same) == Play(six_five, 6, At.END, 0)
+    different = LegalMoves([Play(six_five, 6, At.END, 0), Play(six_five, 6, At.SIDE, 3)])
+    with pytest.raises(ValueError, match="type one of 1, 2"):
+        move_for_tile(six_five, different)
+    with pytest.raises(ValueError, match="cannot be played now"):
+        move_for_tile(Tile.of(1, 0), same)

@@ -173,18 +173,29 @@ def describe_layout(view: View) -> str:
 
 
 def describe_event(event: Event, names: Sequence[str]) -> str:
-    who = names[event.seat]
+    who = f"{names[event.seat]}:"
     move = event.move
     if isinstance(move, Play):
         scored = f", scores {event.points}" if event.points else ""
-        return f"{who} lays {move}: S = {event.layout_count}{scored}"
+        return f"{who:<12} {move}, S = {event.layout_count}{scored}"
     if isinstance(move, Draw):
-        return f"{who} draws {move.tile}" if move.tile else f"{who} draws a tile"
-    if isinstance(move, Pass):
-        return f"{who} passes"
-    if isinstance(move, Misdeal):
-        return f"{who}: {move}"
-    return f"{who}: {move}"
+        return f"{who:<12} draws {move.tile}" if move.tile else f"{who:<12} draws a tile"
+    return f"{who:<12} {move}"
+
+
+def move_for_tile(tile: Tile, legal: Sequence[Move]) -> Move:
+    """The legal play of ``tile``; ValueError when there is none or the places differ.
+
+    Places of equal value and kind are the same for the rules (F-04), so a tile that
+    fits several of them needs no choice: the oldest is taken.
+    """
+    fits = [m for m in legal if isinstance(m, Play) and m.tile == tile]
+    if not fits:
+        raise ValueError(f"{tile} cannot be played now")
+    if len({(m.touching, m.at, m.inline) for m in fits}) > 1:
+        numbers = ", ".join(str(legal.index(m) + 1) for m in fits)
+        raise ValueError(f"{tile} fits several places: type one of {numbers}")
+    return fits[0]
 
 
 def result_table(state: GameState, names: Sequence[str]) -> Table:
@@ -213,7 +224,7 @@ def choose_interactively(
 ) -> Move | None:
     """Ask the person at the keyboard for a move; ``None`` when they quit."""
     out.print(describe_layout(view))
-    out.print("your hand: " + " ".join(str(t) for t in view.hand))
+    out.print("your hand: " + " ".join(str(t) for t in sorted(view.hand, reverse=True)))
     for number, move in enumerate(moves, 1):
         gain = spec.immediate_points(view, move)
         note = f"  (+{gain})" if gain else ""
@@ -232,14 +243,10 @@ def choose_interactively(
         except ValueError:
             out.print(f"[red]not a move number (1-{len(moves)}) or tile: {answer!r}[/red]")
             continue
-        fits = [m for m in moves if isinstance(m, Play) and m.tile == tile]
-        if len(fits) == 1:
-            return fits[0]
-        if not fits:
-            out.print(f"[red]{tile} cannot be played now[/red]")
-        else:
-            numbers = ", ".join(str(moves.index(m) + 1) for m in fits)
-            out.print(f"{tile} fits several places: choose one of {numbers}")
+        try:
+            return move_for_tile(tile, moves)
+        except ValueError as exc:
+            out.print(f"[red]{exc}[/red]")
 
 
 @app.command()
@@ -363,13 +370,7 @@ def parse_entry(text: str, state: Any, names: Sequence[str]) -> Move | str:
                 target.append(Tile.parse(word))
         return Misdeal(seat, tuple(returned), tuple(drawn))
     tile = Tile.parse(text)
-    fits = [m for m in legal if isinstance(m, Play) and m.tile == tile]
-    if not fits:
-        raise ValueError(f"{tile} cannot be played now")
-    if len(fits) > 1:
-        numbers = ", ".join(str(legal.index(m) + 1) for m in fits)
-        raise ValueError(f"{tile} fits several places: type one of {numbers}")
-    return fits[0]
+    return move_for_tile(tile, legal)
 
 
 @app.command()
