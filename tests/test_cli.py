@@ -330,3 +330,18 @@ def test_a_tile_on_equivalent_places_needs_no_choice_but_different_places_do() -
         move_for_tile(six_five, different)
     with pytest.raises(ValueError, match="cannot be played now"):
         move_for_tile(Tile.of(1, 0), same)
+
+
+def test_replay_step_by_step_shows_the_layout_and_stops_on_q(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "g.jsonl"
+    run(
+        ["simulate", "fido", "--players", "3", "--set", "6", "--hands", "1", "--record", str(path)],
+        capsys,
+    )
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n\nq\n"))
+    code, out, _ = run(["replay", str(path), "--step"], capsys)
+    assert code == 0
+    assert out.count("open ends") == 3 and "naked sides" in out
+    assert "Hand over" not in out

@@ -421,6 +421,10 @@ def test_f07_f14_illegal_plays_change_nothing() -> None:
         (Play(t("3-3"), 3, At.OPEN), "F-14"),
         (Draw(), "F-16"),
         (Pass(), "F-16"),
+        (Play("3-3", 3, At.END, 0), "C-08"),  # type: ignore[arg-type]
+        (Play(t("3-3"), 3, "end", 0), "C-08"),  # type: ignore[arg-type]
+        (Play(t("3-3"), 3, At.END, "0"), "C-08"),  # type: ignore[arg-type]
+        (("play", "3-3"), "C-08"),  # type: ignore[list-item]
     ]
     for move, rule in bad:
         with pytest.raises(IllegalMoveError) as caught:

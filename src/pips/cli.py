@@ -28,7 +28,7 @@ from pips.bots.base import Bot, bot_names, make_bot
 from pips.core.errors import RuleError
 from pips.core.moves import Draw, Misdeal, Move, Pass, Play
 from pips.core.tiles import Tile
-from pips.core.view import Event, View
+from pips.core.view import SPECTATOR, Event, View
 from pips.games.registry import GameSpec, GameState, find_game, game_names
 from pips.sim import BOT_STREAM, deal_seed, play_game
 
@@ -547,21 +547,33 @@ def replay(
     game_number: Annotated[
         int, typer.Option("--game", help="Which record of the file, from 1.")
     ] = 1,
+    step: Annotated[
+        bool, typer.Option(help="Show the layout after each move and wait for Enter.")
+    ] = False,
 ) -> None:
     """Show a recorded game move by move, with the count, points and scores."""
     records = list(record.load(file))
     if not 1 <= game_number <= len(records):
         fail(f"{file} holds {len(records)} record(s); --game must be 1 to {len(records)}")
-    data = records[game_number - 1]
-    replayed = record.replay(data)
+    replayed = record.replay(records[game_number - 1])
     names = replayed.seats
-    state = replayed.final
+    final: Any = replayed.final
     out.print(f"[bold]{replayed.spec.title}[/bold], seats: " + ", ".join(names))
-    scores = [0] * len(names)
-    for number, event in enumerate(state.history, 1):
-        scores[event.seat] += event.points
-        running = " ".join(str(s) for s in scores)
+    # Played again from the deal, so that --step can show each position on the way.
+    state = replayed.spec.from_deal(
+        replayed.options, final.dealt.hands, final.dealt.stock, final.dealt.voided
+    )
+    for number, event in enumerate(final.history, 1):
+        state.play(event.move)
+        running = " ".join(str(s) for s in state.scores)
         out.print(f"{number:>3}. {describe_event(event, names):<48} scores {running}")
+        if step:
+            out.print("     " + describe_layout(state.view(SPECTATOR)))
+            try:
+                if input("     Enter for the next move, q to stop: ").strip().lower() == "q":
+                    return
+            except (EOFError, KeyboardInterrupt):
+                return
     if state.is_over:
         out.print(result_table(state, names))
     else:

@@ -130,10 +130,6 @@ def heaviest(tiles: Iterable[Tile]) -> Tile | None:
     return max(tiles, key=lambda t: (t.high + t.low, t.high), default=None)
 
 
-def format_tiles(tiles: Iterable[Tile]) -> str:
-    return " ".join(str(t) for t in tiles)
-
-
 def iter_doubles(top: int) -> Iterator[Tile]:
     """The doubles of a double-``top`` set, highest first."""
     for n in range(top, -1, -1):

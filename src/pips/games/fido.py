@@ -19,7 +19,7 @@ Typical use::
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -471,6 +471,13 @@ class FidoState:
 
     def _check_play(self, seat: int, move: Play) -> None:
         tile = move.tile
+        if (
+            not isinstance(tile, Tile)
+            or not isinstance(move.at, At)
+            or type(move.end) is not int
+            or type(move.inline) is not bool
+        ):
+            raise IllegalMoveError("C-08", f"not a well-formed play: {move!r}")
         hand = self.hands[seat]
         if tile not in hand:
             raise IllegalMoveError("F-14", f"{tile} is not in seat {seat}'s hand")
@@ -673,12 +680,3 @@ class FidoState:
 def new_hand(options: FidoOptions, rng: random.Random) -> FidoState:
     """Shuffle and deal a hand (F-03, F-12)."""
     return FidoState.deal(options, rng)
-
-
-def tiles_in_play(state: FidoState) -> Iterable[Tile]:
-    """Every tile of the hand wherever it is: hands, layout, stock (for audits)."""
-    for hand in state.hands:
-        yield from hand
-    for laid in state.layout.tiles:
-        yield laid.tile
-    yield from state._stock
