@@ -86,6 +86,14 @@ def random_game(
         yield state, move, before
 
 
+def played_out(options: FidoOptions, seed: int) -> FidoState:
+    """The state at the end of :func:`random_game`."""
+    state = FidoState.deal(options, random.Random(seed))
+    for state, _, _ in random_game(options, seed):  # noqa: B007 - the last one is wanted
+        pass
+    return state
+
+
 def any_play_brute_force(state: FidoState, seat: int) -> bool:
     """Whether ``seat`` could lay any tile, by trying every tile on every point (F-14)."""
     laid = len(state.layout.tiles)

@@ -21,7 +21,16 @@ from pips.games.fido import (
     hand_result,
     points_for,
 )
-from tests.helpers import arranged_deal, ends, naked, play, t, tiles
+from tests.helpers import (
+    any_play_brute_force,
+    arranged_deal,
+    ends,
+    naked,
+    play,
+    played_out,
+    t,
+    tiles,
+)
 
 # F-02 as printed in SPEC: tiles per player (stock).
 SPEC_TABLE = """
@@ -463,3 +472,37 @@ def test_f17_draw_one_and_sit_out_then_f18_pass_on_empty_stock() -> None:
     # Others see that seat 2 drew, not what.
     assert state.view(3).history[-1].move == Draw(None)
     assert state.view(2).history[-1].move == Draw(t("5-5"))
+
+
+def test_f20_a_blocked_hand_ends_at_once_and_deducts_every_hand() -> None:
+    """A seeded random game that blocks (found by search; about 1 game in 200 with 3
+    players and double-6)."""
+    state = played_out(FidoOptions(players=3, set=6), 902)
+    assert state.result is not None
+    result = state.result
+    assert result.ended is Ending.BLOCKED and result.out is None
+    assert state.stock_size == 0
+    assert not any(any_play_brute_force(state, seat) for seat in range(3))
+    # The last action left nobody able to play: before it, somebody could.
+    before = FidoState(state.options, state.dealt.hands, state.dealt.stock)
+    for event in state.history[:-1]:
+        before.play(event.move)
+    assert before.result is None
+    assert result.pips == tuple(h.pips for h in state.hands) and all(result.pips)
+    assert result.final == tuple(p - q for p, q in zip(result.points, result.pips, strict=True))
+
+
+def test_f13_after_a_draw_the_next_player_must_still_go_across() -> None:
+    """F-13: "second move" means the second tile placed, not the second turn."""
+    options = FidoOptions(players=4, set=6)
+    state = arranged_deal(
+        options, {0: tiles("6-6"), 1: tiles("5-4"), 2: tiles("6-2")}, avoid={1: {6}}
+    )
+    play(state, "6-6", At.OPEN)
+    assert state.legal_moves() == [Draw()]
+    state.play(Draw())
+    assert state.turn == 2
+    assert {m.at for m in state.legal_moves() if isinstance(m, Play)} == {At.SIDE}
+    with pytest.raises(IllegalMoveError, match="F-13"):
+        play(state, "6-2", At.END)
+    assert play(state, "6-2", At.SIDE) == 0  # S = 14

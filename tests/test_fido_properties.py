@@ -5,14 +5,22 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from pips.core.moves import At, Draw, Move, Pass, Play
+from pips.core.errors import IllegalMoveError
+from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import Ending
 from pips.core.tiles import double_set
 from pips.core.view import SPECTATOR
-from pips.games.fido import DIVISORS, HAND_SIZES, DoublesInline, FidoOptions, FidoState
+from pips.games.fido import (
+    DIVISORS,
+    HAND_SIZES,
+    DealMode,
+    DoublesInline,
+    FidoOptions,
+    FidoState,
+)
 from tests.helpers import any_play_brute_force, random_game, tiles_in_json
 
 options_strategy = st.builds(
@@ -167,3 +175,52 @@ def test_f12_every_deal_has_a_double_and_the_opener_holds_the_highest(
     assert state.legal_moves() == [Play(best, best.high, At.OPEN)]
     for voided_hands, _ in state.dealt.voided:
         assert not any(t.is_double for h in voided_hands for t in h)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(HAND_SIZES)), st.sampled_from([6, 9, 12]), seeds, st.data())
+def test_f24_manual_deals_with_misdeals_conserve_tiles_and_score_consistently(
+    players: int, top: int, seed: int, data: st.DataObject
+) -> None:
+    options = FidoOptions(players=players, set=top, deal_mode=DealMode.MANUAL)
+    rng = random.Random(seed)
+    order = list(double_set(top))
+    rng.shuffle(order)
+    sizes = [options.hand_size + data.draw(st.sampled_from([-1, 0, 0, 1])) for _ in range(players)]
+    hands, start = [], 0
+    for size in sizes:
+        hands.append(order[start : start + size])
+        start += size
+    assume(any(t.is_double for h in hands for t in h))
+    state = FidoState(options, hands)
+    full = Counter(double_set(top))
+    short = {s for s in range(players) if sizes[s] < options.hand_size}
+    while True:
+        if data.draw(st.integers(0, 9)) == 0:
+            seat = data.draw(st.integers(0, players - 1))
+            before = len(state.hands[seat])
+            opened = bool(state.layout.tiles)
+            if seat in short and state.stock_size:
+                state.play(Misdeal(seat, drawn=(rng.choice(state.stock),)))
+                short.discard(seat)
+                assert len(state.hands[seat]) == before + 1
+            elif opened or sizes[seat] == options.hand_size:
+                try:
+                    state.play(Misdeal(seat))
+                except IllegalMoveError as exc:
+                    assert exc.rule == "F-24"
+                else:
+                    raise AssertionError("an empty misdeal was accepted")
+        if state.is_over:
+            break
+        move = rng.choice(state.legal_moves())
+        if isinstance(move, Draw):
+            move = Draw(rng.choice(state.stock))
+        state.play(move)
+        where = Counter(t for h in state.hands for t in h)
+        where.update(laid.tile for laid in state.layout.tiles)
+        where.update(state.stock)
+        assert where == full
+    result = state.result
+    assert result is not None
+    assert result.final == tuple(s - h.pips for s, h in zip(state.scores, state.hands, strict=True))
