@@ -387,5 +387,7 @@ def check_file(path: Path) -> int:
         try:
             replay(record)
         except RecordError as exc:
-            raise RecordError(f"record {count}: {exc}", hand=None) from None
+            error = RecordError(f"record {count}: {exc}")
+            error.hand, error.move, error.rule = exc.hand, exc.move, exc.rule
+            raise error from None
     return count
