@@ -199,7 +199,7 @@ def test_play_a_whole_game_from_the_keyboard(
     )
     assert code == 0
     assert "your hand:" in out and "divisor 3" in out
-    assert "not a move number" in out
+    assert "not a tile: 'hello'" in out and "there is no move 99" in out
     assert "Hand over" in out and f"record saved to {save}" in out
     replayed = record.replay(json.loads(save.read_text()))
     assert replayed.seats[0] == "Ann" and replayed.final.is_over

@@ -183,6 +183,16 @@ def describe_event(event: Event, names: Sequence[str]) -> str:
     return f"{who:<12} {move}"
 
 
+def move_from_text(text: str, legal: Sequence[Move]) -> Move:
+    """A listed move by its number (from 1) or by its tile (``12-9``); ValueError if none."""
+    text = text.strip()
+    if text.isdigit():
+        if not 1 <= int(text) <= len(legal):
+            raise ValueError(f"there is no move {text}: choose 1 to {len(legal)}")
+        return legal[int(text) - 1]
+    return move_for_tile(Tile.parse(text), legal)
+
+
 def move_for_tile(tile: Tile, legal: Sequence[Move]) -> Move:
     """The legal play of ``tile``; ValueError when there is none or the places differ.
 
@@ -236,15 +246,8 @@ def choose_interactively(
             return None  # the caller saves the game so far
         if answer.lower() in {"q", "quit", "exit"}:
             return None
-        if answer.isdigit() and 1 <= int(answer) <= len(moves):
-            return moves[int(answer) - 1]
         try:
-            tile = Tile.parse(answer)
-        except ValueError:
-            out.print(f"[red]not a move number (1-{len(moves)}) or tile: {answer!r}[/red]")
-            continue
-        try:
-            return move_for_tile(tile, moves)
+            return move_from_text(answer, moves)
         except ValueError as exc:
             out.print(f"[red]{exc}[/red]")
 
@@ -334,10 +337,7 @@ def parse_entry(text: str, state: Any, names: Sequence[str]) -> Move | str:
         return {"q": "quit", "?": "help"}.get(head, head)
     legal = state.legal_moves()
     if head.isdigit() and len(words) == 1:
-        number = int(head)
-        if not 1 <= number <= len(legal):
-            raise ValueError(f"there is no move {number}")
-        chosen: Move = legal[number - 1]
+        chosen = move_from_text(head, legal)
         if isinstance(chosen, Draw) and state.options.deal_mode.value == "manual":
             raise ValueError("name the tile drawn: draw 5-1")
         return chosen
@@ -369,8 +369,7 @@ def parse_entry(text: str, state: Any, names: Sequence[str]) -> Move | str:
             else:
                 target.append(Tile.parse(word))
         return Misdeal(seat, tuple(returned), tuple(drawn))
-    tile = Tile.parse(text)
-    return move_for_tile(tile, legal)
+    return move_from_text(text, legal)
 
 
 @app.command()

@@ -34,6 +34,11 @@ class Doubles(IntEnum):
 _INLINE_FLAGS: tuple[tuple[bool, ...], ...] = ((), (False,), (False, True), (True,))
 
 
+def group_size(tiles: tuple[Tile, ...], doubles: Doubles, holds_double: bool) -> int:
+    """How many moves a group of ``tiles`` makes: one per tile, the double as its rule says."""
+    return len(tiles) + (len(_INLINE_FLAGS[doubles]) - 1 if holds_double else 0)
+
+
 class Group(NamedTuple):
     """The plays at one open point: every tile of ``tiles`` laid with ``value`` touching."""
 
@@ -54,10 +59,7 @@ class Group(NamedTuple):
         holds_double: bool,
     ) -> Group:
         """A group; ``holds_double`` says whether ``tiles`` contains ``value-value``."""
-        size = len(tiles)
-        if holds_double:
-            size += len(_INLINE_FLAGS[doubles]) - 1
-        return Group(point, value, kind, tiles, doubles, size)
+        return Group(point, value, kind, tiles, doubles, group_size(tiles, doubles, holds_double))
 
     def moves(self) -> Iterator[Play]:
         point, value, kind = self.point, self.value, self.kind

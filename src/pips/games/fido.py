@@ -29,7 +29,7 @@ from pips.core.deal import check_partition
 from pips.core.errors import DealError, IllegalMoveError, OptionError
 from pips.core.hand import Hand
 from pips.core.layout import CrossLayout
-from pips.core.legal import Doubles, Group, LegalMoves
+from pips.core.legal import Doubles, Group, LegalMoves, group_size
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import Ending, HandResult, competition_ranks
 from pips.core.tiles import DOUBLES, Tile, double_set, iter_doubles
@@ -362,17 +362,17 @@ class FidoState:
         groups: list[Group] = []
         if len(layout.tiles) > 1:  # F-13: the second tile may only go to a naked side.
             doubles = _DOUBLES_AT_END[self.options.doubles_inline]
-            extra = 1 if doubles is Doubles.ACROSS_OR_INLINE else 0
             for value, ids in layout.ends_by_value().items():
                 tiles = sorted_with(value)
                 if tiles:
-                    size = len(tiles) + (extra if DOUBLES[value] in hand else 0)
+                    # One size per value, shared by every point of that value.
+                    size = group_size(tiles, doubles, DOUBLES[value] in hand)
                     groups += [Group(p, value, At.END, tiles, doubles, size) for p in ids]
         for value, ids in layout.sides_by_value().items():
             tiles = sorted_with(value)
             if tiles:
                 # F-07: never a double at a naked side.
-                size = len(tiles) - (DOUBLES[value] in hand)
+                size = group_size(tiles, Doubles.NONE, DOUBLES[value] in hand)
                 if size:
                     groups += [Group(p, value, At.SIDE, tiles, Doubles.NONE, size) for p in ids]
         groups.sort(key=_point_of)
