@@ -32,7 +32,7 @@ options_strategy = st.builds(
 
 def finished(options: FidoOptions, seed: int) -> tuple[FidoState, dict[str, Any]]:
     bots = [GreedyBot() if i % 2 else RandomBot() for i in range(options.players)]
-    state = play_game(find_game("fido"), options, bots, seed)
+    state = play_game(find_game("fido"), options, bots, seed).current
     assert isinstance(state, FidoState)
     names = [f"p{i}" for i in range(options.players)]
     return state, record.write_record(state, names, seed=seed)
@@ -159,7 +159,8 @@ def test_record_error_messages_name_hand_move_and_rule() -> None:
         (lambda d: d["hands"][0]["moves"].append({"seat": 0, "pass": True}), "F-19"),
         (lambda d: d["hands"][0]["moves"][0].update(at="corner"), "must be open, end or side"),
         (lambda d: d["hands"][0]["moves"][0].update(draw=[1, 1]), "exactly one of"),
-        (lambda d: d.update(hands=[]), "exactly one hand"),
+        (lambda d: d.update(hands=[]), "hands must list"),
+        (lambda d: d["hands"].append(d["hands"][0]), "is one hand"),
         (lambda d: d.update(seed="x"), "seed must be an integer"),
     ],
 )

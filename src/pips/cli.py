@@ -29,7 +29,8 @@ from pips.core.errors import RuleError
 from pips.core.moves import Draw, Misdeal, Move, Pass, Play
 from pips.core.tiles import Tile
 from pips.core.view import SPECTATOR, Event, View
-from pips.games.registry import GameSpec, GameState, find_game, game_names
+from pips.games.match import Match
+from pips.games.registry import GameSpec, GameState, all_games, find_game, game_names
 from pips.sim import BOT_STREAM, deal_seed, play_game
 
 app = typer.Typer(
@@ -75,13 +76,28 @@ class GameFlag:
         )
 
 
-GAME_FLAGS = (
-    GameFlag("players", int, "Number of players.", ("-p",)),
-    GameFlag("set", str, "The set: 12 or double-12."),
-    GameFlag("direction", str, "clockwise or counter-clockwise."),
-    GameFlag("mother_theresa", bool, "FIDO F-22, the rule of mercy."),
-    GameFlag("doubles_inline", str, "FIDO F-23: never, optional or always."),
-)
+def _game_flags() -> tuple[GameFlag, ...]:
+    """One flag per option of any game, typed and described by the games' own
+    declarations (:mod:`pips.games.options`)."""
+    flags: dict[str, GameFlag] = {}
+    games: dict[str, list[str]] = {}
+    for spec in all_games():
+        for info in spec.options.describe():
+            games.setdefault(info.name, []).append(spec.name)
+            if info.name in flags:
+                continue
+            kind: type = info.kind if info.kind in (int, bool) else str
+            if info.name == "set":
+                kind = str  # "12" or "double-12"
+            short = ("-p",) if info.name == "players" else ()
+            flags[info.name] = GameFlag(info.name, kind, info.help, short)
+    return tuple(
+        GameFlag(f.name, f.kind, f"{f.help} ({', '.join(games[f.name])})", f.flags)
+        for f in flags.values()
+    )
+
+
+GAME_FLAGS = _game_flags()
 """Every game option as a flag; a game refuses the ones it does not have."""
 
 
@@ -164,11 +180,17 @@ def describe_layout(view: View) -> str:
     if not layout.tiles:
         return "layout: empty"
     ends = " ".join(f"#{p.id}:{p.value}" for p in layout.open_ends) or "-"
-    sides = " ".join(f"#{p.id}:{p.value}" for p in layout.naked_sides) or "-"
-    text = f"open ends {ends} | naked sides {sides} | S = {layout.count}"
+    text = f"open ends {ends}"
+    sides = layout.naked_sides
+    if sides:
+        # FIDO's naked sides (F-04); in Doubles the spinner's sides (DB-05).
+        word = "naked sides" if view.game == "fido" else "spinner sides"
+        text += f" | {word} " + " ".join(f"#{p.id}:{p.value}" for p in sides)
     divisor = view.options.get("divisor")
     if isinstance(divisor, int):
-        text += f", divisor {divisor}, S mod {divisor} = {layout.count % divisor}"
+        text += (
+            f" | S = {layout.count}, divisor {divisor}, S mod {divisor} = {layout.count % divisor}"
+        )
     return text
 
 
@@ -176,10 +198,15 @@ def describe_event(event: Event, names: Sequence[str]) -> str:
     who = f"{names[event.seat]}:"
     move = event.move
     if isinstance(move, Play):
+        if event.layout_count is None:
+            return f"{who:<12} {move}"
         scored = f", scores {event.points}" if event.points else ""
         return f"{who:<12} {move}, S = {event.layout_count}{scored}"
     if isinstance(move, Draw):
         return f"{who:<12} draws {move.tile}" if move.tile else f"{who:<12} draws a tile"
+    if isinstance(move, Pass) and event.set_aside:
+        shown = " ".join(map(str, event.set_aside))
+        return f"{who:<12} knocks falsely: {shown} set aside face up (PT-08)"
     return f"{who:<12} {move}"
 
 
@@ -209,10 +236,16 @@ def move_for_tile(tile: Tile, legal: Sequence[Move]) -> Move:
 
 
 def result_table(state: GameState, names: Sequence[str]) -> Table:
+    """A hand's result: what each seat scored, the pips left and the standing after it."""
     result = state.result
     assert result is not None
-    table = Table(title=f"Hand over: {result.ended.value}")
-    for column in ("seat", "player", "points", "pips left", "final", "rank"):
+    fido = state.game == "fido"
+    title = f"Hand {state.context.number} over: {result.ended.value}"
+    if result.out is not None:
+        title += f" ({names[result.out]} went out)"
+    table = Table(title=title)
+    columns = ("seat", "player", "points", "pips left", "final" if fido else "total", "place")
+    for column in columns:
         table.add_column(column, justify="right" if column != "player" else "left")
     for seat in range(len(names)):
         table.add_row(
@@ -226,6 +259,14 @@ def result_table(state: GameState, names: Sequence[str]) -> Table:
     return table
 
 
+def match_line(match: Match, names: Sequence[str]) -> str:
+    """The match standings in one line."""
+    scores = ", ".join(f"{names[i]} {s}" for i, s in enumerate(match.scores))
+    if match.spec.name == "partnership":
+        scores = f"{names[0]}/{names[2]} {match.scores[0]}, {names[1]}/{names[3]} {match.scores[1]}"
+    return f"match to {match.target}: {scores}"
+
+
 # -- play --------------------------------------------------------------------------------
 
 
@@ -234,7 +275,13 @@ def choose_interactively(
 ) -> Move | None:
     """Ask the person at the keyboard for a move; ``None`` when they quit."""
     out.print(describe_layout(view))
-    out.print("your hand: " + " ".join(str(t) for t in sorted(view.hand, reverse=True)))
+    # PT-03: partnership hands stay in the order taken unless sorting is allowed.
+    unsorted = view.game == "partnership" and not view.options.get("allow_hand_sorting")
+    hand = view.hand if unsorted else sorted(view.hand, reverse=True)
+    out.print("your hand: " + " ".join(str(t) for t in hand))
+    if view.seat >= 0 and view.set_aside and view.set_aside[view.seat]:
+        aside = " ".join(map(str, view.set_aside[view.seat]))
+        out.print(f"set aside (playable only as your last tiles, PT-08): {aside}")
     for number, move in enumerate(moves, 1):
         gain = spec.immediate_points(view, move)
         note = f"  (+{gain})" if gain else ""
@@ -259,56 +306,69 @@ def play(
     flags: GameFlags,
     bots: Annotated[str, typer.Option(help="Bots for the other seats, in order.")] = "greedy",
     name: Annotated[str, typer.Option(help="Your name in the record.")] = "You",
-    seat: Annotated[int, typer.Option(help="Your seat (0 opens the order of play).")] = 0,
+    seat: Annotated[
+        int,
+        typer.Option(help="Your place at the table (0 opens the order; lots may move you)."),
+    ] = 0,
     seed: Annotated[int | None, typer.Option(help="Seed of the deal.")] = None,
     save: Annotated[
         Path | None, typer.Option(help="Record file (default: a new file in $PIPS_HOME/records).")
     ] = None,
 ) -> None:
-    """Play a game against bots in the terminal; the record is saved at the end."""
+    """Play a game (every hand of a match) against bots in the terminal; the record is
+    saved at the end."""
     spec = spec_for(game)
     options = flags.options(spec)
     if not 0 <= seat < options.players:
         fail(f"--seat must be 0 to {options.players - 1}")
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     others = parse_bots(bots, options.players - 1)
-    seats: list[Bot | None] = [*others[:seat], None, *others[seat:]]
-    names = [name if b is None else f"{b.name}-{i}" for i, b in enumerate(seats)]
-    state = spec.new_hand(options, random.Random(seed))
+    entrants: list[Bot | None] = [*others[:seat], None, *others[seat:]]
+    entrant_names = [name if b is None else f"{b.name}-{i}" for i, b in enumerate(entrants)]
+    match = Match(spec, options, random.Random(seed))
+    seats = [entrants[e] for e in match.seating]
+    names = [entrant_names[e] for e in match.seating]
+    me = seats.index(None)
     bot_rng = random.Random(seed ^ BOT_STREAM)
     out.print(
         f"[bold]{spec.title}[/bold], options: "
         + ", ".join(f"{k}={v}" for k, v in options.to_json().items())
     )
+    if match.lots is not None:
+        drawn = ", ".join(f"{entrant_names[d.entrant]} {d.tile}" for d in match.lots.draws)
+        out.print(f"lots: {drawn}")
     out.print("seats in playing order: " + ", ".join(f"{i} {n}" for i, n in enumerate(names)))
     quit_early = False
-    while not state.is_over:
+    hand_number = 0
+    while not match.is_over:
+        state = match.current
+        if state.context.number != hand_number:
+            hand_number = state.context.number
+            if match.target is not None:
+                out.print(f"\n[bold]hand {hand_number}[/bold] · {match_line(match, names)}")
         turn = state.current_seat
         assert turn is not None
         moves = state.legal_moves()
         bot = seats[turn]
         if bot is None:
             view = state.view(turn)
-            scores = " ".join(f"{names[i]} {s}" for i, s in enumerate(view.scores))
             sizes = " ".join(f"{names[i]} {n}" for i, n in enumerate(view.hand_sizes))
-            out.print(
-                f"\n[bold]your turn[/bold] · scores: {scores} · tiles: {sizes} · "
-                f"stock {view.stock_size}"
-            )
+            out.print(f"\n[bold]your turn[/bold] · tiles: {sizes} · stock {view.stock_size}")
             chosen = choose_interactively(view, moves, spec, input)
             if chosen is None:
                 quit_early = True
                 break
         else:
             chosen = moves[0] if len(moves) == 1 else bot.choose(state.view(turn), moves, bot_rng)
-        event = state.play(chosen)
-        shown = event.seen_by(seat)
-        out.print(describe_event(shown, names))
-    if state.is_over:
-        out.print(result_table(state, names))
+        event = match.play(chosen)
+        out.print(describe_event(event.seen_by(me), names))
+        if state.is_over:
+            out.print(result_table(state, names))
+    if match.is_over and match.target is not None:
+        out.print(f"[bold]match over[/bold] · {match_line(match, names)}")
     path = save or records_dir() / f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{spec.name}-{seed}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    record.save([record.write_record(state, names, seed=seed)], path)
+    record.save([record.write_record(match, names, seed=seed)], path)
     status = "unfinished game" if quit_early else "record"
     out.print(f"{status} saved to {path}")
 
@@ -384,8 +444,10 @@ def enter(
         Path | None, typer.Option(help="Record file (default: a new file in $PIPS_HOME/records).")
     ] = None,
 ) -> None:
-    """Record a game played at a real table, tiles taken by hand (manual deal, F-24)."""
+    """Record a FIDO game played at a real table, tiles taken by hand (manual deal, F-24)."""
     spec = spec_for(game)
+    if spec.name != "fido":
+        fail("pips enter records FIDO games (manual deal mode, F-24)")
     options = flags.options(spec, deal_mode="manual")
     seats = (
         [n.strip() for n in names.split(",")]
@@ -424,9 +486,11 @@ def enter(
             out.print(result_table(state, seats))
             prompt = "hand over: a late misdeal, undo, or q to save: "
         else:
-            view = state.view(state.current_seat)
+            turn = state.current_seat
+            assert turn is not None
+            view = state.view(turn)
             out.print(describe_layout(view))
-            out.print(f"{seats[state.current_seat]} to move; stock {view.stock_size}")
+            out.print(f"{seats[turn]} to move; stock {view.stock_size}")
             for number, move in enumerate(state.legal_moves(), 1):
                 out.print(f"  {number:>2}. {move}")
             prompt = "what happened? "
@@ -467,28 +531,32 @@ def enter(
 def simulate(
     game: Annotated[str, typer.Argument(help="The game: " + ", ".join(game_names()))],
     flags: GameFlags,
-    hands: Annotated[int, typer.Option(help="How many games to play.")] = 1000,
+    hands: Annotated[
+        int, typer.Option(help="How many games to play (matches, for the match games).")
+    ] = 1000,
     seed: Annotated[int, typer.Option(help="Seed of the first deal.")] = 1,
     bots: Annotated[str, typer.Option(help="Bots, one per seat in order, repeating.")] = "random",
     record_to: Annotated[
         Path | None, typer.Option("--record", help="Write every game to this JSON Lines file.")
     ] = None,
 ) -> None:
-    """Let bots play many games and summarise them."""
+    """Let bots play many games and summarise them, per bot entered."""
     spec = spec_for(game)
     options = flags.options(spec)
     if hands < 1:
         fail("--hands must be at least 1")
-    seat_bots = parse_bots(bots, options.players)
-    names = [f"{b.name}-{i}" for i, b in enumerate(seat_bots)]
-    totals = [0] * options.players
-    points = [0] * options.players
-    wins = [0.0] * options.players
-    blocked = moves = 0
+    entrants = parse_bots(bots, options.players)
+    entrant_names = [f"{b.name}-{i}" for i, b in enumerate(entrants)]
+    players = options.players
+    totals = [0] * players
+    points = [0] * players
+    wins = [0.0] * players
+    blocked = moves = played_hands = 0
     sink = None
     if record_to is not None:
         record_to.parent.mkdir(parents=True, exist_ok=True)
         sink = record_to.open("w", encoding="utf-8")
+    kind = "games" if spec.target(options) is None else "matches"
     progress = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -499,40 +567,49 @@ def simulate(
     )
     try:
         with progress:
-            task = progress.add_task(f"{spec.name} games", total=hands)
+            task = progress.add_task(f"{spec.name} {kind}", total=hands)
             for number in range(hands):
                 game_seed = deal_seed(seed, number)
-                state = play_game(spec, options, seat_bots, game_seed)
-                result = state.result
+                match = play_game(spec, options, entrants, game_seed)
+                result = match.result
                 assert result is not None
-                for i in range(options.players):
-                    totals[i] += result.final[i]
-                    points[i] += result.points[i]
+                for seat_, entrant in enumerate(match.seating):
+                    totals[entrant] += result.final[seat_]
+                    points[entrant] += sum(
+                        h.result.points[seat_] for h in match.hands if h.result is not None
+                    )
                 for winner in result.winners:
-                    wins[winner] += 1 / len(result.winners)
-                blocked += result.ended.value == "blocked"
-                moves += len(state.history)
+                    wins[match.seating[winner]] += 1 / len(result.winners)
+                for state in match.hands:
+                    assert state.result is not None
+                    blocked += state.result.ended.value == "blocked"
+                    moves += len(state.history)
+                played_hands += len(match.hands)
                 if sink is not None:
+                    names = [entrant_names[e] for e in match.seating]
                     sink.write(
-                        record.dumps(record.write_record(state, names, seed=game_seed)) + "\n"
+                        record.dumps(record.write_record(match, names, seed=game_seed)) + "\n"
                     )
                 progress.advance(task)
     finally:
         if sink is not None:
             sink.close()
-    table = Table(title=f"{hands} {spec.title} games, seeds {seed}..{seed + hands - 1}")
-    for column in ("seat", "bot", "points/game", "final/game", "win share"):
+    table = Table(title=f"{hands} {spec.title} {kind}, seeds {seed}..{seed + hands - 1}")
+    for column in ("entrant", "bot", "points/hand", "final/game", "win share"):
         table.add_column(column, justify="left" if column == "bot" else "right")
-    for i in range(options.players):
+    for i in range(players):
         table.add_row(
             str(i),
-            seat_bots[i].name,
-            f"{points[i] / hands:.2f}",
+            entrants[i].name,
+            f"{points[i] / played_hands:.2f}",
             f"{totals[i] / hands:.2f}",
             f"{wins[i] / hands:.1%}",
         )
     out.print(table)
-    out.print(f"blocked: {blocked / hands:.1%} of games · moves per game: {moves / hands:.1f}")
+    out.print(
+        f"hands: {played_hands} ({played_hands / hands:.1f} per game) · "
+        f"blocked: {blocked / played_hands:.1%} · moves per hand: {moves / played_hands:.1f}"
+    )
     if record_to is not None:
         out.print(f"records written to {record_to}")
 
@@ -550,33 +627,40 @@ def replay(
         bool, typer.Option(help="Show the layout after each move and wait for Enter.")
     ] = False,
 ) -> None:
-    """Show a recorded game move by move, with the count, points and scores."""
+    """Show a recorded game hand by hand and move by move, with points and scores."""
     records = list(record.load(file))
     if not 1 <= game_number <= len(records):
         fail(f"{file} holds {len(records)} record(s); --game must be 1 to {len(records)}")
     replayed = record.replay(records[game_number - 1])
     names = replayed.seats
-    final: Any = replayed.final
-    out.print(f"[bold]{replayed.spec.title}[/bold], seats: " + ", ".join(names))
-    # Played again from the deal, so that --step can show each position on the way.
-    state = replayed.spec.from_deal(
-        replayed.options, final.dealt.hands, final.dealt.stock, final.dealt.voided
-    )
-    for number, event in enumerate(final.history, 1):
-        state.play(event.move)
-        running = " ".join(str(s) for s in state.scores)
-        out.print(f"{number:>3}. {describe_event(event, names):<48} scores {running}")
-        if step:
-            out.print("     " + describe_layout(state.view(SPECTATOR)))
-            try:
-                if input("     Enter for the next move, q to stop: ").strip().lower() == "q":
+    spec = replayed.spec
+    out.print(f"[bold]{spec.title}[/bold], seats: " + ", ".join(names))
+    match = replayed.match
+    # Each hand is played again from its deal, so --step can show every position.
+    for played in match.hands:
+        dealt = played.dealt
+        state = spec.from_deal(
+            replayed.options, dealt.hands, dealt.stock, dealt.voided, played.context
+        )
+        if match.target is not None:
+            out.print(f"[bold]hand {played.context.number}[/bold]")
+        for number, event in enumerate(played.history, 1):
+            state.play(event.move)
+            running = " ".join(str(s) for s in state.scores)
+            out.print(f"{number:>3}. {describe_event(event, names):<48} scores {running}")
+            if step:
+                out.print("     " + describe_layout(state.view(SPECTATOR)))
+                try:
+                    if input("     Enter for the next move, q to stop: ").strip().lower() == "q":
+                        return
+                except (EOFError, KeyboardInterrupt):
                     return
-            except (EOFError, KeyboardInterrupt):
-                return
-    if state.is_over:
-        out.print(result_table(state, names))
-    else:
+        if state.is_over:
+            out.print(result_table(state, names))
+    if not match.is_over:
         out.print("the game is unfinished")
+    elif match.target is not None:
+        out.print(f"[bold]match over[/bold] · {match_line(match, names)}")
 
 
 @app.command()
@@ -591,6 +675,39 @@ def check(
             err.print(f"{file}: {exc}", markup=False)
             raise typer.Exit(1) from None
         out.print(f"{file}: {count} record(s) OK")
+
+
+@app.command()
+def rules(
+    game: Annotated[str, typer.Argument(help="The game: " + ", ".join(game_names()))],
+) -> None:
+    """List a game's options with their defaults and allowed values."""
+    spec = spec_for(game)
+    out.print(f"[bold]{spec.title}[/bold] ({spec.name}) · {spec.rules}")
+    if spec.aliases:
+        out.print("also called: " + ", ".join(spec.aliases))
+    table = Table()
+    for column in ("flag", "default", "values", "rule", "meaning"):
+        table.add_column(column)
+    for info in spec.options.describe():
+        if info.kind is bool:
+            flag = f"--{info.name.replace('_', '-')} / --no-{info.name.replace('_', '-')}"
+        else:
+            flag = f"--{info.name.replace('_', '-')}"
+        default = "required" if info.default is None and info.name == "players" else info.default
+        if default is None:
+            default = "see meaning"
+        table.add_row(
+            flag,
+            str(default).lower() if isinstance(default, bool) else str(default),
+            info.values,
+            info.rule,
+            info.help,
+        )
+    out.print(table)
+    fixed = spec.options.FIXED
+    if fixed:
+        out.print("fixed by the rules: " + ", ".join(f"{k} {v}" for k, v in fixed.items()))
 
 
 @app.command()

@@ -18,10 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from pips import __version__
+from pips.core.deal import Deal, check_partition
 from pips.core.errors import RuleError
+from pips.core.lots import LotDraw, Lots, draw_lots, replay_lots
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.tiles import Tile
 from pips.core.view import event_to_json
+from pips.games.match import Match
 from pips.games.registry import GameSpec, GameState, find_game
 
 FORMAT = "pips.record/1"
@@ -57,46 +60,57 @@ class RecordError(ValueError):
 # -- writing ---------------------------------------------------------------------------
 
 
+def _tiles_json(tiles: Sequence[Tile]) -> list[list[int]]:
+    return [t.to_json() for t in tiles]
+
+
+def _hand_json(state: GameState) -> dict[str, Any]:
+    dealt = state.dealt
+    hand: dict[str, Any] = {
+        "deal": [_tiles_json(h) for h in dealt.hands],
+        "stock": _tiles_json(dealt.stock),
+    }
+    if dealt.voided:
+        hand["redeals"] = [
+            {"deal": [_tiles_json(h) for h in d], "stock": _tiles_json(s)} for d, s in dealt.voided
+        ]
+    hand["moves"] = [event_to_json(e) for e in state.history]
+    if state.result is not None:
+        hand["result"] = state.result.to_json()
+    return hand
+
+
 def write_record(
-    state: Any,
+    game: Match | GameState,
     seats: Sequence[str],
     *,
     seed: int | None = None,
     played_at: datetime | None = None,
 ) -> dict[str, Any]:
-    """The record of a single-hand game (FIDO) in ``pips.record/1`` form.
+    """The record of a match (or of a single hand) in ``pips.record/1`` form.
 
-    ``state`` may be unfinished: the record then has no ``result`` yet and can be
-    continued later.
+    ``seats`` are the players' names in seat order. The game may be unfinished: the
+    record then has no ``result`` yet and can be continued later.
     """
-    if len(seats) != state.players:
-        raise ValueError(f"{len(seats)} seat names for {state.players} players")
-    dealt = state.dealt
-    hand: dict[str, Any] = {
-        "deal": [[t.to_json() for t in h] for h in dealt.hands],
-        "stock": [t.to_json() for t in dealt.stock],
-        "moves": [event_to_json(e) for e in state.history],
-    }
-    if dealt.voided:
-        hand["redeals"] = [
-            {"deal": [[t.to_json() for t in h] for h in d], "stock": [t.to_json() for t in s]}
-            for d, s in dealt.voided
-        ]
+    match = game if isinstance(game, Match) else Match.of_hand(find_game(game.game), game)
+    if len(seats) != match.players:
+        raise ValueError(f"{len(seats)} seat names for {match.players} players")
     record: dict[str, Any] = {
         "format": FORMAT,
-        "game": state.game,
-        "options": state.options.to_json(),
+        "game": match.spec.name,
+        "options": match.options.to_json(),
         "seats": list(seats),
     }
     if seed is not None:
         record["seed"] = seed
     record["played_at"] = (played_at or datetime.now(UTC)).isoformat(timespec="seconds")
     record["generator"] = f"pips {__version__}"
-    if state.result is not None:
-        hand["result"] = state.result.to_json()
-    record["hands"] = [hand]
-    if state.result is not None:
-        record["result"] = {"final": list(state.result.final), "ranks": list(state.result.ranks)}
+    if match.lots is not None:
+        record["lots"] = match.lots.to_json()
+    record["hands"] = [_hand_json(h) for h in match.hands]
+    result = match.result
+    if result is not None:
+        record["result"] = result.to_json()
     return record
 
 
@@ -153,16 +167,21 @@ def load(path: Path) -> Iterator[dict[str, Any]]:
 
 @dataclass
 class Replay:
-    """A record replayed: the game, the options and the state after every hand."""
+    """A record replayed: the game, the options, the names and the match."""
 
     spec: GameSpec
     options: Any
     seats: list[str]
-    states: list[GameState]
+    match: Match
+
+    @property
+    def states(self) -> list[GameState]:
+        """Every hand, as it stands at the end of the record."""
+        return self.match.hands
 
     @property
     def final(self) -> GameState:
-        return self.states[-1]
+        return self.match.current
 
 
 def _tile(value: Any, where: str) -> Tile:
@@ -239,6 +258,34 @@ def _move(data: Any, state: Any) -> Move:
     return Play(tile, touching, at, end, inline)
 
 
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _lots(record: Mapping[str, Any], spec: GameSpec, options: Any) -> Lots | None:
+    """The record's lots, checked against the lot procedure (DB-01, PT-01)."""
+    rule = spec.lots(options)
+    data = record.get("lots")
+    if rule is None:
+        if data is not None:
+            raise RecordError(f"a {spec.name} game with these options draws no lots")
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("draws"), list):
+        raise RecordError('the seats were drawn by lot: "lots" must give the draws', rule="C-09")
+    draws = []
+    for item in data["draws"]:
+        if not isinstance(item, list) or len(item) != 2 or not _int(item[0]):
+            raise RecordError("a lot is written [entrant, [a, b]]")
+        draws.append(LotDraw(item[0], _tile(item[1], "lots")))
+    try:
+        lots = replay_lots(options.players, rule, draws)
+    except ValueError as exc:
+        raise RecordError(f"lots: {exc}") from None
+    if data.get("seating") != list(lots.seating):
+        raise RecordError(f"lots: the draws seat the entrants {list(lots.seating)}")
+    return lots
+
+
 def replay(record: Mapping[str, Any]) -> Replay:
     """Replay a record through the engine; :class:`RecordError` at the first fault."""
     if not isinstance(record, Mapping):
@@ -264,30 +311,39 @@ def replay(record: Mapping[str, Any]) -> Replay:
     ):
         raise RecordError(f"seats must list {options.players} names")
     hands = record.get("hands")
-    if not isinstance(hands, list) or len(hands) != 1:
-        raise RecordError(f"a {spec.name} record holds exactly one hand")
+    if not isinstance(hands, list) or not hands:
+        raise RecordError("hands must list the hands played")
+    if spec.target(options) is None and len(hands) != 1:
+        raise RecordError(f"a {spec.name} game with these options is one hand")
     seed = record.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+    if seed is not None and not _int(seed):
         raise RecordError("seed must be an integer")
 
-    states: list[GameState] = []
+    lots = _lots(record, spec, options)
+    match = Match(spec, options, lots=lots)
+    # A seeded match is dealt from one stream: the lots first, then hand after hand.
+    dealer = None
+    if seed is not None and getattr(options, "deal_mode", "automatic") == "automatic":
+        dealer = random.Random(seed)
+        rule = spec.lots(options)
+        if rule is not None and draw_lots(options.players, rule, options.set, dealer) != lots:
+            raise RecordError(f"the lots are not the ones seed {seed} gives", rule="C-06")
     for number, hand in enumerate(hands, 1):
-        states.append(_replay_hand(spec, options, hand, number, seed))
-    final = states[-1]
+        _replay_hand(match, dealer, hand, number, seed)
     result = record.get("result")
     if result is not None:
-        if final.result is None:
+        actual = match.result
+        if actual is None:
             raise RecordError(
-                "the record has a result but the game is not over", hand=len(hands), rule="F-19"
+                "the record has a result but the game is not over", hand=len(hands), rule="C-09"
             )
-        actual = {"final": list(final.result.final), "ranks": list(final.result.ranks)}
-        _check_result(result, actual, None)
-    return Replay(spec, options, list(seats), states)
+        _check_result(result, actual.to_json(), None)
+    return Replay(spec, options, list(seats), match)
 
 
 def _replay_hand(
-    spec: GameSpec, options: Any, hand: Any, number: int, seed: int | None
-) -> GameState:
+    match: Match, dealer: random.Random | None, hand: Any, number: int, seed: int | None
+) -> None:
     if not isinstance(hand, dict):
         raise RecordError("a hand is an object", hand=number)
     deal = hand.get("deal")
@@ -305,24 +361,26 @@ def _replay_hand(
         )
         for r in redeals
     ]
-    for void_hands, _ in voided:
-        if any(t.is_double for h in void_hands for t in h):
-            raise RecordError(
-                "a deal was voided although a double was held", hand=number, rule="F-12"
-            )
+    for void_hands, void_stock in voided:
+        # A deal is thrown in only when the rules say so (no double, five doubles ...):
+        # the engine must refuse to start it.
+        check = match.spec.from_deal
+        try:
+            check_partition(match.options.set, void_hands, void_stock, "C-06")
+            check(match.options, void_hands, void_stock)
+        except RuleError as exc:
+            if exc.rule == "C-06":
+                raise RecordError(f"a thrown-in deal: {exc.detail}", hand=number) from None
+            continue
+        raise RecordError("a deal was thrown in that could be played", hand=number, rule="C-06")
     try:
-        state: GameState = spec.from_deal(options, hands, stock, voided)
+        state = match.add_hand(hands, stock, voided)
     except RuleError as exc:
         raise RecordError(exc.detail, hand=number, rule=exc.rule) from None
-    if seed is not None and getattr(options, "deal_mode", "automatic") == "automatic":
+    if dealer is not None:
         # An automatic deal from a seed can be checked: the shuffle is reproducible.
-        fresh = spec.new_hand(options, random.Random(seed))
-        fresh_voided = [([list(h) for h in d], list(s)) for d, s in fresh.dealt.voided]
-        if (
-            [list(h) for h in fresh.dealt.hands] != hands
-            or list(fresh.dealt.stock) != (stock or [])
-            or fresh_voided != voided
-        ):
+        expected = match.spec.deal(match.options, dealer)
+        if expected != Deal.of(hands, stock or [], voided):
             raise RecordError(
                 f"the deal is not the one seed {seed} gives", hand=number, rule="C-06"
             )
@@ -334,20 +392,16 @@ def _replay_hand(
             move = _move(data, state)
         except RecordError as exc:
             raise RecordError(str(exc), hand=number, move=index, rule=exc.rule) from None
-        if not isinstance(move, Misdeal):
-            if state.is_over:
-                raise RecordError(
-                    "a move after the end of the hand", hand=number, move=index, rule="F-19"
-                )
-            if data.get("seat") != state.current_seat:
-                raise RecordError(
-                    f"seat {data.get('seat')} moves, but it is seat {state.current_seat}'s turn",
-                    hand=number,
-                    move=index,
-                    rule="C-05",
-                )
+        turn = state.current_seat
+        if not isinstance(move, Misdeal) and turn is not None and data.get("seat") != turn:
+            raise RecordError(
+                f"seat {data.get('seat')} moves, but it is seat {turn}'s turn",
+                hand=number,
+                move=index,
+                rule="C-05",
+            )
         try:
-            event = state.play(move)
+            event = match.play(move)
         except RuleError as exc:
             raise RecordError(exc.detail, hand=number, move=index, rule=exc.rule) from None
         if isinstance(move, Play):
@@ -359,12 +413,18 @@ def _replay_hand(
                         move=index,
                         rule="F-15",
                     )
+        if "set_aside" in data:
+            written = _tiles(data["set_aside"], "set_aside")
+            if sorted(written) != sorted(event.set_aside):
+                shown = " ".join(map(str, event.set_aside)) or "nothing"
+                raise RecordError(
+                    f"the knock sets aside {shown}", hand=number, move=index, rule="PT-08"
+                )
     result = hand.get("result")
     if result is not None:
         if state.result is None:
-            raise RecordError("the hand has a result but is not over", hand=number, rule="F-19")
+            raise RecordError("the hand has a result but is not over", hand=number, rule="C-09")
         _check_result(result, state.result.to_json(), number)
-    return state
 
 
 def _check_result(claimed: Any, actual: Mapping[str, Any], hand: int | None) -> None:

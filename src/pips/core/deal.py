@@ -3,10 +3,51 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import NamedTuple
 
 from pips.core.errors import DealError
 from pips.core.tiles import Tile, double_set
+
+
+class Deal(NamedTuple):
+    """A deal as it came from the shuffle or the table, kept for the record.
+
+    ``hands`` in seat order, ``stock`` next-to-draw first, and ``voided``: the deals
+    thrown in before it (no double held, five doubles in one hand ...), oldest first.
+    """
+
+    hands: tuple[tuple[Tile, ...], ...]
+    stock: tuple[Tile, ...]
+    voided: tuple[tuple[tuple[tuple[Tile, ...], ...], tuple[Tile, ...]], ...] = ()
+
+    @staticmethod
+    def of(
+        hands: Sequence[Sequence[Tile]],
+        stock: Sequence[Tile],
+        voided: Sequence[tuple[Sequence[Sequence[Tile]], Sequence[Tile]]] = (),
+    ) -> Deal:
+        return Deal(
+            tuple(tuple(h) for h in hands),
+            tuple(stock),
+            tuple((tuple(tuple(h) for h in d), tuple(s)) for d, s in voided),
+        )
+
+
+def deal_until(
+    top: int,
+    players: int,
+    hand_size: int,
+    rng: random.Random,
+    playable: Callable[[Sequence[Sequence[Tile]]], bool],
+) -> Deal:
+    """Deal again until ``playable(hands)`` holds; the thrown-in deals are kept."""
+    voided: list[tuple[list[list[Tile]], list[Tile]]] = []
+    while True:
+        hands, stock = deal(top, players, hand_size, rng)
+        if playable(hands):
+            return Deal.of(hands, stock, voided)
+        voided.append((hands, stock))
 
 
 def shuffled(tiles: Iterable[Tile], rng: random.Random) -> list[Tile]:

@@ -1,5 +1,9 @@
 """Layouts: the tree of laid tiles and its open attachment points (C-07, F-04).
 
+Four kinds are shared by the games: the FIDO cross (:class:`CrossLayout`), a two-ended
+line and a line whose doubles branch (:class:`LineLayout`), and a line around a spinner
+(:class:`SpinnerLayout`).
+
 A layout keeps two things:
 
 * the real tree, ``tiles``: every laid tile with the point it was attached to, for
@@ -52,10 +56,11 @@ class Laid(NamedTuple):
 class Layout:
     """Base layout: the tree, the open points and their indexes. Games subclass it."""
 
-    __slots__ = ("_count", "_ends", "_next_id", "_points", "_sides", "tiles")
+    __slots__ = ("_count", "_doubles", "_ends", "_next_id", "_points", "_sides", "tiles")
 
     def __init__(self) -> None:
         self.tiles: list[Laid] = []
+        self._doubles: set[int] = set()
         self._points: dict[int, Point] = {}
         self._ends: dict[int, dict[int, None]] = {}
         self._sides: dict[int, dict[int, None]] = {}
@@ -109,7 +114,8 @@ class Layout:
         return list(self._sides.get(value, ()))
 
     def contains_double(self, number: int) -> bool:
-        return any(t.tile.high == number == t.tile.low for t in self.tiles)
+        """Whether ``number-number`` has been laid (the Doubles game's DB-06 asks this)."""
+        return number in self._doubles
 
     def __len__(self) -> int:
         return len(self.tiles)
@@ -136,6 +142,8 @@ class Layout:
             self._count -= point.value
 
     def _lay(self, tile: Tile, touching: int, on: Point | None, across: bool, seat: int) -> int:
+        if tile.high == tile.low:
+            self._doubles.add(tile.high)
         self.tiles.append(
             Laid(
                 tile,
@@ -151,6 +159,7 @@ class Layout:
     def copy(self) -> Self:
         clone = self.__class__.__new__(self.__class__)
         clone.tiles = list(self.tiles)
+        clone._doubles = set(self._doubles)
         clone._points = dict(self._points)
         clone._ends = {v: dict(ids) for v, ids in self._ends.items()}
         clone._sides = {v: dict(ids) for v, ids in self._sides.items()}
@@ -199,6 +208,87 @@ class CrossLayout(Layout):
             node = self._lay(tile, touching, point, False, seat)
             free = tile.low if tile.high == touching else tile.high
             self._open(free, At.END, node, "free")
+
+
+class LineLayout(Layout):
+    """A line with two open ends (FA-04, DR-03, PT-06, DB-05 ``spinner: none``).
+
+    The first tile offers both its halves as open ends (a double: two ends of its
+    number). A tile laid on an end leaves its other half open. Doubles are drawn across
+    but keep one end, unless ``branching``: then a double laid on an end replaces it by
+    two ends of its number (FA-04 option ``doubles_branch``).
+    """
+
+    __slots__ = ("branching",)
+
+    def __init__(self, branching: bool = False) -> None:
+        super().__init__()
+        self.branching = branching
+
+    def open_with(self, tile: Tile, seat: int) -> None:
+        if self.tiles:
+            raise ValueError("the layout is already open")
+        node = self._lay(tile, tile.high, None, tile.high == tile.low, seat)
+        self._open(tile.high, At.END, node, "half-a")
+        self._open(tile.low, At.END, node, "half-b")
+
+    def attach(self, tile: Tile, touching: int, point_id: int, seat: int) -> None:
+        """Lay ``tile`` on open end ``point_id``; the caller has checked legality."""
+        point = self._points[point_id]
+        self._close(point)
+        double = tile.high == tile.low
+        node = self._lay(tile, touching, point, double, seat)
+        if double and self.branching:
+            self._open(touching, At.END, node, "half-a")
+            self._open(touching, At.END, node, "half-b")
+        else:
+            self._open(tile.low if tile.high == touching else tile.high, At.END, node, "free")
+
+    def copy(self) -> Self:
+        clone = super().copy()
+        clone.branching = self.branching
+        return clone
+
+
+class SpinnerLayout(Layout):
+    """The Doubles layout with the set double as spinner (DB-05).
+
+    The spinner offers its two long sides first (points of kind ``side``); once both
+    are taken its two ends open as well. Every other double lies across and keeps one
+    end; a tile at a side or an end leaves its other half open.
+    """
+
+    __slots__ = ("_sides_left",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._sides_left = 0
+
+    def open_with(self, double: Tile, seat: int) -> None:
+        if self.tiles:
+            raise ValueError("the layout is already open")
+        n = double.high
+        node = self._lay(double, n, None, True, seat)
+        self._open(n, At.SIDE, node, "side-a")
+        self._open(n, At.SIDE, node, "side-b")
+        self._sides_left = 2
+
+    def attach(self, tile: Tile, touching: int, point_id: int, seat: int) -> None:
+        point = self._points[point_id]
+        self._close(point)
+        node = self._lay(tile, touching, point, tile.high == tile.low, seat)
+        self._open(tile.low if tile.high == touching else tile.high, At.END, node, "free")
+        if point.kind is At.SIDE:
+            self._sides_left -= 1
+            if self._sides_left == 0:
+                spinner = self.tiles[0].tile.high
+                self._open(spinner, At.END, 0, "half-a")
+                self._open(spinner, At.END, 0, "half-b")
+
+    def copy(self) -> Self:
+        clone = super().copy()
+        clone._sides_left = self._sides_left
+        return clone
 
 
 @dataclass(frozen=True, slots=True)

@@ -143,3 +143,19 @@ class LegalMoves(Sequence[Move]):
 
     def __repr__(self) -> str:
         return f"LegalMoves([{', '.join(str(m) for m in self._all())}])"
+
+
+def representatives(moves: Sequence[Move]) -> list[Move]:
+    """One move per group of equivalent moves: the same tile, the same way round, on
+    points of equal value and kind lead to the same position for every rule (F-04);
+    the move on the oldest point stands for its group."""
+    seen: set[tuple[Tile, int, At, bool]] = set()
+    out: list[Move] = []
+    for move in moves:
+        if isinstance(move, Play):
+            key = (move.tile, move.touching, move.at, move.inline)
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(move)
+    return out

@@ -22,13 +22,15 @@ SPECTATOR = -1
 class Event(NamedTuple):
     """One applied move: who made it, what it was, and what it scored.
 
-    ``layout_count`` is the layout count ``S`` after a play, where the game has one.
+    ``layout_count`` is the layout count ``S`` after a play, where the game has one;
+    ``set_aside`` the tiles a penalized false knock put face up (PT-08).
     """
 
     seat: int
     move: Move
     points: int = 0
     layout_count: int | None = None
+    set_aside: tuple[Tile, ...] = ()
 
     def seen_by(self, seat: int) -> Event:
         """The event as ``seat`` may see it: tiles that moved face down are hidden."""
@@ -57,6 +59,10 @@ class View:
     scores: tuple[int, ...]
     history: tuple[Event, ...]
     result: HandResult | None
+    set_aside: tuple[tuple[Tile, ...], ...] = ()
+    """Per seat, tiles lying face up after a false knock (PT-08): public."""
+    hand_number: int = 1
+    """Which hand of the match this is, from 1."""
 
     @property
     def count(self) -> int:
@@ -98,6 +104,8 @@ class View:
             "scores": list(self.scores),
             "history": [event_to_json(e) for e in self.history],
             "result": None if self.result is None else self.result.to_json(),
+            "set_aside": [[t.to_json() for t in tiles] for tiles in self.set_aside],
+            "hand_number": self.hand_number,
         }
 
 
@@ -129,8 +137,10 @@ def move_to_json(seat: int, move: Move) -> dict[str, Any]:
 
 def event_to_json(event: Event) -> dict[str, Any]:
     out = move_to_json(event.seat, event.move)
-    if isinstance(event.move, Play):
+    if isinstance(event.move, Play) and event.layout_count is not None:
+        # Only games that score during the hand (FIDO) have a count and play points.
         out["points"] = event.points
-        if event.layout_count is not None:
-            out["count"] = event.layout_count
+        out["count"] = event.layout_count
+    if event.set_aside:
+        out["set_aside"] = [t.to_json() for t in event.set_aside]
     return out

@@ -20,20 +20,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
-from pips.core import deal as dealing
-from pips.core.deal import check_partition
+from pips.core.deal import Deal, check_partition, deal_until
 from pips.core.errors import DealError, IllegalMoveError, OptionError
 from pips.core.hand import Hand
 from pips.core.layout import CrossLayout
-from pips.core.legal import Doubles, Group, LegalMoves, group_size
+from pips.core.legal import Doubles, Group, LegalMoves, group_size, representatives
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import Ending, HandResult, competition_ranks
 from pips.core.tiles import DOUBLES, Tile, double_set, iter_doubles
 from pips.core.view import SPECTATOR, Event, View
+from pips.games.common import HandContext, holds_a_double
+from pips.games.options import Direction, GameOptions, option
 
 NAME = "fido"
 
@@ -52,13 +53,6 @@ HAND_SIZES: Mapping[int, Mapping[int, int]] = {
 """F-02: tiles per player, by number of players and set."""
 
 
-class Direction(StrEnum):
-    """C-05: only decides how seats sit around the table, never legality or scoring."""
-
-    CLOCKWISE = "clockwise"
-    COUNTER_CLOCKWISE = "counter-clockwise"
-
-
 class DoublesInline(StrEnum):
     """F-23, the Sönke Hansen variant."""
 
@@ -75,41 +69,30 @@ class DealMode(StrEnum):
 
 
 @dataclass(frozen=True)
-class FidoOptions:
+class FidoOptions(GameOptions):
     """The options of SPEC 1.1, validated on construction."""
 
-    players: int
-    set: int = 12
-    direction: Direction = Direction.CLOCKWISE
-    mother_theresa: bool = False
-    doubles_inline: DoublesInline = DoublesInline.NEVER
-    deal_mode: DealMode = DealMode.AUTOMATIC
+    SECTION: ClassVar[str] = "§1.1"
 
-    def __post_init__(self) -> None:
-        for name in ("players", "set"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise OptionError("§1.1", f"{name} must be a whole number, not {value!r}")
+    players: int = option(rule="§1.1", help="Number of players.", values="3 to 9")
+    set: int = option(12, rule="§1.1", help="The set (F-01).", values="6, 9, 12, 15, 18")
+    direction: Direction = option(Direction.CLOCKWISE, rule="§1.1", help="Direction of play.")
+    mother_theresa: bool = option(
+        False, rule="F-22", help="The rule of mercy: a naked side only when it scores."
+    )
+    doubles_inline: DoublesInline = option(
+        DoublesInline.NEVER, rule="§1.1", help="Doubles in line, the Sönke Hansen variant (F-23)."
+    )
+    deal_mode: DealMode = option(
+        DealMode.AUTOMATIC, rule="F-24", help="manual: tiles taken by hand at a real table."
+    )
+
+    def check(self) -> None:
         if self.set not in DIVISORS:
             sets = ", ".join(f"double-{s}" for s in DIVISORS)
             raise OptionError("F-01", f"the set must be one of {sets}, not double-{self.set}")
         if self.players not in HAND_SIZES:
             raise OptionError("F-02", f"FIDO is played by 3 to 9 players, not {self.players}")
-        for name, kind in (
-            ("direction", Direction),
-            ("doubles_inline", DoublesInline),
-            ("deal_mode", DealMode),
-        ):
-            value = getattr(self, name)
-            try:
-                object.__setattr__(self, name, kind(value))
-            except ValueError:
-                allowed = ", ".join(k.value for k in kind)
-                raise OptionError(
-                    "§1.1", f"{name} must be one of {allowed}, not {value!r}"
-                ) from None
-        if not isinstance(self.mother_theresa, bool):
-            raise OptionError("F-22", "mother_theresa is on (true) or off (false)")
 
     @property
     def divisor(self) -> int:
@@ -123,36 +106,9 @@ class FidoOptions:
     def stock_size(self) -> int:
         return len(double_set(self.set)) - self.players * self.hand_size
 
-    def to_json(self) -> dict[str, Any]:
-        """Every option with defaults resolved, plus the derived divisor and hand size."""
-        return {
-            "set": self.set,
-            "players": self.players,
-            "direction": self.direction.value,
-            "mother_theresa": self.mother_theresa,
-            "doubles_inline": self.doubles_inline.value,
-            "deal_mode": self.deal_mode.value,
-            "divisor": self.divisor,
-            "hand_size": self.hand_size,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> FidoOptions:
-        known = {"set", "players", "direction", "mother_theresa", "doubles_inline", "deal_mode"}
-        unknown = set(data) - known - {"divisor", "hand_size"}
-        if unknown:
-            raise OptionError("§1.1", f"unknown option(s): {', '.join(sorted(unknown))}")
-        if "players" not in data:
-            raise OptionError("F-02", "the number of players is required")
-        options = cls(**{k: v for k, v in data.items() if k in known})
-        for derived in ("divisor", "hand_size"):
-            if derived in data and data[derived] != getattr(options, derived):
-                raise OptionError(
-                    "F-01" if derived == "divisor" else "F-02",
-                    f"{derived} {data[derived]} does not fit double-{options.set} "
-                    f"with {options.players} players (it is {getattr(options, derived)})",
-                )
-        return options
+    def derived(self) -> dict[str, Any]:
+        """The divisor and hand size, written into records so a reader can see them."""
+        return {"divisor": self.divisor, "hand_size": self.hand_size}
 
 
 def count_after(count: int, move: Play) -> int:
@@ -204,17 +160,6 @@ def hand_result(
     return HandResult(ended, out, tuple(pips), tuple(running), final, competition_ranks(final))
 
 
-@dataclass
-class _Deal:
-    """A deal as it came from the table or the shuffle, kept for the record."""
-
-    hands: tuple[tuple[Tile, ...], ...]
-    stock: tuple[Tile, ...]
-    voided: tuple[tuple[tuple[tuple[Tile, ...], ...], tuple[Tile, ...]], ...] = field(
-        default_factory=tuple
-    )
-
-
 class FidoState:
     """A FIDO hand in progress. Change it only through :meth:`play`."""
 
@@ -226,12 +171,14 @@ class FidoState:
         hands: Sequence[Sequence[Tile]],
         stock: Sequence[Tile] | None = None,
         voided: Sequence[tuple[Sequence[Sequence[Tile]], Sequence[Tile]]] = (),
+        context: HandContext = HandContext(),
     ) -> None:
         """Start a hand from a given deal.
 
         ``stock`` lists the undealt tiles, the next to be drawn first. In manual deal
         mode (F-24) its order is unknown and it may be left out: it is the rest of the
         set, and every draw names its tile. ``voided`` keeps deals cancelled by F-12.
+        A FIDO game is one hand, so ``context`` is always the first hand's.
         """
         self.options = options
         manual = options.deal_mode is DealMode.MANUAL
@@ -249,11 +196,8 @@ class FidoState:
                     raise DealError(
                         "F-02", f"seat {seat} was dealt {len(tiles)} tiles, not {options.hand_size}"
                     )
-        self.dealt = _Deal(
-            tuple(tuple(h) for h in hands),
-            tuple(stock),
-            tuple((tuple(tuple(h) for h in d), tuple(s)) for d, s in voided),
-        )
+        self.dealt = Deal.of(hands, stock, voided)
+        self.context = context
         self.hands = [Hand(h) for h in hands]
         # Kept reversed so the next tile to draw is popped off the end.
         self._stock = list(reversed(stock))
@@ -271,12 +215,8 @@ class FidoState:
     @classmethod
     def deal(cls, options: FidoOptions, rng: random.Random) -> FidoState:
         """Shuffle and deal with ``rng``; redeal while nobody holds a double (F-12)."""
-        voided: list[tuple[list[list[Tile]], list[Tile]]] = []
-        while True:
-            hands, stock = dealing.deal(options.set, options.players, options.hand_size, rng)
-            if any(t.is_double for h in hands for t in h):
-                return cls(options, hands, stock, voided)
-            voided.append((hands, stock))
+        dealt = deal(options, rng)
+        return cls(options, dealt.hands, dealt.stock, dealt.voided)
 
     def _opener(self) -> int:
         """F-09: the seat holding the highest double."""
@@ -332,23 +272,8 @@ class FidoState:
         return LegalMoves([Draw()] if self._stock else [Pass()])
 
     def representative_moves(self) -> list[Move]:
-        """One legal move per group of equivalent moves.
-
-        Moves that lay the same tile, the same way round, on points of equal value and
-        kind lead to the same (E, K, count) and so are the same for every rule (F-04);
-        the one on the oldest point stands for its group.
-        """
-        moves = self.legal_moves()
-        seen: set[tuple[Tile, int, At, bool]] = set()
-        out: list[Move] = []
-        for move in moves:
-            if isinstance(move, Play):
-                key = (move.tile, move.touching, move.at, move.inline)
-                if key in seen:
-                    continue
-                seen.add(key)
-            out.append(move)
-        return out
+        """One legal move per group of equivalent moves (see :func:`representatives`)."""
+        return representatives(self.legal_moves())
 
     def _groups(self, seat: int) -> list[Group]:
         """The plays after the opening, one group per point that a tile in hand fits.
@@ -658,6 +583,7 @@ class FidoState:
         clone = FidoState.__new__(FidoState)
         clone.options = self.options
         clone.dealt = self.dealt
+        clone.context = self.context
         clone.hands = [h.copy() for h in self.hands]
         clone._stock = list(self._stock)
         clone.layout = self.layout.copy()
@@ -677,6 +603,13 @@ class FidoState:
         )
 
 
-def new_hand(options: FidoOptions, rng: random.Random) -> FidoState:
+def deal(options: FidoOptions, rng: random.Random) -> Deal:
+    """F-03, F-12: shuffle and deal, again while nobody holds a double."""
+    return deal_until(options.set, options.players, options.hand_size, rng, holds_a_double)
+
+
+def new_hand(
+    options: FidoOptions, rng: random.Random, context: HandContext = HandContext()
+) -> FidoState:
     """Shuffle and deal a hand (F-03, F-12)."""
     return FidoState.deal(options, rng)

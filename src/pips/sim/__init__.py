@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from pips.bots.base import Bot
-from pips.games.registry import GameSpec, GameState
+from pips.games.match import Match
+from pips.games.registry import GameSpec
 
 BOT_STREAM = 0x9E3779B1
 """Mixed into a game's seed to give the bots a random stream apart from the deal's."""
@@ -18,18 +19,24 @@ def deal_seed(seed: int, game_number: int) -> int:
     return seed + game_number
 
 
-def play_game(spec: GameSpec, options: Any, bots: Sequence[Bot], seed: int) -> GameState:
-    """Deal with ``seed`` and let ``bots`` (one per seat) play the game to its end.
+def play_game(spec: GameSpec, options: Any, bots: Sequence[Bot], seed: int) -> Match:
+    """Let ``bots`` play a whole game (every hand of a match) from ``seed``.
 
-    The deal comes from ``random.Random(seed)`` and every bot decision from a second
-    stream derived from the same seed, so the whole game replays from the seed alone.
+    ``bots`` are given per entrant; where lots seat the players, each bot plays from the
+    seat its lot gave it. The lots and deals come from ``random.Random(seed)`` and every
+    bot decision from a second stream derived from the same seed, so the whole game
+    replays from the seed alone.
     """
-    state: GameState = spec.new_hand(options, random.Random(seed))
+    match = Match(spec, options, random.Random(seed))
+    seated = [bots[entrant] for entrant in match.seating]
     bot_rng = random.Random(seed ^ BOT_STREAM)
-    while not state.is_over:
+    while not match.is_over:
+        state = match.current
         seat = state.current_seat
         assert seat is not None
         moves = state.legal_moves()
-        move = moves[0] if len(moves) == 1 else bots[seat].choose(state.view(seat), moves, bot_rng)
-        state.play(move)
-    return state
+        move = (
+            moves[0] if len(moves) == 1 else seated[seat].choose(state.view(seat), moves, bot_rng)
+        )
+        match.play(move)
+    return match

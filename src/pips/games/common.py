@@ -1,0 +1,427 @@
+"""What the line games share: a hand on a line or spinner layout, turn by turn.
+
+The family game, the draw game, Doubles and the partnership game differ in their deal,
+who opens, which tile may go where, how drawing works and how a hand is scored; the turn
+itself (play a tile, or draw, or pass, then the next seat) is the same. This module holds
+that turn once; each game module subclasses :class:`LineGameState` and states its own
+rules, so that it reads like its SPEC section.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import Enum
+from typing import Any, ClassVar, NamedTuple, Self
+
+from pips.core.deal import Deal, check_partition
+from pips.core.errors import DealError, IllegalMoveError
+from pips.core.hand import Hand
+from pips.core.layout import LineLayout, SpinnerLayout
+from pips.core.legal import Doubles, Group, LegalMoves, representatives
+from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
+from pips.core.outcome import Ending, HandResult, competition_ranks
+from pips.core.tiles import Tile, iter_doubles
+from pips.core.view import SPECTATOR, Event, View
+
+
+class HandContext(NamedTuple):
+    """What a hand needs to know of the match around it."""
+
+    number: int = 1
+    """The hand's number in the match, from 1."""
+    previous_opener: int | None = None
+    """The seat that opened the previous hand (PT-05 rotates the lead)."""
+    scores: tuple[int, ...] = ()
+    """Every seat's match score before this hand (empty: all 0)."""
+
+
+class DrawRule(Enum):
+    NONE = "none"
+    """No drawing: a player who cannot lay a tile passes (PT-07, DB-08 ``no_draw``)."""
+    ONE_AND_WAIT = "one_and_wait"
+    """Draw one tile and the turn ends (FA-06)."""
+    UNTIL_PLAYABLE = "until_playable"
+    """Draw until a tile fits, then lay it at once (DR-05, DB-08)."""
+
+
+class LineGameState:
+    """A hand of a line game in progress. Change it only through :meth:`play`.
+
+    Subclasses set the class attributes naming their rules and override the hooks:
+    :meth:`_opener`, :meth:`_openings`, :meth:`_fitting` and :meth:`_score`.
+    """
+
+    game: ClassVar[str]
+    RULE_PLAY: ClassVar[str]
+    """The rule that a player who can lay a tile must do so."""
+    RULE_DRAW: ClassVar[str]
+    """The rule for drawing and passing."""
+    RULE_END: ClassVar[str]
+    """The rule that ends the hand."""
+    RULE_OPEN: ClassVar[str]
+    """The rule for the first tile."""
+
+    def __init__(
+        self,
+        options: Any,
+        hands: Sequence[Sequence[Tile]],
+        stock: Sequence[Tile] | None = None,
+        voided: Sequence[tuple[Sequence[Sequence[Tile]], Sequence[Tile]]] = (),
+        context: HandContext = HandContext(),
+    ) -> None:
+        """Start a hand from a given deal; ``stock`` is next-to-draw first."""
+        self.options = options
+        players = options.players
+        stock = () if stock is None else stock
+        if len(hands) != players:
+            raise DealError(self.RULE_DEAL, f"{len(hands)} hands dealt for {players} players")
+        check_partition(options.set, hands, stock, self.RULE_DEAL)
+        for seat, tiles in enumerate(hands):
+            if len(tiles) != options.hand_size:
+                raise DealError(
+                    self.RULE_DEAL,
+                    f"seat {seat} was dealt {len(tiles)} tiles, not {options.hand_size}",
+                )
+        self.dealt = Deal.of(hands, stock, voided)
+        self.context = context
+        self.hands = [Hand(h) for h in hands]
+        self._stock = list(reversed(stock))  # the next tile to draw is popped off the end
+        self.layout: LineLayout | SpinnerLayout = self._new_layout()
+        self.scores = list(context.scores) if context.scores else [0] * players
+        self.history: list[Event] = []
+        self._seen: dict[int, list[Event]] = {}
+        self.result: HandResult | None = None
+        self.set_aside: list[dict[Tile, None]] = [{} for _ in range(players)]
+        self.draw_rule = self._draw_rule()
+        self._check_deal()
+        self.turn = self.opener = self._opener()
+
+    RULE_DEAL: ClassVar[str] = "C-06"
+
+    # -- the rules each game states ------------------------------------------------------
+
+    def _new_layout(self) -> LineLayout | SpinnerLayout:
+        return LineLayout(branching=bool(getattr(self.options, "doubles_branch", False)))
+
+    def _draw_rule(self) -> DrawRule:
+        raise NotImplementedError
+
+    def _check_deal(self) -> None:
+        """Refuse a deal the rules throw in (:class:`DealError`)."""
+
+    def _opener(self) -> int:
+        """The seat that lays the first tile."""
+        raise NotImplementedError
+
+    def _openings(self, seat: int) -> list[Play]:
+        """The legal first tiles of ``seat`` (the opener)."""
+        raise NotImplementedError
+
+    def _fitting(self, seat: int, value: int) -> tuple[Tile, ...]:
+        """The tiles ``seat`` may lay on an open point of ``value``, in tile order."""
+        return self.hands[seat].sorted_with_number(value)
+
+    def _refuse(self, seat: int, move: Play, value: int) -> IllegalMoveError:
+        """The error for a tile that matches a point but may not be laid there."""
+        return IllegalMoveError(self.RULE_PLAY, f"{move.tile} may not be laid on the {value}")
+
+    def _score(self, ended: Ending, out: int | None) -> HandResult:
+        raise NotImplementedError
+
+    def _false_knock(self, seat: int) -> tuple[Tile, ...] | None:
+        """A knock by a seat that could play: ``None`` refuses it; a game that accepts it
+        (PT-08 ``penalize``) returns the tiles it sets aside."""
+        return None
+
+    # -- reading --------------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return int(self.options.players)
+
+    @property
+    def stock(self) -> list[Tile]:
+        """The undealt tiles, next to be drawn first (hidden information)."""
+        return list(reversed(self._stock))
+
+    @property
+    def stock_size(self) -> int:
+        return len(self._stock)
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def current_seat(self) -> int | None:
+        return None if self.result is not None else self.turn
+
+    def legal_moves(self) -> LegalMoves:
+        """Every legal move of the seat to play, in a fixed order.
+
+        Plays come first, by the id of the open point (the order points appeared),
+        then by tile (``high``, ``low``). Only when no play exists: a single
+        :class:`Draw` where the game lets the player draw, else :class:`Pass`.
+        Empty once the hand is over. A lazy sequence, like FIDO's.
+        """
+        if self.result is not None:
+            return LegalMoves()
+        seat = self.turn
+        if not self.layout.tiles:
+            return LegalMoves(self._openings(seat))
+        groups = self._groups(seat)
+        if groups:
+            return LegalMoves(groups=groups)
+        return LegalMoves([Draw()] if self._can_draw() else [Pass()])
+
+    def representative_moves(self) -> list[Move]:
+        """One legal move per group of moves that lead to the same position for the
+        rules: the same tile, the same way round, on points of equal value and kind."""
+        return representatives(self.legal_moves())
+
+    def _groups(self, seat: int) -> list[Group]:
+        groups: list[Group] = []
+        layout = self.layout
+        for kind, index in ((At.END, layout.ends_by_value()), (At.SIDE, layout.sides_by_value())):
+            for value, ids in index.items():
+                tiles = self._fitting(seat, value)
+                if tiles:
+                    groups += [
+                        Group(p, value, kind, tiles, Doubles.ACROSS, len(tiles)) for p in ids
+                    ]
+        if layout.sides_by_value():
+            groups.sort(key=_point_of)
+        return groups
+
+    def _has_play(self, seat: int) -> bool:
+        if not self.layout.tiles:
+            return True
+        layout = self.layout
+        return any(self._fitting(seat, v) for v in layout.end_values()) or any(
+            self._fitting(seat, v) for v in layout.side_values()
+        )
+
+    def _can_draw(self) -> bool:
+        return self.draw_rule is not DrawRule.NONE and bool(self._stock)
+
+    def points_if(self, move: Move) -> int:
+        """Line games score only at the end of a hand."""
+        return 0
+
+    # -- changing -------------------------------------------------------------------------
+
+    def play(self, move: Move) -> Event:
+        """Apply ``move`` for the seat to play.
+
+        Raises :class:`IllegalMoveError`, naming the rule, and changes nothing when the
+        move is not legal.
+        """
+        if self.result is not None:
+            raise IllegalMoveError(self.RULE_END, "the hand is over")
+        seat = self.turn
+        if isinstance(move, Play):
+            event = self._lay(seat, move)
+        elif isinstance(move, Draw):
+            event = self._draw(seat, move)
+        elif isinstance(move, Pass):
+            event = self._pass(seat)
+        elif isinstance(move, Misdeal):
+            raise IllegalMoveError("F-24", "misdeals are entered only in the FIDO game")
+        else:
+            raise IllegalMoveError("C-08", f"not a move: {move!r}")
+        self.history.append(event)
+        if self.result is None:
+            if not (isinstance(move, Draw) and self.draw_rule is DrawRule.UNTIL_PLAYABLE):
+                self.turn = (seat + 1) % self.players
+            self._check_blocked()
+        return event
+
+    def _lay(self, seat: int, move: Play) -> Event:
+        self._check_play(seat, move)
+        tile = move.tile
+        self.hands[seat].remove(tile)
+        self.set_aside[seat].pop(tile, None)
+        if move.at is At.OPEN:
+            self.layout.open_with(tile, seat)
+        else:
+            self.layout.attach(tile, move.touching, move.end, seat)
+        if not self.hands[seat]:
+            self._finish(Ending.OUT, seat)
+        return Event(seat, move)
+
+    def _check_play(self, seat: int, move: Play) -> None:
+        tile = move.tile
+        if (
+            not isinstance(tile, Tile)
+            or not isinstance(move.at, At)
+            or type(move.end) is not int
+            or move.inline is not False
+        ):
+            raise IllegalMoveError("C-08", f"not a well-formed play: {move!r}")
+        if tile not in self.hands[seat]:
+            raise IllegalMoveError(self.RULE_PLAY, f"{tile} is not in seat {seat}'s hand")
+        if not tile.contains(move.touching):
+            raise IllegalMoveError(self.RULE_PLAY, f"{tile} has no {move.touching} to lay against")
+        if not self.layout.tiles:
+            openings = self._openings(seat)
+            if move not in openings:
+                allowed = ", ".join(str(p.tile) for p in openings)
+                raise IllegalMoveError(self.RULE_OPEN, f"the hand opens with {allowed}")
+            return
+        if move.at is At.OPEN:
+            raise IllegalMoveError(self.RULE_PLAY, "the layout is already open")
+        point = self.layout.point(move.end)
+        if point is None or point.kind is not move.at:
+            raise IllegalMoveError(self.RULE_PLAY, f"there is no open {move.at.value} #{move.end}")
+        if point.value != move.touching:
+            raise IllegalMoveError(
+                self.RULE_PLAY,
+                f"{move.touching}-{move.free} does not match the {point.value} "
+                f"at {point.kind.value} #{point.id}",
+            )
+        if tile not in self._fitting(seat, point.value):
+            raise self._refuse(seat, move, point.value)
+
+    def _draw(self, seat: int, move: Draw) -> Event:
+        if self.draw_rule is DrawRule.NONE:
+            raise IllegalMoveError(self.RULE_DRAW, "there is no drawing in this game")
+        if self._has_play(seat):
+            raise IllegalMoveError(self.RULE_PLAY, f"seat {seat} can lay a tile and must play")
+        if not self._stock:
+            raise IllegalMoveError(self.RULE_DRAW, "the stock is empty: pass")
+        if move.tile is not None and move.tile != self._stock[-1]:
+            raise IllegalMoveError(self.RULE_DRAW, f"the top of the stock is not {move.tile}")
+        tile = self._stock.pop()
+        self.hands[seat].add(tile)
+        return Event(seat, Draw(tile))
+
+    def _pass(self, seat: int) -> Event:
+        set_aside: tuple[Tile, ...] = ()
+        if not self.layout.tiles:
+            raise IllegalMoveError(self.RULE_OPEN, f"seat {seat} opens the hand and must lead")
+        if self._has_play(seat):
+            knocked = self._false_knock(seat)
+            if knocked is None:
+                raise IllegalMoveError(self.RULE_PLAY, f"seat {seat} can lay a tile and must play")
+            set_aside = knocked
+            for tile in knocked:
+                self.set_aside[seat][tile] = None
+        elif self._can_draw():
+            raise IllegalMoveError(self.RULE_DRAW, f"seat {seat} cannot play and must draw")
+        return Event(seat, Pass(), set_aside=set_aside)
+
+    def _check_blocked(self) -> None:
+        """C-10: end the hand once nobody can lay a tile and nobody can draw."""
+        if self._can_draw():
+            return
+        players = self.players
+        for i in range(players):
+            if self._has_play((self.turn + i) % players):
+                return
+        self._finish(Ending.BLOCKED, None)
+
+    def _finish(self, ended: Ending, out: int | None) -> None:
+        self.result = self._score(ended, out)
+        self.scores = list(self.result.final)
+
+    # -- views and copies -------------------------------------------------------------------
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know (``SPECTATOR`` for the public view): C-06."""
+        if seat == SPECTATOR:
+            hand: tuple[Tile, ...] = ()
+        elif 0 <= seat < self.players:
+            hand = tuple(self.hands[seat])
+        else:
+            raise ValueError(f"there is no seat {seat} (seats are 0 to {self.players - 1})")
+        return View(
+            game=self.game,
+            options=self.options.to_json(),
+            seat=seat,
+            turn=self.current_seat,
+            hand=hand,
+            hand_sizes=tuple(len(h) for h in self.hands),
+            stock_size=len(self._stock),
+            layout=self.layout.snapshot(),
+            scores=tuple(self.scores),
+            history=self._history_seen_by(seat),
+            result=self.result,
+            set_aside=tuple(tuple(s) for s in self.set_aside),
+            hand_number=self.context.number,
+        )
+
+    def _history_seen_by(self, seat: int) -> tuple[Event, ...]:
+        seen = self._seen.setdefault(seat, [])
+        if len(seen) > len(self.history):
+            seen.clear()
+        seen.extend(e.seen_by(seat) for e in self.history[len(seen) :])
+        return tuple(seen)
+
+    def clone(self) -> Self:
+        clone = self.__class__.__new__(self.__class__)
+        clone.__dict__.update(self.__dict__)
+        clone.hands = [h.copy() for h in self.hands]
+        clone._stock = list(self._stock)
+        clone.layout = self.layout.copy()
+        clone.scores = list(self.scores)
+        clone.history = list(self.history)
+        clone.set_aside = [dict(s) for s in self.set_aside]
+        clone._seen = {}
+        return clone
+
+    def __repr__(self) -> str:
+        ends = [p.value for p in self.layout.points]
+        return (
+            f"<{type(self).__name__} {self.players} players, {len(self.layout.tiles)} laid, "
+            f"open {ends}, turn {self.turn}>"
+        )
+
+
+def _point_of(group: Group) -> int:
+    return group.point
+
+
+def lowest(pips: Sequence[int]) -> int | None:
+    """The seat with the lowest pip total, or ``None`` when the lowest is shared
+    (FA-09, DB-11: nobody wins a tied block)."""
+    least = min(pips)
+    holders = [seat for seat, p in enumerate(pips) if p == least]
+    return holders[0] if len(holders) == 1 else None
+
+
+def line_result(
+    state: LineGameState,
+    ended: Ending,
+    out: int | None,
+    gained: Sequence[int],
+    places: Sequence[int] | None = None,
+) -> HandResult:
+    """A line game's hand result: ``gained`` points per seat are added to the match
+    scores (``final``); places go to whoever went out, then by fewest pips (or by the
+    ``places`` keys given, lower is better)."""
+    pips = tuple(h.pips for h in state.hands)
+    before = state.context.scores or (0,) * len(pips)
+    final = tuple(b + g for b, g in zip(before, gained, strict=True))
+    if places is None:
+        places = [-1 if seat == out else p for seat, p in enumerate(pips)]
+    return HandResult(
+        ended,
+        out,
+        pips,
+        tuple(gained),
+        final,
+        competition_ranks(places, higher_is_better=False),
+    )
+
+
+def highest_double_holder(hands: Sequence[Hand], top: int) -> tuple[int, Tile] | None:
+    """The seat holding the highest double of a double-``top`` set, with that double."""
+    for double in iter_doubles(top):
+        for seat, hand in enumerate(hands):
+            if double in hand:
+                return seat, double
+    return None
+
+
+def holds_a_double(hands: Sequence[Sequence[Tile]]) -> bool:
+    return any(t.high == t.low for hand in hands for t in hand)

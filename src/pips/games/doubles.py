@@ -1,0 +1,220 @@
+"""Doubles, from the English "Tutorial for Dominoes" (SPEC section 4).
+
+Lots decide seat 0 (DB-01). Each hand the highest double held is set, or 6-6 with the
+``double_six`` rule, redealing when nobody holds it (DB-04). The set double is a spinner:
+its two sides first, then its two ends (DB-05). The distinctive rule: a tile may be laid
+on an end of number v only once v-v is in the layout, and v-v itself opens its suit
+(DB-06). Who cannot play draws until a tile can be laid and lays it, or passes with
+``no_draw`` (DB-08). The winner went out or holds the fewest pips (DB-10; a tie scores
+nothing, DB-11) and earns every opponent's pips (DB-12); first to the target wins
+(DB-13).
+
+    >>> import random
+    >>> state = new_hand(DoublesOptions(players=3), random.Random(2))
+    >>> [p.kind.value for p in (state.play(state.legal_moves()[0]) and state.layout.points)]
+    ['side', 'side']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import ClassVar
+
+from pips.core.deal import Deal, deal_until
+from pips.core.errors import DealError, IllegalMoveError, OptionError
+from pips.core.layout import LineLayout, SpinnerLayout
+from pips.core.moves import At, Play
+from pips.core.outcome import Ending, HandResult
+from pips.core.tiles import DOUBLES, MAX_NUMBER, Tile, set_size
+from pips.games.common import (
+    DrawRule,
+    HandContext,
+    LineGameState,
+    highest_double_holder,
+    holds_a_double,
+    line_result,
+    lowest,
+)
+from pips.games.options import Direction, GameOptions, option
+
+NAME = "doubles"
+SIX_SIX = DOUBLES[6]
+
+
+class SetRule(StrEnum):
+    """DB-04: which double is set (laid first) in every hand."""
+
+    HIGHEST_DOUBLE = "highest_double"
+    DOUBLE_SIX = "double_six"
+
+
+class Spinner(StrEnum):
+    """DB-05: whether the set double is a spinner."""
+
+    SET_DOUBLE = "set_double"
+    NONE = "none"
+
+
+class DrawingRule(StrEnum):
+    """DB-08: drawing from the boneyard."""
+
+    DRAW_UNTIL_PLAYABLE = "draw_until_playable"
+    NO_DRAW = "no_draw"
+
+
+TARGETS = (50, 100, 101, 150, 200)
+"""DB-13: the targets the text names; any positive number is accepted."""
+
+
+@dataclass(frozen=True)
+class DoublesOptions(GameOptions):
+    """The parameters of SPEC 4.1."""
+
+    SECTION: ClassVar[str] = "§4.1"
+
+    players: int = option(rule="§4.1", help="Number of players.", values="2 or more")
+    set: int | None = option(
+        None,
+        rule="§4.1",
+        help="The set: default 6 for 2-4 players, 9 for 5-7; required for 8 or more.",
+        values="0 to 21",
+    )
+    hand_size: int = option(
+        7,
+        rule="DB-02",
+        help="Tiles per player.",
+        values="2 players 7 or 8; 3-4 players 5-7; 5+ any",
+    )
+    set_rule: SetRule = option(SetRule.HIGHEST_DOUBLE, rule="DB-04", help="Which double is set.")
+    spinner: Spinner = option(Spinner.SET_DOUBLE, rule="DB-05", help="Is the set double a spinner?")
+    draw_rule: DrawingRule = option(
+        DrawingRule.DRAW_UNTIL_PLAYABLE, rule="DB-08", help="Drawing from the boneyard."
+    )
+    target: int = option(
+        100,
+        rule="DB-13",
+        help="Points that win the match.",
+        values="50, 100, 101, 150, 200 or any positive whole number",
+    )
+    direction: Direction = option(Direction.CLOCKWISE, rule="C-05", help="Direction of play.")
+
+    def check(self) -> None:
+        players = self.players
+        if players < 2:
+            raise OptionError("§4.1", f"Doubles needs at least 2 players, not {players}")
+        if self.set is None:
+            if players >= 8:
+                raise OptionError("DB-02", "with 8 or more players the set must be chosen")
+            object.__setattr__(self, "set", 6 if players <= 4 else 9)
+        assert self.set is not None
+        if not 0 <= self.set <= MAX_NUMBER:
+            raise OptionError("§4.1", f"the set is double-0 to double-21, not double-{self.set}")
+        allowed = {2: (7, 8), 3: (5, 6, 7), 4: (5, 6, 7)}.get(players)
+        if allowed is not None and self.hand_size not in allowed:
+            sizes = " or ".join(map(str, allowed))
+            raise OptionError(
+                "DB-02", f"{players} players take {sizes} tiles, not {self.hand_size}"
+            )
+        if self.hand_size < 1 or players * self.hand_size > set_size(self.set):
+            raise OptionError(
+                "DB-02",
+                f"{players} players x {self.hand_size} tiles do not fit the "
+                f"{set_size(self.set)} tiles of double-{self.set}",
+            )
+        if self.set_rule is SetRule.DOUBLE_SIX and self.set < 6:
+            raise OptionError("DB-04", f"double-{self.set} has no 6-6 to set")
+        if self.target < 1:
+            raise OptionError("DB-13", f"the target must be positive, not {self.target}")
+
+
+def _can_set(options: DoublesOptions) -> Callable[[Sequence[Sequence[Tile]]], bool]:
+    if options.set_rule is SetRule.DOUBLE_SIX:
+        return lambda hands: any(SIX_SIX in h for h in hands)
+    return holds_a_double
+
+
+def deal(options: DoublesOptions, rng: random.Random) -> Deal:
+    """DB-02, DB-04: dealt again until the double to set is held."""
+    assert options.set is not None
+    return deal_until(
+        options.set,
+        options.players,
+        options.hand_size,
+        rng,
+        _can_set(options),
+    )
+
+
+class DoublesState(LineGameState):
+    """A hand of Doubles."""
+
+    game = NAME
+    RULE_DEAL = "DB-02"
+    RULE_OPEN = "DB-04"
+    RULE_PLAY = "DB-07"
+    RULE_DRAW = "DB-08"
+    RULE_END = "DB-09"
+
+    options: DoublesOptions
+
+    def _new_layout(self) -> LineLayout | SpinnerLayout:
+        return SpinnerLayout() if self.options.spinner is Spinner.SET_DOUBLE else LineLayout()
+
+    def _draw_rule(self) -> DrawRule:
+        if self.options.draw_rule is DrawingRule.NO_DRAW:
+            return DrawRule.NONE
+        return DrawRule.UNTIL_PLAYABLE
+
+    def _set_double(self) -> tuple[int, Tile]:
+        """DB-04: who sets which double."""
+        if self.options.set_rule is SetRule.DOUBLE_SIX:
+            seat = next((s for s, h in enumerate(self.hands) if SIX_SIX in h), None)
+            if seat is None:
+                raise DealError("DB-04", "nobody holds 6-6: shuffle and deal again")
+            return seat, SIX_SIX
+        assert self.options.set is not None
+        holder = highest_double_holder(self.hands, self.options.set)
+        if holder is None:
+            raise DealError("DB-04", "nobody holds a double: shuffle and deal again")
+        return holder
+
+    def _opener(self) -> int:
+        return self._set_double()[0]
+
+    def _openings(self, seat: int) -> list[Play]:
+        double = self._set_double()[1]
+        return [Play(double, double.high, At.OPEN)]
+
+    def _fitting(self, seat: int, value: int) -> tuple[Tile, ...]:
+        """DB-06: a suit is matched only once its double is laid; the double opens it."""
+        hand = self.hands[seat]
+        if self.layout.contains_double(value):
+            return hand.sorted_with_number(value)
+        double = DOUBLES[value]
+        return (double,) if double in hand else ()
+
+    def _refuse(self, seat: int, move: Play, value: int) -> IllegalMoveError:
+        return IllegalMoveError(
+            "DB-06",
+            f"{move.tile} may not go on the {value}: {value}-{value} is not in the layout",
+        )
+
+    def _score(self, ended: Ending, out: int | None) -> HandResult:
+        """DB-10 to DB-12: the winner earns every opponent's pips; a tied block, nothing."""
+        pips = [h.pips for h in self.hands]
+        winner = out if out is not None else lowest(pips)
+        gained = [0] * self.players
+        if winner is not None:
+            gained[winner] = sum(pips) - pips[winner]
+        return line_result(self, ended, out, gained)
+
+
+def new_hand(
+    options: DoublesOptions, rng: random.Random, context: HandContext = HandContext()
+) -> DoublesState:
+    """DB-14: every hand is a new deal, set by the set rule."""
+    dealt = deal(options, rng)
+    return DoublesState(options, dealt.hands, dealt.stock, dealt.voided, context)

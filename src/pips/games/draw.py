@@ -1,0 +1,140 @@
+"""The draw game of the German "Anleitung für Dominos" (SPEC section 3).
+
+Two to six players take 7, 6 or 5 tiles (DR-01); the highest double leads, or the
+heaviest tile when nobody holds a double (DR-02). Tiles go on a two-ended line (DR-03);
+who can lay a tile must (DR-04); who cannot draws until a drawn tile fits and lays it at
+once (DR-05). The hand ends when someone is out or nobody can play with the talon empty
+(DR-06); the winner went out or holds the fewest pips, and a tie makes joint winners
+(DR-07, DR-08). A game is one hand (DR-09) unless ``match_scoring`` is on (DR-10).
+
+    >>> import random
+    >>> state = new_hand(DrawOptions(players=6), random.Random(1))
+    >>> state.options.set, state.options.hand_size, state.stock_size
+    (9, 5, 25)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from pips.core.deal import Deal, deal_until
+from pips.core.errors import OptionError
+from pips.core.moves import At, Play
+from pips.core.outcome import Ending, HandResult
+from pips.core.tiles import heaviest
+from pips.games.common import (
+    DrawRule,
+    HandContext,
+    LineGameState,
+    highest_double_holder,
+    line_result,
+    lowest,
+)
+from pips.games.options import Direction, GameOptions, option
+
+NAME = "draw"
+HAND_SIZES: Mapping[int, int] = {2: 7, 3: 6, 4: 5, 5: 5, 6: 5}
+"""DR-01: tiles per player."""
+MATCH_TARGET = 100
+"""DR-10: the match is played to 100 points when ``match_scoring`` is on."""
+
+
+@dataclass(frozen=True)
+class DrawOptions(GameOptions):
+    """The parameters of SPEC 3.1."""
+
+    SECTION: ClassVar[str] = "§3.1"
+
+    players: int = option(rule="§3.1", help="Number of players.", values="2 to 6")
+    set: int | None = option(
+        None, rule="§3.1", help="The set (default 6; six players need 9).", values="6, 9"
+    )
+    direction: Direction = option(Direction.CLOCKWISE, rule="C-05", help="Direction of play.")
+    doubles_branch: bool = option(
+        False, rule="DR-03", help="A double laid on an end opens two ends of its number."
+    )
+    match_scoring: bool = option(
+        False, rule="DR-10", help="Score hands as in Doubles and play a match to 100."
+    )
+
+    def check(self) -> None:
+        if self.players not in HAND_SIZES:
+            raise OptionError("§3.1", f"the draw game is for 2 to 6 players, not {self.players}")
+        if self.set is None:
+            object.__setattr__(self, "set", 9 if self.players == 6 else 6)
+        if self.set not in (6, 9):
+            raise OptionError("§3.1", f"the set is double-6 or double-9, not double-{self.set}")
+        if self.players == 6 and self.set != 9:
+            raise OptionError("§3.1", "six players need the double-9 set (30 tiles are dealt)")
+
+    @property
+    def hand_size(self) -> int:
+        return HAND_SIZES[self.players]
+
+    def derived(self) -> dict[str, Any]:
+        return {"hand_size": self.hand_size}
+
+
+def deal(options: DrawOptions, rng: random.Random) -> Deal:
+    """DR-01: never dealt again; without a double the heaviest tile leads (DR-02)."""
+    assert options.set is not None
+    return deal_until(options.set, options.players, options.hand_size, rng, lambda _: True)
+
+
+class DrawState(LineGameState):
+    """A hand of the draw game."""
+
+    game = NAME
+    RULE_DEAL = "DR-01"
+    RULE_OPEN = "DR-02"
+    RULE_PLAY = "DR-04"
+    RULE_DRAW = "DR-05"
+    RULE_END = "DR-06"
+
+    options: DrawOptions
+
+    def _draw_rule(self) -> DrawRule:
+        return DrawRule.UNTIL_PLAYABLE  # DR-05
+
+    def _lead(self) -> tuple[int, Play]:
+        """DR-02: the highest double, else the heaviest tile (C-04) held."""
+        assert self.options.set is not None
+        holder = highest_double_holder(self.hands, self.options.set)
+        if holder is not None:
+            seat, tile = holder
+        else:
+            tile = heaviest(t for h in self.hands for t in h)  # type: ignore[assignment]
+            seat = next(s for s, h in enumerate(self.hands) if tile in h)
+        return seat, Play(tile, tile.high, At.OPEN)
+
+    def _opener(self) -> int:
+        return self._lead()[0]
+
+    def _openings(self, seat: int) -> list[Play]:
+        return [self._lead()[1]]
+
+    def _score(self, ended: Ending, out: int | None) -> HandResult:
+        """DR-07, DR-08: places by going out, then fewest pips (ties share first place);
+        DR-10: with match scoring the single winner earns the opponents' pips."""
+        pips = [h.pips for h in self.hands]
+        gained = [0] * self.players
+        if self.options.match_scoring:
+            winner = out if out is not None else lowest(pips)
+            if winner is not None:
+                gained[winner] = sum(pips) - pips[winner]
+        return line_result(self, ended, out, gained)
+
+
+def new_hand(
+    options: DrawOptions, rng: random.Random, context: HandContext = HandContext()
+) -> DrawState:
+    dealt = deal(options, rng)
+    return DrawState(options, dealt.hands, dealt.stock, dealt.voided, context)
+
+
+def target(options: DrawOptions) -> int | None:
+    """One hand, or a match to 100 with ``match_scoring`` (DR-09, DR-10)."""
+    return MATCH_TARGET if options.match_scoring else None

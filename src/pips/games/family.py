@@ -1,0 +1,129 @@
+"""The German family game: 5 tiles, draw one and wait, first to 100 (SPEC section 2).
+
+Each player takes five tiles (FA-01); the holder of the highest double lays it, and
+nobody holding a double means a new deal (FA-02). Play goes to the left (FA-03) along a
+line with two open ends (FA-04). Who cannot lay a tile draws one and waits: the drawn
+tile may be laid from the next turn on (FA-06). The hand ends when someone is out or
+when the stock is empty and nobody can lay a tile (FA-07); the winner gains every
+opponent's pips minus their own (FA-08), a tie for fewest scores nothing (FA-09), and
+the first to reach the target wins the match (FA-11).
+
+    >>> import random
+    >>> state = new_hand(FamilyOptions(players=3), random.Random(4))
+    >>> opening = state.legal_moves()[0]
+    >>> opening.tile.is_double, opening.at.value
+    (True, 'open')
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from pips.core.deal import Deal, deal_until
+from pips.core.errors import DealError, OptionError
+from pips.core.moves import At, Play
+from pips.core.outcome import Ending, HandResult
+from pips.games.common import (
+    DrawRule,
+    HandContext,
+    LineGameState,
+    highest_double_holder,
+    holds_a_double,
+    line_result,
+    lowest,
+)
+from pips.games.options import GameOptions, option
+
+NAME = "family"
+SET = 6
+HAND_SIZE = 5
+STOCK_SIZES = {2: 18, 3: 13, 4: 8}
+"""FA-01: the stock after the deal, by number of players."""
+
+
+@dataclass(frozen=True)
+class FamilyOptions(GameOptions):
+    """The parameters of SPEC 2.1."""
+
+    SECTION: ClassVar[str] = "§2.1"
+    FIXED: ClassVar[Mapping[str, Any]] = {
+        "set": SET,
+        "hand_size": HAND_SIZE,
+        "direction": "clockwise",
+    }
+
+    players: int = option(rule="§2.1", help="Number of players.", values="2, 3, 4")
+    target: int = option(
+        100, rule="FA-11", help="Points that win the match.", values="a positive whole number"
+    )
+    doubles_branch: bool = option(
+        False, rule="FA-04", help="A double laid on an end opens two ends of its number."
+    )
+
+    def check(self) -> None:
+        if self.players not in STOCK_SIZES:
+            raise OptionError("§2.1", f"the family game is for 2 to 4 players, not {self.players}")
+        if self.target < 1:
+            raise OptionError("FA-11", f"the target must be positive, not {self.target}")
+
+    @property
+    def set(self) -> int:
+        return SET
+
+    @property
+    def hand_size(self) -> int:
+        return HAND_SIZE
+
+
+def deal(options: FamilyOptions, rng: random.Random) -> Deal:
+    """FA-01, FA-02: five tiles each, dealt again until somebody holds a double."""
+    return deal_until(SET, options.players, HAND_SIZE, rng, holds_a_double)
+
+
+class FamilyState(LineGameState):
+    """A hand of the family game."""
+
+    game = NAME
+    RULE_DEAL = "FA-01"
+    RULE_OPEN = "FA-02"
+    RULE_PLAY = "FA-05"
+    RULE_DRAW = "FA-06"
+    RULE_END = "FA-07"
+
+    options: FamilyOptions
+
+    def _draw_rule(self) -> DrawRule:
+        return DrawRule.ONE_AND_WAIT  # FA-06
+
+    def _opener(self) -> int:
+        holder = highest_double_holder(self.hands, SET)
+        if holder is None:
+            raise DealError("FA-02", "nobody holds a double: shuffle and deal again")
+        return holder[0]
+
+    def _openings(self, seat: int) -> list[Play]:
+        holder = highest_double_holder(self.hands, SET)
+        assert holder is not None
+        double = holder[1]
+        return [Play(double, double.high, At.OPEN)]
+
+    def _score(self, ended: Ending, out: int | None) -> HandResult:
+        """FA-08: the winner gains each opponent's pips minus their own; FA-09: a tie for
+        the fewest pips in a blocked hand scores nothing."""
+        pips = [h.pips for h in self.hands]
+        winner = out if out is not None else lowest(pips)
+        gained = [0] * self.players
+        if winner is not None:
+            gained[winner] = sum(p - pips[winner] for seat, p in enumerate(pips) if seat != winner)
+        return line_result(self, ended, out, gained)
+
+
+def new_hand(
+    options: FamilyOptions, rng: random.Random, context: HandContext = HandContext()
+) -> FamilyState:
+    """FA-10: every hand is a new deal, opened by the highest double."""
+    dealt = deal(options, rng)
+    return FamilyState(options, dealt.hands, dealt.stock, dealt.voided, context)

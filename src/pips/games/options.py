@@ -1,0 +1,152 @@
+"""Game options: declared once per game, then validated, read, written and described.
+
+Each game declares its options as a frozen dataclass built on :class:`GameOptions`,
+one :func:`option` per parameter of its SPEC table. From that single declaration come
+the checks of types and allowed values, the JSON form written into records, the reader,
+the ``pips rules`` listing and the command line's flags.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any, ClassVar, NamedTuple, Self, Union, get_args, get_origin, get_type_hints
+
+from pips.core.errors import OptionError
+
+
+class Direction(StrEnum):
+    """C-05: only decides how seats sit around the table, never legality or scoring."""
+
+    CLOCKWISE = "clockwise"
+    COUNTER_CLOCKWISE = "counter-clockwise"
+
+
+def option(default: Any = dataclasses.MISSING, *, rule: str, help: str, values: str = "") -> Any:
+    """A game option: its default (none: required), the rule that defines it, a one-line
+    help text and, where the type does not say it, the allowed values in words."""
+    return dataclasses.field(
+        default=default, metadata={"rule": rule, "help": help, "values": values}
+    )
+
+
+class OptionInfo(NamedTuple):
+    """One option as ``pips rules`` lists it."""
+
+    name: str
+    kind: type
+    default: Any
+    values: str
+    rule: str
+    help: str
+
+
+def _base_type(hint: Any) -> tuple[type, bool]:
+    """The option's value type and whether ``None`` is allowed."""
+    if get_origin(hint) in (Union, types.UnionType):
+        args = [a for a in get_args(hint) if a is not type(None)]
+        return args[0], True
+    return hint, False
+
+
+class GameOptions:
+    """Base of every game's options dataclass.
+
+    Subclasses are ``@dataclass(frozen=True)`` with :func:`option` fields, may set
+    ``FIXED`` (parameters the game does not let change, written into records for the
+    reader's sake) and implement :meth:`check` for the rules between options.
+    """
+
+    SECTION: ClassVar[str] = "§"
+    """The rule id for problems of the parameter table as a whole (unknown options)."""
+    FIXED: ClassVar[Mapping[str, Any]] = {}
+    """Parameters fixed by the rules, e.g. the family game's hand size; shown, never set."""
+
+    def __post_init__(self) -> None:
+        hints = get_type_hints(type(self))
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            kind, nullable = _base_type(hints[f.name])
+            value = getattr(self, f.name)
+            rule = f.metadata["rule"]
+            if value is None and nullable:
+                continue
+            if kind is bool:
+                if not isinstance(value, bool):
+                    raise OptionError(rule, f"{f.name} is true or false, not {value!r}")
+            elif kind is int:
+                if not isinstance(value, int) or isinstance(value, bool):
+                    raise OptionError(rule, f"{f.name} must be a whole number, not {value!r}")
+            elif issubclass(kind, StrEnum):
+                try:
+                    object.__setattr__(self, f.name, kind(value))
+                except ValueError:
+                    allowed = ", ".join(k.value for k in kind)
+                    raise OptionError(
+                        rule, f"{f.name} must be one of {allowed}, not {value!r}"
+                    ) from None
+        self.check()
+
+    def check(self) -> None:
+        """Rules between options (ranges, combinations); raise :class:`OptionError`."""
+
+    def derived(self) -> dict[str, Any]:
+        """Values that follow from the options (a hand size, a divisor), for records."""
+        return {}
+
+    def to_json(self) -> dict[str, Any]:
+        """Every option with its default resolved, then the fixed and derived values."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            out[f.name] = value.value if isinstance(value, StrEnum) else value
+        out.update(self.FIXED)
+        out.update(self.derived())
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """Options from a record or the command line; fixed and derived values, when
+        present, must agree with the options."""
+        names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+        section = cls.SECTION
+        probe = {k: v for k, v in data.items() if k in names}
+        missing = [
+            f.name
+            for f in dataclasses.fields(cls)  # type: ignore[arg-type]
+            if f.default is dataclasses.MISSING and f.name not in probe
+        ]
+        if missing:
+            raise OptionError(section, f"the option(s) {', '.join(missing)} must be given")
+        options = cls(**probe)
+        resolved = options.to_json()
+        unknown = set(data) - set(resolved)
+        if unknown:
+            raise OptionError(section, f"unknown option(s): {', '.join(sorted(unknown))}")
+        for key, value in data.items():
+            if key not in names and value != resolved[key]:
+                raise OptionError(
+                    section,
+                    f"{key} {value!r} does not fit these options (it is {resolved[key]!r})",
+                )
+        return options
+
+    @classmethod
+    def describe(cls) -> list[OptionInfo]:
+        hints = get_type_hints(cls)
+        infos = []
+        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+            kind, _ = _base_type(hints[f.name])
+            values = f.metadata["values"]
+            if not values and issubclass(kind, StrEnum):
+                values = ", ".join(k.value for k in kind)
+            elif not values and kind is bool:
+                values = "true, false"
+            default = None if f.default is dataclasses.MISSING else f.default
+            if isinstance(default, StrEnum):
+                default = default.value
+            infos.append(
+                OptionInfo(f.name, kind, default, values, f.metadata["rule"], f.metadata["help"])
+            )
+        return infos

@@ -1,0 +1,207 @@
+"""The international partnership game, "Doppel Sechs" (SPEC section 5).
+
+Four players in two pairs, drawn by lot (PT-01) or fixed, sit opposite: seats 0 and 2
+against seats 1 and 3. All 28 tiles are dealt, seven each (PT-02), and dealt again when
+someone holds five doubles (PT-04). The 6-6 leads the first hand of a match; later hands
+are led with any tile by the next seat (PT-05). Play goes counter-clockwise along a
+two-ended line (PT-06); who cannot lay a tile knocks (PT-07); a false knock is refused or,
+for refereeing, penalized by setting the overlooked tiles aside (PT-08). Going out
+scores ``floor(P/10) + 1`` for the pair, P being the opponents' pips (PT-10); a blocked
+hand goes to the pair with fewer pips (PT-11, a tie scores nothing, PT-12). The first
+pair to the target wins the match (PT-13).
+
+    >>> import random
+    >>> state = new_hand(PartnershipOptions(teams="fixed"), random.Random(3))
+    >>> state.stock_size, str(state.legal_moves()[0].tile)
+    (0, '6-6')
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from pips.core.deal import Deal, deal_until
+from pips.core.errors import DealError, OptionError
+from pips.core.moves import At, Play
+from pips.core.outcome import Ending, HandResult
+from pips.core.tiles import DOUBLES, Tile
+from pips.games.common import DrawRule, HandContext, LineGameState, line_result
+from pips.games.options import GameOptions, option
+
+NAME = "partnership"
+SET = 6
+HAND_SIZE = 7
+PLAYERS = 4
+SIX_SIX = DOUBLES[6]
+TOURNAMENT_TARGET = 10
+"""PT-13: the target of tournament play."""
+
+
+class Teams(StrEnum):
+    """PT-01: how the pairs are made."""
+
+    LOT = "lot"
+    FIXED = "fixed"
+
+
+class BlockPoints(StrEnum):
+    """PT-11: the pips P a blocked hand is worth."""
+
+    ALL_HANDS = "all_hands"
+    LOSERS_ONLY = "losers_only"
+
+
+class FalseKnock(StrEnum):
+    """PT-08: a knock by a player who could have laid a tile."""
+
+    PREVENT = "prevent"
+    PENALIZE = "penalize"
+
+
+@dataclass(frozen=True)
+class PartnershipOptions(GameOptions):
+    """The parameters of SPEC 5.1."""
+
+    SECTION: ClassVar[str] = "§5.1"
+    FIXED: ClassVar[Mapping[str, Any]] = {
+        "set": SET,
+        "hand_size": HAND_SIZE,
+        "direction": "counter-clockwise",
+    }
+
+    players: int = option(PLAYERS, rule="§5.1", help="Always four, in two pairs.", values="4")
+    teams: Teams = option(Teams.LOT, rule="PT-01", help="Pairs drawn by lot, or fixed.")
+    target: int = option(
+        30,
+        rule="PT-13",
+        help="Points that win the match (10 in tournaments).",
+        values="30, 10 or any positive whole number",
+    )
+    block_points: BlockPoints = option(
+        BlockPoints.ALL_HANDS, rule="PT-11", help="The pips a blocked hand is worth."
+    )
+    false_knock: FalseKnock = option(
+        FalseKnock.PREVENT, rule="PT-08", help="Refuse a false knock, or penalize it."
+    )
+    allow_hand_sorting: bool = option(
+        False, rule="PT-03", help="Let clients sort a hand (no effect on play)."
+    )
+
+    def check(self) -> None:
+        if self.players != PLAYERS:
+            raise OptionError("§5.1", f"the partnership game is for 4 players, not {self.players}")
+        if self.target < 1:
+            raise OptionError("PT-13", f"the target must be positive, not {self.target}")
+
+    @property
+    def set(self) -> int:
+        return SET
+
+    @property
+    def hand_size(self) -> int:
+        return HAND_SIZE
+
+
+def partner(seat: int) -> int:
+    """Partners sit opposite (SPEC 5.1)."""
+    return (seat + 2) % PLAYERS
+
+
+def pair_of(seat: int) -> tuple[int, int]:
+    return (seat % 2, seat % 2 + 2)
+
+
+def _no_five_doubles(hands: Sequence[Iterable[Tile]]) -> bool:
+    return all(sum(t.high == t.low for t in hand) < 5 for hand in hands)
+
+
+def deal(options: PartnershipOptions, rng: random.Random) -> Deal:
+    """PT-02, PT-04: seven tiles each, no stock; dealt again while a hand holds five or
+    more doubles."""
+    return deal_until(SET, PLAYERS, HAND_SIZE, rng, _no_five_doubles)
+
+
+def points_for(pips: int) -> int:
+    """PT-10: ``floor(P/10) + 1``: 0-9 pips make 1 point, 10-19 make 2, and so on."""
+    return pips // 10 + 1
+
+
+class PartnershipState(LineGameState):
+    """A hand of the partnership game."""
+
+    game = NAME
+    RULE_DEAL = "PT-02"
+    RULE_OPEN = "PT-05"
+    RULE_PLAY = "PT-06"
+    RULE_DRAW = "PT-07"
+    RULE_END = "PT-09"
+
+    options: PartnershipOptions
+
+    def _draw_rule(self) -> DrawRule:
+        return DrawRule.NONE  # PT-07: there is no drawing
+
+    def _check_deal(self) -> None:
+        if not _no_five_doubles(self.hands):
+            raise DealError("PT-04", "a player holds five or more doubles: deal again")
+
+    def _opener(self) -> int:
+        """PT-05: the 6-6 in the first hand, then the seat after the previous opener."""
+        previous = self.context.previous_opener
+        if previous is None:
+            return next(s for s, h in enumerate(self.hands) if SIX_SIX in h)
+        return (previous + 1) % PLAYERS
+
+    def _openings(self, seat: int) -> list[Play]:
+        if self.context.previous_opener is None:
+            return [Play(SIX_SIX, 6, At.OPEN)]
+        return [Play(t, t.high, At.OPEN) for t in sorted(self.hands[seat])]
+
+    def _fitting(self, seat: int, value: int) -> tuple[Tile, ...]:
+        """PT-08: set-aside tiles may be laid only once nothing else is held."""
+        tiles = self.hands[seat].sorted_with_number(value)
+        aside = self.set_aside[seat]
+        if aside and tiles and len(self.hands[seat]) > len(aside):
+            return tuple(t for t in tiles if t not in aside)
+        return tiles
+
+    def _false_knock(self, seat: int) -> tuple[Tile, ...] | None:
+        """PT-08 ``penalize``: every tile that could have been laid is set aside, face up."""
+        if self.options.false_knock is not FalseKnock.PENALIZE:
+            return None
+        values = [p.value for p in self.layout.points]
+        return tuple(sorted({t for v in values for t in self._fitting(seat, v)}))
+
+    def _score(self, ended: Ending, out: int | None) -> HandResult:
+        """PT-10 going out, PT-11 blocked (PT-12: a tie scores nothing)."""
+        pips = [h.pips for h in self.hands]
+        pair_pips = [pips[s] + pips[partner(s)] for s in range(PLAYERS)]
+        gained = [0] * PLAYERS
+        if out is not None:
+            winners = out % 2
+            gained_points = points_for(pair_pips[1 - winners])
+            places = [-1 if s % 2 == winners else pair_pips[s] for s in range(PLAYERS)]
+        else:
+            places = pair_pips
+            if pair_pips[0] == pair_pips[1]:
+                return line_result(self, ended, out, gained, places)
+            winners = 0 if pair_pips[0] < pair_pips[1] else 1
+            losers = pair_pips[1 - winners]
+            if self.options.block_points is BlockPoints.ALL_HANDS:
+                gained_points = points_for(sum(pips))
+            else:
+                gained_points = points_for(losers)
+        for seat in pair_of(winners):
+            gained[seat] = gained_points
+        return line_result(self, ended, out, gained, places)
+
+
+def new_hand(
+    options: PartnershipOptions, rng: random.Random, context: HandContext = HandContext()
+) -> PartnershipState:
+    dealt = deal(options, rng)
+    return PartnershipState(options, dealt.hands, dealt.stock, dealt.voided, context)
