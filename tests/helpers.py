@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from pips.core.moves import At, Draw, Move, Pass, Play
 from pips.core.tiles import Tile, double_set
+from pips.games.common import HandContext, LineGameState
 from pips.games.fido import DealMode, FidoOptions, FidoState
 
 
@@ -20,16 +21,18 @@ def tiles(text: str) -> list[Tile]:
     return [Tile.parse(part) for part in text.split()]
 
 
-def arranged_deal(
-    options: FidoOptions,
+S = TypeVar("S", bound=LineGameState)
+
+
+def _arranged_hands(
+    options: Any,
     fixed: Mapping[int, Iterable[Tile]],
-    avoid: Mapping[int, set[int]] | None = None,
-    stock_top: Iterable[Tile] = (),
-) -> FidoState:
-    """A deal in which seat ``s`` holds ``fixed[s]``; the rest of every hand is filled in
-    set order with tiles containing none of ``avoid[s]``; ``stock_top`` is drawn first."""
+    avoid: Mapping[int, set[int]] | None,
+    stock_top: Iterable[Tile],
+) -> tuple[list[list[Tile]], list[Tile]]:
     avoid = avoid or {}
-    taken = {tile for group in fixed.values() for tile in group} | set(stock_top)
+    top = list(stock_top)
+    taken = {tile for group in fixed.values() for tile in group} | set(top)
     free = [tile for tile in double_set(options.set) if tile not in taken]
     hands: list[list[Tile]] = [list(fixed.get(seat, ())) for seat in range(options.players)]
     size = options.hand_size
@@ -41,10 +44,35 @@ def arranged_deal(
             pick = next(x for x in free if x.high not in banned and x.low not in banned)
             free.remove(pick)
             hands[seat].append(pick)
-    return FidoState(options, hands, [*stock_top, *free])
+    return hands, [*top, *free]
 
 
-def ends(state: FidoState) -> list[int]:
+def arranged_deal(
+    options: FidoOptions,
+    fixed: Mapping[int, Iterable[Tile]],
+    avoid: Mapping[int, set[int]] | None = None,
+    stock_top: Iterable[Tile] = (),
+) -> FidoState:
+    """A deal in which seat ``s`` holds ``fixed[s]``; the rest of every hand is filled in
+    set order with tiles containing none of ``avoid[s]``; ``stock_top`` is drawn first."""
+    hands, stock = _arranged_hands(options, fixed, avoid, stock_top)
+    return FidoState(options, hands, stock)
+
+
+def arranged_line_deal(
+    state: type[S],
+    options: Any,
+    fixed: Mapping[int, Iterable[Tile]],
+    avoid: Mapping[int, set[int]] | None = None,
+    stock_top: Iterable[Tile] = (),
+    context: HandContext = HandContext(),
+) -> S:
+    """:func:`arranged_deal` for the line games: ``state`` is the game's state class."""
+    hands, stock = _arranged_hands(options, fixed, avoid, stock_top)
+    return state(options, hands, stock, (), context)
+
+
+def ends(state: Any) -> list[int]:
     return sorted(p.value for p in state.layout.open_ends)
 
 
@@ -52,18 +80,16 @@ def naked(state: FidoState) -> list[int]:
     return sorted(p.value for p in state.layout.naked_sides)
 
 
-def play(
-    state: FidoState, text: str, at: At, value: int | None = None, inline: bool = False
-) -> int:
+def play(state: Any, text: str, at: At, value: int | None = None, inline: bool = False) -> int:
     """Lay the tile ``text`` ('touching-free') at the oldest point of ``value``; the points."""
     tile = t(text)
     touching = int(text.split("-")[0])
     if at is At.OPEN:
-        return state.play(Play(tile, touching, At.OPEN)).points
+        return int(state.play(Play(tile, touching, At.OPEN)).points)
     value = touching if value is None else value
     ids = state.layout.ends_with(value) if at is At.END else state.layout.sides_with(value)
     assert ids, f"no open {at.value} of {value}"
-    return state.play(Play(tile, touching, at, ids[0], inline)).points
+    return int(state.play(Play(tile, touching, at, ids[0], inline)).points)
 
 
 def random_game(

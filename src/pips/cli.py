@@ -686,24 +686,18 @@ def rules(
     out.print(f"[bold]{spec.title}[/bold] ({spec.name}) · {spec.rules}")
     if spec.aliases:
         out.print("also called: " + ", ".join(spec.aliases))
-    table = Table()
+    table = Table(caption="a true/false option is switched off with --no-FLAG")
     for column in ("flag", "default", "values", "rule", "meaning"):
-        table.add_column(column)
+        table.add_column(column, no_wrap=column in ("flag", "rule"), overflow="fold")
     for info in spec.options.describe():
-        if info.kind is bool:
-            flag = f"--{info.name.replace('_', '-')} / --no-{info.name.replace('_', '-')}"
+        if info.default is None:
+            default = "required" if info.name == "players" else "see meaning"
+        elif isinstance(info.default, bool):
+            default = str(info.default).lower()
         else:
-            flag = f"--{info.name.replace('_', '-')}"
-        default = "required" if info.default is None and info.name == "players" else info.default
-        if default is None:
-            default = "see meaning"
-        table.add_row(
-            flag,
-            str(default).lower() if isinstance(default, bool) else str(default),
-            info.values,
-            info.rule,
-            info.help,
-        )
+            default = str(info.default)
+        flag = "--" + info.name.replace("_", "-")
+        table.add_row(flag, default, info.values, info.rule, info.help)
     out.print(table)
     fixed = spec.options.FIXED
     if fixed:

@@ -402,16 +402,19 @@ def line_result(
     pips = tuple(h.pips for h in state.hands)
     before = state.context.scores or (0,) * len(pips)
     final = tuple(b + g for b, g in zip(before, gained, strict=True))
-    if places is None:
-        places = [-1 if seat == out else p for seat, p in enumerate(pips)]
-    return HandResult(
-        ended,
-        out,
-        pips,
-        tuple(gained),
-        final,
-        competition_ranks(places, higher_is_better=False),
-    )
+    ranks = places_by_pips(pips, out) if places is None else competition_ranks(places, False)
+    return HandResult(ended, out, pips, tuple(gained), final, ranks)
+
+
+def places_by_pips(pips: Sequence[int], out: int | None) -> tuple[int, ...]:
+    """Places in a hand: whoever went out first, then by fewest pips; equal pips share a
+    place (DR-07, DR-08: tied players with the fewest pips are joint winners).
+
+    >>> places_by_pips([11, 8], None), places_by_pips([8, 8], None)  # DR-E4
+    ((2, 1), (1, 1))
+    """
+    keys = [-1 if seat == out else p for seat, p in enumerate(pips)]
+    return competition_ranks(keys, higher_is_better=False)
 
 
 def highest_double_holder(hands: Sequence[Hand], top: int) -> tuple[int, Tile] | None:

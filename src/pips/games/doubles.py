@@ -148,6 +148,20 @@ def deal(options: DoublesOptions, rng: random.Random) -> Deal:
     )
 
 
+def hand_points(pips: Sequence[int], out: int | None) -> list[int]:
+    """DB-10 to DB-12: the winner (out, or fewest pips) earns every opponent's pips; a
+    tie for the fewest pips in a blocked hand scores nothing (DB-11).
+
+    >>> hand_points([8, 15, 20], None)  # DB-E3
+    [35, 0, 0]
+    """
+    winner = out if out is not None else lowest(pips)
+    gained = [0] * len(pips)
+    if winner is not None:
+        gained[winner] = sum(pips) - pips[winner]
+    return gained
+
+
 class DoublesState(LineGameState):
     """A hand of Doubles."""
 
@@ -203,12 +217,7 @@ class DoublesState(LineGameState):
         )
 
     def _score(self, ended: Ending, out: int | None) -> HandResult:
-        """DB-10 to DB-12: the winner earns every opponent's pips; a tied block, nothing."""
-        pips = [h.pips for h in self.hands]
-        winner = out if out is not None else lowest(pips)
-        gained = [0] * self.players
-        if winner is not None:
-            gained[winner] = sum(pips) - pips[winner]
+        gained = hand_points([h.pips for h in self.hands], out)
         return line_result(self, ended, out, gained)
 
 

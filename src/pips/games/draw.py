@@ -31,8 +31,8 @@ from pips.games.common import (
     LineGameState,
     highest_double_holder,
     line_result,
-    lowest,
 )
+from pips.games.doubles import hand_points
 from pips.games.options import Direction, GameOptions, option
 
 NAME = "draw"
@@ -118,13 +118,9 @@ class DrawState(LineGameState):
 
     def _score(self, ended: Ending, out: int | None) -> HandResult:
         """DR-07, DR-08: places by going out, then fewest pips (ties share first place);
-        DR-10: with match scoring the single winner earns the opponents' pips."""
+        DR-10: with match scoring, hands score as in Doubles."""
         pips = [h.pips for h in self.hands]
-        gained = [0] * self.players
-        if self.options.match_scoring:
-            winner = out if out is not None else lowest(pips)
-            if winner is not None:
-                gained[winner] = sum(pips) - pips[winner]
+        gained = hand_points(pips, out) if self.options.match_scoring else [0] * self.players
         return line_result(self, ended, out, gained)
 
 

@@ -18,7 +18,7 @@ the first to reach the target wins the match (FA-11).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -83,6 +83,20 @@ def deal(options: FamilyOptions, rng: random.Random) -> Deal:
     return deal_until(SET, options.players, HAND_SIZE, rng, holds_a_double)
 
 
+def hand_points(pips: Sequence[int], out: int | None) -> list[int]:
+    """FA-08: the winner (out, or fewest pips) gains each opponent's pips minus their
+    own; FA-09: a tie for the fewest pips in a blocked hand scores nothing.
+
+    >>> hand_points([12, 18, 11], None)  # FA-E1
+    [0, 0, 8]
+    """
+    winner = out if out is not None else lowest(pips)
+    gained = [0] * len(pips)
+    if winner is not None:
+        gained[winner] = sum(p - pips[winner] for seat, p in enumerate(pips) if seat != winner)
+    return gained
+
+
 class FamilyState(LineGameState):
     """A hand of the family game."""
 
@@ -111,13 +125,7 @@ class FamilyState(LineGameState):
         return [Play(double, double.high, At.OPEN)]
 
     def _score(self, ended: Ending, out: int | None) -> HandResult:
-        """FA-08: the winner gains each opponent's pips minus their own; FA-09: a tie for
-        the fewest pips in a blocked hand scores nothing."""
-        pips = [h.pips for h in self.hands]
-        winner = out if out is not None else lowest(pips)
-        gained = [0] * self.players
-        if winner is not None:
-            gained[winner] = sum(p - pips[winner] for seat, p in enumerate(pips) if seat != winner)
+        gained = hand_points([h.pips for h in self.hands], out)
         return line_result(self, ended, out, gained)
 
 

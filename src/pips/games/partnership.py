@@ -111,10 +111,6 @@ def partner(seat: int) -> int:
     return (seat + 2) % PLAYERS
 
 
-def pair_of(seat: int) -> tuple[int, int]:
-    return (seat % 2, seat % 2 + 2)
-
-
 def _no_five_doubles(hands: Sequence[Iterable[Tile]]) -> bool:
     return all(sum(t.high == t.low for t in hand) < 5 for hand in hands)
 
@@ -128,6 +124,32 @@ def deal(options: PartnershipOptions, rng: random.Random) -> Deal:
 def points_for(pips: int) -> int:
     """PT-10: ``floor(P/10) + 1``: 0-9 pips make 1 point, 10-19 make 2, and so on."""
     return pips // 10 + 1
+
+
+def hand_points(
+    pips: Sequence[int], out: int | None, block_points: BlockPoints = BlockPoints.ALL_HANDS
+) -> list[int]:
+    """Each seat's points for a hand, both partners alike.
+
+    PT-10: the pair of the player who went out scores ``floor(P/10) + 1`` with P the
+    opponents' pips. PT-11: in a blocked hand the pair with fewer pips scores, P being
+    all four hands (``all_hands``) or the losers' (``losers_only``); PT-12: a tie
+    scores nothing.
+
+    >>> hand_points([9, 12, 12, 14], None)  # PT-E2: 21 against 26 pips
+    [5, 0, 5, 0]
+    """
+    pair_pips = [pips[0] + pips[2], pips[1] + pips[3]]
+    if out is not None:
+        winners = out % 2
+        points = points_for(pair_pips[1 - winners])
+    elif pair_pips[0] == pair_pips[1]:
+        return [0] * PLAYERS
+    else:
+        winners = 0 if pair_pips[0] < pair_pips[1] else 1
+        lost = pair_pips[1 - winners]
+        points = points_for(sum(pips) if block_points is BlockPoints.ALL_HANDS else lost)
+    return [points if seat % 2 == winners else 0 for seat in range(PLAYERS)]
 
 
 class PartnershipState(LineGameState):
@@ -177,26 +199,11 @@ class PartnershipState(LineGameState):
         return tuple(sorted({t for v in values for t in self._fitting(seat, v)}))
 
     def _score(self, ended: Ending, out: int | None) -> HandResult:
-        """PT-10 going out, PT-11 blocked (PT-12: a tie scores nothing)."""
         pips = [h.pips for h in self.hands]
+        gained = hand_points(pips, out, self.options.block_points)
         pair_pips = [pips[s] + pips[partner(s)] for s in range(PLAYERS)]
-        gained = [0] * PLAYERS
-        if out is not None:
-            winners = out % 2
-            gained_points = points_for(pair_pips[1 - winners])
-            places = [-1 if s % 2 == winners else pair_pips[s] for s in range(PLAYERS)]
-        else:
-            places = pair_pips
-            if pair_pips[0] == pair_pips[1]:
-                return line_result(self, ended, out, gained, places)
-            winners = 0 if pair_pips[0] < pair_pips[1] else 1
-            losers = pair_pips[1 - winners]
-            if self.options.block_points is BlockPoints.ALL_HANDS:
-                gained_points = points_for(sum(pips))
-            else:
-                gained_points = points_for(losers)
-        for seat in pair_of(winners):
-            gained[seat] = gained_points
+        # Places: the pair that went out first, then the pair with fewer pips.
+        places = [-1 if out is not None and s % 2 == out % 2 else pair_pips[s] for s in range(4)]
         return line_result(self, ended, out, gained, places)
 
 

@@ -1,0 +1,115 @@
+"""The ``pips`` command for the family, draw, Doubles and partnership games."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from pips import record
+from tests.test_cli import run
+
+GAMES = [
+    ["family", "--players", "3", "--target", "60", "--doubles-branch"],
+    ["draw", "--players", "6"],
+    ["draw", "--players", "3", "--match-scoring", "--direction", "counter-clockwise"],
+    ["doubles", "--players", "4", "--spinner", "none", "--target", "50"],
+    ["doubles", "--players", "3", "--draw-rule", "no_draw", "--set-rule", "double_six"],
+    ["partnership", "--teams", "fixed", "--false-knock", "penalize", "--target", "10"],
+    ["partnership", "--block-points", "losers_only"],
+]
+
+
+@pytest.mark.parametrize("argv", GAMES, ids=[" ".join(a) for a in GAMES])
+def test_simulate_then_check_then_replay_every_game(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_file = tmp_path / "games.jsonl"
+    code, out, err = run(
+        ["simulate", *argv, "--hands", "6", "--bots", "greedy,random", "--record", str(out_file)],
+        capsys,
+    )
+    assert code == 0, err
+    assert "win share" in out and "hands:" in out
+    records = [json.loads(line) for line in out_file.read_text().splitlines()]
+    assert len(records) == 6  # --hands counts matches for the match games
+    for data in records:
+        replayed = record.replay(data)
+        assert replayed.match.is_over
+        if replayed.match.target is not None:
+            assert max(replayed.match.scores) >= replayed.match.target
+    code, out, _ = run(["check", str(out_file)], capsys)
+    assert code == 0 and "6 record(s) OK" in out
+    code, out, _ = run(["replay", str(out_file), "--game", "2"], capsys)
+    assert code == 0 and "Hand 1 over" in out
+
+
+def test_simulate_records_lots_for_doubles_and_pairs_by_lot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for game in (["doubles", "--players", "3"], ["partnership"]):
+        out_file = tmp_path / f"{game[0]}.jsonl"
+        code, _, err = run(["simulate", *game, "--hands", "3", "--record", str(out_file)], capsys)
+        assert code == 0, err
+        data = json.loads(out_file.read_text().splitlines()[0])
+        assert set(data["lots"]) == {"draws", "seating"}
+        data["lots"]["seating"] = data["lots"]["seating"][::-1]
+        with pytest.raises(record.RecordError, match="lots"):
+            record.replay(data)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["simulate", "family", "--players", "5"], "2 to 4 players"),
+        (["simulate", "fido", "--players", "4", "--target", "50"], "unknown option(s): target"),
+        (["simulate", "partnership", "--teams", "random"], "teams must be one of lot, fixed"),
+        (["simulate", "partnership", "--players", "3"], "for 4 players"),
+        (["simulate", "doubles", "--players", "9"], "set must be chosen"),
+        (["simulate", "draw", "--players", "6", "--set", "6"], "double-9"),
+        (["simulate", "doubles", "--players", "3", "--target", "0"], "DB-13"),
+        (["rules", "mahjong"], "unknown game"),
+    ],
+)
+def test_bad_game_options_give_one_line_and_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(argv, capsys)
+    assert code == 2 and message in err and "Traceback" not in err + out
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("game", ["fido", "family", "draw", "doubles", "partnership"])
+def test_rules_lists_every_option_with_default_and_values(
+    game: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pips.games.registry import find_game
+
+    code, out, _ = run(["rules", game], capsys)
+    assert code == 0
+    for info in find_game(game).options.describe():
+        assert f"--{info.name.replace('_', '-')}" in out and info.rule in out
+    if game == "partnership":
+        assert "all_hands" in out and "losers_only" in out and "prevent" in out
+
+
+@pytest.mark.parametrize("game", ["family", "draw", "doubles", "partnership"])
+def test_play_a_whole_match_from_the_keyboard(
+    game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The person always answers 1 (the first legal move); the match runs to its end."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 3000))
+    save = tmp_path / "mine.json"
+    extra = ["--players", "3"] if game != "partnership" else ["--target", "5"]
+    code, out, err = run(
+        ["play", game, *extra, "--seed", "4", "--bots", "random", "--save", str(save)], capsys
+    )
+    assert code == 0, err
+    assert "record saved" in out and "your turn" in out
+    replayed = record.replay(json.loads(save.read_text()))
+    assert replayed.match.is_over and "You" in replayed.seats
+    if game != "draw":
+        assert "match over" in out
