@@ -117,7 +117,7 @@ def run(seconds: float, rounds: int, out_dir: Path) -> dict[str, Any]:
                 ):
                     best[name] = result
                 progress.advance(task)
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "game": name,
             "hands_per_second": r["hands"] / r["seconds"],
@@ -128,9 +128,7 @@ def run(seconds: float, rounds: int, out_dir: Path) -> dict[str, Any]:
         for name, r in best.items()
     ]
     rate = {r["game"]: r["hands_per_second"] for r in rows}
-    ratio = (
-        rate["partnership"] / rate["dominoes (PyPI)"] if "dominoes (PyPI)" in rate else None
-    )
+    ratio = rate["partnership"] / rate["dominoes (PyPI)"] if "dominoes (PyPI)" in rate else None
     report = {
         "benchmark": "line_speed",
         "pips": __version__,

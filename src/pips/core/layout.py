@@ -56,11 +56,21 @@ class Laid(NamedTuple):
 class Layout:
     """Base layout: the tree, the open points and their indexes. Games subclass it."""
 
-    __slots__ = ("_count", "_doubles", "_ends", "_next_id", "_points", "_sides", "tiles")
+    __slots__ = (
+        "_count",
+        "_doubles",
+        "_ends",
+        "_laid_with",
+        "_next_id",
+        "_points",
+        "_sides",
+        "tiles",
+    )
 
     def __init__(self) -> None:
         self.tiles: list[Laid] = []
         self._doubles: set[int] = set()
+        self._laid_with: dict[int, int] = {}
         self._points: dict[int, Point] = {}
         self._ends: dict[int, dict[int, None]] = {}
         self._sides: dict[int, dict[int, None]] = {}
@@ -117,6 +127,10 @@ class Layout:
         """Whether ``number-number`` has been laid (the Doubles game's DB-06 asks this)."""
         return number in self._doubles
 
+    def laid_with(self, number: int) -> int:
+        """How many laid tiles contain ``number`` (a double counts once)."""
+        return self._laid_with.get(number, 0)
+
     def __len__(self) -> int:
         return len(self.tiles)
 
@@ -142,8 +156,12 @@ class Layout:
             self._count -= point.value
 
     def _lay(self, tile: Tile, touching: int, on: Point | None, across: bool, seat: int) -> int:
+        laid = self._laid_with
+        laid[tile.high] = laid.get(tile.high, 0) + 1
         if tile.high == tile.low:
             self._doubles.add(tile.high)
+        else:
+            laid[tile.low] = laid.get(tile.low, 0) + 1
         self.tiles.append(
             Laid(
                 tile,
@@ -160,6 +178,7 @@ class Layout:
         clone = self.__class__.__new__(self.__class__)
         clone.tiles = list(self.tiles)
         clone._doubles = set(self._doubles)
+        clone._laid_with = dict(self._laid_with)
         clone._points = dict(self._points)
         clone._ends = {v: dict(ids) for v, ids in self._ends.items()}
         clone._sides = {v: dict(ids) for v, ids in self._sides.items()}

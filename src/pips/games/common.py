@@ -97,6 +97,8 @@ class LineGameState:
         self.turn = self.opener = self._opener()
 
     RULE_DEAL: ClassVar[str] = "C-06"
+    PLAIN_FIT: ClassVar[bool] = True
+    """Any tile fits an open end of a number it holds (not so under DB-06)."""
 
     # -- the rules each game states ------------------------------------------------------
 
@@ -313,6 +315,15 @@ class LineGameState:
     def _check_blocked(self) -> None:
         """C-10: end the hand once nobody can lay a tile and nobody can draw."""
         if self._can_draw():
+            return
+        if self.PLAIN_FIT and not self._stock and not any(self.set_aside):
+            # Every tile not laid is in a hand and fits any end of its number, so the
+            # hand is blocked exactly when every tile of every open number is laid
+            # (PT-09's note); no need to look at the hands.
+            full = self.options.set + 1
+            laid_with = self.layout.laid_with
+            if all(laid_with(v) == full for v in self.layout.end_values()):
+                self._finish(Ending.BLOCKED, None)
             return
         players = self.players
         for i in range(players):

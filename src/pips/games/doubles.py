@@ -171,6 +171,7 @@ class DoublesState(LineGameState):
     RULE_PLAY = "DB-07"
     RULE_DRAW = "DB-08"
     RULE_END = "DB-09"
+    PLAIN_FIT = False  # DB-06
 
     options: DoublesOptions
 
