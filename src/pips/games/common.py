@@ -44,7 +44,49 @@ class DrawRule(Enum):
     """Draw until a tile fits, then lay it at once (DR-05, DB-08)."""
 
 
-class LineGameState:
+class HandBase:
+    """What every hand in progress reads the same way: the stock, whose turn, the end,
+    and each seat's share of the history. FIDO's state and the line games' build on it."""
+
+    options: Any
+    result: HandResult | None
+    turn: int
+    history: list[Event]
+    _stock: list[Tile]
+    _seen: dict[int, list[Event]]
+
+    @property
+    def players(self) -> int:
+        return int(self.options.players)
+
+    @property
+    def stock(self) -> list[Tile]:
+        """The undealt tiles, next to be drawn first (hidden information)."""
+        return list(reversed(self._stock))
+
+    @property
+    def stock_size(self) -> int:
+        return len(self._stock)
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def current_seat(self) -> int | None:
+        return None if self.result is not None else self.turn
+
+    def _history_seen_by(self, seat: int) -> tuple[Event, ...]:
+        # Bots ask for a view at every decision; extending a per-seat copy keeps that
+        # proportional to the new events instead of the whole history.
+        seen = self._seen.setdefault(seat, [])
+        if len(seen) > len(self.history):
+            seen.clear()
+        seen.extend(e.seen_by(seat) for e in self.history[len(seen) :])
+        return tuple(seen)
+
+
+class LineGameState(HandBase):
     """A hand of a line game in progress. Change it only through :meth:`play`.
 
     Subclasses set the class attributes naming their rules and override the hooks:
@@ -136,27 +178,6 @@ class LineGameState:
         return None
 
     # -- reading --------------------------------------------------------------------------
-
-    @property
-    def players(self) -> int:
-        return int(self.options.players)
-
-    @property
-    def stock(self) -> list[Tile]:
-        """The undealt tiles, next to be drawn first (hidden information)."""
-        return list(reversed(self._stock))
-
-    @property
-    def stock_size(self) -> int:
-        return len(self._stock)
-
-    @property
-    def is_over(self) -> bool:
-        return self.result is not None
-
-    @property
-    def current_seat(self) -> int | None:
-        return None if self.result is not None else self.turn
 
     def legal_moves(self) -> LegalMoves:
         """Every legal move of the seat to play, in a fixed order.
@@ -360,13 +381,6 @@ class LineGameState:
             set_aside=tuple(tuple(s) for s in self.set_aside),
             hand_number=self.context.number,
         )
-
-    def _history_seen_by(self, seat: int) -> tuple[Event, ...]:
-        seen = self._seen.setdefault(seat, [])
-        if len(seen) > len(self.history):
-            seen.clear()
-        seen.extend(e.seen_by(seat) for e in self.history[len(seen) :])
-        return tuple(seen)
 
     def clone(self) -> Self:
         clone = self.__class__.__new__(self.__class__)

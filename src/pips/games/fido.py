@@ -33,7 +33,7 @@ from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import Ending, HandResult, competition_ranks
 from pips.core.tiles import DOUBLES, Tile, double_set, iter_doubles
 from pips.core.view import SPECTATOR, Event, View
-from pips.games.common import HandContext, holds_a_double
+from pips.games.common import HandBase, HandContext, holds_a_double
 from pips.games.options import Direction, GameOptions, option
 
 NAME = "fido"
@@ -160,7 +160,7 @@ def hand_result(
     return HandResult(ended, out, tuple(pips), tuple(running), final, competition_ranks(final))
 
 
-class FidoState:
+class FidoState(HandBase):
     """A FIDO hand in progress. Change it only through :meth:`play`."""
 
     game = NAME
@@ -227,27 +227,6 @@ class FidoState:
         raise DealError("F-12", "nobody holds a double: shuffle and deal again")
 
     # -- reading --------------------------------------------------------------------
-
-    @property
-    def players(self) -> int:
-        return self.options.players
-
-    @property
-    def stock(self) -> list[Tile]:
-        """The undealt tiles, next to be drawn first (hidden information)."""
-        return list(reversed(self._stock))
-
-    @property
-    def stock_size(self) -> int:
-        return len(self._stock)
-
-    @property
-    def is_over(self) -> bool:
-        return self.result is not None
-
-    @property
-    def current_seat(self) -> int | None:
-        return None if self.result is not None else self.turn
 
     def legal_moves(self) -> LegalMoves:
         """Every legal move of the seat to play, in a fixed order.
@@ -569,15 +548,6 @@ class FidoState:
             history=self._history_seen_by(seat),
             result=self.result,
         )
-
-    def _history_seen_by(self, seat: int) -> tuple[Event, ...]:
-        # Bots ask for a view at every decision; extending a per-seat copy keeps that
-        # proportional to the new events instead of the whole history.
-        seen = self._seen.setdefault(seat, [])
-        if len(seen) > len(self.history):
-            seen.clear()
-        seen.extend(e.seen_by(seat) for e in self.history[len(seen) :])
-        return tuple(seen)
 
     def clone(self) -> FidoState:
         clone = FidoState.__new__(FidoState)
