@@ -18,13 +18,20 @@ class Hand:
     __slots__ = ("_by_number", "_pips", "_sorted", "_tiles")
 
     def __init__(self, tiles: Iterable[Tile] = ()) -> None:
-        self._tiles: dict[Tile, None] = {}
-        self._by_number: dict[int, dict[Tile, None]] = {}
+        order = list(tiles)
+        self._tiles: dict[Tile, None] = dict.fromkeys(order)
+        if len(self._tiles) != len(order):
+            twice = next(t for t in order if order.count(t) > 1)
+            raise ValueError(f"{twice} is already in this hand")
+        by_number: dict[int, dict[Tile, None]] = {}
+        for tile in order:
+            by_number.setdefault(tile.high, {})[tile] = None
+            if tile.low != tile.high:
+                by_number.setdefault(tile.low, {})[tile] = None
+        self._by_number = by_number
         # Sorted tuples per number, built on demand and dropped when the number changes.
         self._sorted: dict[int, tuple[Tile, ...]] = {}
-        self._pips = 0
-        for tile in tiles:
-            self.add(tile)
+        self._pips = sum(t.high + t.low for t in order)
 
     def add(self, tile: Tile) -> None:
         if tile in self._tiles:

@@ -89,6 +89,11 @@ class Layout:
         """Every open point, in id order."""
         return list(self._points.values())
 
+    def iter_points(self) -> Iterable[Point]:
+        """Every open point in id order, without copying (do not change the layout
+        while iterating)."""
+        return self._points.values()
+
     def point(self, point_id: int) -> Point | None:
         return self._points.get(point_id)
 

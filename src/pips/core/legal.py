@@ -96,6 +96,15 @@ class LegalMoves(Sequence[Move]):
         self._moves: list[Move] | None = None if groups else list(moves)
         self._length = sum(g.size for g in self._groups) if groups else len(moves)
 
+    @classmethod
+    def of(cls, moves: list[Move]) -> LegalMoves:
+        """A ready list of moves, kept as it is (the caller hands it over)."""
+        legal = cls.__new__(cls)
+        legal._groups = ()
+        legal._moves = moves
+        legal._length = len(moves)
+        return legal
+
     def _all(self) -> list[Move]:
         if self._moves is None:
             self._moves = [move for group in self._groups for move in group.moves()]

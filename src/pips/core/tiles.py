@@ -104,11 +104,24 @@ def set_size(top: int) -> int:
     return (top + 1) * (top + 2) // 2
 
 
+_SETS: tuple[tuple[Tile, ...], ...] = tuple(
+    tuple(_TILES[a][b] for a in range(top + 1) for b in range(a + 1))
+    for top in range(MAX_NUMBER + 1)
+)
+_SET_MEMBERS: tuple[frozenset[Tile], ...] = tuple(frozenset(tiles) for tiles in _SETS)
+
+
 def double_set(top: int) -> tuple[Tile, ...]:
     """C-02: every tile of a double-``top`` set, ordered by :attr:`Tile.ordinal`."""
     if not 0 <= top <= MAX_NUMBER:
         raise ValueError(f"C-02: sets go from double-0 to double-{MAX_NUMBER}, got double-{top}")
-    return tuple(_TILES[a][b] for a in range(top + 1) for b in range(a + 1))
+    return _SETS[top]
+
+
+def set_members(top: int) -> frozenset[Tile]:
+    """The tiles of a double-``top`` set, for membership tests."""
+    double_set(top)  # the same range check
+    return _SET_MEMBERS[top]
 
 
 def pip_total(tiles: Iterable[Tile]) -> int:

@@ -111,33 +111,40 @@ class View:
 
 def move_to_json(seat: int, move: Move) -> dict[str, Any]:
     """A move in the record format's words (see docs/record-format.md)."""
-    if isinstance(move, Play):
-        out: dict[str, Any] = {
-            "seat": seat,
-            "play": [move.touching, move.free],
-            "at": move.at.value,
-        }
-        if move.at is not At.OPEN:
-            out["end"] = move.end
-        if move.inline:
+    kind = type(move)
+    if kind is Play:
+        play: Play = move  # type: ignore[assignment]
+        tile, touching = play.tile, play.touching
+        free = tile.low if tile.high == touching else tile.high
+        at = _AT_TEXT[play.at]
+        if at == "open":
+            return {"seat": seat, "play": [touching, free], "at": at}
+        out: dict[str, Any] = {"seat": seat, "play": [touching, free], "at": at, "end": play.end}
+        if play.inline:
             out["inline"] = True
         return out
-    if isinstance(move, Draw):
-        return {"seat": seat, "draw": None if move.tile is None else move.tile.to_json()}
-    if isinstance(move, Pass):
+    if kind is Draw:
+        drawn = move.tile  # type: ignore[union-attr]
+        return {"seat": seat, "draw": None if drawn is None else [drawn.high, drawn.low]}
+    if kind is Pass:
         return {"seat": seat, "pass": True}
+    misdeal: Misdeal = move  # type: ignore[assignment]
     return {
-        "seat": move.seat,
+        "seat": misdeal.seat,
         "misdeal": {
-            "returned": [t.to_json() for t in move.returned],
-            "drawn": [t.to_json() for t in move.drawn],
+            "returned": [t.to_json() for t in misdeal.returned],
+            "drawn": [t.to_json() for t in misdeal.drawn],
         },
     }
 
 
+_AT_TEXT = {at: at.value for at in At}
+"""The record's word for each place (a plain string, not the enum)."""
+
+
 def event_to_json(event: Event) -> dict[str, Any]:
     out = move_to_json(event.seat, event.move)
-    if isinstance(event.move, Play) and event.layout_count is not None:
+    if event.layout_count is not None and type(event.move) is Play:
         # Only games that score during the hand (FIDO) have a count and play points.
         out["points"] = event.points
         out["count"] = event.layout_count

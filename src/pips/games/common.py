@@ -17,7 +17,7 @@ from pips.core.deal import Deal, check_partition
 from pips.core.errors import DealError, IllegalMoveError
 from pips.core.hand import Hand
 from pips.core.layout import LineLayout, SpinnerLayout
-from pips.core.legal import Doubles, Group, LegalMoves, representatives
+from pips.core.legal import LegalMoves, representatives
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import Ending, HandResult, competition_ranks
 from pips.core.tiles import Tile, iter_doubles
@@ -135,6 +135,7 @@ class LineGameState(HandBase):
         self.result: HandResult | None = None
         self.set_aside: list[dict[Tile, None]] = [{} for _ in range(players)]
         self.draw_rule = self._draw_rule()
+        self._legal: LegalMoves | None = None
         self._check_deal()
         self.turn = self.opener = self._opener()
 
@@ -185,36 +186,33 @@ class LineGameState(HandBase):
         Plays come first, by the id of the open point (the order points appeared),
         then by tile (``high``, ``low``). Only when no play exists: a single
         :class:`Draw` where the game lets the player draw, else :class:`Pass`.
-        Empty once the hand is over. A lazy sequence, like FIDO's.
+        Empty once the hand is over. Computed once per position.
         """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = LegalMoves.of(self._list_legal())
+        return legal
+
+    def _list_legal(self) -> list[Move]:
         if self.result is not None:
-            return LegalMoves()
+            return []
         seat = self.turn
         if not self.layout.tiles:
-            return LegalMoves(self._openings(seat))
-        groups = self._groups(seat)
-        if groups:
-            return LegalMoves(groups=groups)
-        return LegalMoves([Draw()] if self._can_draw() else [Pass()])
+            return list(self._openings(seat))
+        fitting = self._fitting
+        plays: list[Move] = [
+            Play(tile, point.value, point.kind, point.id)
+            for point in self.layout.iter_points()
+            for tile in fitting(seat, point.value)
+        ]
+        if plays:
+            return plays
+        return [Draw()] if self._can_draw() else [Pass()]
 
     def representative_moves(self) -> list[Move]:
         """One legal move per group of moves that lead to the same position for the
         rules: the same tile, the same way round, on points of equal value and kind."""
         return representatives(self.legal_moves())
-
-    def _groups(self, seat: int) -> list[Group]:
-        groups: list[Group] = []
-        layout = self.layout
-        for kind, index in ((At.END, layout.ends_by_value()), (At.SIDE, layout.sides_by_value())):
-            for value, ids in index.items():
-                tiles = self._fitting(seat, value)
-                if tiles:
-                    groups += [
-                        Group(p, value, kind, tiles, Doubles.ACROSS, len(tiles)) for p in ids
-                    ]
-        if layout.sides_by_value():
-            groups.sort(key=_point_of)
-        return groups
 
     def _has_play(self, seat: int) -> bool:
         if not self.layout.tiles:
@@ -239,31 +237,56 @@ class LineGameState(HandBase):
         Raises :class:`IllegalMoveError`, naming the rule, and changes nothing when the
         move is not legal.
         """
-        if self.result is not None:
-            raise IllegalMoveError(self.RULE_END, "the hand is over")
         seat = self.turn
-        if isinstance(move, Play):
-            event = self._lay(seat, move)
-        elif isinstance(move, Draw):
-            event = self._draw(seat, move)
-        elif isinstance(move, Pass):
-            event = self._pass(seat)
-        elif isinstance(move, Misdeal):
-            raise IllegalMoveError("F-24", "misdeals are entered only in the FIDO game")
+        legal = self._legal if self._legal is not None else self.legal_moves()
+        for candidate in legal:
+            if candidate == move:
+                # One of the listed moves, so legal: apply the engine's own copy of it.
+                event = self._apply(seat, candidate)
+                break
         else:
-            raise IllegalMoveError("C-08", f"not a move: {move!r}")
+            event = self._checked(seat, move)
         self.history.append(event)
+        self._legal = None
         if self.result is None:
-            if not (isinstance(move, Draw) and self.draw_rule is DrawRule.UNTIL_PLAYABLE):
+            if not (type(move) is Draw and self.draw_rule is DrawRule.UNTIL_PLAYABLE):
                 self.turn = (seat + 1) % self.players
             self._check_blocked()
         return event
 
-    def _lay(self, seat: int, move: Play) -> Event:
-        self._check_play(seat, move)
+    def _apply(self, seat: int, move: Move) -> Event:
+        """Apply a move known to be legal."""
+        if type(move) is Play:
+            return self._place(seat, move)
+        if type(move) is Draw:
+            tile = self._stock.pop()
+            self.hands[seat].add(tile)
+            return Event(seat, Draw(tile))
+        return Event(seat, move)
+
+    def _checked(self, seat: int, move: Move) -> Event:
+        """A move that is not in the list: a draw naming its tile, a false knock the
+        game accepts (PT-08), or an illegal move, refused with its rule."""
+        if self.result is not None:
+            raise IllegalMoveError(self.RULE_END, "the hand is over")
+        if isinstance(move, Play):
+            self._check_play(seat, move)
+            # Every check passed, yet the move is not listed: the two must never differ.
+            raise AssertionError(f"{move} passed the checks but is not a legal move")
+        if isinstance(move, Draw):
+            return self._draw(seat, move)
+        if isinstance(move, Pass):
+            return self._pass(seat)
+        if isinstance(move, Misdeal):
+            raise IllegalMoveError("F-24", "misdeals are entered only in the FIDO game")
+        raise IllegalMoveError("C-08", f"not a move: {move!r}")
+
+    def _place(self, seat: int, move: Play) -> Event:
         tile = move.tile
         self.hands[seat].remove(tile)
-        self.set_aside[seat].pop(tile, None)
+        aside = self.set_aside[seat]
+        if aside:
+            aside.pop(tile, None)
         if move.at is At.OPEN:
             self.layout.open_with(tile, seat)
         else:
@@ -400,10 +423,6 @@ class LineGameState(HandBase):
             f"<{type(self).__name__} {self.players} players, {len(self.layout.tiles)} laid, "
             f"open {ends}, turn {self.turn}>"
         )
-
-
-def _point_of(group: Group) -> int:
-    return group.point
 
 
 def lowest(pips: Sequence[int]) -> int | None:
