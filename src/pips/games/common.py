@@ -102,6 +102,10 @@ class LineGameState(HandBase):
     """The rule that ends the hand."""
     RULE_OPEN: ClassVar[str]
     """The rule for the first tile."""
+    RULE_DEAL: ClassVar[str] = "C-06"
+    """The rule for the deal."""
+    PLAIN_FIT: ClassVar[bool] = True
+    """Any tile fits an open end of a number it holds (not so under DB-06)."""
 
     def __init__(
         self,
@@ -138,10 +142,6 @@ class LineGameState(HandBase):
         self._legal: LegalMoves | None = None
         self._check_deal()
         self.turn = self.opener = self._opener()
-
-    RULE_DEAL: ClassVar[str] = "C-06"
-    PLAIN_FIT: ClassVar[bool] = True
-    """Any tile fits an open end of a number it holds (not so under DB-06)."""
 
     # -- the rules each game states ------------------------------------------------------
 
