@@ -45,8 +45,8 @@ TARGET_RATIO = 2.0
 """Partnership hands per second through pips' public API over the ``dominoes`` package."""
 
 
-def pips_hands(game: str, options: dict[str, Any]) -> Callable[[int], int]:
-    """One random hand per call (seeded), recorded; returns the number of moves."""
+def pips_hands(game: str, options: dict[str, Any], recorded: bool = True) -> Callable[[int], int]:
+    """One random hand per call (seeded), recorded unless told; returns the moves."""
     spec = find_game(game)
     resolved = spec.options_from_json(options)
     names = [f"p{i}" for i in range(resolved.players)]
@@ -59,7 +59,8 @@ def pips_hands(game: str, options: dict[str, Any]) -> Callable[[int], int]:
             legal = state.legal_moves()
             state.play(legal[0] if len(legal) == 1 else rng.choice(legal))
             moves += 1
-        record.dumps(record.write_record(state, names, seed=seed))
+        if recorded:
+            record.dumps(record.write_record(state, names, seed=seed))
         return moves
 
     return one
@@ -101,6 +102,8 @@ def run(seconds: float, rounds: int, out_dir: Path) -> dict[str, Any]:
     runners: dict[str, Callable[[int], int]] = {
         game: pips_hands(game, options) for game, options in CELLS
     }
+    # The same partnership hands without writing records: how the time divides.
+    runners["partnership, no record"] = pips_hands("partnership", {"teams": "fixed"}, False)
     try:
         runners["dominoes (PyPI)"] = dominoes_games()
     except ImportError:
@@ -174,14 +177,18 @@ def draw(rows: list[dict[str, Any]], ratio: float | None, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure, axes = plt.subplots(figsize=(8, 4))
+    figure, axes = plt.subplots(figsize=(10, 4.5))
     names = [r["game"] for r in rows]
-    colours = ["tab:gray" if "dominoes" in n else "tab:blue" for n in names]
+    colours = [
+        "tab:gray" if "dominoes" in n else "tab:cyan" if "no record" in n else "tab:blue"
+        for n in names
+    ]
     axes.bar(names, [r["hands_per_second"] for r in rows], color=colours)
-    title = "Random hands per second (pips with records; baseline in grey)"
+    title = "Random hands per second (pips with records; without: cyan; baseline: grey)"
     if ratio is not None:
         title += f"\npartnership / dominoes = {ratio:.2f} (target ≥ {TARGET_RATIO})"
     axes.set(title=title, ylabel="hands/s")
+    axes.tick_params(axis="x", labelrotation=15)
     figure.tight_layout()
     figure.savefig(path, dpi=100)
     plt.close(figure)

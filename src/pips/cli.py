@@ -636,6 +636,10 @@ def replay(
     spec = replayed.spec
     out.print(f"[bold]{spec.title}[/bold], seats: " + ", ".join(names))
     match = replayed.match
+    if match.lots is not None:
+        entrant = {e: names[seat] for seat, e in enumerate(match.seating)}
+        drawn = ", ".join(f"{entrant[d.entrant]} {d.tile}" for d in match.lots.draws)
+        out.print(f"lots: {drawn}")
     # Each hand is played again from its deal, so --step can show every position.
     for played in match.hands:
         dealt = played.dealt
