@@ -419,3 +419,24 @@ def test_fa_e5_db_e4_match_ends_at_the_target(game: str, target: int) -> None:
     for before in (target - gained, target - gained - 1):
         match = finish_with_scores(game, options, before, 11)
         assert match.is_over is (before + gained >= target)
+
+
+@pytest.mark.parametrize(
+    ("draws", "seating"),
+    [
+        # Highest and lowest are partners; a tie in the middle needs no redraw.
+        ([(0, "6-6"), (1, "3-2"), (2, "1-0"), (3, "4-1")], (0, 1, 2, 3)),
+        # A tie for highest: only the tied draw again.
+        ([(0, "6-4"), (1, "5-5"), (2, "0-0"), (3, "2-1"), (0, "1-1"), (1, "3-0")], (1, 0, 2, 3)),
+        # A tie for lowest: only the tied draw again.
+        ([(0, "6-6"), (1, "5-5"), (2, "2-0"), (3, "1-1"), (2, "4-4"), (3, "3-1")], (0, 1, 3, 2)),
+    ],
+)
+def test_pt01_pairs_by_lot(draws: list[tuple[int, str]], seating: tuple[int, ...]) -> None:
+    lots = replay_lots(4, LotRule.PAIRS, [LotDraw(e, t(tile)) for e, tile in draws])
+    assert lots.seating == seating
+    hi, lo = lots.seating[0], lots.seating[2]
+    assert (hi, lo) == (
+        max(range(4), key=lambda e: [x.tile.pips for x in lots.draws if x.entrant == e]),
+        min(range(4), key=lambda e: [x.tile.pips for x in lots.draws if x.entrant == e]),
+    )

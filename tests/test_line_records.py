@@ -55,9 +55,9 @@ def first_move(data: dict[str, Any], kind: str, hand: int = 0) -> int:
             "doubles",
             {"players": 3},
             lambda d: d["lots"]["draws"].pop(),
-            "lots",
+            "DB-01: lots",
         ),
-        ("doubles", {"players": 3}, lambda d: d.pop("lots"), "C-09"),
+        ("doubles", {"players": 3}, lambda d: d.pop("lots"), "DB-01"),
         (
             "doubles",
             {"players": 3},

@@ -20,7 +20,7 @@ from typing import Any
 from pips import __version__
 from pips.core.deal import Deal, check_partition
 from pips.core.errors import RuleError
-from pips.core.lots import LotDraw, Lots, draw_lots, replay_lots
+from pips.core.lots import LotDraw, LotRule, Lots, draw_lots, replay_lots
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.tiles import Tile
 from pips.core.view import event_to_json
@@ -270,8 +270,9 @@ def _lots(record: Mapping[str, Any], spec: GameSpec, options: Any) -> Lots | Non
         if data is not None:
             raise RecordError(f"a {spec.name} game with these options draws no lots")
         return None
+    lot_rule = "DB-01" if rule is LotRule.FIRST_PLAYER else "PT-01"
     if not isinstance(data, dict) or not isinstance(data.get("draws"), list):
-        raise RecordError('the seats were drawn by lot: "lots" must give the draws', rule="C-09")
+        raise RecordError('the seats were drawn by lot: "lots" must give the draws', rule=lot_rule)
     draws = []
     for item in data["draws"]:
         if not isinstance(item, list) or len(item) != 2 or not _int(item[0]):
@@ -280,9 +281,9 @@ def _lots(record: Mapping[str, Any], spec: GameSpec, options: Any) -> Lots | Non
     try:
         lots = replay_lots(options.players, rule, draws)
     except ValueError as exc:
-        raise RecordError(f"lots: {exc}") from None
+        raise RecordError(f"lots: {exc}", rule=lot_rule) from None
     if data.get("seating") != list(lots.seating):
-        raise RecordError(f"lots: the draws seat the entrants {list(lots.seating)}")
+        raise RecordError(f"lots: the draws seat the entrants {list(lots.seating)}", rule=lot_rule)
     return lots
 
 
