@@ -204,3 +204,33 @@ def brute_force_legal(state: FidoState) -> set[Move]:
     if plays:
         return plays
     return {Draw()} if state.stock_size else {Pass()}
+
+
+def perft(state: Any, depth: int) -> int:
+    """How many move sequences of length ``depth`` (shorter where the hand ends)."""
+    if depth == 0 or state.is_over:
+        return 1
+    moves = state.legal_moves()
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        child = state.clone()
+        child.play(move)
+        total += perft(child, depth - 1)
+    return total
+
+
+def walk(state: Any, depth: int, expected: Any) -> int:
+    """Visit every node to ``depth``, checking the legal moves against ``expected(state)``
+    (an independent generator); the number of nodes visited."""
+    moves = state.legal_moves()
+    assert set(moves) == expected(state) and len(moves) == len(set(moves))
+    if depth == 0 or state.is_over:
+        return 1
+    visited = 1
+    for move in moves:
+        child = state.clone()
+        child.play(move)
+        visited += walk(child, depth - 1, expected)
+    return visited

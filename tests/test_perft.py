@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from pips.games.fido import FidoOptions, FidoState
-from tests.helpers import brute_force_legal
+from tests.helpers import brute_force_legal, perft, walk
 
 PINNED = Path(__file__).parent / "data" / "perft_fido.json"
 
@@ -68,21 +68,6 @@ POSITIONS: list[dict[str, Any]] = [
 ]
 
 
-def perft(state: FidoState, depth: int) -> int:
-    """How many move sequences of length ``depth`` (shorter where the hand ends)."""
-    if depth == 0 or state.is_over:
-        return 1
-    moves = state.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        child = state.clone()
-        child.play(move)
-        total += perft(child, depth - 1)
-    return total
-
-
 def position(spec: dict[str, Any]) -> FidoState:
     state = FidoState.deal(FidoOptions(**spec["options"]), random.Random(spec["seed"]))
     rng = random.Random(spec["seed"])
@@ -106,24 +91,9 @@ def test_perft_counts_and_move_order_are_pinned(spec: dict[str, Any]) -> None:
     assert measure(spec) == pinned
 
 
-def walk_and_compare(state: FidoState, depth: int) -> int:
-    """Compare the engine's legal moves with the brute-force list at every node."""
-    moves = state.legal_moves()
-    assert set(moves) == brute_force_legal(state)
-    assert len(moves) == len(set(moves))
-    if depth == 0:
-        return 1
-    visited = 1
-    for move in moves:
-        child = state.clone()
-        child.play(move)
-        visited += walk_and_compare(child, depth - 1)
-    return visited
-
-
 @pytest.mark.parametrize("spec", POSITIONS, ids=[p["name"] for p in POSITIONS])
 def test_legal_moves_agree_with_a_brute_force_generator(spec: dict[str, Any]) -> None:
-    assert walk_and_compare(position(spec), min(spec["depth"], 3)) > 1
+    assert walk(position(spec), min(spec["depth"], 3), brute_force_legal) > 1
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--regenerate"]:

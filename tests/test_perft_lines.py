@@ -19,6 +19,7 @@ from pips.core.moves import Draw, Move, Pass, Play
 from pips.games.common import LineGameState
 from pips.games.match import Match
 from pips.games.registry import find_game
+from tests.helpers import perft, walk
 
 PINNED = Path(__file__).parent / "data" / "perft_lines.json"
 
@@ -61,20 +62,6 @@ def position(spec: dict[str, Any]) -> LineGameState:
     return state
 
 
-def perft(state: LineGameState, depth: int) -> int:
-    if depth == 0 or state.is_over:
-        return 1
-    moves = state.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        child = state.clone()
-        child.play(move)
-        total += perft(child, depth - 1)
-    return total
-
-
 def measure(spec: dict[str, Any]) -> dict[str, Any]:
     state = position(spec)
     return {
@@ -110,19 +97,6 @@ def brute_force(state: LineGameState) -> set[Move]:
     return {Pass()}
 
 
-def walk(state: LineGameState, depth: int) -> int:
-    moves = state.legal_moves()
-    assert set(moves) == brute_force(state) and len(moves) == len(set(moves))
-    if depth == 0 or state.is_over:
-        return 1
-    visited = 1
-    for move in moves:
-        child = state.clone()
-        child.play(move)
-        visited += walk(child, depth - 1)
-    return visited
-
-
 @pytest.mark.parametrize("spec", POSITIONS, ids=[p["name"] for p in POSITIONS])
 def test_perft_counts_and_move_order_are_pinned(spec: dict[str, Any]) -> None:
     assert measure(spec) == json.loads(PINNED.read_text())[spec["name"]]
@@ -131,7 +105,7 @@ def test_perft_counts_and_move_order_are_pinned(spec: dict[str, Any]) -> None:
 @pytest.mark.parametrize("spec", POSITIONS, ids=[p["name"] for p in POSITIONS])
 def test_legal_moves_agree_with_a_brute_force_generator(spec: dict[str, Any]) -> None:
     state = position(spec)
-    assert walk(state, 3) >= 1
+    assert walk(state, 3, brute_force) >= 1
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--regenerate"]:

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, NamedTuple, Self
 from pips.core.deal import Deal, check_partition
 from pips.core.errors import DealError, IllegalMoveError
 from pips.core.hand import Hand
-from pips.core.layout import LineLayout, SpinnerLayout
+from pips.core.layout import Layout, LineLayout, SpinnerLayout
 from pips.core.legal import LegalMoves, representatives
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import Ending, HandResult, competition_ranks
@@ -48,7 +48,12 @@ class HandBase:
     """What every hand in progress reads the same way: the stock, whose turn, the end,
     and each seat's share of the history. FIDO's state and the line games' build on it."""
 
+    game: ClassVar[str]
     options: Any
+    context: HandContext
+    hands: list[Hand]
+    layout: Layout
+    scores: list[int]
     result: HandResult | None
     turn: int
     history: list[Event]
@@ -76,6 +81,34 @@ class HandBase:
     def current_seat(self) -> int | None:
         return None if self.result is not None else self.turn
 
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know (``SPECTATOR`` for the public view): C-06."""
+        if seat == SPECTATOR:
+            hand: tuple[Tile, ...] = ()
+        elif 0 <= seat < self.players:
+            hand = tuple(self.hands[seat])
+        else:
+            raise ValueError(f"there is no seat {seat} (seats are 0 to {self.players - 1})")
+        return View(
+            game=self.game,
+            options=self.options.to_json(),
+            seat=seat,
+            turn=self.current_seat,
+            hand=hand,
+            hand_sizes=tuple(len(h) for h in self.hands),
+            stock_size=len(self._stock),
+            layout=self.layout.snapshot(),
+            scores=tuple(self.scores),
+            history=self._history_seen_by(seat),
+            result=self.result,
+            set_aside=self._face_up(),
+            hand_number=self.context.number,
+        )
+
+    def _face_up(self) -> tuple[tuple[Tile, ...], ...]:
+        """Per seat, the tiles lying face up (PT-08); none in most games."""
+        return ()
+
     def _history_seen_by(self, seat: int) -> tuple[Event, ...]:
         # Bots ask for a view at every decision; extending a per-seat copy keeps that
         # proportional to the new events instead of the whole history.
@@ -93,7 +126,7 @@ class LineGameState(HandBase):
     :meth:`_opener`, :meth:`_openings`, :meth:`_fitting` and :meth:`_score`.
     """
 
-    game: ClassVar[str]
+    layout: LineLayout | SpinnerLayout
     RULE_PLAY: ClassVar[str]
     """The rule that a player who can lay a tile must do so."""
     RULE_DRAW: ClassVar[str]
@@ -381,29 +414,8 @@ class LineGameState(HandBase):
 
     # -- views and copies -------------------------------------------------------------------
 
-    def view(self, seat: int) -> View:
-        """What ``seat`` may know (``SPECTATOR`` for the public view): C-06."""
-        if seat == SPECTATOR:
-            hand: tuple[Tile, ...] = ()
-        elif 0 <= seat < self.players:
-            hand = tuple(self.hands[seat])
-        else:
-            raise ValueError(f"there is no seat {seat} (seats are 0 to {self.players - 1})")
-        return View(
-            game=self.game,
-            options=self.options.to_json(),
-            seat=seat,
-            turn=self.current_seat,
-            hand=hand,
-            hand_sizes=tuple(len(h) for h in self.hands),
-            stock_size=len(self._stock),
-            layout=self.layout.snapshot(),
-            scores=tuple(self.scores),
-            history=self._history_seen_by(seat),
-            result=self.result,
-            set_aside=tuple(tuple(s) for s in self.set_aside),
-            hand_number=self.context.number,
-        )
+    def _face_up(self) -> tuple[tuple[Tile, ...], ...]:
+        return tuple(tuple(s) for s in self.set_aside)
 
     def clone(self) -> Self:
         clone = self.__class__.__new__(self.__class__)

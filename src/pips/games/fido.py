@@ -32,7 +32,7 @@ from pips.core.legal import Doubles, Group, LegalMoves, group_size, representati
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import Ending, HandResult, competition_ranks
 from pips.core.tiles import DOUBLES, Tile, double_set, iter_doubles
-from pips.core.view import SPECTATOR, Event, View
+from pips.core.view import Event, View
 from pips.games.common import HandBase, HandContext, holds_a_double
 from pips.games.options import Direction, GameOptions, option
 
@@ -164,6 +164,7 @@ class FidoState(HandBase):
     """A FIDO hand in progress. Change it only through :meth:`play`."""
 
     game = NAME
+    layout: CrossLayout
 
     def __init__(
         self,
@@ -526,28 +527,6 @@ class FidoState(HandBase):
         self.result = hand_result(ended, out, self.scores, [h.pips for h in self.hands])
 
     # -- views and copies ---------------------------------------------------------------
-
-    def view(self, seat: int) -> View:
-        """What ``seat`` may know (``SPECTATOR`` for the public view): C-06."""
-        if seat == SPECTATOR:
-            hand: tuple[Tile, ...] = ()
-        elif 0 <= seat < self.options.players:
-            hand = tuple(self.hands[seat])
-        else:
-            raise ValueError(f"there is no seat {seat} (seats are 0 to {self.players - 1})")
-        return View(
-            game=NAME,
-            options=self.options.to_json(),
-            seat=seat,
-            turn=self.current_seat,
-            hand=hand,
-            hand_sizes=tuple(len(h) for h in self.hands),
-            stock_size=len(self._stock),
-            layout=self.layout.snapshot(),
-            scores=tuple(self.scores),
-            history=self._history_seen_by(seat),
-            result=self.result,
-        )
 
     def clone(self) -> FidoState:
         clone = FidoState.__new__(FidoState)
