@@ -113,3 +113,39 @@ def test_play_a_whole_match_from_the_keyboard(
     assert replayed.match.is_over and "You" in replayed.seats
     if game != "draw":
         assert "match over" in out
+
+
+def test_a_false_knock_at_the_keyboard_is_refused_or_penalized(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """PT-08 in `pips play`: with prevent the knock is refused and the seat plays on;
+    with penalize it is accepted and the tiles are set aside."""
+    for mode in ("prevent", "penalize"):
+        # Knock at every turn (the opening lead is refused and played instead), then q.
+        monkeypatch.setattr(sys, "stdin", io.StringIO("knock\n1\n" * 6 + "q\n"))
+        save = tmp_path / f"{mode}.json"
+        code, out, err = run(
+            [
+                "play",
+                "partnership",
+                "--teams",
+                "fixed",
+                "--false-knock",
+                mode,
+                "--seed",
+                "2",
+                "--save",
+                str(save),
+            ],
+            capsys,
+        )
+        assert code == 0, err
+        data = json.loads(save.read_text())
+        knocks = [m for h in data["hands"] for m in h["moves"] if m.get("pass") and m["seat"] == 0]
+        if mode == "prevent":
+            assert "PT-06: seat 0 can lay a tile and must play" in out
+            assert all("set_aside" not in m for m in knocks)
+        else:
+            assert any(m.get("set_aside") for m in knocks)
+            assert "set aside face up (PT-08)" in out
+        record.replay(data)

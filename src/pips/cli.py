@@ -288,11 +288,15 @@ def choose_interactively(
         out.print(f"  {number:>2}. {move}{note}")
     while True:
         try:
-            answer = ask("your move (number, a tile like 12-9, or q): ").strip()
+            answer = ask("your move (number, a tile like 12-9, knock, or q): ").strip()
         except (EOFError, KeyboardInterrupt):
             return None  # the caller saves the game so far
         if answer.lower() in {"q", "quit", "exit"}:
             return None
+        if answer.lower() in {"knock", "pass"}:
+            # Also when a play exists: the rules decide (PT-08 penalizes a false knock
+            # under false_knock: penalize; otherwise it is refused).
+            return Pass()
         try:
             return move_from_text(answer, moves)
         except ValueError as exc:
@@ -360,7 +364,11 @@ def play(
                 break
         else:
             chosen = moves[0] if len(moves) == 1 else bot.choose(state.view(turn), moves, bot_rng)
-        event = match.play(chosen)
+        try:
+            event = match.play(chosen)
+        except RuleError as exc:
+            out.print(f"[red]{exc}[/red]")  # nothing changed: the same seat moves again
+            continue
         out.print(describe_event(event.seen_by(me), names))
         if state.is_over:
             out.print(result_table(state, names))
