@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pips import record
 from pips.bots.base import GreedyBot, RandomBot
@@ -19,6 +21,7 @@ from pips.games.registry import find_game
 from pips.record import RecordError
 from pips.sim import play_game
 from tests.test_cli import run
+from tests.test_record import json_values, paths
 
 
 def match_record(game: str, options: dict[str, Any], seed: int) -> dict[str, Any]:
@@ -147,3 +150,34 @@ def test_enter_is_for_fido_only(
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     code, _, err = run(["enter", "family", "--players", "3"], capsys)
     assert code == 2 and "FIDO" in err
+
+
+MATCHES = {
+    "family": {"players": 2, "target": 20},
+    "doubles": {"players": 3, "target": 30},
+    "partnership": {"target": 3},
+    "draw": {"players": 3},
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(MATCHES)), st.integers(0, 30), st.data())
+def test_any_corrupted_match_record_is_refused_cleanly_or_still_valid(
+    game: str, seed: int, data: st.DataObject
+) -> None:
+    """Fuzzing the reader on match records: a RecordError or a replay, nothing else."""
+    bad = match_record(game, MATCHES[game], seed)
+    path = data.draw(st.sampled_from(paths(bad)[1:]))
+    parent: Any = bad
+    for key in path[:-1]:
+        parent = parent[key]
+    if data.draw(st.booleans()):
+        parent[path[-1]] = data.draw(json_values)
+    elif isinstance(parent, dict):
+        del parent[path[-1]]
+    else:
+        parent.pop(path[-1])
+    try:
+        record.replay(bad)
+    except RecordError as exc:
+        assert str(exc)
