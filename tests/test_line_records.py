@@ -21,7 +21,7 @@ from pips.games.registry import find_game
 from pips.record import RecordError
 from pips.sim import play_game
 from tests.test_cli import run
-from tests.test_record import json_values, paths
+from tests.test_record import refused_cleanly_or_valid
 
 
 def match_record(game: str, options: dict[str, Any], seed: int) -> dict[str, Any]:
@@ -166,18 +166,4 @@ def test_any_corrupted_match_record_is_refused_cleanly_or_still_valid(
     game: str, seed: int, data: st.DataObject
 ) -> None:
     """Fuzzing the reader on match records: a RecordError or a replay, nothing else."""
-    bad = match_record(game, MATCHES[game], seed)
-    path = data.draw(st.sampled_from(paths(bad)[1:]))
-    parent: Any = bad
-    for key in path[:-1]:
-        parent = parent[key]
-    if data.draw(st.booleans()):
-        parent[path[-1]] = data.draw(json_values)
-    elif isinstance(parent, dict):
-        del parent[path[-1]]
-    else:
-        parent.pop(path[-1])
-    try:
-        record.replay(bad)
-    except RecordError as exc:
-        assert str(exc)
+    refused_cleanly_or_valid(match_record(game, MATCHES[game], seed), data)

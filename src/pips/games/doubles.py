@@ -96,6 +96,7 @@ class DoublesOptions(GameOptions):
     target: int = option(
         100,
         rule="DB-13",
+        minimum=1,
         help="Points that win the match.",
         values="50, 100, 101, 150, 200 or any positive whole number",
     )
@@ -126,8 +127,6 @@ class DoublesOptions(GameOptions):
             )
         if self.set_rule is SetRule.DOUBLE_SIX and self.set < 6:
             raise OptionError("DB-04", f"double-{self.set} has no 6-6 to set")
-        if self.target < 1:
-            raise OptionError("DB-13", f"the target must be positive, not {self.target}")
 
 
 def _can_set(options: DoublesOptions) -> Callable[[Sequence[Sequence[Tile]]], bool]:

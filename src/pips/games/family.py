@@ -57,7 +57,11 @@ class FamilyOptions(GameOptions):
 
     players: int = option(rule="§2.1", help="Number of players.", values="2, 3, 4")
     target: int = option(
-        100, rule="FA-11", help="Points that win the match.", values="a positive whole number"
+        100,
+        rule="FA-11",
+        minimum=1,
+        help="Points that win the match.",
+        values="a positive whole number",
     )
     doubles_branch: bool = option(
         False, rule="FA-04", help="A double laid on an end opens two ends of its number."
@@ -66,8 +70,6 @@ class FamilyOptions(GameOptions):
     def check(self) -> None:
         if self.players not in STOCK_SIZES:
             raise OptionError("§2.1", f"the family game is for 2 to 4 players, not {self.players}")
-        if self.target < 1:
-            raise OptionError("FA-11", f"the target must be positive, not {self.target}")
 
     @property
     def set(self) -> int:

@@ -24,11 +24,20 @@ class Direction(StrEnum):
     COUNTER_CLOCKWISE = "counter-clockwise"
 
 
-def option(default: Any = dataclasses.MISSING, *, rule: str, help: str, values: str = "") -> Any:
+def option(
+    default: Any = dataclasses.MISSING,
+    *,
+    rule: str,
+    help: str,
+    values: str = "",
+    minimum: int | None = None,
+) -> Any:
     """A game option: its default (none: required), the rule that defines it, a one-line
-    help text and, where the type does not say it, the allowed values in words."""
+    help text, where the type does not say it the allowed values in words, and for a
+    whole number its smallest allowed value."""
     return dataclasses.field(
-        default=default, metadata={"rule": rule, "help": help, "values": values}
+        default=default,
+        metadata={"rule": rule, "help": help, "values": values, "minimum": minimum},
     )
 
 
@@ -78,6 +87,9 @@ class GameOptions:
             elif kind is int:
                 if not isinstance(value, int) or isinstance(value, bool):
                     raise OptionError(rule, f"{f.name} must be a whole number, not {value!r}")
+                least = f.metadata["minimum"]
+                if least is not None and value < least:
+                    raise OptionError(rule, f"{f.name} must be at least {least}, not {value}")
             elif issubclass(kind, StrEnum):
                 try:
                     object.__setattr__(self, f.name, kind(value))

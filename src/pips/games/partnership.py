@@ -78,6 +78,7 @@ class PartnershipOptions(GameOptions):
     target: int = option(
         30,
         rule="PT-13",
+        minimum=1,
         help="Points that win the match (10 in tournaments).",
         values="30, 10 or any positive whole number",
     )
@@ -94,8 +95,6 @@ class PartnershipOptions(GameOptions):
     def check(self) -> None:
         if self.players != PLAYERS:
             raise OptionError("§5.1", f"the partnership game is for 4 players, not {self.players}")
-        if self.target < 1:
-            raise OptionError("PT-13", f"the target must be positive, not {self.target}")
 
     @property
     def set(self) -> int:
