@@ -10,8 +10,8 @@ pips' rate as a ratio to it (target: at least 2).
 Cells are measured in interleaved rounds and the best round of each is kept, so that a
 noisy neighbour slows every cell alike.
 
-    python benchmarks/line_speed.py               # about 20 seconds
-    python benchmarks/line_speed.py --rounds 2    # a quick look
+    python -m benchmarks.line_speed               # about 20 seconds
+    python -m benchmarks.line_speed --rounds 2    # a quick look
 
 Results go to ``benchmarks/results/line_speed.json`` and ``line_speed.png``.
 """
@@ -19,6 +19,7 @@ Results go to ``benchmarks/results/line_speed.json`` and ``line_speed.png``.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import platform
 import random
@@ -29,9 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import Progress
 from rich.table import Table
 
+from benchmarks.common import bar_chart, best_rounds
 from pips import __version__, record
 from pips.games.registry import find_game
 
@@ -108,18 +109,11 @@ def run(seconds: float, rounds: int, out_dir: Path) -> dict[str, Any]:
         runners["dominoes (PyPI)"] = dominoes_games()
     except ImportError:
         console.print("the dominoes package is not installed: pip install -e '.[bench]'")
-    best: dict[str, dict[str, float]] = {}
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("random hands", total=len(runners) * rounds)
-        for round_number in range(rounds):
-            for name, one in runners.items():
-                result = measure(one, seconds, 1000 * round_number)
-                kept = best.get(name)
-                if kept is None or result["hands"] / result["seconds"] > (
-                    kept["hands"] / kept["seconds"]
-                ):
-                    best[name] = result
-                progress.advance(task)
+    best = best_rounds(
+        {name: functools.partial(measure, one, seconds) for name, one in runners.items()},
+        rounds,
+        console,
+    )
     rows: list[dict[str, Any]] = [
         {
             "game": name,
@@ -172,26 +166,15 @@ def run(seconds: float, rounds: int, out_dir: Path) -> dict[str, Any]:
 
 
 def draw(rows: list[dict[str, Any]], ratio: float | None, path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axes = plt.subplots(figsize=(10, 4.5))
     names = [r["game"] for r in rows]
     colours = [
         "tab:gray" if "dominoes" in n else "tab:cyan" if "no record" in n else "tab:blue"
         for n in names
     ]
-    axes.bar(names, [r["hands_per_second"] for r in rows], color=colours)
     title = "Random hands per second (pips with records; without: cyan; baseline: grey)"
     if ratio is not None:
         title += f"\npartnership / dominoes = {ratio:.2f} (target ≥ {TARGET_RATIO})"
-    axes.set(title=title, ylabel="hands/s")
-    axes.tick_params(axis="x", labelrotation=15)
-    figure.tight_layout()
-    figure.savefig(path, dpi=100)
-    plt.close(figure)
+    bar_chart(names, [r["hands_per_second"] for r in rows], colours, title, path)
 
 
 def main() -> None:

@@ -149,3 +149,30 @@ def test_a_false_knock_at_the_keyboard_is_refused_or_penalized(
             assert any(m.get("set_aside") for m in knocks)
             assert "set aside face up (PT-08)" in out
         record.replay(data)
+
+
+@pytest.mark.parametrize("game", ["fido", "family", "draw", "doubles", "partnership"])
+def test_simulate_with_expert_and_search_bots_writes_checkable_records(
+    game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_file = tmp_path / "games.jsonl"
+    extra = {"fido": ["--players", "3", "--set", "6"], "family": ["--target", "30"],
+             "draw": ["--players", "3"], "doubles": ["--players", "3", "--target", "30"],
+             "partnership": ["--target", "3"]}[game]  # fmt: skip
+    argv = ["simulate", game, *extra, "--hands", "2", "--bots", "search:easy,expert,greedy"]
+    code, out, err = run([*argv, "--record", str(out_file)], capsys)
+    assert code == 0, err
+    assert "search:easy" in out and "expert" in out
+    code, out, _ = run(["check", str(out_file)], capsys)
+    assert code == 0 and "2 record(s) OK" in out
+
+
+@pytest.mark.parametrize(
+    ("bots", "message"),
+    [("search:fast", "search level"), ("greedy:2", "takes no setting"), ("external", "command")],
+)
+def test_bad_bot_names_give_one_line_and_exit_2(
+    bots: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(["simulate", "family", "--hands", "1", "--bots", bots], capsys)
+    assert code == 2 and message in err and "Traceback" not in err + out

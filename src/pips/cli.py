@@ -159,6 +159,18 @@ def parse_bots(text: str, seats: int) -> list[Bot]:
         fail(str(exc))
 
 
+def progress_bar() -> Progress:
+    """A bar with a count and the time left, on stderr, gone when done."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    )
+
+
 def spec_for(game: str) -> GameSpec:
     try:
         return find_game(game)
@@ -565,14 +577,7 @@ def simulate(
         record_to.parent.mkdir(parents=True, exist_ok=True)
         sink = record_to.open("w", encoding="utf-8")
     kind = "games" if spec.target(options) is None else "matches"
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-    )
+    progress = progress_bar()
     try:
         with progress:
             task = progress.add_task(f"{spec.name} {kind}", total=hands)
@@ -620,6 +625,79 @@ def simulate(
     )
     if record_to is not None:
         out.print(f"records written to {record_to}")
+
+
+# -- tournaments ---------------------------------------------------------------------------
+
+
+@app.command()
+@with_game_flags
+def tournament(
+    game: Annotated[str, typer.Option("--game", help="The game: " + ", ".join(game_names()))],
+    flags: GameFlags,
+    bots: Annotated[
+        str, typer.Option(help="Bots around the table in seat order, repeating: search,expert.")
+    ],
+    out_dir: Annotated[
+        Path, typer.Option("--out", help="Folder for results.jsonl, summary.{json,csv,png}.")
+    ],
+    hands: Annotated[
+        int, typer.Option(help="Deals; each is played once per rotation of the bots.")
+    ] = 1000,
+    seed: Annotated[int, typer.Option(help="Seed of the first deal.")] = 1,
+    workers: Annotated[
+        int | None, typer.Option(help="Local processes (default: every core).")
+    ] = None,
+    scheduler: Annotated[
+        str | None, typer.Option(help="A Dask scheduler, tcp://HOST:PORT, instead of local.")
+    ] = None,
+) -> None:
+    """Play a duplicate tournament between bots: the same deals with the seats rotated.
+
+    Resumable: run the same command again and finished deals are not replayed.
+    """
+    from pips.sim import tournament as tour
+
+    spec = spec_for(game)
+    options = flags.options(spec)
+    if workers is not None and workers < 1:
+        fail("--workers must be at least 1")
+    names = [n for n in (part.strip() for part in bots.split(",")) if n]
+    setup = tour.Tournament.of(spec.name, options.to_json(), names, hands, seed)
+    rotations = len(setup.rotations())
+    progress = progress_bar()
+    where = scheduler or f"{workers or os.cpu_count()} local processes"
+    err.print(
+        f"{spec.title}: {hands} deals x {rotations} rotations, seats {', '.join(setup.seats)}, "
+        f"on {where}"
+    )
+    with progress:
+        task = progress.add_task("deals", total=hands)
+        rows = tour.run(
+            setup,
+            out_dir,
+            scheduler=scheduler,
+            workers=workers,
+            progress=lambda done, total: progress.update(task, completed=done),
+        )
+    summary = tour.summarize(setup, rows)
+    written = tour.write_outputs(summary, out_dir)
+    table = Table(title=f"{spec.title}: {summary.deals} deals x {rotations} rotations (duplicate)")
+    for column in ("bot", "hands", "points/hand (95%)", "win share (95%)", "moves/s"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for b in summary.bots:
+        table.add_row(
+            b.bot,
+            str(b.hands),
+            str(b.points),
+            f"{b.wins.mean:.1%} [{b.wins.low:.1%}, {b.wins.high:.1%}]",
+            f"{b.moves_per_second:.0f}",
+        )
+    out.print(table)
+    for pair, estimate in summary.differences.items():
+        verdict = "significant" if estimate.excludes_zero else "not significant"
+        out.print(f"{pair}: {estimate} points per hand ({verdict})")
+    out.print("written: " + ", ".join(str(p) for p in [out_dir / tour.RESULTS, *written]))
 
 
 # -- replay and check --------------------------------------------------------------------

@@ -1,26 +1,47 @@
-"""The bot protocol and the simple bots.
+"""The bot protocol, the simple bots and the registry of bots by name.
 
 A bot is given its seat's :class:`~pips.core.view.View`, the legal moves and a seeded
 ``random.Random``, and returns one of the moves. It never sees the game state, so it
-cannot see another seat's tiles or the order of the stock.
+cannot see another seat's tiles or the order of the stock. Two hooks are optional:
+``reset(seat)`` before each hand, and ``observe(event)`` after every move of the hand,
+with the event as that seat may see it (another seat's drawn tile stays hidden).
+
+Bots are named by a word and an optional setting after a colon: ``random``, ``greedy``,
+``expert``, ``search:hard``, ``external:python3 my_bot.py`` (see docs/bots.md).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from pips.core.errors import OptionError
 from pips.core.moves import Move, Play
-from pips.core.view import View
+from pips.core.view import Event, View
 from pips.games.registry import find_game
 
 
+@runtime_checkable
 class Bot(Protocol):
     name: str
 
     def choose(self, view: View, moves: Sequence[Move], rng: random.Random) -> Move: ...
+
+
+def reset(bot: Bot, seat: int) -> None:
+    """Tell ``bot`` a new hand starts with it in ``seat``, if it listens."""
+    hook = getattr(bot, "reset", None)
+    if hook is not None:
+        hook(seat)
+
+
+def observe(bot: Bot, event: Event) -> None:
+    """Show ``bot`` a move of the hand (as its seat sees it), if it listens."""
+    hook = getattr(bot, "observe", None)
+    if hook is not None:
+        hook(event)
 
 
 class RandomBot:
@@ -36,7 +57,8 @@ class GreedyBot:
     """The play that scores most now; among equals, the heaviest tile (C-04).
 
     Ties left after that (the same tile on equivalent points) go to the first move in
-    the engine's documented order, so the bot is deterministic.
+    the engine's documented order, so the bot is deterministic. The kernel's playout
+    policy makes the same choice (``tests/test_fast_playouts.py``).
     """
 
     name = "greedy"
@@ -54,16 +76,86 @@ class GreedyBot:
         return max(moves, key=value)
 
 
-_BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+@dataclass(frozen=True)
+class BotKind:
+    """A registered bot: ``make(setting)`` builds one; ``setting`` is the text after
+    the colon, or ``None``."""
+
+    name: str
+    help: str
+    make: Callable[[str | None], Bot]
+    setting: str = ""
+    """What the setting means, or empty when the bot takes none."""
+
+
+_BOTS: dict[str, BotKind] = {}
+
+
+def register_bot(kind: BotKind) -> None:
+    """Make a bot available by name everywhere a seat can be filled."""
+    _BOTS[kind.name] = kind
 
 
 def bot_names() -> list[str]:
     return list(_BOTS)
 
 
-def make_bot(name: str) -> Bot:
-    """A bot by name; :class:`OptionError` for an unknown one."""
-    factory = _BOTS.get(name.strip().lower())
-    if factory is None:
+def bot_kinds() -> list[BotKind]:
+    return list(_BOTS.values())
+
+
+def make_bot(text: str) -> Bot:
+    """A bot from its name and setting (``search:hard``); :class:`OptionError` for an
+    unknown bot or a bad setting."""
+    name, colon, setting = text.strip().partition(":")
+    kind = _BOTS.get(name.strip().lower())
+    if kind is None:
         raise OptionError("bots", f"unknown bot {name!r}; choose from {', '.join(_BOTS)}")
-    return factory()
+    if colon and not kind.setting:
+        raise OptionError("bots", f"the {kind.name} bot takes no setting (got {text!r})")
+    return kind.make(setting.strip() if colon else None)
+
+
+def _plain(factory: Callable[[], Bot]) -> Callable[[str | None], Bot]:
+    return lambda _setting: factory()
+
+
+def _search(setting: str | None) -> Bot:
+    from pips.bots.search import SearchBot
+
+    return SearchBot(setting or "normal")
+
+
+def _expert(_setting: str | None) -> Bot:
+    from pips.bots.expert import ExpertBot
+
+    return ExpertBot()
+
+
+def _external(setting: str | None) -> Bot:
+    from pips.bots.external import ExternalBot
+
+    if not setting:
+        raise OptionError("bots", "external needs a command: external:python3 my_bot.py")
+    return ExternalBot(setting)
+
+
+register_bot(BotKind("random", "any legal move, uniformly", _plain(RandomBot)))
+register_bot(BotKind("greedy", "most points now, else the heaviest tile", _plain(GreedyBot)))
+register_bot(BotKind("expert", "hand-written strategy from the FIDO tips and common play", _expert))
+register_bot(
+    BotKind(
+        "search",
+        "determinized Monte Carlo search over sampled deals",
+        _search,
+        setting="easy, normal (default), hard, a playout count, or seconds like 0.5s",
+    )
+)
+register_bot(
+    BotKind(
+        "external",
+        "a program in any language, over JSON lines (docs/bots.md)",
+        _external,
+        setting="the command to run",
+    )
+)

@@ -94,6 +94,11 @@ class Layout:
         while iterating)."""
         return self._points.values()
 
+    @property
+    def next_point_id(self) -> int:
+        """The id the next point to open will get."""
+        return self._next_id
+
     def point(self, point_id: int) -> Point | None:
         return self._points.get(point_id)
 

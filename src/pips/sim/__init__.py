@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from pips.bots.base import Bot
+from pips.bots.base import Bot, observe, reset
 from pips.games.match import Match
 from pips.games.registry import GameSpec
 
@@ -30,13 +30,20 @@ def play_game(spec: GameSpec, options: Any, bots: Sequence[Bot], seed: int) -> M
     match = Match(spec, options, random.Random(seed))
     seated = [bots[entrant] for entrant in match.seating]
     bot_rng = random.Random(seed ^ BOT_STREAM)
+    hand = None
     while not match.is_over:
         state = match.current
+        if state is not hand:
+            hand = state
+            for place, bot in enumerate(seated):
+                reset(bot, place)
         seat = state.current_seat
         assert seat is not None
         moves = state.legal_moves()
         move = (
             moves[0] if len(moves) == 1 else seated[seat].choose(state.view(seat), moves, bot_rng)
         )
-        match.play(move)
+        event = match.play(move)
+        for other, bot in enumerate(seated):
+            observe(bot, event.seen_by(other))
     return match

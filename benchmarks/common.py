@@ -1,0 +1,57 @@
+"""What the speed benchmarks share: interleaved best-of rounds and a bar chart."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import Progress
+
+Measure = Callable[[int], dict[str, float]]
+"""Runs one cell for one round from a seed; returns ``hands``, ``moves``, ``seconds``."""
+
+
+def best_rounds(
+    cells: Mapping[str, Measure], rounds: int, console: Console
+) -> dict[str, dict[str, float]]:
+    """Every cell once per round, rounds interleaved, the fastest round of each kept:
+    a noisy neighbour slows every cell alike, and the best round is the least disturbed."""
+    best: dict[str, dict[str, float]] = {}
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("random hands", total=len(cells) * rounds)
+        for round_number in range(rounds):
+            for name, measure in cells.items():
+                result = measure(1000 * round_number)
+                kept = best.get(name)
+                if kept is None or result["hands"] / result["seconds"] > (
+                    kept["hands"] / kept["seconds"]
+                ):
+                    best[name] = result
+                progress.advance(task)
+    return best
+
+
+def bar_chart(
+    names: Sequence[str],
+    values: Sequence[float],
+    colours: Sequence[str],
+    title: str,
+    path: Path,
+    log: bool = False,
+) -> None:
+    """Hands per second as bars, written to ``path`` (PNG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(10, 4.5))
+    axes.bar(names, values, color=colours)
+    if log:
+        axes.set_yscale("log")
+    axes.set(title=title, ylabel="hands/s")
+    axes.tick_params(axis="x", labelrotation=15)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)

@@ -1,0 +1,188 @@
+"""How strong the bots are: duplicate tournaments for the strength targets.
+
+Targets (issue 4):
+
+* FIDO double-12, five players: ``search`` at ``normal`` beats ``expert`` and ``expert``
+  beats ``greedy``, each margin's 95% interval excluding zero, in points per hand;
+* partnership game: a ``search:normal`` pair wins at least 70% of the hands won against
+  a ``greedy`` pair, and ``search:hard`` beats ``search:normal``;
+* family, draw (with match scoring, so hands score) and Doubles: ``search`` beats
+  ``greedy`` significantly.
+
+Each cell is one ``pips tournament`` (the same code, :mod:`pips.sim.tournament`), played
+on every core; its folder under ``benchmarks/results/strength/`` keeps the deals, so an
+interrupted run resumes. A hand is one deal played from one rotation of the seats.
+
+    python benchmarks/strength.py                 # every cell (about an hour on 2 cores)
+    python benchmarks/strength.py --cells fido    # one cell
+    python benchmarks/strength.py --scale 0.1     # a tenth of the deals, a quick look
+
+Results: ``benchmarks/results/strength.json`` and one ``summary.png`` per cell.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import Progress
+
+from pips.sim import tournament as tour
+
+
+@dataclass(frozen=True)
+class Cell:
+    name: str
+    game: str
+    options: dict[str, Any]
+    seats: tuple[str, ...]
+    deals: int
+    checks: tuple[tuple[str, str], ...]
+    """Pairs (a, b): a must beat b in points per hand, the interval excluding zero."""
+    decided_share: tuple[str, float] | None = None
+    """A bot that must win at least this share of the hands won by one side."""
+
+
+CELLS = [
+    Cell(
+        "fido",
+        "fido",
+        {"players": 5, "set": 12},
+        ("search", "expert", "greedy", "expert", "greedy"),
+        400,
+        (("search", "expert"), ("expert", "greedy")),
+    ),
+    Cell(
+        "partnership",
+        "partnership",
+        {"teams": "fixed", "target": 1},
+        ("search", "greedy"),
+        1000,
+        (("search", "greedy"),),
+        ("search", 0.70),
+    ),
+    Cell(
+        "partnership-hard",
+        "partnership",
+        {"teams": "fixed", "target": 1},
+        ("search:hard", "search"),
+        500,
+        (("search:hard", "search"),),
+    ),
+    Cell(
+        "family",
+        "family",
+        {"players": 4, "target": 1},
+        ("search", "greedy"),
+        500,
+        (("search", "greedy"),),
+    ),
+    Cell(
+        "draw",
+        "draw",
+        {"players": 4, "match_scoring": True},
+        ("search", "greedy"),
+        500,
+        (("search", "greedy"),),
+    ),
+    Cell(
+        "doubles",
+        "doubles",
+        {"players": 4, "target": 1},
+        ("search", "greedy"),
+        500,
+        (("search", "greedy"),),
+    ),
+]
+
+
+def run_cell(cell: Cell, scale: float, out_dir: Path, console: Console) -> dict[str, Any]:
+    deals = max(2, round(cell.deals * scale))
+    setup = tour.Tournament.of(cell.game, cell.options, list(cell.seats), deals, seed=2026)
+    folder = out_dir / cell.name
+    start = time.perf_counter()
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task(cell.name, total=deals)
+        rows = tour.run(
+            setup, folder, progress=lambda done, total: progress.update(task, completed=done)
+        )
+    summary = tour.summarize(setup, rows)
+    tour.write_outputs(summary, folder)
+    checks = []
+    for a, b in cell.checks:
+        key = f"{a} - {b}" if f"{a} - {b}" in summary.differences else f"{b} - {a}"
+        estimate = summary.differences[key]
+        sign = 1 if key.startswith(a + " ") else -1
+        low, high = sorted((sign * estimate.low, sign * estimate.high))
+        checks.append(
+            {
+                "claim": f"{a} beats {b}",
+                "margin": sign * estimate.mean,
+                "low95": low,
+                "high95": high,
+                "met": low > 0,
+            }
+        )
+    if cell.decided_share is not None:
+        bot, share = cell.decided_share
+        got = next(b.decided_wins for b in summary.bots if b.bot == bot)
+        checks.append(
+            {
+                "claim": f"{bot} wins >= {share:.0%} of decided hands",
+                "share": got,
+                "met": got >= share,
+            }
+        )
+    hands = sum(len(r["hands"]) for r in rows)
+    return {
+        "cell": cell.name,
+        "command": (
+            f"pips tournament --game {cell.game} "
+            + " ".join(f"--{k.replace('_', '-')} {v}" for k, v in cell.options.items())
+            + f" --bots {','.join(cell.seats)} --hands {deals} --seed 2026 --out {folder}"
+        ),
+        "deals": deals,
+        "hands": hands,
+        "seconds": round(time.perf_counter() - start, 1),
+        "summary": summary.to_json(),
+        "checks": checks,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cells", default=",".join(c.name for c in CELLS))
+    parser.add_argument("--scale", type=float, default=1.0, help="share of each cell's deals")
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
+    args = parser.parse_args()
+    console = Console()
+    wanted = [c for c in CELLS if c.name in args.cells.split(",")]
+    report_path = args.out / "strength.json"
+    report: dict[str, Any] = {}
+    if report_path.exists():
+        report = json.loads(report_path.read_text())
+    for cell in wanted:
+        result = run_cell(cell, args.scale, args.out / "strength", console)
+        report[cell.name] = result
+        args.out.mkdir(parents=True, exist_ok=True)
+        report_path.write_text(json.dumps(report, indent=1) + "\n")
+        for check in result["checks"]:
+            detail = (
+                f"margin {check['margin']:.2f} [{check['low95']:.2f}, {check['high95']:.2f}]"
+                if "margin" in check
+                else f"share {check['share']:.1%}"
+            )
+            verdict = "met" if check["met"] else "MISSED"
+            console.print(
+                f"{cell.name}: {check['claim']}: {detail} over {result['hands']} hands ({verdict})"
+            )
+    console.print(f"written: {report_path}")
+
+
+if __name__ == "__main__":
+    main()

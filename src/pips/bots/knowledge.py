@@ -1,0 +1,179 @@
+"""What a seat can know about the hidden tiles, from its view alone (C-06).
+
+Bots that reason about the other hands (``expert`` counts numbers, ``search`` samples
+whole deals) read the same public facts: which tiles are unseen, how many each seat
+holds, and which tiles a seat cannot hold because it knocked or drew when they would
+have fitted. The history is replayed on a layout of the game's kind to know what fitted
+at each knock.
+
+The inference is sound, not complete: a tile a seat drew face down is unknown, so each
+draw grants that seat one tile exempt from what it was shown to lack (``free``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from pips.core.layout import CrossLayout, Layout, LineLayout, SpinnerLayout
+from pips.core.moves import At, Draw, Pass, Play
+from pips.core.tiles import DOUBLES, Tile, double_set
+from pips.core.view import View
+
+
+def new_layout(view: View) -> CrossLayout | LineLayout | SpinnerLayout:
+    """An empty layout of the kind ``view``'s game plays on."""
+    options = view.options
+    if view.game == "fido":
+        return CrossLayout()
+    if view.game == "doubles" and options.get("spinner") == "set_double":
+        return SpinnerLayout()
+    return LineLayout(branching=bool(options.get("doubles_branch", False)))
+
+
+def fitting_tiles(view: View, layout: Layout) -> set[Tile]:
+    """Every tile that would fit some open point of ``layout`` under the game's rules
+    (F-07, F-13, DB-06); used to learn what a knocking seat lacks."""
+    top = int(view.options["set"])
+    tiles = double_set(top)
+    fits: set[Tile] = set()
+    laid = len(layout.tiles)
+    if laid == 0:
+        return fits
+    for point in layout.iter_points():
+        value = point.value
+        if view.game == "fido":
+            if point.kind is At.END and laid == 1:
+                continue  # F-13
+            fits.update(
+                t
+                for t in tiles
+                if t.contains(value) and not (point.kind is At.SIDE and t.is_double)
+            )
+        elif view.game == "doubles" and not layout.contains_double(value):
+            fits.add(DOUBLES[value])  # DB-06: only the double opens the suit
+        else:
+            fits.update(t for t in tiles if t.contains(value))
+    return fits
+
+
+@dataclass
+class Knowledge:
+    """The public facts about the hidden tiles, as ``seat`` sees them."""
+
+    seat: int
+    own: list[Tile]
+    """The seat's own hand."""
+    unseen: set[Tile]
+    """Tiles in no known place: in another hand or in the stock."""
+    sizes: list[int]
+    """How many tiles each seat holds."""
+    face_up: list[set[Tile]]
+    """Tiles each seat holds face up (PT-08 set aside)."""
+    lacks: list[set[Tile]] = field(default_factory=list)
+    """Per seat, tiles it cannot hold, apart from ``free`` of them."""
+    free: list[int] = field(default_factory=list)
+    """Per seat, how many of its tiles were drawn unseen after it showed a lack."""
+    laid_numbers: list[int] = field(default_factory=list)
+    """How many laid tiles show each number (a double counts once)."""
+
+    @classmethod
+    def of(cls, view: View) -> Knowledge:
+        top = int(view.options["set"])
+        players = len(view.hand_sizes)
+        face_up = [set(tiles) for tiles in view.set_aside] or [set() for _ in range(players)]
+        laid = {laid.tile for laid in view.layout.tiles}
+        known = set(view.hand) | laid | set().union(*face_up)
+        unseen = {t for t in double_set(top) if t not in known}
+        lacks: list[set[Tile]] = [set() for _ in range(players)]
+        free = [0] * players
+        until_playable = view.game == "draw" or (
+            view.game == "doubles" and view.options.get("draw_rule") == "draw_until_playable"
+        )
+        layout = new_layout(view)
+        for event in view.history:
+            move, who = event.move, event.seat
+            if isinstance(move, Draw | Pass) and who != view.seat and layout.tiles:
+                lacks[who] |= fitting_tiles(view, layout)
+                if isinstance(move, Draw):
+                    # A draw-until-playable seat drew again, so its earlier draws did not
+                    # fit either: only the newest tile is unknown.
+                    free[who] = 1 if until_playable else free[who] + 1
+            elif isinstance(move, Play):
+                if move.at is At.OPEN:
+                    layout.open_with(move.tile, who)
+                elif isinstance(layout, CrossLayout):
+                    layout.attach(move.tile, move.touching, move.end, who, move.inline)
+                else:
+                    layout.attach(move.tile, move.touching, move.end, who)
+                if move.tile in lacks[who]:
+                    free[who] = max(0, free[who] - 1)
+        numbers = [layout.laid_with(n) for n in range(top + 1)]
+        return cls(
+            view.seat,
+            list(view.hand),
+            unseen,
+            list(view.hand_sizes),
+            face_up,
+            [lack & unseen for lack in lacks],
+            free,
+            numbers,
+        )
+
+    def unseen_with(self, number: int) -> int:
+        """How many unseen tiles show ``number``."""
+        return sum(1 for t in self.unseen if t.contains(number))
+
+    def sample(self, rng: random.Random, stock_size: int) -> tuple[list[list[Tile]], list[Tile]]:
+        """One deal of the unseen tiles consistent with the facts: every other seat's
+        hand and the stock (next to draw first). Own hand and face-up tiles are kept
+        where they are. Tries to honour every lack; after many failures (facts that
+        conflict through a rare ordering of draws) it drops the lacks for that sample."""
+        for attempt in range(40):
+            dealt = self._try_sample(rng, stock_size, honour=attempt < 39)
+            if dealt is not None:
+                return dealt
+        raise AssertionError("a sample without constraints always succeeds")
+
+    def _try_sample(
+        self, rng: random.Random, stock_size: int, honour: bool
+    ) -> tuple[list[list[Tile]], list[Tile]] | None:
+        pool = sorted(self.unseen)
+        rng.shuffle(pool)
+        hands: list[list[Tile]] = [sorted(up) for up in self.face_up]
+        hands[self.seat] = list(self.own)
+        others = [s for s in range(len(self.sizes)) if s != self.seat]
+        # The most constrained seats choose first, while their tiles are still free.
+        others.sort(key=lambda s: -len(self.lacks[s]) if honour else 0)
+        taken: set[Tile] = set()
+        for seat in others:
+            want = self.sizes[seat] - len(hands[seat])
+            lacks = self.lacks[seat] if honour else set()
+            exempt = min(self.free[seat], want) if honour else want
+            allowed = [t for t in pool if t not in taken and t not in lacks]
+            strict = want - exempt
+            if len(allowed) < strict:
+                return None
+            chosen = allowed[:strict]
+            taken.update(chosen)
+            rest = [t for t in pool if t not in taken]
+            if len(rest) < exempt:
+                return None
+            chosen += rest[:exempt]
+            taken.update(rest[:exempt])
+            hands[seat].extend(chosen)
+        stock = [t for t in pool if t not in taken]
+        if len(stock) != stock_size:
+            return None
+        return hands, stock
+
+
+def tiles_by_number(tiles: Iterable[Tile], top: int) -> list[int]:
+    """How many of ``tiles`` show each number."""
+    counts = [0] * (top + 1)
+    for t in tiles:
+        counts[t.high] += 1
+        if t.low != t.high:
+            counts[t.low] += 1
+    return counts
