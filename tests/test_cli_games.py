@@ -156,7 +156,7 @@ def test_simulate_with_expert_and_search_bots_writes_checkable_records(
     game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out_file = tmp_path / "games.jsonl"
-    extra = {"fido": ["--players", "3", "--set", "6"], "family": ["--target", "30"],
+    extra = {"fido": ["--players", "3", "--set", "6"], "family": ["--players", "3", "--target", "30"],
              "draw": ["--players", "3"], "doubles": ["--players", "3", "--target", "30"],
              "partnership": ["--target", "3"]}[game]  # fmt: skip
     argv = ["simulate", game, *extra, "--hands", "2", "--bots", "search:easy,expert,greedy"]
@@ -174,5 +174,5 @@ def test_simulate_with_expert_and_search_bots_writes_checkable_records(
 def test_bad_bot_names_give_one_line_and_exit_2(
     bots: str, message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = run(["simulate", "family", "--hands", "1", "--bots", bots], capsys)
+    code, out, err = run(["simulate", "family", "-p", "3", "--hands", "1", "--bots", bots], capsys)
     assert code == 2 and message in err and "Traceback" not in err + out
