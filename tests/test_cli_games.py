@@ -156,9 +156,13 @@ def test_simulate_with_expert_and_search_bots_writes_checkable_records(
     game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out_file = tmp_path / "games.jsonl"
-    extra = {"fido": ["--players", "3", "--set", "6"], "family": ["--players", "3", "--target", "30"],
-             "draw": ["--players", "3"], "doubles": ["--players", "3", "--target", "30"],
-             "partnership": ["--target", "3"]}[game]  # fmt: skip
+    extra = {
+        "fido": ["--players", "3", "--set", "6"],
+        "family": ["--players", "3", "--target", "30"],
+        "draw": ["--players", "3"],
+        "doubles": ["--players", "3", "--target", "30"],
+        "partnership": ["--target", "3"],
+    }[game]
     argv = ["simulate", game, *extra, "--hands", "2", "--bots", "search:easy,expert,greedy"]
     code, out, err = run([*argv, "--record", str(out_file)], capsys)
     assert code == 0, err
