@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -55,3 +56,15 @@ def bar_chart(
     figure.tight_layout()
     figure.savefig(path, dpi=100)
     plt.close(figure)
+
+
+def round_arguments(doc: str, seconds: float, rounds: int) -> argparse.Namespace:
+    """``--seconds``, ``--rounds`` and ``--out`` of a speed benchmark, checked."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=seconds, help="time per cell and round")
+    parser.add_argument("--rounds", type=int, default=rounds, help="interleaved rounds per cell")
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
+    args = parser.parse_args()
+    if args.seconds <= 0 or args.rounds < 1:
+        parser.error("--seconds must be positive and --rounds at least 1")
+    return args

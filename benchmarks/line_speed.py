@@ -18,7 +18,6 @@ Results go to ``benchmarks/results/line_speed.json`` and ``line_speed.png``.
 
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 import platform
@@ -32,7 +31,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from benchmarks.common import bar_chart, best_rounds
+from benchmarks.common import bar_chart, best_rounds, round_arguments
 from pips import __version__, record
 from pips.games.registry import find_game
 
@@ -178,13 +177,7 @@ def draw(rows: list[dict[str, Any]], ratio: float | None, path: Path) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=0.5, help="time per cell and round")
-    parser.add_argument("--rounds", type=int, default=6, help="interleaved rounds per cell")
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
-    args = parser.parse_args()
-    if args.seconds <= 0 or args.rounds < 1:
-        parser.error("--seconds must be positive and --rounds at least 1")
+    args = round_arguments(__doc__ or "", 0.5, 6)
     run(args.seconds, args.rounds, args.out)
 
 

@@ -19,7 +19,6 @@ Results go to ``benchmarks/results/playout_speed.json`` and ``playout_speed.png`
 
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 import os
@@ -34,7 +33,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from benchmarks.common import bar_chart, best_rounds
+from benchmarks.common import bar_chart, best_rounds, round_arguments
 from benchmarks.line_speed import dominoes_games, measure
 from pips import __version__
 from pips.bots import kernel
@@ -178,11 +177,7 @@ def draw(rows: list[dict[str, Any]], ratio: float | None, path: Path) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=1.0, help="time per cell and round")
-    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds per cell")
-    parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
-    args = parser.parse_args()
+    args = round_arguments(__doc__ or "", 1.0, 5)
     start = time.perf_counter()
     run(args.seconds, args.rounds, args.out)
     Console(stderr=True).print(f"{time.perf_counter() - start:.0f} s")
