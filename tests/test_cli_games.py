@@ -180,3 +180,40 @@ def test_bad_bot_names_give_one_line_and_exit_2(
 ) -> None:
     code, out, err = run(["simulate", "family", "-p", "3", "--hands", "1", "--bots", bots], capsys)
     assert code == 2 and message in err and "Traceback" not in err + out
+
+
+def test_play_resume_goes_on_with_a_saved_game_and_refuses_bad_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    save = tmp_path / "game.json"
+    answers = iter(["1", "q"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    code, out, err = run(
+        ["play", "family", "--players", "2", "--seed", "2", "--save", str(save), "--text"],
+        capsys,
+    )
+    assert code == 0 and "unfinished game saved" in out, err
+    started = json.loads(save.read_text())
+    assert started["bots"] == [None, "greedy"] or started["bots"] == ["greedy", None]
+    monkeypatch.setattr("builtins.input", lambda prompt="": "1")
+    code, out, err = run(["play", "--resume", str(save), "--text"], capsys)
+    assert code == 0 and "record saved" in out, err
+    finished = record.replay(json.loads(save.read_text()))
+    assert finished.match.is_over
+    moves = [m for h in started["hands"] for m in h["moves"]]
+    assert [m for h in json.loads(save.read_text())["hands"] for m in h["moves"]][
+        : len(moves)
+    ] == moves
+    # A finished game, a game with options given again, and a file that is not a record.
+    for argv, message in (
+        (["play", "--resume", str(save)], "that game is over"),
+        (["play", "family", "--resume", str(save)], "--resume takes the game"),
+        (["play"], "name a game to play"),
+        (["play", "fido", "--players", "3", "--delay", "9"], "--delay must be 0 to 5"),
+    ):
+        code, out, err = run(argv, capsys)
+        assert code == 2 and message in err and "Traceback" not in err + out
+    junk = tmp_path / "junk.json"
+    junk.write_text('{"format": "pips.record/1"}')
+    code, _, err = run(["play", "--resume", str(junk)], capsys)
+    assert code == 2 and "game" in err and len(err.strip().splitlines()) == 1

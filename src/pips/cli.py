@@ -31,7 +31,9 @@ from pips.core.tiles import Tile
 from pips.core.view import SPECTATOR, Event, View
 from pips.games.match import Match
 from pips.games.registry import GameSpec, GameState, all_games, find_game, game_names
-from pips.sim import BOT_STREAM, deal_seed, play_game
+from pips.paths import pips_home
+from pips.sim import deal_seed, play_game
+from pips.tui.session import PlaySession, SessionError, default_path
 
 app = typer.Typer(
     name="pips",
@@ -148,15 +150,22 @@ def parse_set(text: str) -> int:
     return int(raw)
 
 
-def parse_bots(text: str, seats: int) -> list[Bot]:
-    """``greedy,random`` fills the seats in order, repeating."""
+def bot_specs(text: str, seats: int) -> list[str]:
+    """``greedy,random`` fills the seats in order, repeating; each name is checked."""
     names = [n for n in (part.strip() for part in text.split(",")) if n]
     if not names:
         fail(f"--bots needs at least one of {', '.join(bot_names())}")
     try:
-        return [make_bot(names[i % len(names)]) for i in range(seats)]
+        for name in set(names):
+            make_bot(name)
     except RuleError as exc:
         fail(str(exc))
+    return [names[i % len(names)] for i in range(seats)]
+
+
+def parse_bots(text: str, seats: int) -> list[Bot]:
+    """The bots of ``--bots`` for ``seats`` seats (see :func:`bot_specs`)."""
+    return [make_bot(name) for name in bot_specs(text, seats)]
 
 
 def progress_bar() -> Progress:
@@ -180,8 +189,7 @@ def spec_for(game: str) -> GameSpec:
 
 def records_dir() -> Path:
     """Where ``pips play`` keeps its records: ``$PIPS_HOME/records`` (default ~/.pips)."""
-    home = Path(os.environ.get("PIPS_HOME", Path.home() / ".pips"))
-    return home / "records"
+    return pips_home() / "records"
 
 
 # -- printing --------------------------------------------------------------------------
@@ -318,8 +326,8 @@ def choose_interactively(
 @app.command()
 @with_game_flags
 def play(
-    game: Annotated[str, typer.Argument(help="The game: " + ", ".join(game_names()))],
     flags: GameFlags,
+    game: Annotated[str | None, typer.Argument(help="The game: " + ", ".join(game_names()))] = None,
     bots: Annotated[str, typer.Option(help="Bots for the other seats, in order.")] = "greedy",
     name: Annotated[str, typer.Option(help="Your name in the record.")] = "You",
     seat: Annotated[
@@ -330,67 +338,94 @@ def play(
     save: Annotated[
         Path | None, typer.Option(help="Record file (default: a new file in $PIPS_HOME/records).")
     ] = None,
+    resume: Annotated[
+        Path | None, typer.Option(help="Go on with the unfinished game saved in this record.")
+    ] = None,
+    delay: Annotated[
+        float, typer.Option(help="Seconds between the bots' moves on screen (0 to 5).")
+    ] = 0.8,
+    text: Annotated[
+        bool,
+        typer.Option(
+            "--text/--full-screen",
+            help="Line by line instead of full screen (the default without a terminal).",
+        ),
+    ] = False,
 ) -> None:
     """Play a game (every hand of a match) against bots in the terminal; the record is
-    saved at the end."""
-    spec = spec_for(game)
-    options = flags.options(spec)
-    if not 0 <= seat < options.players:
-        fail(f"--seat must be 0 to {options.players - 1}")
-    seed = random.SystemRandom().randrange(2**31) if seed is None else seed
-    others = parse_bots(bots, options.players - 1)
-    entrants: list[Bot | None] = [*others[:seat], None, *others[seat:]]
-    entrant_names = [name if b is None else f"{b.name}-{i}" for i, b in enumerate(entrants)]
-    match = Match(spec, options, random.Random(seed))
-    seats = [entrants[e] for e in match.seating]
-    names = [entrant_names[e] for e in match.seating]
-    me = seats.index(None)
-    bot_rng = random.Random(seed ^ BOT_STREAM)
+    saved after every move, in $PIPS_HOME/records unless --save names a file."""
+    if not 0 <= delay <= 5:
+        fail("--delay must be 0 to 5 seconds")
+    if resume is not None:
+        if game is not None or any(v is not None for v in flags.given.values()):
+            fail("--resume takes the game and its options from the record: give neither")
+        try:
+            session = PlaySession.resume(resume)
+        except SessionError as exc:
+            fail(str(exc))
+    else:
+        if game is None:
+            fail("name a game to play (" + ", ".join(game_names()) + ") or --resume FILE")
+        spec = spec_for(game)
+        options = flags.options(spec)
+        if not 0 <= seat < options.players:
+            fail(f"--seat must be 0 to {options.players - 1}")
+        seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+        others = bot_specs(bots, options.players - 1)
+        entrants: list[str | None] = [*others[:seat], None, *others[seat:]]
+        names = [name if b is None else f"{b}-{i}" for i, b in enumerate(entrants)]
+        path = save or default_path(records_dir(), spec.name, seed)
+        session = PlaySession(spec, options, entrants, names, seed, path)
+    full_screen = not text and sys.stdin.isatty() and sys.stdout.isatty()
+    if full_screen:
+        from pips.tui.app import PlayApp
+
+        PlayApp(session, delay=delay).run()
+        session.save()
+    else:
+        play_in_text(session)
+    status = "record" if session.is_over else "unfinished game"
+    out.print(f"{status} saved to {session.path}")
+
+
+def play_in_text(session: PlaySession) -> None:
+    """The line-by-line client: for scripts, and terminals without full screen."""
+    spec, match, names = session.spec, session.match, session.names
     out.print(
         f"[bold]{spec.title}[/bold], options: "
-        + ", ".join(f"{k}={v}" for k, v in options.to_json().items())
+        + ", ".join(f"{k}={v}" for k, v in session.options.to_json().items())
     )
     if match.lots is not None:
-        drawn = ", ".join(f"{entrant_names[d.entrant]} {d.tile}" for d in match.lots.draws)
+        entrant = {e: names[s] for s, e in enumerate(match.seating)}
+        drawn = ", ".join(f"{entrant[d.entrant]} {d.tile}" for d in match.lots.draws)
         out.print(f"lots: {drawn}")
     out.print("seats in playing order: " + ", ".join(f"{i} {n}" for i, n in enumerate(names)))
-    quit_early = False
     hand_number = 0
-    while not match.is_over:
-        state = match.current
+    while not session.is_over:
+        state = session.state
         if state.context.number != hand_number:
             hand_number = state.context.number
             if match.target is not None:
                 out.print(f"\n[bold]hand {hand_number}[/bold] · {match_line(match, names)}")
-        turn = state.current_seat
-        assert turn is not None
-        moves = state.legal_moves()
-        bot = seats[turn]
-        if bot is None:
-            view = state.view(turn)
+        if session.my_turn:
+            view = session.view()
             sizes = " ".join(f"{names[i]} {n}" for i, n in enumerate(view.hand_sizes))
             out.print(f"\n[bold]your turn[/bold] · tiles: {sizes} · stock {view.stock_size}")
-            chosen = choose_interactively(view, moves, spec, input)
+            chosen = choose_interactively(view, session.legal_moves(), spec, input)
             if chosen is None:
-                quit_early = True
-                break
+                return
         else:
-            chosen = moves[0] if len(moves) == 1 else bot.choose(state.view(turn), moves, bot_rng)
+            chosen = session.decide()
         try:
-            event = match.play(chosen)
+            played = session.play(chosen)
         except RuleError as exc:
             out.print(f"[red]{exc}[/red]")  # nothing changed: the same seat moves again
             continue
-        out.print(describe_event(event.seen_by(me), names))
-        if state.is_over:
-            out.print(result_table(state, names))
-    if match.is_over and match.target is not None:
+        out.print(describe_event(played.event.seen_by(session.me), names))
+        if played.hand_over:
+            out.print(result_table(match.hands[played.hand - 1], names))
+    if match.target is not None:
         out.print(f"[bold]match over[/bold] · {match_line(match, names)}")
-    path = save or records_dir() / f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{spec.name}-{seed}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    record.save([record.write_record(match, names, seed=seed)], path)
-    status = "unfinished game" if quit_early else "record"
-    out.print(f"{status} saved to {path}")
 
 
 # -- enter a game played at a real table ----------------------------------------------
@@ -710,14 +745,28 @@ def replay(
         int, typer.Option("--game", help="Which record of the file, from 1.")
     ] = 1,
     step: Annotated[
-        bool, typer.Option(help="Show the layout after each move and wait for Enter.")
+        bool, typer.Option(help="Line by line: show the layout after each move, wait for Enter.")
+    ] = False,
+    text: Annotated[
+        bool,
+        typer.Option(
+            "--text/--full-screen",
+            help="Print the game instead of stepping through it full screen "
+            "(the default without a terminal).",
+        ),
     ] = False,
 ) -> None:
-    """Show a recorded game hand by hand and move by move, with points and scores."""
+    """Step through a recorded game (forward and back, every hand face up), or print it
+    hand by hand and move by move with points and scores."""
     records = list(record.load(file))
     if not 1 <= game_number <= len(records):
         fail(f"{file} holds {len(records)} record(s); --game must be 1 to {len(records)}")
     replayed = record.replay(records[game_number - 1])
+    if not (text or step) and sys.stdin.isatty() and sys.stdout.isatty():
+        from pips.tui.app import ReplayApp
+
+        ReplayApp(replayed).run()
+        return
     names = replayed.seats
     spec = replayed.spec
     out.print(f"[bold]{spec.title}[/bold], seats: " + ", ".join(names))
@@ -792,6 +841,61 @@ def rules(
     fixed = spec.options.FIXED
     if fixed:
         out.print("fixed by the rules: " + ", ".join(f"{k} {v}" for k, v in fixed.items()))
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    database: Annotated[
+        str | None,
+        typer.Option(help="Database URL (default $PIPS_DATABASE_URL, else SQLite in $PIPS_HOME)."),
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot waits before its move (0 to 5).")
+    ] = 0.6,
+    grace: Annotated[
+        float,
+        typer.Option(help="Seconds a player may be away during a game before a bot takes over."),
+    ] = 60.0,
+    https_cookies: Annotated[
+        bool, typer.Option(help="Send the session cookie over HTTPS only (behind TLS).")
+    ] = False,
+    warm_up: Annotated[
+        bool, typer.Option(help="Compile the search bots' kernel at start, in the background.")
+    ] = True,
+) -> None:
+    """Run the pips server: play in the browser with friends and bots."""
+    if not 0 <= bot_delay <= 5:
+        fail("--bot-delay must be 0 to 5 seconds")
+    if not 1 <= grace <= 3600:
+        fail("--grace must be 1 to 3600 seconds")
+    if not 1 <= port <= 65535:
+        fail("--port must be 1 to 65535")
+    import uvicorn
+
+    from pips.server.app import create_app
+    from pips.store.db import Database
+
+    try:
+        db = Database(database)
+    except Exception as exc:  # a malformed URL or a missing driver
+        fail(f"cannot use database {database!r}: {exc}")
+    server_app = create_app(
+        db, bot_delay=bot_delay, grace=grace, warm=warm_up, https_cookies=https_cookies
+    )
+    shown = f"[{host}]" if ":" in host else host
+    out.print(f"pips {__version__} serving on http://{shown}:{port}/ (database {db.engine.url!r})")
+    # No per-message deflate: state messages are small, and compressing each one for
+    # every seat cost the server more than it saved (measured with benchmarks.load).
+    uvicorn.run(
+        server_app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=4096,
+        ws_per_message_deflate=False,
+    )
 
 
 @app.command()

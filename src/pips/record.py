@@ -86,11 +86,14 @@ def write_record(
     *,
     seed: int | None = None,
     played_at: datetime | None = None,
+    bots: Sequence[str | None] | None = None,
 ) -> dict[str, Any]:
     """The record of a match (or of a single hand) in ``pips.record/1`` form.
 
-    ``seats`` are the players' names in seat order. The game may be unfinished: the
-    record then has no ``result`` yet and can be continued later.
+    ``seats`` are the players' names in seat order; ``bots`` (optional) names the bot
+    that played each seat, ``None`` for a person, so an unfinished game can be resumed
+    with the same bots. The game may be unfinished: the record then has no ``result``
+    yet and can be continued later.
     """
     match = game if isinstance(game, Match) else Match.of_hand(find_game(game.game), game)
     if len(seats) != match.players:
@@ -101,6 +104,10 @@ def write_record(
         "options": match.options.to_json(),
         "seats": list(seats),
     }
+    if bots is not None:
+        if len(bots) != match.players:
+            raise ValueError(f"{len(bots)} bots for {match.players} players")
+        record["bots"] = list(bots)
     if seed is not None:
         record["seed"] = seed
     record["played_at"] = (played_at or datetime.now(UTC)).isoformat(timespec="seconds")
@@ -173,6 +180,8 @@ class Replay:
     options: Any
     seats: list[str]
     match: Match
+    seed: int | None = None
+    bots: list[str | None] | None = None
 
     @property
     def states(self) -> list[GameState]:
@@ -258,6 +267,13 @@ def _move(data: Any, state: Any) -> Move:
     return Play(tile, touching, at, end, inline)
 
 
+def move_from_json(data: Any, state: Any) -> Move:
+    """A move in the record's words (as :func:`pips.core.view.move_to_json` writes it)
+    for the hand ``state``; :class:`RecordError` when it is malformed. Whether it is
+    legal is for the engine to say."""
+    return _move(data, state)
+
+
 def _int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -319,6 +335,13 @@ def replay(record: Mapping[str, Any]) -> Replay:
     seed = record.get("seed")
     if seed is not None and not _int(seed):
         raise RecordError("seed must be an integer")
+    bots = record.get("bots")
+    if bots is not None and (
+        not isinstance(bots, list)
+        or len(bots) != options.players
+        or not all(b is None or isinstance(b, str) for b in bots)
+    ):
+        raise RecordError(f"bots must list {options.players} bot names or nulls")
 
     lots = _lots(record, spec, options)
     match = Match(spec, options, lots=lots)
@@ -339,7 +362,7 @@ def replay(record: Mapping[str, Any]) -> Replay:
                 "the record has a result but the game is not over", hand=len(hands), rule="C-09"
             )
         _check_result(result, actual.to_json(), None)
-    return Replay(spec, options, list(seats), match)
+    return Replay(spec, options, list(seats), match, seed, bots)
 
 
 def _replay_hand(

@@ -88,18 +88,16 @@ class Knowledge:
         unseen = {t for t in double_set(top) if t not in known}
         lacks: list[set[Tile]] = [set() for _ in range(players)]
         free = [0] * players
-        until_playable = view.game == "draw" or (
-            view.game == "doubles" and view.options.get("draw_rule") == "draw_until_playable"
-        )
         layout = new_layout(view)
         for event in view.history:
             move, who = event.move, event.seat
             if isinstance(move, Draw | Pass) and who != view.seat and layout.tiles:
                 lacks[who] |= fitting_tiles(view, layout)
                 if isinstance(move, Draw):
-                    # A draw-until-playable seat drew again, so its earlier draws did not
-                    # fit either: only the newest tile is unknown.
-                    free[who] = 1 if until_playable else free[who] + 1
+                    # Every unseen draw is exempt from what the seat lacked before. (A
+                    # draw-until-playable seat's earlier draws did not fit *now*, but may
+                    # well be tiles it lacked at an older knock or draw.)
+                    free[who] += 1
             elif isinstance(move, Play):
                 if move.at is At.OPEN:
                     layout.open_with(move.tile, who)

@@ -43,7 +43,11 @@ class Point(NamedTuple):
 
 
 class Laid(NamedTuple):
-    """A tile in the layout: attached at point ``on`` (``-1`` for the first tile)."""
+    """A tile in the layout: attached at point ``on`` (``-1`` for the first tile).
+
+    ``slot`` is the slot of that point on the ``parent`` tile (``""`` for the first
+    tile), so a client can draw where on its parent a tile hangs.
+    """
 
     tile: Tile
     touching: int
@@ -51,6 +55,7 @@ class Laid(NamedTuple):
     parent: int
     across: bool
     seat: int
+    slot: str = ""
 
 
 class Layout:
@@ -180,6 +185,7 @@ class Layout:
                 -1 if on is None else on.node,
                 across,
                 seat,
+                "" if on is None else on.slot,
             )
         )
         return len(self.tiles) - 1

@@ -68,9 +68,10 @@ class View:
     def count(self) -> int:
         return self.layout.count
 
-    def to_json(self) -> dict[str, Any]:
-        """A plain JSON form, as a client receives it."""
-        return {
+    def to_json(self, history: bool = True) -> dict[str, Any]:
+        """A plain JSON form, as a client receives it; without ``history`` the moves so
+        far are left out (a live client follows them one event at a time)."""
+        out = {
             "game": self.game,
             "options": dict(self.options),
             "seat": self.seat,
@@ -84,8 +85,10 @@ class View:
                         "tile": laid.tile.to_json(),
                         "touching": laid.touching,
                         "on": laid.on,
+                        "parent": laid.parent,
                         "across": laid.across,
                         "seat": laid.seat,
+                        "slot": laid.slot,
                     }
                     for laid in self.layout.tiles
                 ],
@@ -102,11 +105,13 @@ class View:
                 "count": self.layout.count,
             },
             "scores": list(self.scores),
-            "history": [event_to_json(e) for e in self.history],
             "result": None if self.result is None else self.result.to_json(),
             "set_aside": [[t.to_json() for t in tiles] for tiles in self.set_aside],
             "hand_number": self.hand_number,
         }
+        if history:
+            out["history"] = [event_to_json(e) for e in self.history]
+        return out
 
 
 def move_to_json(seat: int, move: Move) -> dict[str, Any]:

@@ -41,6 +41,23 @@ from pips.games.common import (
 from pips.games.options import Direction, GameOptions, option
 
 NAME = "doubles"
+
+SUMMARY = """\
+Doubles: 2 or more players, hands until someone reaches 100.
+
+- Lots: the heaviest tile drawn takes seat 0, where the playing order starts (DB-01).
+- 7 tiles each for 2 to 4 players (DB-02); the rest is the boneyard (DB-03).
+- The highest double is set first (or 6-6 with `set_rule double_six`, DB-04).
+- The set double is a spinner: its two sides take the first two tiles, then its two
+  ends open as well. Other doubles lie across and do not branch (DB-05).
+- A suit may be matched only once its double is in the layout: a tile on an open end
+  of v needs v-v laid already, or is v-v itself (DB-06).
+- You must play if you can (DB-07); otherwise draw until a tile can be laid and lay
+  it, passing when the boneyard is empty (DB-08).
+- The hand ends when someone goes out or nobody can play (DB-09). The winner (out, or
+  fewest pips) earns every opponent's pips (DB-10, DB-12); a tie for fewest scores
+  nothing (DB-11). First to 100 wins (DB-13); every hand is a new deal (DB-14).
+"""
 SIX_SIX = DOUBLES[6]
 
 

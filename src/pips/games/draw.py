@@ -36,6 +36,20 @@ from pips.games.doubles import hand_points
 from pips.games.options import Direction, GameOptions, option
 
 NAME = "draw"
+
+SUMMARY = """\
+Draw game: 2 to 6 players, one hand (a match to 100 with `match_scoring`).
+
+- Tiles per player by the number of players; the rest is the talon (DR-01).
+- The highest double leads; with no double, the heaviest tile (DR-02).
+- One line with two open ends; doubles do not branch unless `doubles_branch` is on
+  (DR-03). You must lay a matching tile if you can (DR-04).
+- If you cannot, draw from the talon until a tile fits and lay it at once; tiles that
+  did not fit stay in your hand; with the talon empty you pass (DR-05).
+- The hand ends when someone lays their last tile or nobody can play (DR-06). The
+  winner went out, or holds the fewest pips (DR-07); equal fewest share the win (DR-08).
+- With `match_scoring` the winner earns every opponent's pips, to 100 (DR-10).
+"""
 HAND_SIZES: Mapping[int, int] = {2: 7, 3: 6, 4: 5, 5: 5, 6: 5}
 """DR-01: tiles per player."""
 MATCH_TARGET = 100

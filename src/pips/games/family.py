@@ -38,6 +38,23 @@ from pips.games.common import (
 from pips.games.options import GameOptions, option
 
 NAME = "family"
+
+SUMMARY = """\
+Family game: 2 to 4 players, double-6, hands until someone reaches 100.
+
+- Each player takes 5 tiles; the rest is the stock (FA-01). The holder of the highest
+  double lays it first (FA-02); play goes clockwise (FA-03).
+- The layout is one line with two open ends; a tile goes on an end with matching
+  halves touching. Doubles do not branch unless `doubles_branch` is on (FA-04).
+- You must lay a tile if you can (FA-05). If you cannot, draw exactly one tile and
+  wait: it may be laid from your next turn on. With the stock empty you pass (FA-06).
+- The hand ends when someone lays their last tile, or the stock is empty and nobody
+  can play (FA-07).
+- The winner (out, or fewest pips in a blocked hand) gains from every other player
+  that player's pips minus their own (FA-08); a tie for fewest scores nothing (FA-09).
+- Every hand is a new deal opened by the highest double (FA-10); the first to 100 at
+  the end of a hand wins the match (FA-11).
+"""
 SET = 6
 HAND_SIZE = 5
 STOCK_SIZES = {2: 18, 3: 13, 4: 8}

@@ -38,6 +38,30 @@ from pips.games.options import Direction, GameOptions, option
 
 NAME = "fido"
 
+SUMMARY = """\
+FIDO divisor game: one hand, 3 to 9 players, a double-6 to double-18 set.
+
+- Set and divisor (F-01): double-6 scores on 3, double-9 on 5, double-12 on 7,
+  double-15 on 9, double-18 on 11. Hand sizes by players and set (F-02); the rest is
+  the stock.
+- The holder of the highest double opens with it (F-09). It lies alone: both halves
+  are open ends, both long sides are naked sides; S = twice its number (F-10).
+- The second tile must go against a naked side of the opening double (F-13).
+- Every double is laid across (F-05): both halves stay open and its far long side
+  becomes naked; S rises by its number. A tile on an open end changes S by its
+  difference (F-06); a tile at a naked side adds its free number (F-07).
+- S counts open ends only, never naked sides (F-04).
+- After every play, if S divides by the divisor, the player scores S / divisor
+  (F-15), the opening included (F-11).
+- You must play if you can (F-16). Otherwise draw one tile and sit out; that tile
+  waits for your next turn (F-17). With the stock empty you pass (F-18).
+- The hand ends when someone lays their last tile (F-19) or nobody can play and
+  nothing can be drawn (F-20). Everyone deducts the pips left in their hand from
+  their points; the highest final score wins (F-21).
+- Options: direction of play, the Mother Theresa rule (a naked side may be taken
+  without scoring only as a last resort, F-22), doubles in line (F-23).
+"""
+
 DIVISORS: Mapping[int, int] = {6: 3, 9: 5, 12: 7, 15: 9, 18: 11}
 """F-01: the divisor of each set."""
 

@@ -33,6 +33,26 @@ from pips.games.common import DrawRule, HandContext, LineGameState, line_result
 from pips.games.options import GameOptions, option
 
 NAME = "partnership"
+
+SUMMARY = """\
+Partnership game: 2 against 2, double-6, 7 tiles each, no stock, a match to 30.
+
+- Pairs by lot: the highest and the lowest draw sit opposite (PT-01); 7 tiles each,
+  nothing remains (PT-02). Tiles are not sorted unless `allow_hand_sorting` (PT-03).
+- Five or more doubles in one hand: everything is redealt (PT-04).
+- The first hand is opened with 6-6 by its holder; each later hand by the next player
+  after the last opener, with any tile (PT-05).
+- Play is counter-clockwise on one line with two open ends; doubles lie across and
+  do not branch; you must lay a tile if you can (PT-06).
+- Otherwise you knock and the turn passes; nobody draws (PT-07). A false knock is
+  refused, or with `false_knock penalize` every tile you could have laid is set aside
+  face up until it is your last (PT-08).
+- The hand ends when someone goes out or nobody can play (PT-09). Going out: your pair
+  scores floor(P / 10) + 1 with P the opponents' pips (PT-10). Blocked: the pair with
+  fewer pips scores on all four hands' pips (or the losers' with `block_points
+  losers_only`, PT-11); equal pips score nothing (PT-12).
+- The first pair to 30 points (10 in tournaments) wins the match (PT-13).
+"""
 SET = 6
 HAND_SIZE = 7
 PLAYERS = 4

@@ -82,6 +82,8 @@ class GameSpec:
     """The match target, or ``None`` when a game is one hand."""
     lots: Callable[[Any], LotRule | None] = no_lots
     """How the seats are drawn before a match, if they are."""
+    summary: str = ""
+    """The rules in brief, in the project's words, with their SPEC ids (help screens)."""
 
     def options_from_json(self, data: Mapping[str, Any]) -> Any:
         return self.options.from_json(data)
@@ -102,6 +104,7 @@ def _fido() -> GameSpec:
         rules="SPEC section 1 (F-01 to F-24)",
         aliases=("divisor", "fido-divisor"),
         options=fido.FidoOptions,
+        summary=fido.SUMMARY,
         deal=fido.deal,
         from_deal=fido.FidoState,
         immediate_points=fido.immediate_points,
@@ -117,6 +120,7 @@ def _family() -> GameSpec:
         rules="SPEC section 2 (FA-01 to FA-11)",
         aliases=("familie", "five-tiles"),
         options=family.FamilyOptions,
+        summary=family.SUMMARY,
         deal=family.deal,
         from_deal=family.FamilyState,
         target=lambda options: options.target,
@@ -132,6 +136,7 @@ def _draw() -> GameSpec:
         rules="SPEC section 3 (DR-01 to DR-10)",
         aliases=("draw-game", "anleitung"),
         options=draw.DrawOptions,
+        summary=draw.SUMMARY,
         deal=draw.deal,
         from_deal=draw.DrawState,
         target=draw.target,
@@ -147,6 +152,7 @@ def _doubles() -> GameSpec:
         rules="SPEC section 4 (DB-01 to DB-14)",
         aliases=("double",),
         options=doubles.DoublesOptions,
+        summary=doubles.SUMMARY,
         deal=doubles.deal,
         from_deal=doubles.DoublesState,
         target=lambda options: options.target,
@@ -163,6 +169,7 @@ def _partnership() -> GameSpec:
         rules="SPEC section 5 (PT-01 to PT-13)",
         aliases=("doppel-sechs", "partners", "pairs"),
         options=partnership.PartnershipOptions,
+        summary=partnership.SUMMARY,
         deal=partnership.deal,
         from_deal=partnership.PartnershipState,
         target=lambda options: options.target,

@@ -1,0 +1,61 @@
+"""The database: an engine from ``PIPS_DATABASE_URL`` (SQLite file by default), the
+schema brought up to date by alembic, and sessions."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+from pips.paths import pips_home
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def default_url() -> str:
+    """``PIPS_DATABASE_URL``, else a SQLite file in ``$PIPS_HOME`` (default ~/.pips)."""
+    return os.environ.get("PIPS_DATABASE_URL") or f"sqlite:///{pips_home() / 'pips.db'}"
+
+
+def alembic_config(url: str) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+class Database:
+    """An engine and its sessions; :meth:`upgrade` applies the migrations."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url or default_url()
+        self.engine: Engine = create_engine(self.url)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def upgrade(self) -> None:
+        """Bring the schema to the newest migration (idempotent)."""
+        config = alembic_config(self.url)
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    def session(self) -> Session:
+        return self.sessions()
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _sqlite_pragmas(connection: object, _record: object) -> None:
+    # WAL lets readers go on while a move is written; foreign keys are off by default.
+    cursor = connection.cursor()  # type: ignore[attr-defined]
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()

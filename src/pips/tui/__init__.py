@@ -1,0 +1,1 @@
+"""The terminal client: ``pips play`` and ``pips replay`` full screen (textual)."""

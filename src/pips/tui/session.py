@@ -1,0 +1,210 @@
+"""One person's match against bots, as the terminal client runs it (no screen here).
+
+The session owns the match, seats the bots, saves the record after every move (so a
+closed terminal loses nothing and ``pips play --resume FILE`` goes on from there), takes
+moves back (undo, against bots only) and asks the ``expert`` bot for hints.
+
+Every bot decision is drawn from a ``random.Random`` seeded by the game's seed and the
+position (hand and move number), so a position reached again after an undo, or after
+resuming, gets the same decision: a game replays from its record alone.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pips import record
+from pips.bots.base import Bot, make_bot, observe, reset
+from pips.bots.expert import Advice, ExpertBot
+from pips.core.moves import Move
+from pips.core.view import Event, View
+from pips.games.match import Match
+from pips.games.registry import GameSpec, GameState
+
+
+class SessionError(ValueError):
+    """A session that cannot be started or resumed, in one line."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """A move that was applied: in which hand, by whom, and the event it made."""
+
+    hand: int
+    event: Event
+    hand_over: bool
+
+
+class PlaySession:
+    """A match with one person (``bots[seat] is None``) and bots in the other seats.
+
+    ``entrants`` are given in the order before any lots; after the lots
+    :attr:`names` and :attr:`bot_names` are in seat order.
+    """
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        options: Any,
+        entrants: Sequence[str | None],
+        names: Sequence[str],
+        seed: int,
+        path: Path,
+    ) -> None:
+        if sum(e is None for e in entrants) != 1:
+            raise SessionError("a terminal game has exactly one person at the table")
+        self.spec = spec
+        self.options = options
+        self.seed = seed
+        self.path = path
+        seating = Match(spec, options, random.Random(seed)).seating
+        self.bot_names: list[str | None] = [entrants[e] for e in seating]
+        self.names = [names[e] for e in seating]
+        self.bots: list[Bot | None] = [None if b is None else make_bot(b) for b in self.bot_names]
+        self.me = self.bot_names.index(None)
+        self.undos = 0
+        self._restart()
+
+    @classmethod
+    def resume(cls, path: Path) -> PlaySession:
+        """The unfinished match saved in ``path``, ready to go on."""
+        records = list(record.load(path))
+        if len(records) != 1:
+            raise SessionError(f"{path} holds {len(records)} records; resume needs one game")
+        replayed = record.replay(records[0])
+        if replayed.match.is_over:
+            raise SessionError(f"{path}: that game is over; `pips replay {path}` shows it")
+        if replayed.seed is None or replayed.bots is None:
+            raise SessionError(f"{path} was not saved by `pips play` (no seed or bots)")
+        entrants: list[str | None] = [None] * len(replayed.seats)
+        names = list(replayed.seats)
+        for seat, entrant in enumerate(replayed.match.seating):
+            entrants[entrant] = replayed.bots[seat]
+            names[entrant] = replayed.seats[seat]
+        session = cls(replayed.spec, replayed.options, entrants, names, replayed.seed, path)
+        for hand in replayed.match.hands:
+            for event in hand.history:
+                session._apply(event.move)
+        return session
+
+    # -- reading -----------------------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        return self.match.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.match.is_over
+
+    @property
+    def turn(self) -> int | None:
+        return self.match.current_seat
+
+    @property
+    def my_turn(self) -> bool:
+        return self.turn == self.me
+
+    def view(self) -> View:
+        """What the person at the keyboard may see of the current hand."""
+        return self.state.view(self.me)
+
+    def legal_moves(self) -> Sequence[Move]:
+        return self.match.legal_moves()
+
+    @property
+    def can_undo(self) -> bool:
+        return not self.is_over and any(self._mine(i) for i in range(len(self.moves)))
+
+    def hint(self) -> Advice:
+        """What the ``expert`` bot would play here, and why."""
+        return ExpertBot().advise(self.view(), self.legal_moves())
+
+    # -- playing -----------------------------------------------------------------------
+
+    def decide(self) -> Move:
+        """The bot to move chooses (this may take a while: run it off the UI thread)."""
+        seat = self.turn
+        assert seat is not None and self.bots[seat] is not None
+        bot = self.bots[seat]
+        assert bot is not None
+        moves = self.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        rng = random.Random(f"{self.seed}/{len(self.match.hands)}/{len(self.state.history)}")
+        return bot.choose(self.state.view(seat), moves, rng)
+
+    def play(self, move: Move) -> Played:
+        """Apply ``move`` for the seat to move and save; a :class:`RuleError` changes
+        nothing."""
+        played = self._apply(move)
+        self.save()
+        return played
+
+    def undo(self) -> int:
+        """Take back the person's last move and the bots' moves after it; how many moves
+        went back. The match is played again from its seed up to that point."""
+        mine = [i for i in range(len(self.moves)) if self._mine(i)]
+        if self.is_over or not mine:
+            return 0
+        keep = self.moves[: mine[-1]]
+        taken = len(self.moves) - len(keep)
+        self._restart()
+        for move in keep:
+            self._apply(move)
+        self.undos += 1
+        self.save()
+        return taken
+
+    def save(self) -> Path:
+        """Write the record (atomically) to :attr:`path`."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        written = record.write_record(self.match, self.names, seed=self.seed, bots=self.bot_names)
+        if self.undos:
+            written["undos"] = self.undos
+        record.save([written], self.path)
+        return self.path
+
+    # -- inside --------------------------------------------------------------------------
+
+    def _mine(self, index: int) -> bool:
+        """Whether move ``index`` was the person's (replayed hands give the seat)."""
+        return self._seats[index] == self.me
+
+    def _apply(self, move: Move) -> Played:
+        seat = self.turn
+        assert seat is not None
+        hand = len(self.match.hands)
+        state = self.state
+        event = self.match.play(move)
+        # As applied: a draw names the tile it took, so replaying it is exact.
+        self.moves.append(event.move)
+        self._seats.append(seat)
+        for other, bot in enumerate(self.bots):
+            if bot is not None:
+                observe(bot, event.seen_by(other))
+        if self.match.current is not state:
+            self._start_hand()
+        return Played(hand, event, state.is_over)
+
+    def _restart(self) -> None:
+        """The match from its first deal, no move made."""
+        self.match = Match(self.spec, self.options, random.Random(self.seed))
+        self.moves: list[Move] = []
+        self._seats: list[int] = []
+        self._start_hand()
+
+    def _start_hand(self) -> None:
+        for seat, bot in enumerate(self.bots):
+            if bot is not None:
+                reset(bot, seat)
+
+
+def default_path(records: Path, game: str, seed: int) -> Path:
+    """A new record file in the records folder, named by time, game and seed."""
+    return records / f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{game}-{seed}.json"

@@ -1,0 +1,196 @@
+"""What the terminal client draws: seats, the table, the count, the hand, score sheets.
+
+Each function turns a view (and what the client knows about names and scores) into a
+rich renderable; the apps put them on the screen. Nothing here reads a game state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from pips.core.moves import Draw, Misdeal, Pass, Play
+from pips.core.tiles import Tile
+from pips.core.view import Event, View
+from pips.display import PlayOutcome, ScoreSheet, hand_rows
+
+PLAYABLE = "bold green"
+CURSOR = "bold black on bright_white"
+DIM = "dim"
+
+
+def tile_text(tile: Tile) -> str:
+    return f"[{tile.high}│{tile.low}]"
+
+
+def seats_panel(
+    view: View,
+    names: Sequence[str],
+    target: int | None,
+    *,
+    hands: Sequence[Sequence[Tile]] | None = None,
+) -> RenderableType:
+    """Every seat with its tile count and score, whose turn it is, the stock and the
+    order of play; ``hands`` (a replay) shows every hand face up.
+
+    The score is the running points in a FIDO hand (F-15) and the final score once it
+    is over (F-21); in the line games, the match total.
+    """
+    scores = view.result.final if view.result is not None else view.scores
+    table = Table(box=None, show_header=True, pad_edge=False, expand=False)
+    for column in ("", "seat", "tiles", "points" if view.game == "fido" else "score"):
+        table.add_column(column, justify="left" if column in ("", "seat") else "right")
+    partnership = view.game == "partnership"
+    for seat, name in enumerate(names):
+        marker = "▶" if view.turn == seat else ""
+        label = name + (" (you)" if seat == view.seat else "")
+        if partnership:
+            label += f"  pair {'AB'[seat % 2]}"
+        table.add_row(
+            Text(marker, style="bold yellow"),
+            Text(label, style="bold" if seat == view.turn else ""),
+            str(view.hand_sizes[seat]),
+            str(scores[seat]),
+        )
+        if hands is not None:
+            table.add_row("", Text(" ".join(map(tile_text, hands[seat])), style=DIM), "", "")
+        if view.set_aside and view.set_aside[seat]:
+            aside = " ".join(map(tile_text, view.set_aside[seat]))
+            table.add_row("", Text(f"set aside: {aside}", style="magenta"), "", "")
+    lines: list[RenderableType] = [table]
+    facts = []
+    if view.game not in ("partnership",):
+        facts.append(f"stock {view.stock_size}")
+    direction = view.options.get("direction")
+    if direction:
+        arrow = "↻" if direction == "clockwise" else "↺"
+        facts.append(f"play goes {direction.replace('-', ' ')} {arrow}")
+    facts.append(f"hand {view.hand_number}")
+    if target is not None:
+        facts.append(f"match to {target}")
+    lines.append(Text(" · ".join(facts), style=DIM))
+    return Group(*lines)
+
+
+def count_panel(view: View, outcomes: Mapping[Tile, Sequence[PlayOutcome]]) -> Text:
+    """FIDO: the count S, the divisor, and what each playable tile would make of S
+    (F-04, F-15). Empty for the other games, which do not score during a hand."""
+    divisor = view.options.get("divisor")
+    if view.game != "fido" or not isinstance(divisor, int):
+        return Text()
+    s = view.layout.count
+    text = Text()
+    text.append(f"S = {s}", style="bold")
+    text.append(f"   divisor {divisor}   S mod {divisor} = {s % divisor}")
+    if s and s % divisor == 0:
+        text.append(f"   (scores {s // divisor})", style="green")
+    if outcomes:
+        text.append("\nyour plays: ")
+        parts = []
+        for tile, found in outcomes.items():
+            for outcome in found:
+                part = Text(f"{tile}→{outcome.count}")
+                if outcome.points:
+                    part.append(f" +{outcome.points}", style="bold green")
+                parts.append(part)
+        text.append(Text("  ").join(parts))
+    return text
+
+
+def hand_line(view: View, playable: set[Tile], cursor: int | None) -> tuple[Text, list[Tile]]:
+    """The hand in its game's order (rows apart), playable tiles marked, and the tiles
+    in the order the cursor walks them."""
+    order: list[Tile] = []
+    text = Text()
+    for row_number, row in enumerate(hand_rows(view)):
+        if row_number:
+            text.append("  ┆  ", style=DIM)
+        for tile in row:
+            style = PLAYABLE if tile in playable else DIM
+            if cursor is not None and len(order) == cursor:
+                style = CURSOR
+            text.append(tile_text(tile), style=style)
+            text.append(" ")
+            order.append(tile)
+    if not order:
+        text.append("(no tiles)", style=DIM)
+    return text, order
+
+
+def describe(event: Event, names: Sequence[str], game: str) -> str:
+    """One move in words, as the log shows it."""
+    who = names[event.seat]
+    move = event.move
+    if isinstance(move, Play):
+        verb = "opens with" if move.end < 0 else "lays"
+        where = "" if move.end < 0 else f" on {move.touching}"
+        if move.at.value == "side":
+            where = f" at the side of {move.touching}"
+        text = f"{who} {verb} {move.touching}-{move.free}{where}"
+        if move.inline:
+            text += " in line"
+        if event.layout_count is not None:
+            text += f"; S = {event.layout_count}"
+            if event.points:
+                text += f", scores {event.points}"
+        return text
+    if isinstance(move, Draw):
+        return f"{who} draws {move.tile}" if move.tile else f"{who} draws a tile"
+    if isinstance(move, Pass):
+        if event.set_aside:
+            aside = " ".join(map(str, event.set_aside))
+            return f"{who} knocks falsely: {aside} set aside face up (PT-08)"
+        # PT-07 calls it knocking; the other games pass when nothing can be laid or drawn.
+        return f"{who} knocks" if game == "partnership" else f"{who} passes"
+    if isinstance(move, Misdeal):
+        return f"misdeal: {move}"
+    return f"{who}: {move}"
+
+
+def sheet_table(sheet: ScoreSheet, names: Sequence[str], target: int | None) -> RenderableType:
+    """A finished hand's score sheet: the scoring plays (FIDO) and every seat's line."""
+    parts: list[RenderableType] = []
+    if sheet.plays:
+        plays = Table(title="Scoring plays", box=None)
+        for column in ("move", "player", "tile", "S", "points"):
+            plays.add_column(column, justify="left" if column in ("player", "tile") else "right")
+        for play in sheet.plays:
+            plays.add_row(
+                str(play.number),
+                names[play.seat],
+                f"{play.move.touching}-{play.move.free}",
+                str(play.count),
+                f"+{play.points}",
+            )
+        parts.append(plays)
+    fido = sheet.game == "fido"
+    lines = Table(title=f"Hand {sheet.hand}")
+    columns = (
+        ("player", "points", "pips left", "final", "place")
+        if fido
+        else ("player", "before", "pips left", "scored", "total", "place")
+    )
+    for column in columns:
+        lines.add_column(column, justify="left" if column == "player" else "right")
+    for line in sheet.lines:
+        name = names[line.seat]
+        if fido:
+            row = [name, str(line.points), f"-{line.pips}", str(line.final), str(line.rank)]
+        else:
+            row = [
+                name,
+                str(line.before),
+                str(line.pips),
+                f"+{line.change}" if line.change else "0",
+                str(line.final),
+                str(line.rank),
+            ]
+        lines.add_row(*row)
+    parts.append(lines)
+    parts.append(Text(sheet.explanation))
+    if target is not None:
+        parts.append(Text(f"match to {target}", style=DIM))
+    return Group(*parts)

@@ -1,0 +1,208 @@
+"""A real pips server process on 127.0.0.1 for tests, and clients that talk to it."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+POSTGRES = os.environ.get("PIPS_TEST_POSTGRES_URL")
+"""An admin URL of a PostgreSQL server for the storage tests (``.ci/run`` starts one);
+each test gets a database of its own there."""
+
+
+def database_urls() -> list[str]:
+    """The databases the storage tests run on: SQLite always, PostgreSQL when given."""
+    return ["sqlite", "postgresql"] if POSTGRES or os.environ.get("CI") else ["sqlite"]
+
+
+def new_database(kind: str, home: Path) -> str:
+    """A fresh, empty database of ``kind`` for one test; its SQLAlchemy URL."""
+    if kind == "sqlite":
+        return f"sqlite:///{home / 'pips.db'}"
+    if not POSTGRES:
+        raise RuntimeError(
+            "PIPS_TEST_POSTGRES_URL is not set (scripts/test starts PostgreSQL and sets it)"
+        )
+    import psycopg
+
+    name = f"pips_test_{secrets.token_hex(6)}"
+    with psycopg.connect(POSTGRES, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    base = POSTGRES.rsplit("/", 1)[0]
+    return f"{base.replace('postgresql://', 'postgresql+psycopg://', 1)}/{name}"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``pips serve`` in a child process over a database URL (SQLite file by default)."""
+
+    def __init__(
+        self, home: Path, database: str | None = None, bot_delay: float = 0.0, grace: float = 60
+    ) -> None:
+        self.home = home
+        self.grace = grace
+        self.database = database or f"sqlite:///{home / 'pips.db'}"
+        self.bot_delay = bot_delay
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        env = {**os.environ, "PIPS_HOME": str(self.home), "PIPS_SECRET": "test-secret"}
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "pips",
+                "serve",
+                "--port",
+                str(self.port),
+                "--database",
+                self.database,
+                "--bot-delay",
+                str(self.bot_delay),
+                "--grace",
+                str(self.grace),
+                "--no-warm-up",  # the tests' bots do not search
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=open(self.home / "server.log", "ab"),  # noqa: SIM115 - lives with the process
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.url + "/api/tables", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+            if self.process.poll() is not None:
+                break
+        raise RuntimeError("the server did not start: " + (self.home / "server.log").read_text())
+
+    def kill(self) -> None:
+        """Kill without warning (SIGKILL): nothing gets to clean up."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@contextmanager
+def running(
+    home: Path, database: str | None = None, bot_delay: float = 0.0, grace: float = 60
+) -> Iterator[Server]:
+    server = Server(home, database, bot_delay, grace).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+class Browser:
+    """One person's cookies: an HTTP client with a session, and websockets as them."""
+
+    def __init__(self, server: Server, name: str | None = None) -> None:
+        self.server = server
+        self.http = httpx.Client(base_url=server.url, timeout=30)
+        self.csrf = self.http.get("/api/session").json()["csrf"]
+        if name is not None:
+            response = self.http.post("/guest", data={"name": name, "csrf": self.csrf})
+            assert response.status_code == 303, response.text
+
+    def post(self, path: str, body: Any = None) -> httpx.Response:
+        return self.http.post(path, json=body, headers={"X-CSRF-Token": self.csrf})
+
+    def create(self, game: str, options: dict[str, Any], seats: list[Any], **extra: Any) -> str:
+        response = self.post(
+            "/api/tables", {"game": game, "options": options, "seats": seats, **extra}
+        )
+        assert response.status_code == 201, response.text
+        return str(response.json()["id"])
+
+    def socket(self, table_id: str) -> ClientConnection:
+        cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+        uri = f"ws://127.0.0.1:{self.server.port}/ws/{table_id}"
+        connection = connect(uri, additional_headers={"Cookie": cookie} if cookie else None)
+        # Entered as a context manager (websockets 17.1 warns otherwise); callers close it.
+        return connection.__enter__()
+
+
+class Player(threading.Thread):
+    """A websocket client that records every message and, when ``plays``, makes the
+    first legal move whenever it is its turn, until the match is over."""
+
+    def __init__(self, browser: Browser, table_id: str, plays: bool = True) -> None:
+        super().__init__(daemon=True)
+        self.connection = browser.socket(table_id)
+        self.plays = plays
+        self.patience = 30.0
+        self.messages: list[dict[str, Any]] = []
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            while True:
+                # A client that hears nothing for this long is a failure, not a hang.
+                message = json.loads(self.connection.recv(timeout=self.patience))
+                self.messages.append(message)
+                if message.get("type") != "state":
+                    continue
+                match = message.get("match") or {}
+                if match.get("over"):
+                    return
+                if self.plays and message.get("legal"):
+                    choice = len(message["legal"]) - 1
+                    self.connection.send(
+                        json.dumps(
+                            {
+                                "v": 1,
+                                "type": "move",
+                                "move": choice,
+                                "moves_made": message["moves_made"],
+                            }
+                        )
+                    )
+        except Exception as exc:  # reported by the test
+            self.error = exc
+        finally:
+            self.connection.close()
+
+
+def wait_for(check: Any, timeout: float = 60.0, every: float = 0.05) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(every)
+    raise AssertionError("timed out waiting")
