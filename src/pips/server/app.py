@@ -7,6 +7,7 @@ when the app starts.
 
 from __future__ import annotations
 
+import gc
 import json
 import secrets
 import threading
@@ -79,6 +80,12 @@ def create_app(
         db.upgrade()
         tables.recover()
         tables.resume_bots()
+        # What is loaded by now (modules, recovered tables) lives as long as the server:
+        # frozen, it is no longer walked by every full collection, whose pauses stall
+        # all tables at once (benchmarks/load.py, 1000 clients: gen-2 pauses grew to
+        # over 100 ms and made the p99 latency).
+        gc.collect()
+        gc.freeze()
         # The search bots' kernel compiles on first use (half a minute on a new install,
         # a second from numba's cache after): do it now, off the event loop, rather than
         # in the middle of someone's first game.
