@@ -29,6 +29,7 @@ from pips.core.errors import RuleError
 from pips.core.moves import Draw, Misdeal, Move, Pass, Play
 from pips.core.tiles import Tile
 from pips.core.view import SPECTATOR, Event, View
+from pips.display import hand_rows
 from pips.games.match import Match
 from pips.games.registry import GameSpec, GameState, all_games, find_game, game_names
 from pips.paths import pips_home
@@ -295,10 +296,8 @@ def choose_interactively(
 ) -> Move | None:
     """Ask the person at the keyboard for a move; ``None`` when they quit."""
     out.print(describe_layout(view))
-    # PT-03: partnership hands stay in the order taken unless sorting is allowed.
-    unsorted = view.game == "partnership" and not view.options.get("allow_hand_sorting")
-    hand = view.hand if unsorted else sorted(view.hand, reverse=True)
-    out.print("your hand: " + " ".join(str(t) for t in hand))
+    # The order players of the game keep their tiles in (F-03 Ratzek rows, PT-03).
+    out.print("your hand: " + " · ".join(" ".join(map(str, row)) for row in hand_rows(view)))
     if view.seat >= 0 and view.set_aside and view.set_aside[view.seat]:
         aside = " ".join(map(str, view.set_aside[view.seat]))
         out.print(f"set aside (playable only as your last tiles, PT-08): {aside}")

@@ -214,7 +214,10 @@ def _tiles(value: Any, where: str) -> list[Tile]:
     return [_tile(v, where) for v in value]
 
 
-def _move(data: Any, state: Any) -> Move:
+def move_from_json(data: Any, state: Any) -> Move:
+    """A move in the record's words (as :func:`pips.core.view.move_to_json` writes it)
+    for the hand ``state``; :class:`RecordError` when it is malformed. Whether it is
+    legal is for the engine to say."""
     if not isinstance(data, dict):
         raise RecordError("a move is an object")
     kinds = [k for k in ("play", "draw", "pass", "misdeal") if k in data]
@@ -265,13 +268,6 @@ def _move(data: Any, state: Any) -> Move:
     if not isinstance(end, int) or isinstance(end, bool):
         raise RecordError('"end" is the id of an open point')
     return Play(tile, touching, at, end, inline)
-
-
-def move_from_json(data: Any, state: Any) -> Move:
-    """A move in the record's words (as :func:`pips.core.view.move_to_json` writes it)
-    for the hand ``state``; :class:`RecordError` when it is malformed. Whether it is
-    legal is for the engine to say."""
-    return _move(data, state)
 
 
 def _int(value: Any) -> bool:
@@ -413,7 +409,7 @@ def _replay_hand(
         raise RecordError("moves must be a list", hand=number)
     for index, data in enumerate(moves, 1):
         try:
-            move = _move(data, state)
+            move = move_from_json(data, state)
         except RecordError as exc:
             raise RecordError(str(exc), hand=number, move=index, rule=exc.rule) from None
         turn = state.current_seat
