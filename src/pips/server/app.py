@@ -7,20 +7,20 @@ when the app starts.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
+import logging
 import secrets
 import threading
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Form, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel
 from sqlalchemy import select
 from starlette.middleware.sessions import SessionMiddleware
@@ -29,14 +29,14 @@ from pips import __version__, record
 from pips.bots.search import warm_up
 from pips.core.view import SPECTATOR, event_to_json
 from pips.display import replay_positions
-from pips.games.registry import all_games
-from pips.server import accounts, protocol
+from pips.results.service import Results, settings_from_env
+from pips.server import accounts, protocol, results_routes
 from pips.server.tables import Identity, LiveTable, TableError, Tables
+from pips.server.web import HERE, check_csrf, page, who
 from pips.store.db import Database
 from pips.store.models import ChatLine, GameTable, Seat, User
 
-HERE = Path(__file__).parent
-templates = Jinja2Templates(directory=HERE / "templates")
+log = logging.getLogger("pips.server")
 
 RATE = 20.0
 """Messages per second a websocket client may send on average (burst of the same)."""
@@ -72,8 +72,39 @@ def create_app(
     warm: bool = True,
     https_cookies: bool = False,
     secret: str | None = None,
+    results: Results | None = None,
+    publish_lists: bool = True,
 ) -> FastAPI:
+    """The app over ``db``. ``results`` (its clock and rating settings) is made from the
+    environment when left out; ``publish_lists`` publishes each month's world list
+    once the month is over (checked at start and hourly)."""
     tables = Tables(db, bot_delay=bot_delay, grace=grace)
+    results = results or Results(db, settings=settings_from_env())
+
+    async def enter_result(table: LiveTable) -> None:
+        # A game played here is entered as its result; rated only when every seat was
+        # a person with an account (no bot, no guest).
+        match = table.match
+        assert match is not None
+        seats = [table.entrants[e] for e in match.seating]
+        with db.session() as session:
+            row = session.get(GameTable, table.id)
+            written = None if row is None else row.record
+        if written is None:
+            return
+        users = [s.user_id if s.kind == "person" else None for s in seats]
+        rated = all(u is not None for u in users)
+        await asyncio.to_thread(results.enter_server_game, table.id, written, users, rated)
+
+    tables.on_finish.append(enter_result)
+
+    async def publish_monthly() -> None:
+        while True:
+            try:
+                await asyncio.to_thread(results.publish_due)
+            except Exception:  # a database hiccup: try again next hour, keep serving
+                log.exception("publishing the monthly lists failed")
+            await asyncio.sleep(3600)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -93,7 +124,10 @@ def create_app(
             threading.Thread(
                 target=warm_up, args=("partnership", {}), name="warm-up", daemon=True
             ).start()
+        publisher = asyncio.create_task(publish_monthly()) if publish_lists else None
         yield
+        if publisher is not None:
+            publisher.cancel()
 
     app = FastAPI(
         title="pips",
@@ -111,25 +145,10 @@ def create_app(
         https_only=https_cookies,
     )
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.include_router(results_routes.router(results))
+    app.state.results = results
 
     # -- helpers -----------------------------------------------------------------------
-
-    def who(request: Request) -> Identity | None:
-        return accounts.identity(request.session)
-
-    def page(request: Request, template: str, **context: Any) -> HTMLResponse:
-        context.update(
-            me=who(request),
-            csrf=accounts.csrf_token(request.session),
-            games=all_games(),
-            version=__version__,
-        )
-        return templates.TemplateResponse(request, template, context)
-
-    def check_csrf(request: Request, token: str | None) -> None:
-        expected = request.session.get("csrf")
-        if not expected or token != expected:
-            raise HTTPException(403, "missing or wrong CSRF token: reload the page")
 
     def find(table_id: str) -> LiveTable:
         table = tables.live.get(table_id)

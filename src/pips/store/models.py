@@ -1,4 +1,5 @@
-"""The tables pips keeps: players, game tables with their seats, every move, chat.
+"""The tables pips keeps: players, game tables with their seats, every move, chat;
+results of games (real tables and the server's), groups, and the published world lists.
 
 A game table's moves are stored one row each, in order, before anyone is told of them;
 with the table's game, options and seed they rebuild the match exactly (the deals come
@@ -7,10 +8,20 @@ from the seed), so a restarted server resumes every unfinished game where it was
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    event,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -98,3 +109,160 @@ class ChatLine(Base):
     author: Mapped[str] = mapped_column(String(40))
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class Group(Base):
+    """A club: its members, and the representative who enters results for it."""
+
+    __tablename__ = "groups"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(60), unique=True)
+    slug: Mapped[str] = mapped_column(String(60), unique=True)
+    representative_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+    representative: Mapped[User] = relationship()
+    members: Mapped[list[GroupMember]] = relationship(
+        back_populates="group", cascade="all, delete-orphan"
+    )
+
+
+class GroupMember(Base):
+    __tablename__ = "group_members"
+
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True, index=True)
+    joined_at: Mapped[datetime] = mapped_column(default=now)
+
+    group: Mapped[Group] = relationship(back_populates="members")
+    user: Mapped[User] = relationship()
+
+
+class Result(Base):
+    """A finished game's result: entered by a person (form, CSV, API) or by the server.
+
+    ``status`` is ``entered``, ``confirmed``, ``disputed`` or ``withdrawn``; only the
+    first two count for the world list. A result is never edited: it is withdrawn and
+    entered again, and every change of status is kept in :class:`ResultReview`.
+    """
+
+    __tablename__ = "results"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(20), index=True)
+    played_on: Mapped[date] = mapped_column(index=True)
+    place: Mapped[str] = mapped_column(String(80), default="")
+    set: Mapped[int] = mapped_column(Integer)
+    divisor: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id"), nullable=True, index=True)
+    source: Mapped[str] = mapped_column(String(8))
+    """``form``, ``csv``, ``api`` or ``server``."""
+    table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), nullable=True)
+    entered_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    entered_at: Mapped[datetime] = mapped_column(default=now, index=True)
+    status: Mapped[str] = mapped_column(String(10), default="entered", index=True)
+    rated: Mapped[bool] = mapped_column(default=True)
+    """False for a server game with a bot or a guest at the table."""
+    fingerprint: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
+    """Refuses the same game entered twice; a withdrawn result gives its fingerprint up,
+    so that it can be entered again."""
+
+    players: Mapped[list[ResultPlayer]] = relationship(
+        back_populates="result", order_by="ResultPlayer.seat", cascade="all, delete-orphan"
+    )
+    reviews: Mapped[list[ResultReview]] = relationship(
+        back_populates="result", order_by="ResultReview.id", cascade="all, delete-orphan"
+    )
+    group: Mapped[Group | None] = relationship()
+    enterer: Mapped[User | None] = relationship()
+
+
+class ResultPlayer(Base):
+    """One seat of a result, as entered, with its final score and place."""
+
+    __tablename__ = "result_players"
+    __table_args__ = (UniqueConstraint("result_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    result_id: Mapped[int] = mapped_column(ForeignKey("results.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(40), index=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
+    team: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)
+    pips: Mapped[int] = mapped_column(Integer)
+    out: Mapped[bool] = mapped_column(default=False)
+    final: Mapped[int] = mapped_column(Integer)
+    rank: Mapped[int] = mapped_column(Integer)
+
+    result: Mapped[Result] = relationship(back_populates="players")
+
+
+class ResultReview(Base):
+    """Who confirmed, disputed, resolved or withdrew a result, when, and why."""
+
+    __tablename__ = "result_reviews"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    result_id: Mapped[int] = mapped_column(ForeignKey("results.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    action: Mapped[str] = mapped_column(String(10))
+    comment: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+    result: Mapped[Result] = relationship(back_populates="reviews")
+    user: Mapped[User] = relationship()
+
+
+class WorldList(Base):
+    """A published monthly list of one game family. Published lists never change."""
+
+    __tablename__ = "world_lists"
+    __table_args__ = (UniqueConstraint("game", "month"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(20))
+    month: Mapped[str] = mapped_column(String(7))
+    """``YYYY-MM``: results played and entered up to this month's last day."""
+    cutoff: Mapped[datetime] = mapped_column()
+    computed_at: Mapped[datetime] = mapped_column(default=now)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    games: Mapped[int] = mapped_column(Integer)
+    players: Mapped[int] = mapped_column(Integer)
+
+
+class WorldListRow(Base):
+    """A player's line in a published list, with their place in the list before."""
+
+    __tablename__ = "world_list_rows"
+    __table_args__ = (
+        UniqueConstraint("list_id", "place", "name"),
+        Index("ix_world_list_rows_name_list", "name", "list_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    list_id: Mapped[int] = mapped_column(ForeignKey("world_lists.id"))
+    place: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(40))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    rating: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    last_played: Mapped[date] = mapped_column()
+    previous_place: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    previous_rating: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class PublishedListError(RuntimeError):
+    """Something tried to change a published list."""
+
+
+def _refuse_change(_mapper: object, _connection: object, target: object) -> None:
+    raise PublishedListError(f"published lists are never changed ({type(target).__name__})")
+
+
+for _model in (WorldList, WorldListRow):
+    event.listen(_model, "before_update", _refuse_change)
+    event.listen(_model, "before_delete", _refuse_change)

@@ -1,0 +1,445 @@
+"""A game played at a real table, as it is entered: checked, totalled and ranked.
+
+An :class:`Entry` is what a player writes down at the end of a game (the sheet's last
+lines); :func:`check` refuses what no game could have produced and computes the final
+scores and places the way the rules do, so a typed result and a result played on the
+server are ranked by the same code:
+
+- FIDO (F-21): running points minus the pips left in hand; highest final score first,
+  equal scores share a place.
+- The draw game (DR-07, DR-08): whoever went out, then the fewest pips left.
+- The family game, Doubles (FA-11, DB-13): the match totals, highest first.
+- The partnership game (PT-13): the pairs' match points; seats 0 and 2 play 1 and 3.
+
+Nothing here touches a database: :mod:`pips.results.store` keeps checked entries.
+
+    >>> from datetime import date
+    >>> entry = Entry("fido", date(2026, 10, 3), 12, (
+    ...     Line("Anna", points=31, pips=0), Line("Ben", points=40, pips=12),
+    ...     Line("Cleo", points=22, pips=4)))
+    >>> checked = check(entry, today=date(2026, 11, 1))
+    >>> checked.final, checked.ranks, checked.divisor
+    ((31, 28, 18), (1, 2, 3), 7)
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from pips.core.errors import RuleError
+from pips.core.outcome import competition_ranks
+from pips.core.tiles import double_set
+from pips.games.common import places_by_pips
+from pips.games.registry import find_game
+
+GAMES = ("fido", "family", "draw", "doubles", "partnership")
+"""The game families results are kept and rated for."""
+
+PAIRS = ((0, 2), (1, 3))
+"""The partnership game's pairs by seat (§5.1: partners sit opposite)."""
+
+NAME_LENGTH = 40
+
+CSV_FIELDS = (
+    "game_no",
+    "date",
+    "place",
+    "game",
+    "set",
+    "divisor",
+    "seat",
+    "player",
+    "running",
+    "pips",
+    "out",
+    "final",
+    "rank",
+)
+"""The columns of a results CSV, one row per player per game, in seat order. These are
+the fields a group sends to its federation (F-25: date, set, divisor, players in seat
+order, each player's running score, pips deducted, final score and rank); ``game_no``
+ties the rows of one game together, ``out`` marks who went out in the draw game. An
+upload may leave ``divisor``, ``final`` and ``rank`` empty; given, they must agree."""
+
+REQUIRED_CSV_FIELDS = ("game_no", "date", "game", "set", "seat", "player", "running", "pips")
+
+
+class EntryError(ValueError):
+    """A result that cannot be right, in words for the person who entered it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One player's line at the end of the game.
+
+    ``points``: FIDO running points; the match total in the family game and Doubles;
+    the pair's match points in the partnership game (both partners carry them); 0 in
+    the draw game. ``pips``: pips left in hand (FIDO, the draw game; 0 elsewhere).
+    ``out``: this player went out (the draw game's winner, DR-07).
+    """
+
+    name: str
+    points: int = 0
+    pips: int = 0
+    out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A finished game as entered: the game, when and where, the set, every line in
+    seat order."""
+
+    game: str
+    played_on: date
+    set: int
+    lines: tuple[Line, ...]
+    place: str = ""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(line.name for line in self.lines)
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """An entry that could have happened, with what the rules make of it."""
+
+    entry: Entry
+    divisor: int | None
+    final: tuple[int, ...]
+    ranks: tuple[int, ...]
+    teams: tuple[tuple[int, ...], ...] = field(default=())
+    """Seats rated together: each seat alone, or the partnership game's pairs."""
+
+    @property
+    def team_ranks(self) -> tuple[int, ...]:
+        """The teams' places among the teams (the partnership game's pairs: 1 and 2)."""
+        if len(self.teams) == len(self.final):
+            return self.ranks
+        return competition_ranks([self.final[team[0]] for team in self.teams])
+
+    def fingerprint(self, source: str = "") -> str:
+        """The same game entered twice has the same fingerprint (a duplicate upload);
+        ``source`` tells apart games that only look alike (a server table's id)."""
+        e = self.entry
+        key = [
+            e.game,
+            e.played_on.isoformat(),
+            e.set,
+            [[ln.name.casefold(), ln.points, ln.pips, ln.out] for ln in e.lines],
+            source,
+        ]
+        return hashlib.sha256(json.dumps(key).encode()).hexdigest()
+
+
+def clean_name(name: str) -> str:
+    """A player's name with its spaces tidied; names are compared as written."""
+    return " ".join(str(name).split())
+
+
+def check(entry: Entry, today: date) -> Checked:
+    """The entry checked against the rules, with final scores and places; raises
+    :class:`EntryError` saying what is wrong."""
+    if entry.game not in GAMES:
+        raise EntryError(f"unknown game {entry.game!r}: one of {', '.join(GAMES)}")
+    if entry.played_on > today:
+        raise EntryError(f"the date {entry.played_on.isoformat()} is in the future")
+    if len(entry.place) > 80:
+        raise EntryError("a place is at most 80 characters")
+    lines = entry.lines
+    options = _options(entry.game, len(lines), entry.set)
+    names = [clean_name(line.name) for line in lines]
+    for seat, name in enumerate(names):
+        if not name:
+            raise EntryError(f"seat {seat + 1} has no player's name")
+        if len(name) > NAME_LENGTH:
+            raise EntryError(f"the name in seat {seat + 1} is longer than {NAME_LENGTH}")
+    folded = [n.casefold() for n in names]
+    for seat, name in enumerate(folded):
+        if folded.index(name) != seat:
+            raise EntryError(f"{names[seat]} sits at two seats")
+    for seat, line in enumerate(lines):
+        for what, value in (("points", line.points), ("pips", line.pips)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise EntryError(f"seat {seat + 1}: {what} must be a whole number")
+            if value < 0:
+                raise EntryError(f"seat {seat + 1}: {what} cannot be negative ({value})")
+    if names != [line.name for line in lines]:
+        entry = Entry(
+            entry.game,
+            entry.played_on,
+            entry.set,
+            tuple(Line(n, ln.points, ln.pips, ln.out) for n, ln in zip(names, lines, strict=True)),
+            entry.place,
+        )
+        lines = entry.lines
+    _check_pips(entry, options)
+    return _ranked(entry, options)
+
+
+def _options(game: str, players: int, top: int) -> Any:
+    spec = find_game(game)
+    try:
+        return spec.options_from_json({"players": players, "set": top})
+    except RuleError as exc:
+        raise EntryError(f"{spec.title}: {exc}") from None
+    except (TypeError, ValueError):
+        raise EntryError(f"{spec.title} is not played by {players} with double-{top}") from None
+
+
+def holdable_pips(top: int, players: int, hand_size: int) -> tuple[int, int]:
+    """The most pips one player, and all players together, could have left in hand:
+    a player holds at most their hand plus every tile of the stock, and at least one
+    tile always lies in the layout."""
+    weights = sorted((t.pips for t in double_set(top)), reverse=True)
+    stock = len(weights) - players * hand_size
+    return sum(weights[: hand_size + stock]), sum(weights[: len(weights) - 1])
+
+
+def _check_pips(entry: Entry, options: Any) -> None:
+    lines = entry.lines
+    game = entry.game
+    if game in ("fido", "draw"):
+        most, together = holdable_pips(entry.set, len(lines), options.hand_size)
+        for line in lines:
+            if line.pips > most:
+                raise EntryError(
+                    f"{line.name}: {line.pips} pips, but no hand of double-{entry.set} with "
+                    f"{len(lines)} players can hold more than {most}"
+                )
+        total = sum(line.pips for line in lines)
+        if total > together:
+            raise EntryError(
+                f"{total} pips left in all hands, but double-{entry.set} has only {together} "
+                "outside the first tile laid"
+            )
+    elif any(line.pips for line in lines):
+        raise EntryError(f"{find_game(game).title} results give points, not pips left")
+    if game == "draw":
+        if any(line.points for line in lines):
+            raise EntryError("the draw game has no points: give the pips left and who went out")
+        outs = [seat for seat, line in enumerate(lines) if line.out]
+        if len(outs) > 1:
+            raise EntryError("only one player goes out first (DR-07)")
+        if outs and lines[outs[0]].pips:
+            raise EntryError(f"{lines[outs[0]].name} went out, so holds no pips")
+    elif any(line.out for line in lines) and game != "fido":
+        raise EntryError("'went out' is only entered for the draw game")
+    if game == "fido":
+        outs = [seat for seat, line in enumerate(lines) if line.out]
+        if len(outs) > 1:
+            raise EntryError("only one player goes out (F-19)")
+        if outs and lines[outs[0]].pips:
+            raise EntryError(f"{lines[outs[0]].name} went out, so holds no pips (F-21)")
+    if game == "partnership":
+        for a, b in PAIRS:
+            if lines[a].points != lines[b].points:
+                raise EntryError(
+                    f"partners {lines[a].name} and {lines[b].name} share their pair's points"
+                )
+
+
+def _ranked(entry: Entry, options: Any) -> Checked:
+    lines = entry.lines
+    singles = tuple((seat,) for seat in range(len(lines)))
+    if entry.game == "fido":
+        final = tuple(line.points - line.pips for line in lines)
+        return Checked(entry, options.divisor, final, competition_ranks(final), singles)
+    if entry.game == "draw":
+        out = next((seat for seat, line in enumerate(lines) if line.out), None)
+        ranks = places_by_pips([line.pips for line in lines], out)
+        return Checked(entry, None, tuple(0 for _ in lines), ranks, singles)
+    final = tuple(line.points for line in lines)
+    teams = PAIRS if entry.game == "partnership" else singles
+    return Checked(entry, None, final, competition_ranks(final), teams)
+
+
+# -- reading entries ------------------------------------------------------------------
+
+
+def parse_date(text: str) -> date:
+    try:
+        return date.fromisoformat(str(text).strip())
+    except ValueError:
+        raise EntryError(f"{text!r} is not a date (YYYY-MM-DD)") from None
+
+
+def parse_int(text: Any, what: str) -> int:
+    if isinstance(text, bool):
+        raise EntryError(f"{what} must be a whole number, not {text!r}")
+    if isinstance(text, int):
+        return text
+    value = str(text).strip()
+    if value == "":
+        return 0
+    try:
+        return int(value)
+    except ValueError:
+        raise EntryError(f"{what} must be a whole number, not {value!r}") from None
+
+
+def parse_flag(text: Any) -> bool:
+    if isinstance(text, bool):
+        return text
+    value = str(text).strip().lower()
+    if value in ("", "0", "no", "false"):
+        return False
+    if value in ("1", "yes", "true", "x"):
+        return True
+    raise EntryError(f"'out' is yes or no, not {text!r}")
+
+
+def entry_from_json(data: Mapping[str, Any]) -> Entry:
+    """An entry from the API's JSON (see ``docs/results.md``)."""
+    if not isinstance(data, Mapping):
+        raise EntryError("a result is a JSON object")
+    players = data.get("players")
+    if not isinstance(players, list) or not players:
+        raise EntryError("'players' lists the players in seat order")
+    lines = []
+    for seat, player in enumerate(players):
+        if not isinstance(player, Mapping) or not isinstance(player.get("name"), str):
+            raise EntryError(f"player {seat + 1} needs a 'name'")
+        lines.append(
+            Line(
+                player["name"],
+                parse_int(player.get("points", 0), f"player {seat + 1} points"),
+                parse_int(player.get("pips", 0), f"player {seat + 1} pips"),
+                parse_flag(player.get("out", False)),
+            )
+        )
+    return Entry(
+        str(data.get("game", "fido")),
+        parse_date(str(data.get("date", ""))),
+        parse_int(data.get("set", 12 if data.get("game", "fido") == "fido" else 6), "set"),
+        tuple(lines),
+        str(data.get("place") or ""),
+    )
+
+
+def read_csv(text: str, today: date) -> list[Checked]:
+    """Every game of a results CSV, checked; one :class:`EntryError` lists every
+    problem with its line number, so that nothing of a bad file is kept."""
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    fields = reader.fieldnames or []
+    missing = [f for f in REQUIRED_CSV_FIELDS if f not in fields]
+    if missing:
+        raise EntryError(
+            f"the CSV has no column {', '.join(missing)}; its header is "
+            f"{','.join(CSV_FIELDS)} (divisor, final, rank, place and out may be empty)"
+        )
+    groups: dict[str, list[tuple[int, dict[str, str]]]] = {}
+    for row in reader:
+        if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
+            continue
+        groups.setdefault((row.get("game_no") or "").strip(), []).append((reader.line_num, row))
+    if not groups:
+        raise EntryError("the CSV holds no results")
+    problems: list[str] = []
+    checked: list[Checked] = []
+    for number, rows in groups.items():
+        first = rows[0][0]
+        try:
+            checked.append(_csv_game(number, rows, today))
+        except EntryError as exc:
+            problems.append(f"line {first} (game {number or '?'}): {exc}")
+    if problems:
+        shown = problems[:20] + (
+            [f"... and {len(problems) - 20} more"] if len(problems) > 20 else []
+        )
+        raise EntryError("; ".join(shown))
+    return checked
+
+
+def _csv_game(number: str, rows: list[tuple[int, dict[str, str]]], today: date) -> Checked:
+    if not number:
+        raise EntryError("game_no is empty")
+    head = rows[0][1]
+    for what in ("date", "game", "set", "place"):
+        if any((row.get(what) or "").strip() != (head.get(what) or "").strip() for _, row in rows):
+            raise EntryError(f"the rows of one game differ in {what}")
+    seats = [parse_int(row.get("seat"), "seat") for _, row in rows]
+    if sorted(seats) != list(range(1, len(rows) + 1)):
+        raise EntryError(f"seats must be 1 to {len(rows)}, once each")
+    ordered = [row for _, (_, row) in sorted(zip(seats, rows, strict=True))]
+    entry = Entry(
+        (head.get("game") or "").strip(),
+        parse_date(head.get("date") or ""),
+        parse_int(head.get("set"), "set"),
+        tuple(
+            Line(
+                row.get("player") or "",
+                parse_int(row.get("running"), "running"),
+                parse_int(row.get("pips"), "pips"),
+                parse_flag(row.get("out") or ""),
+            )
+            for row in ordered
+        ),
+        (head.get("place") or "").strip(),
+    )
+    result = check(entry, today)
+    for seat, row in enumerate(ordered):
+        for what, value in (("final", result.final[seat]), ("rank", result.ranks[seat])):
+            given = (row.get(what) or "").strip()
+            if given and parse_int(given, what) != value:
+                raise EntryError(f"seat {seat + 1}: {what} {given} should be {value}")
+    divisor = (head.get("divisor") or "").strip()
+    if divisor and result.divisor is not None and parse_int(divisor, "divisor") != result.divisor:
+        raise EntryError(f"double-{entry.set} has divisor {result.divisor}, not {divisor} (F-01)")
+    return result
+
+
+def csv_rows(number: object, result: Checked) -> Iterable[dict[str, object]]:
+    """The CSV rows of one game (export and the round trip of an upload)."""
+    e = result.entry
+    for seat, line in enumerate(e.lines):
+        yield {
+            "game_no": number,
+            "date": e.played_on.isoformat(),
+            "place": e.place,
+            "game": e.game,
+            "set": e.set,
+            "divisor": "" if result.divisor is None else result.divisor,
+            "seat": seat + 1,
+            "player": line.name,
+            "running": line.points,
+            "pips": line.pips,
+            "out": "yes" if line.out else "",
+            "final": result.final[seat],
+            "rank": result.ranks[seat],
+        }
+
+
+def write_csv(games: Iterable[tuple[object, Checked]]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    for number, result in games:
+        writer.writerows(csv_rows(number, result))
+    return out.getvalue()
+
+
+def entry_from_record(data: Mapping[str, Any], played_on: date) -> Entry:
+    """The result of a game played on the server, from its record."""
+    hands: Sequence[Mapping[str, Any]] = data["hands"]
+    seats: Sequence[str] = data["seats"]
+    game = str(data["game"])
+    options = data["options"]
+    result = data["result"]
+    last = hands[-1]["result"]
+    if game in ("fido", "draw") and len(hands) == 1:
+        points = last["points"] if game == "fido" else [0] * len(seats)
+        lines = tuple(
+            Line(name, points[seat], last["pips"][seat], last.get("out") == seat)
+            for seat, name in enumerate(seats)
+        )
+    else:
+        lines = tuple(Line(name, result["final"][seat]) for seat, name in enumerate(seats))
+    return Entry(game, played_on, int(options["set"]), lines, "pips server")

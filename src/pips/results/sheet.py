@@ -1,0 +1,256 @@
+"""Printable score sheets (PDF) for games at real tables.
+
+A sheet is laid out like the result form of the web (:mod:`pips.server.results_routes`)
+so that what is written at the table is typed in line by line:
+
+- FIDO: date, place, set, divisor and the F-02 row of hand sizes for the number of
+  players; a column per player for running points, a row per scoring play (F-15), then
+  the pips deducted (F-21), the final score and the rank.
+- The partnership game: a tally per pair, hand by hand, to the match target (PT-10,
+  PT-11, PT-13).
+- The family game and Doubles: a column per player, a row per hand, to the target.
+- The draw game: one hand; pips left, who went out, the rank (DR-07).
+
+    >>> pdf = score_sheet("fido", players=5, top=12)
+    >>> pdf[:5]
+    b'%PDF-'
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from datetime import date
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.lib.units import mm
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from pips import __version__
+from pips.core.errors import RuleError
+from pips.games.fido import DIVISORS, HAND_SIZES
+from pips.games.registry import find_game
+from pips.results.entry import PAIRS
+
+
+class SheetError(ValueError):
+    """Options no game has (a set and player count not in the table)."""
+
+
+def score_sheet(
+    game: str,
+    players: int,
+    top: int | None = None,
+    *,
+    names: Sequence[str] = (),
+    place: str = "",
+    day: date | None = None,
+    rows: int | None = None,
+) -> bytes:
+    """The PDF of a score sheet; ``top`` is the set (12 for double-12), the game's
+    default when left out; blank name, place and date fields are left to fill in."""
+    try:
+        spec = find_game(game)
+    except RuleError as exc:
+        raise SheetError(str(exc)) from None
+    data: dict[str, Any] = {"players": players}
+    if top is not None:
+        data["set"] = top
+    try:
+        options = spec.options_from_json(data)
+    except (RuleError, TypeError, ValueError) as exc:
+        raise SheetError(f"{spec.title}: {exc}") from None
+    if len(names) > players:
+        raise SheetError(f"{len(names)} names for {players} players")
+    labels = [
+        (names[i].strip() if i < len(names) and names[i].strip() else f"Player {i + 1}")
+        for i in range(players)
+    ]
+    styles = getSampleStyleSheet()
+    wide = players > 6
+    story: list[Any] = [
+        Paragraph(f"{spec.title} — score sheet", styles["Title"]),
+        _header(options, place, day),
+    ]
+    if game == "fido":
+        story += _fido(options, labels, rows or (10 if wide else 26))
+    elif game == "partnership":
+        story += _partnership(options, labels, rows or 16)
+    elif game == "draw":
+        story += _draw(labels)
+    else:
+        story += _match(game, options, labels, rows or 16)
+    story += [
+        Spacer(1, 6 * mm),
+        Paragraph(
+            "Signatures: " + "  ".join("_" * 18 for _ in range(min(players, 4))), styles["Normal"]
+        ),
+        Spacer(1, 3 * mm),
+        Paragraph(
+            f"Enter the result on the pips server (Results, Enter a result) or as a CSV row "
+            f"per player. pips {__version__}.",
+            styles["Italic"],
+        ),
+    ]
+    out = io.BytesIO()
+    document = SimpleDocTemplate(
+        out,
+        pagesize=landscape(A4) if wide else A4,
+        leftMargin=14 * mm,
+        rightMargin=14 * mm,
+        topMargin=12 * mm,
+        bottomMargin=12 * mm,
+        title=f"{spec.title} score sheet",
+        author="pips",
+    )
+    document.build(story)
+    return out.getvalue()
+
+
+def _header(options: Any, place: str, day: date | None) -> Table:
+    when = day.isoformat() if day else "_" * 16
+    where = place or "_" * 30
+    row = [f"Date: {when}", f"Place: {where}", f"Set: double-{options.set}"]
+    if hasattr(options, "divisor"):
+        row.append(f"Divisor: {options.divisor}")
+    target = getattr(options, "target", None)
+    if target:
+        row.append(f"Match to: {target}")
+    table = Table([row], hAlign="LEFT")
+    table.setStyle(TableStyle([("FONTSIZE", (0, 0), (-1, -1), 10)]))
+    return table
+
+
+def _grid(data: list[list[Any]], widths: list[float] | None, bold_rows: Sequence[int]) -> Table:
+    table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
+    style = [
+        ("GRID", (0, 0), (-1, -1), 0.5, colors.black),
+        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8e4d8")),
+        ("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"),
+        ("FONTSIZE", (0, 0), (-1, -1), 9),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f7f5ef")]),
+    ]
+    for row in bold_rows:
+        style += [
+            ("FONTNAME", (0, row), (0, row), "Helvetica-Bold"),
+            ("LINEABOVE", (0, row), (-1, row), 1.2, colors.black),
+        ]
+    table.setStyle(TableStyle(style))
+    return table
+
+
+def _fido(options: Any, labels: list[str], rows: int) -> list[Any]:
+    styles = getSampleStyleSheet()
+    players, top, divisor = options.players, options.set, options.divisor
+    hand = HAND_SIZES[players][top]
+    stock = (top + 1) * (top + 2) // 2 - players * hand
+    sizes = [["Players"] + [f"double-{s}" for s in DIVISORS]]
+    sizes.append(
+        [str(players)] + [f"{HAND_SIZES[players][s]} ({_stock(players, s)})" for s in DIVISORS]
+    )
+    table = Table(sizes, hAlign="LEFT")
+    chosen = 1 + list(DIVISORS).index(top)
+    table.setStyle(
+        TableStyle(
+            [
+                ("GRID", (0, 0), (-1, -1), 0.5, colors.grey),
+                ("FONTSIZE", (0, 0), (-1, -1), 8),
+                ("BACKGROUND", (chosen, 0), (chosen, -1), colors.HexColor("#e8e4d8")),
+                ("FONTNAME", (chosen, 1), (chosen, 1), "Helvetica-Bold"),
+            ]
+        )
+    )
+    width = (A4[1] if players > 6 else A4[0]) - 28 * mm - 16 * mm
+    grid: list[list[Any]] = [["Play", *labels]]
+    grid += [[str(i)] + [""] * players for i in range(1, rows + 1)]
+    last = len(grid)
+    grid += [
+        ["Running points"] + [""] * players,
+        ["Pips deducted"] + [""] * players,
+        ["Final score"] + [""] * players,
+        ["Rank"] + [""] * players,
+    ]
+    return [
+        Paragraph(
+            f"Hand sizes (F-02), tiles each (stock): {players} players hold {hand} tiles each, "
+            f"{stock} in the stock.",
+            styles["Normal"],
+        ),
+        table,
+        Spacer(1, 3 * mm),
+        Paragraph(
+            f"After every play, if the open-end sum S divides by {divisor}, the player scores "
+            f"S / {divisor} (F-15). Write the running points after each scoring play. At the end "
+            "every player deducts the pips left in hand (F-21); the highest final score wins.",
+            styles["Normal"],
+        ),
+        Spacer(1, 2 * mm),
+        _grid(grid, [26 * mm] + [width / players] * players, [last]),
+    ]
+
+
+def _stock(players: int, top: int) -> int:
+    return (top + 1) * (top + 2) // 2 - players * HAND_SIZES[players][top]
+
+
+def _partnership(options: Any, labels: list[str], rows: int) -> list[Any]:
+    styles = getSampleStyleSheet()
+    pairs = [" + ".join(labels[s] for s in pair) for pair in PAIRS]
+    grid: list[list[Any]] = [["Hand", f"Pair A: {pairs[0]}", f"Pair B: {pairs[1]}", "Pips counted"]]
+    grid += [[str(i), "", "", ""] for i in range(1, rows + 1)]
+    last = len(grid)
+    grid += [["Total", "", "", ""], ["Result", "", "", ""]]
+    return [
+        Paragraph(
+            "Partners sit opposite (seats 1 and 3, 2 and 4). A pair scores floor(P / 10) + 1: "
+            "going out, P is the opponents' pips (PT-10); in a blocked hand the pair with "
+            "fewer pips scores, P per the table's block rule (PT-11). Only one pair scores "
+            f"per hand; the first pair to {options.target} wins the match (PT-13).",
+            styles["Normal"],
+        ),
+        Spacer(1, 2 * mm),
+        _grid(grid, [20 * mm, 60 * mm, 60 * mm, 30 * mm], [last]),
+    ]
+
+
+def _match(game: str, options: Any, labels: list[str], rows: int) -> list[Any]:
+    styles = getSampleStyleSheet()
+    rule = (
+        "The winner of a hand gains every other player's pips minus their own (FA-08)."
+        if game == "family"
+        else "The winner of a hand earns the pips left in all opponents' hands (DB-12)."
+    )
+    players = len(labels)
+    width = A4[0] - 28 * mm - 20 * mm
+    grid: list[list[Any]] = [["Hand", *labels]]
+    grid += [[str(i)] + [""] * players for i in range(1, rows + 1)]
+    last = len(grid)
+    grid += [["Total"] + [""] * players, ["Rank"] + [""] * players]
+    return [
+        Paragraph(
+            f"{rule} Write each hand's points and the running total; the first to "
+            f"{options.target} wins, the highest total ranks first.",
+            styles["Normal"],
+        ),
+        Spacer(1, 2 * mm),
+        _grid(grid, [20 * mm] + [width / players] * players, [last]),
+    ]
+
+
+def _draw(labels: list[str]) -> list[Any]:
+    styles = getSampleStyleSheet()
+    grid: list[list[Any]] = [["Player", "Went out", "Pips left", "Rank"]]
+    grid += [[name, "", "", ""] for name in labels]
+    return [
+        Paragraph(
+            "One hand. The winner went out first or, in a blocked hand, holds the fewest "
+            "pips; equal lowest pips share the win (DR-07, DR-08).",
+            styles["Normal"],
+        ),
+        Spacer(1, 2 * mm),
+        _grid(grid, [60 * mm, 30 * mm, 30 * mm, 20 * mm], []),
+    ]

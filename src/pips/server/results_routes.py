@@ -1,0 +1,623 @@
+"""Pages and JSON API of results, groups, score sheets and the world list.
+
+Every change needs an account and, from a browser, the session's CSRF token (a form
+field, or the ``X-CSRF-Token`` header of a JSON request). What each account may do is
+decided in :mod:`pips.results.service`; this module only turns requests into calls and
+errors into answers (a page with the message, or JSON ``{"detail": ...}``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import math
+from datetime import date
+from typing import Any
+
+from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import BaseModel
+
+from pips.results.entry import GAMES, Checked, Entry, EntryError, Line, entry_from_json, read_csv
+from pips.results.rating import NAME as RATING_NAME
+from pips.results.service import Filter, Results, ResultsError
+from pips.results.sheet import SheetError, score_sheet
+from pips.server.web import account, check_csrf, page, who
+
+PAGE = 100
+"""Rows of a world list page."""
+
+MAX_UPLOAD = 2_000_000
+"""Bytes of a CSV upload."""
+
+
+class ResultsBatch(BaseModel):
+    """Results to enter: one game's object (see ``docs/results.md``) or ``results``, a
+    list of them, all saved or none."""
+
+    results: list[dict[str, Any]]
+    group: str | None = None
+
+
+class Review(BaseModel):
+    comment: str = ""
+
+
+class GroupBody(BaseModel):
+    name: str
+
+
+class MemberBody(BaseModel):
+    name: str
+    remove: bool = False
+
+
+def refused(exc: Exception) -> HTTPException:
+    status = exc.status if isinstance(exc, ResultsError) else 422
+    return HTTPException(status, str(exc))
+
+
+def router(results: Results) -> APIRouter:
+    api = APIRouter()
+
+    async def run(function: Any, *args: Any, **kwargs: Any) -> Any:
+        """Database work off the event loop, so the tables' games go on meanwhile."""
+        try:
+            return await asyncio.to_thread(function, *args, **kwargs)
+        except (ResultsError, EntryError) as exc:
+            raise refused(exc) from None
+
+    # -- the JSON API ------------------------------------------------------------------
+
+    @api.post("/api/results/check", tags=["results"])
+    async def check_results(request: Request, body: ResultsBatch) -> list[dict[str, Any]]:
+        """Check results without saving them: each one's final scores and places."""
+        checked = _checked_all(results, body.results)
+        return [_preview(c) for c in checked]
+
+    @api.post("/api/results", tags=["results"], status_code=201)
+    async def enter_results(request: Request, body: ResultsBatch) -> dict[str, Any]:
+        """Enter finished games (all or none). Needs an account and ``X-CSRF-Token``."""
+        check_csrf(request, request.headers.get("x-csrf-token"))
+        actor = account(request)
+        checked = _checked_all(results, body.results)
+        ids = await run(results.enter, actor, checked, source="api", group=body.group)
+        return {"ids": ids, "urls": [f"/results/{i}" for i in ids]}
+
+    @api.post("/api/results/csv", tags=["results"], status_code=201)
+    async def enter_csv(request: Request, group: str | None = None) -> dict[str, Any]:
+        """Enter the games of a CSV body (``text/csv``, the columns of ``pips ranking
+        export``), all or none."""
+        check_csrf(request, request.headers.get("x-csrf-token"))
+        actor = account(request)
+        body = await request.body()
+        ids = await run(_enter_csv, results, actor, body, group)
+        return {"ids": ids}
+
+    @api.get("/api/results", tags=["results"])
+    async def list_results(
+        group: str | None = None,
+        game: str | None = None,
+        month: str | None = None,
+        player: str | None = None,
+        status: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> dict[str, Any]:
+        """Results, newest game first, filtered by group, game, month, player or status."""
+        rows, total = await run(
+            results.results, Filter(group, game, month, player, status, limit, offset)
+        )
+        return {"total": total, "results": rows}
+
+    @api.get("/api/results/export.csv", tags=["results"])
+    async def export_csv(month: str, group: str | None = None) -> Response:
+        """A month's counted results in the federation's fields (SPEC F-25)."""
+        text = await run(results.export, month, group)
+        name = f"pips-results-{month}{'-' + group if group else ''}.csv"
+        headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+        return Response(text, media_type="text/csv", headers=headers)
+
+    @api.get("/api/results/{result_id}", tags=["results"])
+    async def get_result(result_id: int) -> dict[str, Any]:
+        return dict(await run(results.result, result_id))
+
+    @api.post("/api/results/{result_id}/{action}", tags=["results"])
+    async def review_result(
+        request: Request, result_id: int, action: str, body: Review | None = None
+    ) -> dict[str, Any]:
+        """``confirm``, ``dispute`` (with a comment), ``resolve`` or ``withdraw``."""
+        check_csrf(request, request.headers.get("x-csrf-token"))
+        actor = account(request)
+        comment = body.comment if body else ""
+        return dict(await run(results.review, actor, result_id, action, comment))
+
+    @api.get("/api/groups", tags=["groups"])
+    async def list_groups() -> list[dict[str, Any]]:
+        return list(await run(results.groups))
+
+    @api.post("/api/groups", tags=["groups"], status_code=201)
+    async def create_group(request: Request, body: GroupBody) -> dict[str, Any]:
+        """Found a group; its founder is its first member and representative."""
+        check_csrf(request, request.headers.get("x-csrf-token"))
+        actor = account(request)
+        return dict(await run(results.create_group, actor, body.name))
+
+    @api.get("/api/groups/{slug}", tags=["groups"])
+    async def get_group(slug: str) -> dict[str, Any]:
+        return dict(await run(results.group, slug))
+
+    @api.post("/api/groups/{slug}/members", tags=["groups"])
+    async def change_member(request: Request, slug: str, body: MemberBody) -> dict[str, Any]:
+        """Add (or with ``remove``, remove) a member by account name: the
+        representative only."""
+        check_csrf(request, request.headers.get("x-csrf-token"))
+        actor = account(request)
+        return dict(await run(results.change_member, actor, slug, body.name, add=not body.remove))
+
+    @api.post("/api/groups/{slug}/representative", tags=["groups"])
+    async def hand_on(request: Request, slug: str, body: MemberBody) -> dict[str, Any]:
+        """Hand the representative's role to another member."""
+        check_csrf(request, request.headers.get("x-csrf-token"))
+        actor = account(request)
+        return dict(await run(results.set_representative, actor, slug, body.name))
+
+    @api.get("/api/lists/{game}", tags=["world list"])
+    async def get_list(
+        game: str, month: str | None = None, offset: int = 0, limit: int = PAGE
+    ) -> dict[str, Any]:
+        """A published monthly list (the newest without ``month``)."""
+        shown = await run(results.world_list, game, month, offset=offset, limit=limit)
+        if shown is None:
+            raise HTTPException(
+                404, f"no published list of {game}" + (f" for {month}" if month else "")
+            )
+        return dict(shown)
+
+    @api.get("/api/lists/{game}/months", tags=["world list"])
+    async def list_months(game: str) -> list[dict[str, Any]]:
+        return list(await run(results.months, game))
+
+    @api.get("/api/lists/{game}/players/{name}", tags=["world list"])
+    async def rating_history(game: str, name: str) -> list[dict[str, Any]]:
+        """A player's place and rating in every published list of the game."""
+        return list(await run(results.player_history, game, name))
+
+    @api.get("/sheet.pdf", tags=["score sheets"])
+    async def sheet_pdf(
+        game: str = "fido",
+        players: int = 4,
+        set: int | None = None,
+        place: str = "",
+        day: str = "",
+        names: str = "",
+    ) -> Response:
+        """A printable score sheet (``set`` is 12 for double-12)."""
+        try:
+            when = date.fromisoformat(day) if day else None
+            pdf = await asyncio.to_thread(
+                score_sheet,
+                game,
+                players,
+                set,
+                names=names.split(",") if names else (),
+                place=place[:80],
+                day=when,
+            )
+        except (SheetError, ValueError) as exc:
+            raise HTTPException(422, str(exc)) from None
+        headers = {"Content-Disposition": f'inline; filename="pips-{game}-sheet.pdf"'}
+        return Response(pdf, media_type="application/pdf", headers=headers)
+
+    # -- pages -------------------------------------------------------------------------
+
+    @api.get("/results", response_class=HTMLResponse, include_in_schema=False)
+    async def results_page(
+        request: Request,
+        group: str = "",
+        game: str = "",
+        month: str = "",
+        player: str = "",
+        status: str = "",
+        page_number: int = 1,
+    ) -> HTMLResponse:
+        where = Filter(
+            group or None,
+            game or None,
+            month or None,
+            player or None,
+            status or None,
+            limit=50,
+            offset=50 * max(0, page_number - 1),
+        )
+        try:
+            rows, total = await asyncio.to_thread(results.results, where)
+        except ResultsError as exc:
+            rows, total = [], 0
+            return page(
+                request,
+                "results.html",
+                status_code=422,
+                error=str(exc),
+                rows=rows,
+                total=total,
+                where=where,
+                groups=await run(results.groups),
+                page_number=1,
+            )
+        return page(
+            request,
+            "results.html",
+            rows=rows,
+            total=total,
+            where=where,
+            groups=await run(results.groups),
+            page_number=page_number,
+        )
+
+    @api.get("/results/new", response_class=HTMLResponse, include_in_schema=False)
+    async def new_result(
+        request: Request, game: str = "fido", players: int = 4, set: int | None = None
+    ) -> HTMLResponse:
+        if game not in GAMES:
+            game = "fido"
+        players = 4 if game == "partnership" else max(2, min(players, 9))
+        form = {
+            "game": game,
+            "players": players,
+            "set": set or (12 if game == "fido" else 6),
+            "date": "",
+            "place": "",
+            "group": "",
+            "lines": [{} for _ in range(players)],
+        }
+        return await _form_page(request, results, form)
+
+    @api.post("/results/new", response_class=HTMLResponse, include_in_schema=False)
+    async def post_result(request: Request) -> Response:
+        data = await request.form()
+        check_csrf(request, str(data.get("csrf", "")))
+        actor = account(request)
+        form = _form_values(data)
+        try:
+            checked = results.check(_form_entry(form))
+        except EntryError as exc:
+            return await _form_page(request, results, form, error=str(exc), status_code=422)
+        if data.get("action") != "save":
+            return await _form_page(request, results, form, checked=checked)
+        try:
+            ids = await asyncio.to_thread(
+                results.enter, actor, [checked], source="form", group=form["group"] or None
+            )
+        except ResultsError as exc:
+            return await _form_page(
+                request, results, form, checked=checked, error=str(exc), status_code=exc.status
+            )
+        return RedirectResponse(f"/results/{ids[0]}", status_code=303)
+
+    @api.get("/results/upload", response_class=HTMLResponse, include_in_schema=False)
+    async def upload_page(request: Request) -> HTMLResponse:
+        return await _upload_page(request, results)
+
+    @api.post("/results/upload", response_class=HTMLResponse, include_in_schema=False)
+    async def upload(
+        request: Request, file: UploadFile, csrf: str = Form(""), group: str = Form("")
+    ) -> Response:
+        check_csrf(request, csrf)
+        actor = account(request)
+        body = await file.read(MAX_UPLOAD + 1)
+        try:
+            ids = await asyncio.to_thread(_enter_csv, results, actor, body, group or None)
+        except (ResultsError, EntryError) as exc:
+            status = exc.status if isinstance(exc, ResultsError) else 422
+            return await _upload_page(request, results, error=str(exc), status_code=status)
+        return await _upload_page(request, results, entered=ids)
+
+    @api.get("/results/{result_id}", response_class=HTMLResponse, include_in_schema=False)
+    async def result_page(request: Request, result_id: int) -> HTMLResponse:
+        shown = await run(results.result, result_id)
+        return page(request, "result.html", result=shown)
+
+    @api.post("/results/{result_id}/{action}", include_in_schema=False)
+    async def review_form(
+        request: Request, result_id: int, action: str, csrf: str = Form(""), comment: str = Form("")
+    ) -> Response:
+        check_csrf(request, csrf)
+        actor = account(request)
+        try:
+            await asyncio.to_thread(results.review, actor, result_id, action, comment)
+        except ResultsError as exc:
+            shown = await run(results.result, result_id)
+            return page(
+                request, "result.html", status_code=exc.status, result=shown, error=str(exc)
+            )
+        return RedirectResponse(f"/results/{result_id}", status_code=303)
+
+    @api.get("/groups", response_class=HTMLResponse, include_in_schema=False)
+    async def groups_page(request: Request) -> HTMLResponse:
+        return page(request, "groups.html", groups=await run(results.groups))
+
+    @api.post("/groups", include_in_schema=False)
+    async def found_group(request: Request, name: str = Form(), csrf: str = Form("")) -> Response:
+        check_csrf(request, csrf)
+        actor = account(request)
+        try:
+            made = await asyncio.to_thread(results.create_group, actor, name)
+        except ResultsError as exc:
+            return page(
+                request,
+                "groups.html",
+                status_code=exc.status,
+                groups=await run(results.groups),
+                error=str(exc),
+            )
+        return RedirectResponse(f"/groups/{made['slug']}", status_code=303)
+
+    @api.get("/groups/{slug}", response_class=HTMLResponse, include_in_schema=False)
+    async def group_page(request: Request, slug: str) -> HTMLResponse:
+        return await _group_page(request, results, slug)
+
+    @api.post("/groups/{slug}/members", include_in_schema=False)
+    async def group_member(
+        request: Request,
+        slug: str,
+        name: str = Form(),
+        csrf: str = Form(""),
+        action: str = Form("add"),
+    ) -> Response:
+        check_csrf(request, csrf)
+        actor = account(request)
+        try:
+            if action == "representative":
+                await asyncio.to_thread(results.set_representative, actor, slug, name)
+            else:
+                await asyncio.to_thread(
+                    results.change_member, actor, slug, name, add=action != "remove"
+                )
+        except ResultsError as exc:
+            return await _group_page(request, results, slug, error=str(exc), status_code=exc.status)
+        return RedirectResponse(f"/groups/{slug}", status_code=303)
+
+    @api.get("/list", response_class=HTMLResponse, include_in_schema=False)
+    async def list_page(
+        request: Request, game: str = "fido", month: str = "", page_number: int = 1
+    ) -> HTMLResponse:
+        if game not in GAMES:
+            raise HTTPException(404, f"no game {game!r}")
+        shown = await run(
+            results.world_list,
+            game,
+            month or None,
+            offset=PAGE * max(0, page_number - 1),
+            limit=PAGE,
+        )
+        months = await run(results.months, game)
+        pages = 1 if shown is None else max(1, math.ceil(shown["players"] / PAGE))
+        return page(
+            request,
+            "list.html",
+            status_code=200 if shown or not month else 404,
+            game=game,
+            shown=shown,
+            months=months,
+            page_number=page_number,
+            pages=pages,
+            rating_name=RATING_NAME,
+        )
+
+    @api.get("/list/{game}/players/{name}", response_class=HTMLResponse, include_in_schema=False)
+    async def player_rating_page(request: Request, game: str, name: str) -> HTMLResponse:
+        history = await run(results.player_history, game, name)
+        return page(
+            request, "rating.html", game=game, name=name, history=history, rating_name=RATING_NAME
+        )
+
+    @api.get("/list/{game}/players/{name}/plot.svg", include_in_schema=False)
+    async def player_plot(game: str, name: str) -> Response:
+        history = await run(results.player_history, game, name)
+        if not history:
+            raise HTTPException(404, f"{name} is in no published list of {game}")
+        svg = await asyncio.to_thread(_plot, name, game, history)
+        return Response(svg, media_type="image/svg+xml")
+
+    return api
+
+
+# -- helpers --------------------------------------------------------------------------
+
+
+def _checked_all(results: Results, items: list[dict[str, Any]]) -> list[Checked]:
+    if not items:
+        raise HTTPException(422, "no results given")
+    if len(items) > 1000:
+        raise HTTPException(422, "at most 1000 results at once")
+    checked = []
+    for number, item in enumerate(items, 1):
+        try:
+            checked.append(results.check(entry_from_json(item)))
+        except EntryError as exc:
+            where = f"result {number}: " if len(items) > 1 else ""
+            raise HTTPException(422, f"{where}{exc}") from None
+    return checked
+
+
+def _enter_csv(results: Results, actor: int | None, body: bytes, group: str | None) -> list[int]:
+    if actor is None:
+        raise ResultsError("sign in with an account first")
+    if len(body) > MAX_UPLOAD:
+        raise EntryError(f"a CSV upload is at most {MAX_UPLOAD // 1_000_000} MB")
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise EntryError("the CSV is not UTF-8 text") from None
+    checked = read_csv(text, results.today())
+    return list(results.enter(actor, checked, source="csv", group=group))
+
+
+def _preview(checked: Checked) -> dict[str, Any]:
+    e = checked.entry
+    return {
+        "game": e.game,
+        "date": e.played_on.isoformat(),
+        "set": e.set,
+        "divisor": checked.divisor,
+        "players": [
+            {"name": ln.name, "points": ln.points, "pips": ln.pips, "final": f, "rank": r}
+            for ln, f, r in zip(e.lines, checked.final, checked.ranks, strict=True)
+        ],
+    }
+
+
+def _form_values(data: Any) -> dict[str, Any]:
+    game = str(data.get("game", "fido"))
+    try:
+        players = max(2, min(int(data.get("players", 4)), 9))
+    except ValueError:
+        players = 4
+    lines = []
+    for seat in range(players):
+        lines.append(
+            {
+                "name": str(data.get(f"name{seat}", "")),
+                "points": str(data.get(f"points{seat}", "")),
+                "pips": str(data.get(f"pips{seat}", "")),
+                "out": str(data.get("out", "")) == str(seat),
+            }
+        )
+    if game == "partnership" and players == 4:
+        for a, b in ((0, 2), (1, 3)):
+            lines[b]["points"] = lines[a]["points"]
+    return {
+        "game": game,
+        "players": players,
+        "set": str(data.get("set", "")),
+        "date": str(data.get("date", "")),
+        "place": str(data.get("place", "")),
+        "group": str(data.get("group", "")),
+        "lines": lines,
+    }
+
+
+def _form_entry(form: dict[str, Any]) -> Entry:
+    from pips.results.entry import parse_date, parse_int
+
+    return Entry(
+        form["game"],
+        parse_date(form["date"]),
+        parse_int(form["set"], "set"),
+        tuple(
+            Line(
+                line["name"],
+                parse_int(line["points"], f"seat {seat + 1} points"),
+                parse_int(line["pips"], f"seat {seat + 1} pips"),
+                bool(line["out"]),
+            )
+            for seat, line in enumerate(form["lines"])
+        ),
+        form["place"],
+    )
+
+
+async def _my_groups(request: Request, results: Results) -> list[dict[str, Any]]:
+    me = who(request)
+    if me is None or me.user_id is None:
+        return []
+    return list(await asyncio.to_thread(results.groups, me.user_id))
+
+
+async def _form_page(
+    request: Request,
+    results: Results,
+    form: dict[str, Any],
+    *,
+    checked: Checked | None = None,
+    error: str | None = None,
+    status_code: int = 200,
+) -> HTMLResponse:
+    mine = await _my_groups(request, results)
+    # Offer the accounts of the groups one belongs to as names (a datalist).
+    members = set()
+    for group in mine:
+        members.update((await asyncio.to_thread(results.group, group["slug"]))["members"])
+    return page(
+        request,
+        "result_form.html",
+        accounts=sorted(members),
+        status_code=status_code,
+        form=form,
+        checked=checked,
+        error=error,
+        my_groups=mine,
+        today=results.today().isoformat(),
+        result_games=GAMES,
+    )
+
+
+async def _upload_page(
+    request: Request,
+    results: Results,
+    *,
+    entered: list[int] | None = None,
+    error: str | None = None,
+    status_code: int = 200,
+) -> HTMLResponse:
+    mine = await _my_groups(request, results)
+    return page(
+        request,
+        "upload.html",
+        status_code=status_code,
+        entered=entered,
+        error=error,
+        my_groups=mine,
+    )
+
+
+async def _group_page(
+    request: Request,
+    results: Results,
+    slug: str,
+    *,
+    error: str | None = None,
+    status_code: int = 200,
+) -> HTMLResponse:
+    try:
+        group = await asyncio.to_thread(results.group, slug)
+    except ResultsError as exc:
+        raise refused(exc) from None
+    rows, total = await asyncio.to_thread(results.results, Filter(group=slug, limit=100))
+    return page(
+        request,
+        "group.html",
+        status_code=status_code,
+        group=group,
+        rows=rows,
+        total=total,
+        error=error,
+    )
+
+
+def _plot(name: str, game: str, history: list[dict[str, Any]]) -> bytes:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    months = [h["month"] for h in history]
+    figure = Figure(figsize=(7, 3.2), dpi=100)
+    axes = figure.subplots()
+    axes.plot(months, [h["rating"] for h in history], marker="o", label=RATING_NAME)
+    axes.fill_between(
+        months,
+        [h["mu"] - 3 * h["sigma"] for h in history],
+        [h["mu"] + 3 * h["sigma"] for h in history],
+        alpha=0.15,
+        label="mu ± 3 sigma",
+    )
+    axes.set_title(f"{name} · {game}")
+    axes.set_ylabel(RATING_NAME)
+    axes.legend(loc="best", fontsize="small")
+    axes.tick_params(axis="x", labelrotation=45, labelsize="small")
+    figure.tight_layout()
+    out = io.BytesIO()
+    figure.savefig(out, format="svg")
+    return out.getvalue()

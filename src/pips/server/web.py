@@ -1,0 +1,46 @@
+"""What every page and form of the server shares: templates, who is asking, CSRF."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import HTTPException, Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+
+from pips import __version__
+from pips.games.registry import all_games
+from pips.server import accounts
+from pips.server.tables import Identity
+
+HERE = Path(__file__).parent
+templates = Jinja2Templates(directory=HERE / "templates")
+
+
+def who(request: Request) -> Identity | None:
+    return accounts.identity(request.session)
+
+
+def page(request: Request, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    context.update(
+        me=who(request),
+        csrf=accounts.csrf_token(request.session),
+        games=all_games(),
+        version=__version__,
+    )
+    return templates.TemplateResponse(request, template, context, status_code=status_code)
+
+
+def check_csrf(request: Request, token: str | None) -> None:
+    expected = request.session.get("csrf")
+    if not expected or token != expected:
+        raise HTTPException(403, "missing or wrong CSRF token: reload the page")
+
+
+def account(request: Request) -> int:
+    """The id of the signed-in account (not a guest), or 401."""
+    me = who(request)
+    if me is None or me.user_id is None:
+        raise HTTPException(401, "sign in with an account first")
+    return me.user_id

@@ -1,0 +1,372 @@
+"""Results, groups and world lists through the JSON API and the forms, on SQLite and on
+PostgreSQL: who may do what, nothing saved half, published months never change, late
+results in the next month, the export, and games played on the server."""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from pips.results.entry import CSV_FIELDS
+from pips.results.service import Results
+from pips.server.app import create_app
+from pips.store.db import Database
+from pips.store.models import PublishedListError, Result, WorldListRow
+from tests.server_helpers import Browser, Player, database_urls, new_database, running
+
+on_every_database = pytest.mark.parametrize("database", database_urls())
+
+
+class Clock:
+    """The server's idea of now, moved by the test."""
+
+    def __init__(self, moment: datetime) -> None:
+        self.moment = moment
+
+    def __call__(self) -> datetime:
+        return self.moment
+
+
+class Site:
+    """The app in this process over a fresh database, with a clock the test moves."""
+
+    def __init__(self, url: str) -> None:
+        self.db = Database(url)
+        self.clock = Clock(datetime(2026, 10, 10, 12))
+        self.results = Results(self.db, clock=self.clock)
+        self.app = create_app(
+            self.db, warm=False, secret="test", results=self.results, publish_lists=False
+        )
+
+    def person(self, name: str) -> Person:
+        return Person(self, name)
+
+    def count(self) -> int:
+        with self.db.session() as session:
+            return int(session.scalar(select(func.count()).select_from(Result)) or 0)
+
+
+class Person:
+    """A browser signed in to an account of its own."""
+
+    def __init__(self, site: Site, name: str) -> None:
+        self.client = TestClient(site.app)
+        self.client.__enter__()
+        self.csrf = self.client.get("/api/session").json()["csrf"]
+        response = self.client.post(
+            "/register", data={"name": name, "password": "password1", "csrf": self.csrf}
+        )
+        assert response.status_code == 200, response.text
+
+    def post(self, path: str, body: Any = None, **kwargs: Any) -> Any:
+        return self.client.post(path, json=body, headers={"X-CSRF-Token": self.csrf}, **kwargs)
+
+    def enter(self, *games: dict[str, Any], group: str | None = None) -> Any:
+        return self.post("/api/results", {"results": list(games), "group": group})
+
+
+def fido(day: str, *lines: tuple[str, int, int], top: int = 6) -> dict[str, Any]:
+    return {
+        "game": "fido",
+        "date": day,
+        "set": top,
+        "players": [{"name": n, "points": p, "pips": q} for n, p, q in lines],
+    }
+
+
+@pytest.fixture(params=database_urls())
+def site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Site]:
+    built = Site(new_database(request.param, tmp_path))
+    with TestClient(built.app):
+        yield built
+    built.db.dispose()
+
+
+def test_entering_needs_an_account_and_the_csrf_token(site: Site) -> None:
+    anonymous = TestClient(site.app)
+    game = fido("2026-10-03", ("Anna", 14, 0), ("Ben", 17, 13), ("Cleo", 9, 1))
+    assert anonymous.post("/api/results", json={"results": [game]}).status_code == 403
+    csrf = anonymous.get("/api/session").json()["csrf"]
+    refused = anonymous.post(
+        "/api/results", json={"results": [game]}, headers={"X-CSRF-Token": csrf}
+    )
+    assert refused.status_code == 401
+    anna = site.person("Anna")
+    assert anna.client.post("/api/results", json={"results": [game]}).status_code == 403
+    assert site.count() == 0
+    made = anna.enter(game)
+    assert made.status_code == 201, made.text
+    shown = anna.client.get(made.json()["urls"][0])
+    assert shown.status_code == 200 and "Cleo" in shown.text
+
+
+def test_only_players_and_group_members_enter_and_the_representative_for_all(
+    site: Site,
+) -> None:
+    anna, ben, olga = site.person("Anna"), site.person("Ben"), site.person("Olga")
+    assert anna.post("/api/groups", {"name": "Domino Club Kiel"}).status_code == 201
+    assert anna.post("/api/groups/domino-club-kiel/members", {"name": "Ben"}).status_code == 200
+    # Not the representative: cannot change members.
+    assert ben.post("/api/groups/domino-club-kiel/members", {"name": "Olga"}).status_code == 403
+    game = fido("2026-10-03", ("Ben", 14, 0), ("Cleo", 17, 13), ("Dora", 9, 1))
+    # Olga neither played nor belongs to the group.
+    assert olga.enter(game).status_code == 403
+    assert olga.enter(game, group="domino-club-kiel").status_code == 403
+    # Anna did not play but represents the group: she enters it for the group.
+    other = fido("2026-10-04", ("Ben", 20, 0), ("Cleo", 17, 13), ("Dora", 9, 1))
+    assert anna.enter(other).status_code == 403
+    assert anna.enter(other, group="domino-club-kiel").status_code == 201
+    # Ben is a member and played.
+    assert ben.enter(game, group="domino-club-kiel").status_code == 201
+    listed = anna.client.get("/api/results", params={"group": "domino-club-kiel"}).json()
+    assert listed["total"] == 2
+    page = anna.client.get("/groups/domino-club-kiel")
+    assert "Representative" in page.text and "Dora" in page.text
+    assert site.count() == 2
+
+
+def test_impossible_entries_and_duplicates_save_nothing(site: Site) -> None:
+    anna = site.person("Anna")
+    good = fido("2026-10-03", ("Anna", 14, 0), ("Ben", 17, 13), ("Cleo", 9, 1))
+    cases = [
+        (fido("2026-10-03", ("Anna", 14, 0), ("Ben", 1, 0)), "F-02"),
+        (fido("2026-10-03", ("Anna", 14, 0), ("Ben", 1, 0), ("Cleo", 0, 0), top=13), "F-01"),
+        (fido("2026-10-03", ("Anna", 14, 0), ("Ben", 1, 150), ("Cleo", 0, 0)), "no hand"),
+        (fido("2026-10-11", ("Anna", 14, 0), ("Ben", 1, 0), ("Cleo", 0, 0)), "in the future"),
+    ]
+    for bad, message in cases:
+        # One bad game in a batch refuses the whole batch.
+        response = anna.enter(good, bad)
+        assert response.status_code == 422, response.text
+        assert message in response.json()["detail"]
+        assert site.count() == 0
+    assert anna.enter(good).status_code == 201
+    again = anna.enter(good)
+    assert again.status_code == 409 and "already entered" in again.json()["detail"]
+    twice = anna.enter(
+        fido("2026-10-04", ("Anna", 1, 0), ("Ben", 1, 0), ("Cleo", 0, 0)),
+        fido("2026-10-04", ("Anna", 1, 0), ("Ben", 1, 0), ("Cleo", 0, 0)),
+    )
+    assert twice.status_code == 409
+    assert site.count() == 1
+
+
+def csv_text(rows: list[list[object]]) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_FIELDS)
+    writer.writerows(rows)
+    return out.getvalue().encode()
+
+
+def upload(person: Person, rows: list[list[object]]) -> Any:
+    """The upload form, as a browser sends it."""
+    return person.client.post(
+        "/results/upload",
+        data={"csrf": person.csrf, "group": ""},
+        files={"file": ("kiel.csv", csv_text(rows), "text/csv")},
+    )
+
+
+def test_csv_upload_is_all_or_nothing(site: Site) -> None:
+    anna = site.person("Anna")
+    good = [
+        [1, "2026-10-03", "Kiel", "fido", 6, 3, 1, "Anna", 14, 0, "yes", "", ""],
+        [1, "2026-10-03", "Kiel", "fido", 6, 3, 2, "Ben", 17, 13, "", "", ""],
+        [1, "2026-10-03", "Kiel", "fido", 6, 3, 3, "Cleo", 9, 1, "", "", ""],
+        [2, "2026-10-05", "Kiel", "fido", 6, 3, 1, "Anna", 3, 0, "", "", ""],
+        [2, "2026-10-05", "Kiel", "fido", 6, 3, 2, "Ben", 20, 2, "", "", ""],
+        [2, "2026-10-05", "Kiel", "fido", 6, 3, 3, "Cleo", 9, 1, "", "", ""],
+    ]
+    bad = [*good, [3, "2026-10-05", "Kiel", "fido", 6, 3, 1, "Anna", 3, 999, "", "", ""]]
+    for body in (bad, good[:2]):
+        response = anna.post("/api/results/csv", None, content=csv_text(body), params={})
+        assert response.status_code == 422, response.text
+    assert site.count() == 0
+    page = upload(anna, bad)
+    assert page.status_code == 422 and "line 8 (game 3)" in page.text
+    assert site.count() == 0
+    page = upload(anna, good)
+    assert page.status_code == 200 and "Entered 2 result(s)" in page.text
+    assert site.count() == 2
+    again = upload(anna, good)
+    assert again.status_code == 409 and "already entered" in again.text
+    assert site.count() == 2
+
+
+def test_confirm_dispute_resolve_withdraw(site: Site) -> None:
+    anna, ben, olga = site.person("Anna"), site.person("Ben"), site.person("Olga")
+    made = anna.enter(fido("2026-10-03", ("Anna", 14, 0), ("Ben", 17, 13), ("Cleo", 9, 1)))
+    rid = made.json()["ids"][0]
+    assert olga.post(f"/api/results/{rid}/confirm").status_code == 403
+    confirmed = ben.post(f"/api/results/{rid}/confirm")
+    assert confirmed.json()["status"] == "confirmed"
+    assert ben.post(f"/api/results/{rid}/dispute", {"comment": ""}).status_code == 422
+    disputed = ben.post(f"/api/results/{rid}/dispute", {"comment": "I had 3 pips, not 13"})
+    assert disputed.json()["status"] == "disputed" and not disputed.json()["counts"]
+    assert anna.post(f"/api/results/{rid}/resolve").status_code == 403
+    assert ben.post(f"/api/results/{rid}/resolve").json()["status"] == "confirmed"
+    assert ben.post(f"/api/results/{rid}/withdraw").status_code == 403
+    withdrawn = anna.post(f"/api/results/{rid}/withdraw")
+    assert withdrawn.json()["status"] == "withdrawn"
+    history = [(r["by"], r["action"]) for r in withdrawn.json()["reviews"]]
+    assert history == [
+        ("Ben", "confirm"),
+        ("Ben", "dispute"),
+        ("Ben", "resolve"),
+        ("Anna", "withdraw"),
+    ]
+    assert ben.post(f"/api/results/{rid}/confirm").status_code == 409
+    # Withdrawn, the game may be entered again (corrected or not).
+    assert (
+        anna.enter(fido("2026-10-03", ("Anna", 14, 0), ("Ben", 17, 13), ("Cleo", 9, 1))).status_code
+        == 201
+    )
+
+
+def test_published_months_never_change_and_late_results_enter_the_next_month(
+    site: Site,
+) -> None:
+    anna, ben = site.person("Anna"), site.person("Ben")
+    for day in ("2026-10-01", "2026-10-02", "2026-10-03"):
+        anna.enter(fido(day, ("Anna", 30, 0), ("Ben", 10, 2), ("Cleo", 5, 4)))
+    disputed = anna.enter(fido("2026-10-04", ("Anna", 1, 0), ("Ben", 40, 0), ("Cleo", 30, 0)))
+    ben.post(f"/api/results/{disputed.json()['ids'][0]}/dispute", {"comment": "wrong"})
+    with pytest.raises(Exception, match="is not over"):
+        site.results.compute_month("2026-10")
+    # November 2nd: a result of October 31 arrives late.
+    site.clock.moment = datetime(2026, 11, 2, 9)
+    late = anna.enter(fido("2026-10-31", ("Anna", 0, 9), ("Ben", 50, 0), ("Cleo", 40, 0)))
+    assert late.status_code == 201
+    october = site.results.compute_month("2026-10")
+    assert [(x["game"], x["games"]) for x in october] == [("fido", 3)]
+    first = anna.client.get("/api/lists/fido", params={"month": "2026-10"}).json()
+    assert [r["name"] for r in first["rows"]] == ["Anna", "Ben", "Cleo"]
+    # Nobody computes October again, through the service or the command line.
+    with pytest.raises(Exception, match="published lists never change"):
+        site.results.compute_month("2026-10")
+    # Nor edits its rows in the database.
+    with site.db.session() as session, pytest.raises(PublishedListError):
+        row = session.scalars(select(WorldListRow)).first()
+        assert row is not None
+        row.rating = 99.0
+        session.commit()
+    # Later changes leave October as published.
+    ben.post(f"/api/results/{disputed.json()['ids'][0]}/resolve")
+    site.clock.moment = datetime(2026, 12, 1, 0, 30)
+    november = site.results.compute_month("2026-11")
+    assert november[0]["games"] == 5  # the late result and the resolved dispute
+    assert anna.client.get("/api/lists/fido", params={"month": "2026-10"}).json() == first
+    latest = anna.client.get("/api/lists/fido").json()
+    assert latest["month"] == "2026-11"
+    moved = {r["name"]: r["move"] for r in latest["rows"]}
+    assert moved["Ben"] > 0 and moved["Anna"] < 0
+    history = anna.client.get("/api/lists/fido/players/Anna").json()
+    assert [h["month"] for h in history] == ["2026-10", "2026-11"]
+    plot = anna.client.get("/list/fido/players/Anna/plot.svg")
+    assert plot.status_code == 200 and plot.text.lstrip().startswith("<?xml")
+    page = anna.client.get("/list", params={"game": "fido"})
+    assert "pips rating" in page.text and "FLADUB" not in page.text
+    assert "▲" in page.text and "▼" in page.text
+
+
+def test_export_has_the_federation_fields_of_a_month(site: Site) -> None:
+    anna = site.person("Anna")
+    anna.post("/api/groups", {"name": "Kiel"})
+    anna.enter(fido("2026-10-03", ("Anna", 14, 0), ("Ben", 17, 13), ("Cleo", 9, 1)), group="kiel")
+    anna.enter(fido("2026-09-30", ("Anna", 1, 0), ("Ben", 2, 0), ("Cleo", 3, 0), top=12))
+    exported = anna.client.get("/api/results/export.csv", params={"month": "2026-10"})
+    rows = list(csv.DictReader(io.StringIO(exported.text)))
+    assert [(r["player"], r["running"], r["pips"], r["final"], r["rank"]) for r in rows] == [
+        ("Anna", "14", "0", "14", "1"),
+        ("Ben", "17", "13", "4", "3"),
+        ("Cleo", "9", "1", "8", "2"),
+    ]
+    assert {(r["date"], r["set"], r["divisor"]) for r in rows} == {("2026-10-03", "6", "3")}
+    assert [r["seat"] for r in rows] == ["1", "2", "3"]
+    by_group = anna.client.get(
+        "/api/results/export.csv", params={"month": "2026-09", "group": "kiel"}
+    )
+    assert by_group.text.strip() == ",".join(CSV_FIELDS)
+    assert anna.client.get("/api/results/export.csv", params={"month": "2026-9"}).status_code == 422
+
+
+def test_the_result_form_shows_totals_and_ranks_before_saving(site: Site) -> None:
+    anna = site.person("Anna")
+    form = {
+        "csrf": anna.csrf,
+        "game": "fido",
+        "players": "3",
+        "date": "2026-10-03",
+        "set": "6",
+        "name0": "Anna",
+        "points0": "14",
+        "pips0": "0",
+        "out": "0",
+        "name1": "Ben",
+        "points1": "17",
+        "pips1": "13",
+        "name2": "Cleo",
+        "points2": "9",
+        "pips2": "1",
+        "action": "check",
+    }
+    shown = anna.client.post("/results/new", data=form)
+    assert "Anna 14 (rank 1), Ben 4 (rank 3), Cleo 8 (rank 2)" in shown.text
+    assert site.count() == 0
+    saved = anna.client.post(
+        "/results/new", data={**form, "action": "save"}, follow_redirects=False
+    )
+    assert saved.status_code == 303
+    assert site.count() == 1
+    wrong = anna.client.post("/results/new", data={**form, "pips1": "200", "action": "save"})
+    assert wrong.status_code == 422 and "no hand of double-6" in wrong.text
+    assert site.count() == 1
+
+
+def test_score_sheet_button(site: Site) -> None:
+    client = TestClient(site.app)
+    pdf = client.get("/sheet.pdf", params={"game": "fido", "players": 5, "set": 12})
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    bad = client.get("/sheet.pdf", params={"game": "fido", "players": 2, "set": 12})
+    assert bad.status_code == 422 and "F-02" in bad.json()["detail"]
+    assert 'action="/sheet.pdf"' in client.get("/results").text
+
+
+def test_a_game_played_on_the_server_is_entered_by_itself(tmp_path: Path) -> None:
+    """A finished server game appears among the results, confirmed, and unrated
+    because bots played in it."""
+    with running(tmp_path) as server:
+        ann = Browser(server, "Ann")
+        table = ann.create(
+            "fido",
+            {"players": 3, "set": 6},
+            [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}],
+            seed=4,
+        )
+        player = Player(ann, table)
+        player.start()
+        player.join(120)
+        assert player.error is None
+        listed: dict[str, Any] = {}
+        for _ in range(100):
+            listed = ann.http.get("/api/results").json()
+            if listed["total"]:
+                break
+            time.sleep(0.1)
+        assert listed["total"] == 1
+        entered = listed["results"][0]
+        assert entered["source"] == "server" and entered["table"] == table
+        assert entered["status"] == "confirmed" and not entered["rated"]
+        record = ann.http.get(f"/api/records/{table}").json()
+        assert [p["final"] for p in entered["players"]] == record["result"]["final"]
+        assert [p["rank"] for p in entered["players"]] == record["result"]["ranks"]

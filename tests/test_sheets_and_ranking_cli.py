@@ -1,0 +1,161 @@
+"""Score sheets (the PDF's text) and the ``pips sheet`` / ``pips ranking`` commands."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date, datetime
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from pips.games.fido import DIVISORS, HAND_SIZES
+from pips.results.entry import Entry, Line
+from pips.results.service import Results
+from pips.results.sheet import SheetError, score_sheet
+from pips.server import accounts
+from pips.store.db import Database
+from tests.test_cli import run
+
+
+def text_of(pdf: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+
+
+@pytest.mark.parametrize(("players", "top"), [(5, 12), (3, 6), (9, 18), (7, 15)])
+def test_fido_sheet_has_the_header_the_hand_size_row_and_a_column_per_player(
+    players: int, top: int
+) -> None:
+    names = ["Anna", "Ben", "Cleo"]
+    text = text_of(
+        score_sheet("fido", players, top, names=names, place="Kiel", day=date(2026, 10, 3))
+    )
+    assert "FIDO divisor game — score sheet" in text
+    assert "Date: 2026-10-03" in text and "Place: Kiel" in text
+    assert f"Set: double-{top}" in text and f"Divisor: {DIVISORS[top]}" in text
+    # F-02: the row of the hand-size table for this number of players, every set.
+    flat = " ".join(text.split())
+    for s in DIVISORS:
+        stock = (s + 1) * (s + 2) // 2 - players * HAND_SIZES[players][s]
+        assert f"{HAND_SIZES[players][s]} ({stock})" in flat
+    hand = HAND_SIZES[players][top]
+    assert f"{players} players hold {hand} tiles each" in flat
+    for name in [*names, *(f"Player {i}" for i in range(4, players + 1))]:
+        assert name in text
+    for label in ("Play", "Running points", "Pips deducted", "Final score", "Rank"):
+        assert label in text
+    assert f"divides by {DIVISORS[top]}" in flat
+
+
+def test_partnership_sheet_tallies_two_pairs_to_the_target() -> None:
+    text = " ".join(text_of(score_sheet("partnership", 4, names=["A", "B", "C", "D"])).split())
+    assert "Pair A: A + C" in text and "Pair B: B + D" in text
+    assert "Match to: 30" in text and "floor(P / 10) + 1" in text
+    assert "Hand" in text and "Total" in text
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "expected"),
+    [
+        ("family", 3, ["Match to: 100", "FA-08", "Hand", "Total"]),
+        ("doubles", 4, ["Match to: 100", "DB-12", "Hand", "Total"]),
+        ("draw", 4, ["Went out", "Pips left", "DR-07"]),
+    ],
+)
+def test_sheets_of_the_other_games(game: str, players: int, expected: list[str]) -> None:
+    text = " ".join(text_of(score_sheet(game, players)).split())
+    for words in expected:
+        assert words in text
+    assert f"Player {players}" in text
+
+
+def test_sheets_refuse_games_no_table_has() -> None:
+    with pytest.raises(SheetError, match="F-02"):
+        score_sheet("fido", 2, 12)
+    with pytest.raises(SheetError, match="F-01"):
+        score_sheet("fido", 4, 13)
+    with pytest.raises(SheetError, match="6 names for 5 players"):
+        score_sheet("fido", 5, 12, names=["a"] * 6)
+
+
+def test_pips_sheet_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "sheet.pdf"
+    code, out, _ = run(
+        ["sheet", "fido", "--players", "5", "--set", "12", "--out", str(target)], capsys
+    )
+    assert code == 0 and "wrote" in out
+    assert "Divisor: 7" in text_of(target.read_bytes())
+    code, _, err = run(
+        ["sheet", "fido", "--players", "2", "--out", str(tmp_path / "x.pdf")], capsys
+    )
+    assert code == 2 and "F-02" in err and not (tmp_path / "x.pdf").exists()
+    code, _, err = run(
+        ["sheet", "draw", "--players", "3", "--date", "3.10.", "--out", str(tmp_path / "x.pdf")],
+        capsys,
+    )
+    assert code == 2 and "is not a date" in err
+
+
+def seeded(url: str) -> None:
+    """October results entered in October, and one entered late in November."""
+    db = Database(url)
+    db.upgrade()
+    anna = accounts.register(db, "Anna", "password1")
+    moment = [datetime(2026, 10, 20)]
+    results = Results(db, clock=lambda: moment[0])
+    for day in (3, 4, 5):
+        entry = Entry(
+            "fido",
+            date(2026, 10, day),
+            6,
+            (Line("Anna", 30, 0), Line("Ben", 10, 2), Line("Cleo", 5, 4)),
+            "Kiel",
+        )
+        results.enter(anna.id, [results.check(entry)], source="api")
+    moment[0] = datetime(2026, 11, 3)
+    late = Entry(
+        "fido", date(2026, 10, 30), 6, (Line("Anna", 0, 9), Line("Ben", 50, 0), Line("Cleo", 1, 0))
+    )
+    results.enter(anna.id, [results.check(late)], source="api")
+    db.dispose()
+
+
+def test_ranking_compute_and_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"sqlite:///{tmp_path / 'pips.db'}"
+    seeded(url)
+    code, out, _ = run(
+        ["ranking", "compute", "--month", "2026-10", "--database", url, "--preview"], capsys
+    )
+    assert code == 0 and "(preview)" in out and "3 games" in out
+    code, out, _ = run(["ranking", "compute", "--month", "2026-10", "--database", url], capsys)
+    assert code == 0 and "(published)" in out
+    assert out.index("Anna") < out.index("Ben") < out.index("Cleo")
+    code, _, err = run(["ranking", "compute", "--month", "2026-10", "--database", url], capsys)
+    assert code == 2 and "published lists never change" in err
+    code, _, err = run(["ranking", "compute", "--month", "2999-01", "--database", url], capsys)
+    assert code == 2 and "is not over" in err
+    code, _, err = run(["ranking", "compute", "--month", "Oct", "--database", url], capsys)
+    assert code == 2 and "is not a month" in err
+    code, _, err = run(
+        ["ranking", "compute", "--month", "2026-10", "--database", url, "--half-life", "-3"],
+        capsys,
+    )
+    assert code == 2 and "positive number of days" in err
+    exported = tmp_path / "october.csv"
+    code, _, _ = run(
+        ["ranking", "export", "--month", "2026-10", "--database", url, "--out", str(exported)],
+        capsys,
+    )
+    assert code == 0
+    rows = list(csv.DictReader(exported.open()))
+    # Every result played in October, the late one too (it was played then).
+    assert len(rows) == 12
+    assert {r["date"] for r in rows} == {"2026-10-03", "2026-10-04", "2026-10-05", "2026-10-30"}
+    assert {r["divisor"] for r in rows} == {"3"}
+    late = [r for r in rows if r["date"] == "2026-10-30"]
+    assert [(r["player"], r["final"], r["rank"]) for r in late] == [
+        ("Anna", "-9", "3"),
+        ("Ben", "50", "1"),
+        ("Cleo", "1", "2"),
+    ]

@@ -1,0 +1,172 @@
+"""Results and the world list in a real browser (Debian's chromium, Playwright): the
+result form laid out like the sheet, a CSV upload, a dispute, groups, the list with its
+movements and a player's plot. Screenshots go to ``test-artifacts/``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date, datetime, timedelta
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page
+
+from pips.results.entry import CSV_FIELDS, Entry, Line
+from pips.results.service import Results
+from pips.server import accounts
+from pips.store.db import Database
+from tests.server_helpers import Server, running
+from tests.test_web import browser, shot
+
+__all__ = ["browser"]  # the module's chromium, shared with these tests
+
+
+def seed(url: str) -> None:
+    """Accounts, and September and October lists published from results of those months,
+    so the list shows movements."""
+    db = Database(url)
+    db.upgrade()
+    anna = accounts.register(db, "Anna", "password1")
+    accounts.register(db, "Ben", "password1")
+    moment = [datetime(2026, 9, 20)]
+    results = Results(db, clock=lambda: moment[0])
+    september = [("Anna", "Ben", "Cleo", "Dora"), ("Anna", "Cleo", "Ben", "Dora")]
+    october = [("Ben", "Dora", "Anna", "Cleo"), ("Ben", "Dora", "Cleo", "Anna")]
+    for month, orders in ((9, september), (10, october)):
+        moment[0] = datetime(2026, month, 25)
+        for day, order in enumerate(orders, 1):
+            lines = tuple(Line(name, 40 - 10 * place, 0) for place, name in enumerate(order))
+            entry = Entry("fido", date(2026, month, day), 6, lines)
+            results.enter(anna.id, [results.check(entry)], source="api")
+        moment[0] = datetime(2026, month + 1, 1, 1)
+        results.compute_month(f"2026-{month:02d}")
+    db.dispose()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    seed(f"sqlite:///{tmp_path / 'pips.db'}")
+    with running(tmp_path) as started:
+        yield started
+
+
+def sign_in(browser: Browser, server: Server, name: str) -> Page:
+    page = browser.new_context().new_page()
+    page.goto(server.url + "/")
+    page.click("summary")
+    page.fill("form[action='/login'] input[name=name]", name)
+    page.fill("form[action='/login'] input[name=password]", "password1")
+    page.click("form[action='/login'] button")
+    page.wait_for_selector(f"header a:has-text('{name}')")
+    return page
+
+
+def total(server: Server) -> int:
+    return int(httpx.get(server.url + "/api/results").json()["total"])
+
+
+def test_enter_upload_dispute_and_read_the_world_list(
+    browser: Browser, server: Server, tmp_path: Path
+) -> None:
+    anna = sign_in(browser, server, "Anna")
+    before = total(server)
+
+    # A group, with Ben as a member.
+    anna.click("nav >> text=Groups")
+    anna.fill("form[action='/groups'] input[name=name]", "Domino Club Kiel")
+    anna.click("form[action='/groups'] button")
+    anna.wait_for_url("**/groups/domino-club-kiel")
+    anna.fill("input[name=name]", "Ben")
+    anna.click("button[value=add]")
+    anna.wait_for_selector("#members:has-text('Ben')")
+
+    # The form, laid out like the sheet for three FIDO players.
+    anna.click("nav >> text=Results")
+    anna.click("text=Enter a result")
+    anna.fill("#shape input[name=players]", "3")
+    anna.click("#shape button")
+    today = date.today().isoformat()
+    anna.fill("input[name=date]", today)
+    anna.fill("input[name=set]", "6")
+    anna.select_option("select[name=group]", "domino-club-kiel")
+    for seat, (name, points, pips) in enumerate([("Anna", 14, 0), ("Ben", 17, 13), ("Cleo", 9, 1)]):
+        anna.fill(f"input[name=name{seat}]", name)
+        anna.fill(f"input[name=points{seat}]", str(points))
+        anna.fill(f"input[name=pips{seat}]", str(pips))
+    anna.check("input[name=out][value='0']")
+    anna.click("button[value=check]")
+    anna.wait_for_selector("#checked")
+    assert anna.locator("td.final").all_inner_texts() == ["14", "4", "8"]
+    assert anna.locator("td.rank").all_inner_texts() == ["1", "3", "2"]
+    assert total(server) == before  # shown, not saved
+    shot(anna, "results-form-checked")
+
+    # A typing slip: pips no hand could hold. Refused, nothing saved.
+    anna.fill("input[name=pips1]", "130")
+    anna.click("button[value=check]")
+    alert = anna.locator("[role=alert]")
+    assert "no hand of double-6" in alert.inner_text()
+    assert total(server) == before
+
+    anna.fill("input[name=pips1]", "13")
+    anna.click("button[value=check]")
+    anna.click("#save")
+    anna.wait_for_url("**/results/*")
+    assert anna.locator("#status").inner_text() == "entered"
+    result_url = anna.url
+    assert total(server) == before + 1
+
+    # Ben played in it and disputes it.
+    ben = sign_in(browser, server, "Ben")
+    ben.goto(result_url)
+    ben.fill("input[name=comment]", "I held 3 pips, not 13")
+    ben.click("form[action$='/dispute'] button")
+    ben.wait_for_selector("#status:has-text('disputed')")
+    assert "I held 3 pips" in ben.locator("#reviews").inner_text()
+    shot(ben, "results-disputed")
+
+    # A CSV of two games, uploaded for the group.
+    upload = tmp_path / "kiel.csv"
+    day = (date.today() - timedelta(days=1)).isoformat()
+    rows = [",".join(CSV_FIELDS)]
+    for number, order in enumerate([("Anna", "Ben", "Eva"), ("Eva", "Anna", "Ben")], 1):
+        for seat, name in enumerate(order, 1):
+            rows.append(f"{number},{day},Kiel,fido,6,3,{seat},{name},{30 - seat},{seat},,,")
+    upload.write_text("\n".join(rows) + "\n")
+    anna.goto(server.url + "/results/upload")
+    anna.set_input_files("input[type=file]", str(upload))
+    anna.select_option("select[name=group]", "domino-club-kiel")
+    anna.click("#upload-form button")
+    anna.wait_for_selector("#entered")
+    assert "Entered 2 result(s)" in anna.locator("#entered").inner_text()
+    assert total(server) == before + 3
+    anna.goto(server.url + "/groups/domino-club-kiel")
+    assert anna.locator("#results tbody tr").count() == 3
+
+    # The world list: October's, with movements since September, and a player's plot.
+    anna.click("nav >> text=World list")
+    anna.wait_for_selector("#world-list")
+    # The newest list is October's while November lasts; ask for it by name.
+    anna.click("text=2026-10")
+    anna.wait_for_url("**month=2026-10")
+    names = anna.locator("#world-list tbody tr td:nth-child(3)").all_inner_texts()
+    assert names[0] == "Ben" and set(names) == {"Anna", "Ben", "Cleo", "Dora"}
+    assert "▲" in anna.locator("#world-list").inner_text()
+    assert "Up since the last list" in anna.locator("#movements").inner_text()
+    shot(anna, "world-list")
+    anna.click("#world-list >> text=Anna")
+    anna.wait_for_selector("#rating-history")
+    assert anna.locator("#rating-history tbody tr").count() == 2
+    # The plot is drawn on request (matplotlib): wait until the image has loaded.
+    anna.wait_for_function(
+        "() => { const i = document.querySelector('img.plot');"
+        " return i.complete && i.naturalWidth > 0; }"
+    )
+    shot(anna, "world-list-player")
+
+    # The score sheet button gives a PDF.
+    anna.goto(server.url + "/results")
+    assert anna.locator("#sheet-form button").inner_text() == "Score sheet (PDF)"
+    pdf = anna.request.get(server.url + "/sheet.pdf?game=fido&players=5&set=12")
+    assert pdf.ok and pdf.headers["content-type"] == "application/pdf"
