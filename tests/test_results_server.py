@@ -208,6 +208,10 @@ def test_confirm_dispute_resolve_withdraw(site: Site) -> None:
     made = anna.enter(fido("2026-10-03", ("Anna", 14, 0), ("Ben", 17, 13), ("Cleo", 9, 1)))
     rid = made.json()["ids"][0]
     assert olga.post(f"/api/results/{rid}/confirm").status_code == 403
+    # Cleo had no account when the result was entered; one made later under her name
+    # speaks for her seat.
+    cleo = site.person("Cleo")
+    assert cleo.post(f"/api/results/{rid}/confirm").status_code == 200
     confirmed = ben.post(f"/api/results/{rid}/confirm")
     assert confirmed.json()["status"] == "confirmed"
     assert ben.post(f"/api/results/{rid}/dispute", {"comment": ""}).status_code == 422
@@ -220,6 +224,7 @@ def test_confirm_dispute_resolve_withdraw(site: Site) -> None:
     assert withdrawn.json()["status"] == "withdrawn"
     history = [(r["by"], r["action"]) for r in withdrawn.json()["reviews"]]
     assert history == [
+        ("Cleo", "confirm"),
         ("Ben", "confirm"),
         ("Ben", "dispute"),
         ("Ben", "resolve"),

@@ -16,6 +16,7 @@ A batch of results (a CSV upload) is saved whole or not at all.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 from collections import defaultdict
@@ -41,6 +42,8 @@ from pips.store.models import (
     WorldList,
     WorldListRow,
 )
+
+log = logging.getLogger("pips.results")
 
 COUNTED = ("entered", "confirmed")
 """Statuses whose results count for the world list."""
@@ -281,7 +284,8 @@ class Results:
         played = self.clock()
         try:
             checked = check(entry_from_record(record, played.date()), played.date())
-        except (KeyError, ValueError):
+        except (KeyError, ValueError) as exc:
+            log.warning("table %s: its result is not entered (%s)", table_id, exc)
             return None
         with self.db.session() as session, session.begin():
             accounts = {
@@ -356,7 +360,13 @@ class Results:
             row = session.get(Result, result_id)
             if row is None:
                 raise NotFound(f"no result {result_id}")
-            played = actor in {p.user_id for p in row.players}
+            # A player is linked to an account by name when the result is entered; an
+            # account made later under the same name speaks for that player too.
+            user = session.get(User, actor)
+            played = actor in {p.user_id for p in row.players} or (
+                user is not None
+                and user.name.casefold() in {p.name.casefold() for p in row.players}
+            )
             representative = row.group is not None and row.group.representative_id == actor
             if row.status == "withdrawn":
                 raise Conflict("the result was withdrawn")
@@ -432,7 +442,12 @@ class Results:
             return [self._json(row, session) for row in rows], total
 
     def _json(self, row: Result, session: Session) -> dict[str, Any]:
-        names = dict(session.execute(select(User.id, User.name)).all()) if row.reviews else {}
+        reviewers = {r.user_id for r in row.reviews}
+        names = (
+            dict(session.execute(select(User.id, User.name).where(User.id.in_(reviewers))).all())
+            if reviewers
+            else {}
+        )
         enterer = session.get(User, row.entered_by) if row.entered_by else None
         return {
             "id": row.id,
