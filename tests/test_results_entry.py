@@ -233,6 +233,7 @@ def test_csv_and_json_round_trip_every_valid_entry(entry: Entry) -> None:
         ("draw", {"players": 3}),
         ("family", {"players": 3}),
         ("doubles", {"players": 4}),
+        ("doubles", {"players": 8, "set": 9, "hand_size": 5}),
         ("partnership", {}),
     ],
 )
@@ -251,7 +252,7 @@ def test_a_game_played_by_the_engine_enters_with_the_engines_result(
             match.play(rng.choice(list(match.legal_moves())))
         names = [f"P{i}" for i in range(match.players)]
         written = record.write_record(match, names, seed=seed)
-        result = check(entry_from_record(written, TODAY), TODAY)
+        result = check(entry_from_record(written, TODAY), TODAY, written["options"])
         assert match.result is not None
         assert result.ranks == match.result.ranks
         if game != "draw":

@@ -8,16 +8,18 @@ import csv
 import io
 import time
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from pips.results.entry import CSV_FIELDS
+from pips.results.entry import CSV_FIELDS, Entry, Line
 from pips.results.service import Results
+from pips.server import accounts
 from pips.server.app import create_app
 from pips.store.db import Database
 from pips.store.models import PublishedListError, Result, WorldListRow
@@ -375,3 +377,27 @@ def test_a_game_played_on_the_server_is_entered_by_itself(tmp_path: Path) -> Non
         record = ann.http.get(f"/api/records/{table}").json()
         assert [p["final"] for p in entered["players"]] == record["result"]["final"]
         assert [p["rank"] for p in entered["players"]] == record["result"]["ranks"]
+
+
+def test_the_server_publishes_a_month_that_is_over_by_itself(tmp_path: Path) -> None:
+    """Results entered during October, no list computed: a server started afterwards
+    publishes October's list on its own (in a worker process), and only once."""
+    url = f"sqlite:///{tmp_path / 'pips.db'}"
+    db = Database(url)
+    db.upgrade()
+    anna = accounts.register(db, "Anna", "password1")
+    october = Results(db, clock=lambda: datetime(2026, 10, 20))
+    entry = Entry("fido", date(2026, 10, 3), 6, (Line("Anna", 9), Line("Ben", 5), Line("Cleo")))
+    october.enter(anna.id, [october.check(entry)], source="api")
+    db.dispose()
+    with running(tmp_path, url) as server:
+        shown = httpx.get(server.url + "/api/lists/fido", params={"month": "2026-10"})
+        for _ in range(300):
+            if shown.status_code == 200:
+                break
+            time.sleep(0.1)
+            shown = httpx.get(server.url + "/api/lists/fido", params={"month": "2026-10"})
+        assert shown.status_code == 200, shown.text
+        assert [r["name"] for r in shown.json()["rows"]] == ["Anna", "Ben", "Cleo"]
+        months = httpx.get(server.url + "/api/lists/fido/months").json()
+        assert [m["month"] for m in months] == ["2026-10"]

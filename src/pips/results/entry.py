@@ -144,9 +144,10 @@ def clean_name(name: str) -> str:
     return " ".join(str(name).split())
 
 
-def check(entry: Entry, today: date) -> Checked:
+def check(entry: Entry, today: date, options: Mapping[str, Any] | None = None) -> Checked:
     """The entry checked against the rules, with final scores and places; raises
-    :class:`EntryError` saying what is wrong."""
+    :class:`EntryError` saying what is wrong. ``options`` are the game's other options
+    when known (a server game's record: a Doubles hand size, say)."""
     if entry.game not in GAMES:
         raise EntryError(f"unknown game {entry.game!r}: one of {', '.join(GAMES)}")
     if entry.played_on > today:
@@ -154,7 +155,7 @@ def check(entry: Entry, today: date) -> Checked:
     if len(entry.place) > 80:
         raise EntryError("a place is at most 80 characters")
     lines = entry.lines
-    options = _options(entry.game, len(lines), entry.set)
+    chosen = _options(entry.game, len(lines), entry.set, options or {})
     names = [clean_name(line.name) for line in lines]
     for seat, name in enumerate(names):
         if not name:
@@ -180,14 +181,14 @@ def check(entry: Entry, today: date) -> Checked:
             entry.place,
         )
         lines = entry.lines
-    _check_pips(entry, options)
-    return _ranked(entry, options)
+    _check_pips(entry, chosen)
+    return _ranked(entry, chosen)
 
 
-def _options(game: str, players: int, top: int) -> Any:
+def _options(game: str, players: int, top: int, others: Mapping[str, Any]) -> Any:
     spec = find_game(game)
     try:
-        return spec.options_from_json({"players": players, "set": top})
+        return spec.options_from_json({**others, "players": players, "set": top})
     except RuleError as exc:
         raise EntryError(f"{spec.title}: {exc}") from None
     except (TypeError, ValueError):

@@ -283,7 +283,8 @@ class Results:
         draw game's match extension) is not entered: ``None``."""
         played = self.clock()
         try:
-            checked = check(entry_from_record(record, played.date()), played.date())
+            entry = entry_from_record(record, played.date())
+            checked = check(entry, played.date(), record.get("options"))
         except (KeyError, ValueError) as exc:
             log.warning("table %s: its result is not entered (%s)", table_id, exc)
             return None
@@ -797,3 +798,13 @@ def _checked(row: Result) -> Checked:
         tuple(p.rank for p in players),
         tuple(tuple(teams[t]) for t in sorted(teams)),
     )
+
+
+def publish_due_apart(url: str, settings: RatingSettings) -> list[dict[str, Any]]:
+    """:meth:`Results.publish_due` over a connection of its own: run by the server in a
+    worker process, so that rating a month does not hold up the games being played."""
+    db = Database(url)
+    try:
+        return Results(db, settings=settings).publish_due()
+    finally:
+        db.dispose()

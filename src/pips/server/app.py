@@ -11,10 +11,12 @@ import asyncio
 import gc
 import json
 import logging
+import multiprocessing
 import secrets
 import threading
 import time
 from collections.abc import AsyncIterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -29,7 +31,7 @@ from pips import __version__, record
 from pips.bots.search import warm_up
 from pips.core.view import SPECTATOR, event_to_json
 from pips.display import replay_positions
-from pips.results.service import Results, settings_from_env
+from pips.results.service import Results, publish_due_apart, settings_from_env, utc_now
 from pips.server import accounts, protocol, results_routes
 from pips.server.tables import Identity, LiveTable, TableError, Tables
 from pips.server.web import HERE, check_csrf, page, who
@@ -99,12 +101,26 @@ def create_app(
     tables.on_finish.append(enter_result)
 
     async def publish_monthly() -> None:
-        while True:
-            try:
-                await asyncio.to_thread(results.publish_due)
-            except Exception:  # a database hiccup: try again next hour, keep serving
-                log.exception("publishing the monthly lists failed")
-            await asyncio.sleep(3600)
+        # Rating a month is seconds of pure Python (100,000 results: about ten): done in
+        # a process of its own it leaves this one's core to the tables. A test's clock
+        # cannot cross to another process, so results with one are rated in a thread.
+        loop = asyncio.get_running_loop()
+        apart = results.clock is utc_now
+        pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            while True:
+                try:
+                    if apart:
+                        await loop.run_in_executor(
+                            pool, publish_due_apart, db.url, results.settings
+                        )
+                    else:
+                        await asyncio.to_thread(results.publish_due)
+                except Exception:  # a database hiccup: try again next hour, keep serving
+                    log.exception("publishing the monthly lists failed")
+                await asyncio.sleep(3600)
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -18,7 +18,18 @@ from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel
 
-from pips.results.entry import GAMES, Checked, Entry, EntryError, Line, entry_from_json, read_csv
+from pips.games.registry import find_game
+from pips.results.entry import (
+    GAMES,
+    Checked,
+    Entry,
+    EntryError,
+    Line,
+    entry_from_json,
+    parse_date,
+    parse_int,
+    read_csv,
+)
 from pips.results.rating import NAME as RATING_NAME
 from pips.results.service import Filter, Results, ResultsError
 from pips.results.sheet import SheetError, score_sheet
@@ -398,6 +409,7 @@ def router(results: Results) -> APIRouter:
             "list.html",
             status_code=200 if shown or not month else 404,
             game=game,
+            title=find_game(game).title,
             shown=shown,
             months=months,
             page_number=page_number,
@@ -408,8 +420,16 @@ def router(results: Results) -> APIRouter:
     @api.get("/list/{game}/players/{name}", response_class=HTMLResponse, include_in_schema=False)
     async def player_rating_page(request: Request, game: str, name: str) -> HTMLResponse:
         history = await run(results.player_history, game, name)
+        if game not in GAMES:
+            raise HTTPException(404, f"no game {game!r}")
         return page(
-            request, "rating.html", game=game, name=name, history=history, rating_name=RATING_NAME
+            request,
+            "rating.html",
+            game=game,
+            title=find_game(game).title,
+            name=name,
+            history=history,
+            rating_name=RATING_NAME,
         )
 
     @api.get("/list/{game}/players/{name}/plot.svg", include_in_schema=False)
@@ -499,8 +519,6 @@ def _form_values(data: Any) -> dict[str, Any]:
 
 
 def _form_entry(form: dict[str, Any]) -> Entry:
-    from pips.results.entry import parse_date, parse_int
-
     return Entry(
         form["game"],
         parse_date(form["date"]),
