@@ -98,6 +98,8 @@ def test_other_impossible_entries() -> None:
         check(fido(("A", -1, 0), ("B", 1, 0), ("C", 0, 0)), TODAY)
     with pytest.raises(EntryError, match="no player's name"):
         check(fido(("A", 1, 0), (" ", 1, 0), ("C", 0, 0)), TODAY)
+    with pytest.raises(EntryError, match="may not start with '='"):
+        check(fido(("A", 1, 0), ("=HYPERLINK(1)", 1, 0), ("C", 0, 0)), TODAY)
     with pytest.raises(EntryError, match="unknown game"):
         check(Entry("chess", TODAY, 6, (Line("A"), Line("B"))), TODAY)
 

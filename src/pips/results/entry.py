@@ -46,6 +46,8 @@ PAIRS = ((0, 2), (1, 3))
 """The partnership game's pairs by seat (§5.1: partners sit opposite)."""
 
 NAME_LENGTH = 40
+FORMULA = "=+-@"
+"""Characters a name may not start with."""
 
 CSV_FIELDS = (
     "game_no",
@@ -162,6 +164,9 @@ def check(entry: Entry, today: date, options: Mapping[str, Any] | None = None) -
             raise EntryError(f"seat {seat + 1} has no player's name")
         if len(name) > NAME_LENGTH:
             raise EntryError(f"the name in seat {seat + 1} is longer than {NAME_LENGTH}")
+        if name[0] in FORMULA:
+            # Exports are opened in spreadsheets, which run a cell starting so as a formula.
+            raise EntryError(f"a name may not start with {name[0]!r} (seat {seat + 1})")
     folded = [n.casefold() for n in names]
     for seat, name in enumerate(folded):
         if folded.index(name) != seat:
