@@ -28,9 +28,9 @@ def test_fido_sheet_has_the_header_the_hand_size_row_and_a_column_per_player(
     players: int, top: int
 ) -> None:
     names = ["Anna", "Ben", "Cleo"]
-    text = text_of(
-        score_sheet("fido", players, top, names=names, place="Kiel", day=date(2026, 10, 3))
-    )
+    pdf = score_sheet("fido", players, top, names=names, place="Kiel", day=date(2026, 10, 3))
+    assert len(PdfReader(io.BytesIO(pdf)).pages) == 1  # one printed page
+    text = text_of(pdf)
     assert "FIDO divisor game — score sheet" in text
     assert "Date: 2026-10-03" in text and "Place: Kiel" in text
     assert f"Set: double-{top}" in text and f"Divisor: {DIVISORS[top]}" in text
@@ -43,7 +43,7 @@ def test_fido_sheet_has_the_header_the_hand_size_row_and_a_column_per_player(
     assert f"{players} players hold {hand} tiles each" in flat
     for name in [*names, *(f"Player {i}" for i in range(4, players + 1))]:
         assert name in text
-    for label in ("Play", "Running points", "Pips deducted", "Final score", "Rank"):
+    for label in ("Scoring play", "Running points", "Pips deducted", "Final score", "Rank"):
         assert label in text
     assert f"divides by {DIVISORS[top]}" in flat
 

@@ -76,7 +76,7 @@ def score_sheet(
         _header(options, place, day),
     ]
     if game == "fido":
-        story += _fido(options, labels, rows or (10 if wide else 26))
+        story += _fido(options, labels, rows or (12 if wide else 26))
     elif game == "partnership":
         story += _partnership(options, labels, rows or 16)
     elif game == "draw":
@@ -164,17 +164,18 @@ def _fido(options: Any, labels: list[str], rows: int) -> list[Any]:
             ]
         )
     )
-    width = (A4[1] if players > 6 else A4[0]) - 28 * mm - 16 * mm
-    grid: list[list[Any]] = [["Play", *labels]]
+    width = (A4[1] if players > 6 else A4[0]) - 28 * mm
+    grid: list[list[Any]] = [["Scoring play", *labels]]
     grid += [[str(i)] + [""] * players for i in range(1, rows + 1)]
     last = len(grid)
     grid += [
-        ["Running points"] + [""] * players,
+        ["Running points (end)"] + [""] * players,
         ["Pips deducted"] + [""] * players,
         ["Final score"] + [""] * players,
         ["Rank"] + [""] * players,
     ]
     return [
+        Spacer(1, 2 * mm),
         Paragraph(
             f"Hand sizes (F-02), tiles each (stock): {players} players hold {hand} tiles each, "
             f"{stock} in the stock.",
@@ -189,7 +190,7 @@ def _fido(options: Any, labels: list[str], rows: int) -> list[Any]:
             styles["Normal"],
         ),
         Spacer(1, 2 * mm),
-        _grid(grid, [26 * mm] + [width / players] * players, [last]),
+        _grid(grid, [36 * mm] + [(width - 36 * mm) / players] * players, [last]),
     ]
 
 
