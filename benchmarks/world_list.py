@@ -145,6 +145,11 @@ def latencies(client: httpx.Client, paths: list[str]) -> list[float]:
     return measured
 
 
+def spread(values: list[float]) -> dict[str, float]:
+    """The median and the 99th percentile, in ms to a tenth."""
+    return {"p50": round(statistics.median(values), 1), "p99": round(percentile(values, 0.99), 1)}
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -210,22 +215,10 @@ def main() -> None:
         "compute_month_s": round(computed, 2),
         "compute_vs_openskill": round(computed / baseline, 2),
         "compute_target_s": 30,
-        "list_page_ms": {
-            "p50": round(statistics.median(page), 1),
-            "p99": round(percentile(page, 0.99), 1),
-        },
-        "session_ms": {
-            "p50": round(statistics.median(base), 1),
-            "p99": round(percentile(base, 0.99), 1),
-        },
-        "list_api_ms": {
-            "p50": round(statistics.median(api), 1),
-            "p99": round(percentile(api, 0.99), 1),
-        },
-        "results_page_ms": {
-            "p50": round(statistics.median(shown), 1),
-            "p99": round(percentile(shown, 0.99), 1),
-        },
+        "list_page_ms": spread(page),
+        "session_ms": spread(base),
+        "list_api_ms": spread(api),
+        "results_page_ms": spread(shown),
         "list_page_vs_session_p50": round(statistics.median(page) / statistics.median(base), 1),
         "list_target_p99_ms": 100,
         "requests": args.requests,
