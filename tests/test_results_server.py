@@ -305,6 +305,10 @@ def test_export_has_the_federation_fields_of_a_month(site: Site) -> None:
     )
     assert by_group.text.strip() == ",".join(CSV_FIELDS)
     assert anna.client.get("/api/results/export.csv", params={"month": "2026-9"}).status_code == 422
+    wrong = anna.client.get("/results", params={"month": "2026-13"})
+    assert wrong.status_code == 422 and "is not a month" in wrong.text
+    shown = anna.client.get("/results", params={"group": "kiel", "month": "2026-10"})
+    assert shown.status_code == 200 and shown.text.count('data-result="') == 1
 
 
 def test_the_result_form_shows_totals_and_ranks_before_saving(site: Site) -> None:

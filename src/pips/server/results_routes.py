@@ -241,24 +241,16 @@ def router(results: Results) -> APIRouter:
             limit=50,
             offset=50 * max(0, page_number - 1),
         )
+        error = None
         try:
             rows, total = await asyncio.to_thread(results.results, where)
-        except ResultsError as exc:
-            rows, total = [], 0
-            return page(
-                request,
-                "results.html",
-                status_code=422,
-                error=str(exc),
-                rows=rows,
-                total=total,
-                where=where,
-                groups=await run(results.groups),
-                page_number=1,
-            )
+        except ResultsError as exc:  # a malformed month: say so, list nothing
+            rows, total, error = [], 0, str(exc)
         return page(
             request,
             "results.html",
+            status_code=200 if error is None else 422,
+            error=error,
             rows=rows,
             total=total,
             where=where,
