@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from pips.core.moves import At, Draw, Move, Pass, Play
 from pips.core.tiles import Tile, double_set
-from pips.games.common import HandContext, LineGameState
+from pips.games.common import HandContext, HandState
 from pips.games.fido import DealMode, FidoOptions, FidoState
 
 
@@ -21,7 +21,7 @@ def tiles(text: str) -> list[Tile]:
     return [Tile.parse(part) for part in text.split()]
 
 
-S = TypeVar("S", bound=LineGameState)
+S = TypeVar("S", bound=HandState)
 
 
 def _arranged_hands(

@@ -74,7 +74,7 @@ def views_after(game: str, options: dict[str, Any], seed: int) -> list[tuple[Gam
     while not state.is_over:
         seat = state.current_seat
         assert seat is not None
-        out.append((state.clone(), state.view(seat)))  # type: ignore[attr-defined]
+        out.append((state.clone(), state.view(seat)))
         state.play(rng.choice(list(state.legal_moves())))
     return out
 
@@ -90,10 +90,10 @@ def test_knowledge_is_sound(case: tuple[str, dict[str, Any]], seed: int) -> None
     for state, view in views_after(game, options, seed)[::3]:
         knowledge = Knowledge.of(view)
         me = view.seat
-        hidden = {t for s, h in enumerate(state.hands) if s != me for t in h}  # type: ignore[attr-defined]
+        hidden = {t for s, h in enumerate(state.hands) if s != me for t in h}
         face_up = set().union(*knowledge.face_up)
-        assert knowledge.unseen == (hidden | set(state.stock)) - face_up  # type: ignore[attr-defined]
-        for seat, hand in enumerate(state.hands):  # type: ignore[attr-defined]
+        assert knowledge.unseen == (hidden | set(state.stock)) - face_up
+        for seat, hand in enumerate(state.hands):
             if seat != me:
                 assert len(set(hand) & knowledge.lacks[seat]) <= knowledge.free[seat]
         hands, stock = knowledge.sample(rng, view.stock_size)
@@ -103,9 +103,9 @@ def test_knowledge_is_sound(case: tuple[str, dict[str, Any]], seed: int) -> None
         dealt = [t for h in hands for t in h] + stock
         assert len(dealt) == len(set(dealt))
         assert set(dealt) == set(view.hand) | knowledge.unseen | face_up
-        for seat, hand in enumerate(hands):
+        for seat, sampled in enumerate(hands):
             if seat != me:
-                assert len(set(hand) & knowledge.lacks[seat]) <= knowledge.free[seat]
+                assert len(set(sampled) & knowledge.lacks[seat]) <= knowledge.free[seat]
 
 
 def test_knocks_are_learned_in_the_partnership_game() -> None:
@@ -116,7 +116,7 @@ def test_knocks_are_learned_in_the_partnership_game() -> None:
             knowledge = Knowledge.of(view)
             for seat, lacks in enumerate(knowledge.lacks):
                 if seat != view.seat:
-                    assert not lacks & set(state.hands[seat])  # type: ignore[attr-defined]
+                    assert not lacks & set(state.hands[seat])
                     learned += len(lacks)
     assert learned > 100
 

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from pips import record
-from pips.cli import main, move_for_tile
+from pips.cli import main
 from pips.core.legal import LegalMoves
 from pips.core.moves import At, Draw, Misdeal, Play
+from pips.core.notation import read_move
 from pips.core.tiles import Tile
 from pips.games.fido import DealMode, FidoOptions, FidoState
 from tests.helpers import tiles
@@ -324,12 +325,13 @@ def test_ctrl_c_during_play_saves_the_game_so_far(
 def test_a_tile_on_equivalent_places_needs_no_choice_but_different_places_do() -> None:
     six_five = Tile.of(6, 5)
     same = LegalMoves([Play(six_five, 6, At.END, 0), Play(six_five, 6, At.END, 1)])
-    assert move_for_tile(six_five, same) == Play(six_five, 6, At.END, 0)
+    assert read_move("6-5", same) == Play(six_five, 6, At.END, 0)
     different = LegalMoves([Play(six_five, 6, At.END, 0), Play(six_five, 6, At.SIDE, 3)])
     with pytest.raises(ValueError, match="type one of 1, 2"):
-        move_for_tile(six_five, different)
+        read_move("6-5", different)
+    assert read_move("6-5 side", different) == Play(six_five, 6, At.SIDE, 3)
     with pytest.raises(ValueError, match="cannot be played now"):
-        move_for_tile(Tile.of(1, 0), same)
+        read_move("1-0", same)
 
 
 def test_replay_step_by_step_shows_the_layout_and_stops_on_q(

@@ -16,7 +16,7 @@ from pips.core.outcome import Ending
 from pips.core.tiles import double_set
 from pips.core.view import SPECTATOR
 from pips.games import doubles, family, partnership
-from pips.games.common import LineGameState, places_by_pips
+from pips.games.common import HandState, places_by_pips
 from pips.games.match import Match
 from pips.games.registry import find_game
 from tests.helpers import tiles_in_json
@@ -66,7 +66,7 @@ games = st.one_of(
 )
 
 
-def check_hand_invariants(state: LineGameState) -> None:
+def check_hand_invariants(state: HandState) -> None:
     """Tiles conserved (C-02); the open points are the free halves of the layout."""
     laid = [laid.tile for laid in state.layout.tiles]
     held = [t for hand in state.hands for t in hand]
@@ -81,7 +81,7 @@ def play_match(game: str, options: dict[str, Any], seed: int) -> Match:
     penalize = options.get("false_knock") == "penalize"
     while not match.is_over:
         state = match.current
-        assert isinstance(state, LineGameState)
+        assert isinstance(state, HandState)
         seat = state.turn
         moves = state.legal_moves()
         assert moves and len(moves) == len(set(moves))
@@ -108,7 +108,7 @@ def play_match(game: str, options: dict[str, Any], seed: int) -> Match:
     return match
 
 
-def ended_by_rules(state: LineGameState) -> bool:
+def ended_by_rules(state: HandState) -> bool:
     """Whether the hand must be over: someone is out, or nobody can draw and nobody can
     lay a tile (C-10, FA-07, DR-06, DB-09, PT-09), computed apart from the engine."""
     if any(len(h) == 0 for h in state.hands):
@@ -127,7 +127,7 @@ def ended_by_rules(state: LineGameState) -> bool:
     return True
 
 
-def check_result(game: str, state: LineGameState, before: list[int]) -> None:
+def check_result(game: str, state: HandState, before: list[int]) -> None:
     result = state.result
     assert result is not None
     pips = [h.pips for h in state.hands]
@@ -204,7 +204,7 @@ def test_views_leak_no_hidden_tile(game: tuple[str, dict[str, Any]], seed: int) 
         if match.is_over:
             break
         state = match.current
-        assert isinstance(state, LineGameState)
+        assert isinstance(state, HandState)
         for seat in [SPECTATOR, *range(state.players)]:
             seen = tiles_in_json(state.view(seat).to_json())
             allowed = {laid.tile for laid in state.layout.tiles}

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from pips.core.moves import Draw, Move, Pass, Play
-from pips.games.common import LineGameState
+from pips.games.common import HandState
 from pips.games.match import Match
 from pips.games.registry import find_game
 from tests.helpers import perft, walk
@@ -51,14 +51,14 @@ POSITIONS: list[dict[str, Any]] = [
 DEPTH = 7
 
 
-def position(spec: dict[str, Any]) -> LineGameState:
+def position(spec: dict[str, Any]) -> HandState:
     game = find_game(spec["game"])
     match = Match(game, game.options_from_json(spec["options"]), random.Random(11))
     rng = random.Random(12)
     for _ in range(spec["prefix"]):
         match.play(rng.choice(match.legal_moves()))
     state = match.current
-    assert isinstance(state, LineGameState)
+    assert isinstance(state, HandState)
     return state
 
 
@@ -70,7 +70,7 @@ def measure(spec: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def brute_force(state: LineGameState) -> set[Move]:
+def brute_force(state: HandState) -> set[Move]:
     """The legal moves by SPEC, tile by tile and point by point."""
     seat = state.turn
     hand = list(state.hands[seat])

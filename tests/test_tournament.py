@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 from pathlib import Path
@@ -11,7 +10,7 @@ from typing import Any
 import pytest
 
 from pips.core.errors import OptionError
-from pips.games.registry import find_game
+from pips.games.fido import FidoState
 from pips.sim import tournament as tour
 from tests.test_cli import run
 
@@ -49,18 +48,13 @@ def test_bad_setups_are_refused() -> None:
 def test_a_deal_is_the_same_deal_in_every_rotation(monkeypatch: pytest.MonkeyPatch) -> None:
     """Duplicate: every rotation starts from the same tiles, and a deal replays."""
     dealt: list[Any] = []
-    real = find_game
+    real = FidoState.__init__
 
-    def spying(name: str) -> Any:
-        spec = real(name)
+    def spying(self: FidoState, options: Any, hands: Any, *rest: Any) -> None:
+        dealt.append([list(h) for h in hands])
+        real(self, options, hands, *rest)
 
-        def from_deal(options: Any, hands: Any, *rest: Any) -> Any:
-            dealt.append([list(h) for h in hands])
-            return spec.from_deal(options, hands, *rest)
-
-        return dataclasses.replace(spec, from_deal=from_deal)
-
-    monkeypatch.setattr(tour, "find_game", spying)
+    monkeypatch.setattr(FidoState, "__init__", spying)
     t = tour.Tournament.of("fido", {"players": 3, "set": 9}, ["greedy", "random", "expert"], 1)
     row = tour.play_deal(t.to_json(), 0)
     assert len(dealt) == 3 and dealt[0] == dealt[1] == dealt[2]

@@ -18,7 +18,8 @@ from pips import record
 from pips.bots.expert import ExpertBot
 from pips.core.moves import Draw, Play
 from pips.core.tiles import Tile
-from pips.display import hand_order, ratzek_rows
+from pips.display import hand_order
+from pips.games.fido import ratzek_rows
 from pips.games.registry import find_game
 from pips.tui.app import PlayApp, ReplayApp, TextScreen
 from pips.tui.session import PlaySession

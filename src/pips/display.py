@@ -1,8 +1,12 @@
-"""What a client shows a player, computed from a seat's view: the order of a hand, what
-each playable tile would do, and the score sheet of a finished hand.
+"""What a client shows a player, in words, from a seat's view: the order of a hand, the
+layout, each move, what each playable tile would do, and the score sheet of a finished
+hand.
 
-Shared by the terminal client and the web client. Nothing here changes a game: it only
-reads views, moves and results, so a display aid can never leak or decide anything.
+The one place of these words: the terminal client, the line-by-line client, the pips
+server's messages (and so the browser) and replays all take them from here. Whatever
+differs between games is asked of the game (:class:`~pips.games.face.GameSpec`). Nothing
+here changes a game: it only reads views, moves and results, so a display aid can never
+leak or decide anything.
 """
 
 from __future__ import annotations
@@ -11,71 +15,96 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pips.core.moves import Move, Play
+from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import Ending, HandResult
 from pips.core.tiles import Tile
 from pips.core.view import SPECTATOR, Event, View
-from pips.games.fido import count_after, points_for
-from pips.games.registry import GameState
+from pips.games.registry import GameState, find_game
 from pips.record import Replay
 
 # -- the order of a hand -----------------------------------------------------------------
 
 
-def fido_effect(tile: Tile, divisor: int) -> int:
-    """The residue class by which a tile moves the count modulo the divisor.
-
-    A tile on an open end changes S by its difference (F-06), a double across adds its
-    number (F-05); either way only the value modulo ``d`` matters for scoring (F-15).
-    """
-    return (tile.high if tile.is_double else tile.difference) % divisor
-
-
-def ratzek_rows(tiles: Sequence[Tile], divisor: int) -> list[list[Tile]]:
-    """The hand in the "Daniela Ratzek" order (F-03, non-normative), row by row.
-
-    Tiles whose effect is ``k`` and ``d - k`` act alike (+k scores when -(d-k) does), so
-    each row holds class ``k`` ascending followed by class ``d - k`` descending, as the
-    source lays them out; rows go ``k = 1, 2, ...`` and the divisor's own class (the
-    "holy" differences) is the last, highest row. Empty rows are left out.
-
-    >>> hand = [Tile.of(0, 3), Tile.of(5, 1), Tile.of(6, 2), Tile.of(4, 4), Tile.of(7, 0),
-    ...         Tile.of(9, 6), Tile.of(8, 7), Tile.of(12, 2)]
-    >>> [" ".join(map(str, row)) for row in ratzek_rows(hand, 7)]
-    ['8-7', '3-0 12-2 9-6 6-2 5-1 4-4', '7-0']
-    """
-    by_class: dict[int, list[Tile]] = {}
-    for tile in tiles:
-        by_class.setdefault(fido_effect(tile, divisor), []).append(tile)
-    rows: list[list[Tile]] = []
-    for k in range(1, divisor // 2 + 1):
-        up = sorted(by_class.get(k, ()), key=lambda t: (t.low, t.high))
-        down = [] if divisor - k == k else by_class.get(divisor - k, [])
-        row = up + sorted(down, key=lambda t: (t.high, t.low), reverse=True)
-        if row:
-            rows.append(row)
-    if by_class.get(0):
-        rows.append(sorted(by_class[0], key=lambda t: (t.low, t.high)))
-    return rows
-
-
 def hand_rows(view: View) -> list[list[Tile]]:
-    """The seat's hand as the players of its game like to hold it, in rows.
-
-    FIDO: the Ratzek order (F-03). The partnership game: as taken, unsorted, unless its
-    ``allow_hand_sorting`` option is on (PT-03). Otherwise by number, heaviest first.
-    """
-    if view.game == "fido":
-        return ratzek_rows(view.hand, int(view.options["divisor"]))
-    if view.game == "partnership" and not view.options.get("allow_hand_sorting"):
-        return [list(view.hand)] if view.hand else []
-    ordered = sorted(view.hand, key=lambda t: (t.high, t.low), reverse=True)
-    return [ordered] if ordered else []
+    """The seat's hand as the players of its game like to hold it, in rows (FIDO: the
+    Ratzek order, F-03; the partnership game: as taken, PT-03; else by number)."""
+    return find_game(view.game).hand_rows(view)
 
 
 def hand_order(view: View) -> list[Tile]:
     """:func:`hand_rows` flattened: the order in which the hand is shown."""
     return [tile for row in hand_rows(view) for tile in row]
+
+
+# -- the layout and the moves in words ----------------------------------------------------
+
+
+def describe_layout(view: View) -> str:
+    """The open ends and sides by id and value, and the count where the game keeps one
+    (F-04, F-15)."""
+    layout = view.layout
+    if not layout.tiles:
+        return "layout: empty"
+    ends = " ".join(f"#{p.id}:{p.value}" for p in layout.open_ends) or "-"
+    text = f"open ends {ends}"
+    sides = layout.naked_sides
+    if sides:
+        word = find_game(view.game).side_word
+        text += f" | {word}s " + " ".join(f"#{p.id}:{p.value}" for p in sides)
+    divisor = count_divisor(view)
+    if divisor:
+        s = layout.count
+        text += f" | S = {s}, divisor {divisor}, S mod {divisor} = {s % divisor}"
+    return text
+
+
+def count_divisor(view: View) -> int:
+    """The divisor of a game whose count scores (F-01), else 0."""
+    spec = find_game(view.game)
+    return spec.traits(view.options).divisor if spec.scores_during_hand else 0
+
+
+def describe_event(event: Event, names: Sequence[str], game: str) -> str:
+    """One move in words, as every client's log shows it."""
+    who = names[event.seat] if 0 <= event.seat < len(names) else f"seat {event.seat}"
+    move = event.move
+    if isinstance(move, Play):
+        if move.at is At.OPEN:
+            text = f"{who} opens with {move.touching}-{move.free}"
+        elif move.at is At.SIDE:
+            text = f"{who} lays {move.touching}-{move.free} at the side of {move.touching}"
+        else:
+            text = f"{who} lays {move.touching}-{move.free} on {move.touching}"
+        if move.inline:
+            text += " in line"
+        if event.layout_count is not None:
+            text += f", S = {event.layout_count}"
+            if event.points:
+                text += f", scores {event.points}"
+        return text
+    if isinstance(move, Draw):
+        return f"{who} draws {move.tile}" if move.tile else f"{who} draws a tile"
+    if isinstance(move, Pass):
+        if event.set_aside:
+            aside = " ".join(map(str, event.set_aside))
+            return f"{who} knocks falsely: {aside} set aside face up (PT-08)"
+        return f"{who} {find_game(game).pass_verb()}"
+    if isinstance(move, Misdeal):
+        return f"misdeal: {move}"
+    return f"{who}: {move}"
+
+
+def final_word(game: str) -> str:
+    """The column of a hand's outcome: FIDO's final score (F-21), else the total."""
+    return "final" if find_game(game).scores_during_hand else "total"
+
+
+def standings(game: str, scores: Sequence[int], names: Sequence[str]) -> str:
+    """The match scores in one line, by pair where seats play in pairs."""
+    if find_game(game).pairs:
+        half = len(names) // 2
+        return ", ".join(f"{'/'.join(names[s::half])} {scores[s]}" for s in range(half))
+    return ", ".join(f"{names[i]} {s}" for i, s in enumerate(scores))
 
 
 # -- what a play would do --------------------------------------------------------------
@@ -97,7 +126,7 @@ def play_outcomes(view: View, moves: Sequence[Move]) -> dict[Tile, list[PlayOutc
     Places that are the same for the rules (same kind, value and in/across) are kept
     once: the engine takes the oldest (F-04 makes them equivalent).
     """
-    divisor = view.options.get("divisor") if view.game == "fido" else None
+    spec = find_game(view.game)
     values = {p.id: p.value for p in view.layout.points}
     seen: set[tuple[Tile, int, str, int, bool]] = set()
     out: dict[Tile, list[PlayOutcome]] = {}
@@ -108,11 +137,9 @@ def play_outcomes(view: View, moves: Sequence[Move]) -> dict[Tile, list[PlayOutc
         if key in seen:
             continue
         seen.add(key)
-        count = points = None
-        if isinstance(divisor, int):
-            count = count_after(view.layout.count, move)
-            points = points_for(count, divisor)
-        out.setdefault(move.tile, []).append(PlayOutcome(move, count, points or 0))
+        count = spec.count_after(view, move)
+        points = spec.immediate_points(view, move)
+        out.setdefault(move.tile, []).append(PlayOutcome(move, count, points))
     return out
 
 
@@ -191,40 +218,8 @@ def score_sheet(
 
 def explain(game: str, options: Mapping[str, Any], result: HandResult, names: Sequence[str]) -> str:
     """How the hand's points came about, with the arithmetic of the game's rule."""
-    pips = result.pips
-    how = (
-        f"{names[result.out]} went out"
-        if result.ended is Ending.OUT and result.out is not None
-        else "the hand was blocked"
-    )
-    if game == "fido":
-        return f"{how}; every player's pips left are deducted from the points they scored (F-21)."
-    winners = [s for s, p in enumerate(result.points) if p]
-    if not winners:
-        if game == "draw":
-            order = sorted(range(len(names)), key=lambda s: result.ranks[s])
-            places = ", ".join(f"{result.ranks[s]}. {names[s]}" for s in order)
-            return f"{how}; places by going out, then fewest pips (DR-07, DR-08): {places}."
-        return f"{how}; the fewest pips are shared, so nobody scores (FA-09, DB-11, PT-12)."
-    w, gained = winners[0], result.points[winners[0]]
-    others = [s for s in range(len(pips)) if s != w]
-    if game == "family":
-        terms = " + ".join(f"({pips[s]}-{pips[w]})" for s in others)
-        rule = "each opponent's pips less the winner's (FA-08)"
-        return f"{how}; {names[w]} scores {gained} = {terms}: {rule}."
-    if game == "partnership":
-        pair = f"{names[w]}/{names[(w + 2) % 4]}"
-        if result.ended is Ending.OUT:
-            lost = pips[(w + 1) % 4] + pips[(w + 3) % 4]
-            rule = "PT-10: the opponents' pips"
-        else:
-            losers_only = options.get("block_points") == "losers_only"
-            lost = pips[(w + 1) % 4] + pips[(w + 3) % 4] if losers_only else sum(pips)
-            rule = "PT-11: the pips counted in a blocked hand"
-        return f"{how}; {pair} score {gained} = {lost}//10 + 1 ({rule})."
-    terms = " + ".join(str(pips[s]) for s in others)
-    rule = "DR-10, as DB-10" if game == "draw" else "DB-10 to DB-12"
-    return f"{how}; {names[w]} scores {gained} = {terms}: every opponent's pips ({rule})."
+    spec = find_game(game)
+    return spec.explain(spec.options_from_json(options), result, names)
 
 
 # -- replays ---------------------------------------------------------------------------

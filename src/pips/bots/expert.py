@@ -31,12 +31,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pips.bots.knowledge import Knowledge, tiles_by_number
-from pips.core.layout import Point
+from pips.core.layout import Layout
 from pips.core.legal import representatives
 from pips.core.moves import At, Move, Play
 from pips.core.tiles import Tile
 from pips.core.view import Event, View
 from pips.games.registry import find_game
+from pips.games.traits import Fit
 
 
 @dataclass(frozen=True)
@@ -70,11 +71,15 @@ class ExpertBot:
         if len(candidates) == 1 or not isinstance(candidates[0], Play):
             return Advice(candidates[0], 0.0, ("the only legal move",))
         knowledge = Knowledge.of(view)
-        rate = _fido_terms if view.game == "fido" else _line_terms
+        spec = find_game(view.game)
+        # FIDO's terms are about points scored as one plays (F-15); the line games'
+        # about the pips and ends left at the end of a hand.
+        rate = _fido_terms if spec.scores_during_hand else _line_terms
+        layout = layout_of(view)
         best: Advice | None = None
         for move in candidates:
             assert isinstance(move, Play)
-            terms = rate(view, knowledge, move)
+            terms = rate(view, knowledge, move, points_after(view, move, layout))
             value = sum(v for v, _ in terms)
             if best is None or value > best.value + 1e-9:
                 ranked = sorted(terms, key=lambda t: -abs(t[0]))
@@ -84,35 +89,21 @@ class ExpertBot:
         return best
 
 
-def points_after(view: View, move: Play) -> list[tuple[int, At]]:
+def layout_of(view: View) -> Layout:
+    """The layout ``view`` shows, rebuilt on a layout of its game's kind."""
+    return find_game(view.game).new_layout(view.options).replay(view.layout.tiles)
+
+
+def points_after(view: View, move: Play, layout: Layout | None = None) -> list[tuple[int, At]]:
     """The open points (value, kind) once ``move`` is laid, by the layout rules of the
-    game (F-05 to F-10, FA-04, DB-05)."""
-    tile = move.tile
+    game (F-05 to F-10, FA-04, DB-05): the move is laid on a copy of the layout
+    (``layout``: :func:`layout_of` the view, when already built)."""
+    after = (layout_of(view) if layout is None else layout).copy()
     if move.at is At.OPEN:
-        n = tile.high
-        if view.game == "fido":
-            return [(n, At.END), (n, At.END), (n, At.SIDE), (n, At.SIDE)]
-        if view.game == "doubles" and view.options.get("spinner") == "set_double":
-            return [(n, At.SIDE), (n, At.SIDE)]
-        return [(tile.high, At.END), (tile.low, At.END)]
-    left: list[tuple[int, At]] = []
-    used: Point | None = None
-    for point in view.layout.points:
-        if point.id == move.end:
-            used = point
-        else:
-            left.append((point.value, point.kind))
-    assert used is not None
-    double = tile.high == tile.low
-    if view.game == "fido" and double and used.kind is At.END and not move.inline:
-        return [*left, (tile.high, At.END), (tile.high, At.END), (tile.high, At.SIDE)]
-    if view.game == "family" and double and view.options.get("doubles_branch"):
-        return [*left, (tile.high, At.END), (tile.high, At.END)]
-    opened = [*left, (move.free, At.END)]
-    if view.game == "doubles" and used.kind is At.SIDE and not any(k is At.SIDE for _, k in left):
-        spinner = view.layout.tiles[0].tile.high
-        opened += [(spinner, At.END), (spinner, At.END)]
-    return opened
+        after.open_with(move.tile, view.seat)
+    else:
+        after.attach(move.tile, move.touching, move.end, view.seat, move.inline)
+    return [(p.value, p.kind) for p in after.iter_points()]
 
 
 @dataclass
@@ -134,14 +125,15 @@ class FidoWeights:
 W = FidoWeights()
 
 
-def _fido_terms(view: View, knowledge: Knowledge, move: Play) -> list[tuple[float, str]]:
-    divisor = int(view.options["divisor"])
-    spec = find_game("fido")
+def _fido_terms(
+    view: View, knowledge: Knowledge, move: Play, after: list[tuple[int, At]]
+) -> list[tuple[float, str]]:
+    spec = find_game(view.game)
+    divisor = spec.traits(view.options).divisor
     terms: list[tuple[float, str]] = []
     scored = spec.immediate_points(view, move)
     if scored:
         terms.append((W.score * scored, f"scores {scored} now"))
-    after = points_after(view, move)
     count = sum(v for v, kind in after if kind is At.END)
     laid = len(view.layout.tiles) + 1
     players = len(view.hand_sizes)
@@ -237,9 +229,13 @@ class LineWeights:
 L = LineWeights()
 
 
-def _line_terms(view: View, knowledge: Knowledge, move: Play) -> list[tuple[float, str]]:
+def _line_terms(
+    view: View, knowledge: Knowledge, move: Play, after: list[tuple[int, At]]
+) -> list[tuple[float, str]]:
     tile = move.tile
-    game = view.game
+    spec = find_game(view.game)
+    # DB-06: a suit takes only its double until the double is laid.
+    double_opens = spec.traits(view.options).fit is Fit.DOUBLE_OPENS
     players = len(view.hand_sizes)
     me = view.seat
     next_seat = (me + 1) % players
@@ -248,7 +244,7 @@ def _line_terms(view: View, knowledge: Knowledge, move: Play) -> list[tuple[floa
     rest = [t for t in view.hand if t != tile]
     mine = tiles_by_number(rest, top)
     if tile.is_double:
-        if game == "doubles":
+        if double_opens:
             suit = mine[tile.high]
             terms.append(
                 (
@@ -258,10 +254,8 @@ def _line_terms(view: View, knowledge: Knowledge, move: Play) -> list[tuple[floa
             )
         else:
             terms.append((L.double, "sheds a double while it can"))
-    after = points_after(view, move)
     values = set(v for v, _ in after)
-    if game == "doubles":
-        # DB-06: a suit takes only its double until the double is laid.
+    if double_opens:
         opened = {laid.tile.high for laid in view.layout.tiles if laid.tile.is_double}
         if tile.is_double:
             opened.add(tile.high)
@@ -275,7 +269,7 @@ def _line_terms(view: View, knowledge: Knowledge, move: Play) -> list[tuple[floa
     shut = [v for v in values if all(t in lacking for t in knowledge.unseen if t.contains(v))]
     if shut and knowledge.unseen:
         terms.append((L.shut * len(shut), "leaves ends the next seat is known to lack"))
-    if game == "partnership" and move.at is not At.OPEN:
+    if spec.pairs and move.at is not At.OPEN:
         partner = (me + 2) % 4
         point = next((p for p in view.layout.points if p.id == move.end), None)
         if point is not None and view.layout.tiles[point.node].seat == (me - 1) % 4:

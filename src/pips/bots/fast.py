@@ -17,13 +17,23 @@ from typing import Any
 import numpy as np
 
 from pips.bots import kernel as k
+from pips.core.legal import Doubles
 from pips.core.moves import At, Draw, Move, Pass, Play
 from pips.core.tiles import Tile, double_set
 from pips.core.view import View
+from pips.games.registry import find_game
+from pips.games.traits import (
+    DrawRule,
+    Fit,
+    HandScoring,
+    HandTraits,
+    LayoutKind,
+    Opening,
+    Redeal,
+)
 
 _KIND_OF_AT = {At.OPEN: k.OPEN, At.END: k.END, At.SIDE: k.SIDE}
 _AT_OF_KIND = {k.OPEN: At.OPEN, k.END: At.END, k.SIDE: At.SIDE}
-_INLINE = {"never": 0, "optional": 1, "always": 2}
 
 
 @dataclass(frozen=True, eq=False)
@@ -35,6 +45,7 @@ class FastRules:
     high: np.ndarray
     low: np.ndarray
     with_number: np.ndarray
+    traits: HandTraits
 
     @property
     def arrays(self) -> k.Game:
@@ -64,72 +75,70 @@ def _tables(top: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return k.tables(top)
 
 
+_LAYOUT = {
+    LayoutKind.CROSS: k.LAYOUT_CROSS,
+    LayoutKind.LINE: k.LAYOUT_LINE,
+    LayoutKind.SPINNER: k.LAYOUT_SPINNER,
+}
+_DRAW = {
+    DrawRule.NONE: k.DRAW_NONE,
+    DrawRule.ONE_AND_WAIT: k.DRAW_ONE,
+    DrawRule.UNTIL_PLAYABLE: k.DRAW_UNTIL_PLAYABLE,
+}
+_FIT = {Fit.PLAIN: k.FIT_PLAIN, Fit.DOUBLE_OPENS: k.FIT_DOUBLE_OPENS}
+_OPEN = {
+    Opening.HIGHEST_DOUBLE: k.OPEN_HIGHEST_DOUBLE,
+    Opening.SIX_SIX: k.OPEN_SIX_SIX,
+    Opening.DOUBLE_OR_HEAVIEST: k.OPEN_DOUBLE_OR_HEAVIEST,
+    Opening.ANY_TILE: k.OPEN_ANY,
+}
+_SCORING = {
+    HandScoring.DIVISOR: k.SCORE_FIDO,
+    HandScoring.WINNER_GAINS_DIFFERENCE: k.SCORE_FAMILY,
+    HandScoring.WINNER_TAKES: k.SCORE_WINNER_TAKES,
+    HandScoring.PLACES_ONLY: k.SCORE_NONE,
+    HandScoring.PAIRS_ALL_HANDS: k.SCORE_PAIRS_ALL,
+    HandScoring.PAIRS_LOSERS_ONLY: k.SCORE_PAIRS_LOSERS,
+}
+_REDEAL = {
+    Redeal.NEVER: k.REDEAL_NONE,
+    Redeal.NO_DOUBLE: k.REDEAL_NO_DOUBLE,
+    Redeal.NO_SIX_SIX: k.REDEAL_NO_SIX_SIX,
+    Redeal.FIVE_DOUBLES: k.REDEAL_FIVE_DOUBLES,
+}
+_INLINE = {Doubles.ACROSS: 0, Doubles.ACROSS_OR_INLINE: 1, Doubles.INLINE: 2}
+"""F-23 as the kernel counts it: never, optional, always."""
+
+
+def kernel_rules(traits: HandTraits) -> np.ndarray:
+    """The kernel's rule vector of a hand with these traits."""
+    rules = np.zeros(k.R_SIZE, np.int64)
+    rules[k.R_PLAYERS] = traits.players
+    rules[k.R_TOP] = traits.top
+    rules[k.R_HAND_SIZE] = traits.hand_size
+    rules[k.R_DIVISOR] = traits.divisor or 1
+    rules[k.R_MOTHER_THERESA] = int(traits.mother_theresa)
+    rules[k.R_INLINE] = _INLINE[traits.doubles_at_end]
+    rules[k.R_LAYOUT] = _LAYOUT[traits.layout]
+    rules[k.R_BRANCHING] = int(traits.branching)
+    rules[k.R_DRAW] = _DRAW[traits.draw]
+    rules[k.R_FIT] = _FIT[traits.fit]
+    rules[k.R_OPEN] = _OPEN[traits.opening]
+    rules[k.R_SCORING] = _SCORING[traits.scoring]
+    rules[k.R_REDEAL] = _REDEAL[traits.redeal]
+    return rules
+
+
 def fast_rules(game: str, options: Any, first_hand: bool = True) -> FastRules:
     """The kernel's rules for a hand of ``game`` with ``options`` (a game's options
     dataclass or its JSON form); ``first_hand`` matters only to who opens (PT-05)."""
-    o = options if isinstance(options, dict) else options.to_json()
-    rules = np.zeros(k.R_SIZE, np.int64)
-    rules[k.R_PLAYERS] = int(o["players"])
-    rules[k.R_DIVISOR] = 1
-    if game == "fido":
-        top = int(o["set"])
-        rules[k.R_DIVISOR] = {6: 3, 9: 5, 12: 7, 15: 9, 18: 11}[top]
-        rules[k.R_MOTHER_THERESA] = int(bool(o["mother_theresa"]))
-        rules[k.R_INLINE] = _INLINE[str(o["doubles_inline"])]
-        rules[k.R_LAYOUT] = k.LAYOUT_CROSS
-        rules[k.R_DRAW] = k.DRAW_ONE
-        rules[k.R_OPEN] = k.OPEN_HIGHEST_DOUBLE
-        rules[k.R_SCORING] = k.SCORE_FIDO
-        rules[k.R_REDEAL] = k.REDEAL_NO_DOUBLE
-        hand_size = _fido_hand_size(int(o["players"]), top)
-    elif game == "family":
-        top = 6
-        rules[k.R_LAYOUT] = k.LAYOUT_LINE
-        rules[k.R_BRANCHING] = int(bool(o.get("doubles_branch", False)))
-        rules[k.R_DRAW] = k.DRAW_ONE
-        rules[k.R_OPEN] = k.OPEN_HIGHEST_DOUBLE
-        rules[k.R_SCORING] = k.SCORE_FAMILY
-        rules[k.R_REDEAL] = k.REDEAL_NO_DOUBLE
-        hand_size = 5
-    elif game == "draw":
-        top = int(o["set"])
-        rules[k.R_LAYOUT] = k.LAYOUT_LINE
-        rules[k.R_DRAW] = k.DRAW_UNTIL_PLAYABLE
-        rules[k.R_OPEN] = k.OPEN_DOUBLE_OR_HEAVIEST
-        rules[k.R_SCORING] = k.SCORE_WINNER_TAKES if o["match_scoring"] else k.SCORE_NONE
-        hand_size = int(o["hand_size"])
-    elif game == "doubles":
-        top = int(o["set"])
-        spinner = o["spinner"] == "set_double"
-        rules[k.R_LAYOUT] = k.LAYOUT_SPINNER if spinner else k.LAYOUT_LINE
-        rules[k.R_DRAW] = k.DRAW_NONE if o["draw_rule"] == "no_draw" else k.DRAW_UNTIL_PLAYABLE
-        rules[k.R_FIT] = k.FIT_DOUBLE_OPENS
-        six = o["set_rule"] == "double_six"
-        rules[k.R_OPEN] = k.OPEN_SIX_SIX if six else k.OPEN_HIGHEST_DOUBLE
-        rules[k.R_SCORING] = k.SCORE_WINNER_TAKES
-        rules[k.R_REDEAL] = k.REDEAL_NO_SIX_SIX if six else k.REDEAL_NO_DOUBLE
-        hand_size = int(o["hand_size"])
-    elif game == "partnership":
-        top = 6
-        rules[k.R_LAYOUT] = k.LAYOUT_LINE
-        rules[k.R_DRAW] = k.DRAW_NONE
-        rules[k.R_OPEN] = k.OPEN_SIX_SIX if first_hand else k.OPEN_ANY
-        losers = o["block_points"] == "losers_only"
-        rules[k.R_SCORING] = k.SCORE_PAIRS_LOSERS if losers else k.SCORE_PAIRS_ALL
-        rules[k.R_REDEAL] = k.REDEAL_FIVE_DOUBLES
-        hand_size = 7
-    else:
-        raise ValueError(f"no fast playouts for game {game!r}")
-    rules[k.R_TOP] = top
-    rules[k.R_HAND_SIZE] = hand_size
-    high, low, with_number = _tables(top)
-    return FastRules(game, rules, high, low, with_number)
+    return rules_of(game, find_game(game).traits(options, first_hand))
 
 
-def _fido_hand_size(players: int, top: int) -> int:
-    from pips.games.fido import HAND_SIZES
-
-    return HAND_SIZES[players][top]
+def rules_of(game: str, traits: HandTraits) -> FastRules:
+    """The kernel's rules for a hand of ``game`` with the given traits."""
+    high, low, with_number = _tables(traits.top)
+    return FastRules(game, kernel_rules(traits), high, low, with_number, traits)
 
 
 class FastState:
@@ -219,8 +228,8 @@ class FastState:
                 fast.aside[seat, tile.ordinal] = 1
             seats[seat, k.C_ASIDE] = len(tiles)
             state[k.S_ASIDE] += len(tiles)
-        if view.game == "fido":
-            seats[:, k.C_RUNNING] = view.scores
+        if rules.traits.scoring is HandScoring.DIVISOR:
+            seats[:, k.C_RUNNING] = view.scores  # F-15: the hand's running points
         layout = view.layout
         for laid in layout.tiles:
             tile = laid.tile

@@ -16,46 +16,21 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from pips.core.layout import CrossLayout, Layout, LineLayout, SpinnerLayout
+from pips.core.layout import Layout
 from pips.core.moves import At, Draw, Pass, Play
-from pips.core.tiles import DOUBLES, Tile, double_set
+from pips.core.tiles import Tile, double_set
 from pips.core.view import View
+from pips.games.registry import find_game
+from pips.games.traits import HandTraits, fits, new_layout
 
 
-def new_layout(view: View) -> CrossLayout | LineLayout | SpinnerLayout:
-    """An empty layout of the kind ``view``'s game plays on."""
-    options = view.options
-    if view.game == "fido":
-        return CrossLayout()
-    if view.game == "doubles" and options.get("spinner") == "set_double":
-        return SpinnerLayout()
-    return LineLayout(branching=bool(options.get("doubles_branch", False)))
-
-
-def fitting_tiles(view: View, layout: Layout) -> set[Tile]:
-    """Every tile that would fit some open point of ``layout`` under the game's rules
+def fitting_tiles(traits: HandTraits, layout: Layout) -> set[Tile]:
+    """Every tile that would fit some open point of ``layout`` under the hand's rules
     (F-07, F-13, DB-06); used to learn what a knocking seat lacks."""
-    top = int(view.options["set"])
-    tiles = double_set(top)
-    fits: set[Tile] = set()
-    laid = len(layout.tiles)
-    if laid == 0:
-        return fits
-    for point in layout.iter_points():
-        value = point.value
-        if view.game == "fido":
-            if point.kind is At.END and laid == 1:
-                continue  # F-13
-            fits.update(
-                t
-                for t in tiles
-                if t.contains(value) and not (point.kind is At.SIDE and t.is_double)
-            )
-        elif view.game == "doubles" and not layout.contains_double(value):
-            fits.add(DOUBLES[value])  # DB-06: only the double opens the suit
-        else:
-            fits.update(t for t in tiles if t.contains(value))
-    return fits
+    if not layout.tiles:
+        return set()
+    tiles = double_set(traits.top)
+    return {t for point in layout.iter_points() for t in tiles if fits(traits, layout, point, t)}
 
 
 @dataclass
@@ -88,11 +63,12 @@ class Knowledge:
         unseen = {t for t in double_set(top) if t not in known}
         lacks: list[set[Tile]] = [set() for _ in range(players)]
         free = [0] * players
-        layout = new_layout(view)
+        traits = find_game(view.game).traits(view.options, view.hand_number == 1)
+        layout = new_layout(traits)
         for event in view.history:
             move, who = event.move, event.seat
             if isinstance(move, Draw | Pass) and who != view.seat and layout.tiles:
-                lacks[who] |= fitting_tiles(view, layout)
+                lacks[who] |= fitting_tiles(traits, layout)
                 if isinstance(move, Draw):
                     # Every unseen draw is exempt from what the seat lacked before. (A
                     # draw-until-playable seat's earlier draws did not fit *now*, but may
@@ -101,10 +77,8 @@ class Knowledge:
             elif isinstance(move, Play):
                 if move.at is At.OPEN:
                     layout.open_with(move.tile, who)
-                elif isinstance(layout, CrossLayout):
-                    layout.attach(move.tile, move.touching, move.end, who, move.inline)
                 else:
-                    layout.attach(move.tile, move.touching, move.end, who)
+                    layout.attach(move.tile, move.touching, move.end, who, move.inline)
                 if move.tile in lacks[who]:
                     free[who] = max(0, free[who] - 1)
         numbers = [layout.laid_with(n) for n in range(top + 1)]

@@ -22,19 +22,20 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from pips.bots import kernel as k
-from pips.bots.fast import FastRules, FastState, fast_rules
+from pips.bots.fast import FastRules, FastState, rules_of
 from pips.bots.knowledge import Knowledge
 from pips.core.errors import OptionError
 from pips.core.legal import representatives
 from pips.core.moves import Move
 from pips.core.view import Event, View
-from pips.games.registry import find_game
+from pips.games.registry import all_games, find_game
+from pips.games.traits import HandScoring
 
 LEVELS: dict[str, int] = {"easy": 300, "normal": 3000, "hard": 12000}
 """Playouts per decision for each level."""
@@ -110,7 +111,7 @@ class SearchBot:
         gained = np.zeros(rules.players, np.int64)
         rows = np.zeros((len(candidates), k.MOVE_WIDTH), np.int64)
         rs = np.array([rng.getrandbits(32) or 1], np.int64)
-        pairs = 1 if view.game == "partnership" else 0
+        pairs = 1 if find_game(view.game).pairs else 0
         per_sample = PLAYOUTS_PER_SAMPLE * len(candidates)
         budget, seconds = self.budget.playouts, self.budget.seconds
         deadline = None if seconds is None else time.perf_counter() + seconds
@@ -145,22 +146,27 @@ class SearchBot:
         return totals
 
     def _fast_rules(self, view: View) -> FastRules:
-        options = dict(view.options)
-        if view.game == "draw":
-            # A single draw hand only ranks; searching for its match score (DR-10)
-            # plays for the same thing: going out, else the fewest pips.
-            options["match_scoring"] = True
-        key = (view.game, repr(sorted(options.items())), view.hand_number == 1)
+        first = view.hand_number == 1
+        key = (view.game, repr(sorted(view.options.items())), first)
         rules = self._rules.get(key)
         if rules is None:
-            rules = self._rules[key] = fast_rules(view.game, options, view.hand_number == 1)
+            traits = find_game(view.game).traits(view.options, first)
+            if traits.scoring is HandScoring.PLACES_ONLY:
+                # A hand that only ranks (DR-07) is searched for the score it would
+                # have as in Doubles (DR-10): the same aim, going out, else the fewest
+                # pips, measured in pips.
+                traits = replace(traits, scoring=HandScoring.WINNER_TAKES)
+            rules = self._rules[key] = rules_of(view.game, traits)
         return rules
 
 
-def warm_up(game: str, options: dict[str, Any]) -> None:
-    """Compile (or load) the kernel functions the search uses, with one tiny search."""
-    spec = find_game(game)
-    state = spec.new_hand(spec.options_from_json(options), random.Random(0))
+def warm_up(game: str | None = None, options: dict[str, Any] | None = None) -> None:
+    """Compile (or load) the kernel functions the search uses, with one tiny search
+    (of ``game``, by default the first game pips knows: the functions are the same for
+    every game)."""
+    spec = all_games()[0] if game is None else find_game(game)
+    chosen = dict(spec.defaults) if options is None else options
+    state = spec.new_hand(spec.options_from_json(chosen), random.Random(0))
     seat = state.current_seat
     assert seat is not None
     SearchBot("2").evaluate(state.view(seat), list(state.legal_moves())[:1], random.Random(0))

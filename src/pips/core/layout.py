@@ -151,6 +151,31 @@ class Layout:
 
     # -- changing --------------------------------------------------------------------
 
+    def open_with(self, tile: Tile, seat: int) -> None:
+        """Lay the first tile of the hand."""
+        raise NotImplementedError
+
+    def attach(
+        self, tile: Tile, touching: int, point_id: int, seat: int, inline: bool = False
+    ) -> None:
+        """Lay ``tile`` with ``touching`` against open point ``point_id``; the caller has
+        checked legality. ``inline`` lays a double in line (F-23) where the layout has
+        doubles across."""
+        raise NotImplementedError
+
+    def replay(self, laid: Iterable[Laid]) -> Self:
+        """Lay ``laid`` (another layout's tiles, as a view shows them) in order on this
+        empty layout of the same kind: the same points with the same ids follow."""
+        for tile in laid:
+            if tile.on < 0:
+                self.open_with(tile.tile, tile.seat)
+            else:
+                double = tile.tile.high == tile.tile.low
+                self.attach(
+                    tile.tile, tile.touching, tile.on, tile.seat, double and not tile.across
+                )
+        return self
+
     def _open(self, value: int, kind: At, node: int, slot: str) -> None:
         point = Point(self._next_id, value, kind, node, slot)
         self._next_id += 1
@@ -267,8 +292,11 @@ class LineLayout(Layout):
         self._open(tile.high, At.END, node, "half-a")
         self._open(tile.low, At.END, node, "half-b")
 
-    def attach(self, tile: Tile, touching: int, point_id: int, seat: int) -> None:
-        """Lay ``tile`` on open end ``point_id``; the caller has checked legality."""
+    def attach(
+        self, tile: Tile, touching: int, point_id: int, seat: int, inline: bool = False
+    ) -> None:
+        """Lay ``tile`` on open end ``point_id``; the caller has checked legality (a
+        line's doubles lie as the layout says: ``inline`` is FIDO's, F-23)."""
         point = self._points[point_id]
         self._close(point)
         double = tile.high == tile.low
@@ -308,7 +336,9 @@ class SpinnerLayout(Layout):
         self._open(n, At.SIDE, node, "side-b")
         self._sides_left = 2
 
-    def attach(self, tile: Tile, touching: int, point_id: int, seat: int) -> None:
+    def attach(
+        self, tile: Tile, touching: int, point_id: int, seat: int, inline: bool = False
+    ) -> None:
         point = self._points[point_id]
         self._close(point)
         node = self._lay(tile, touching, point, tile.high == tile.low, seat)

@@ -140,6 +140,33 @@ class LegalMoves(Sequence[Move]):
     def __iter__(self) -> Iterator[Move]:
         return iter(self._all())
 
+    def find(self, move: object) -> Move | None:
+        """The listed move equal to ``move``, or ``None``: the engine applies its own
+        copy. For plays kept in groups only the group of ``move``'s point is looked at,
+        so finding a move costs in proportion to the open points, not to the moves."""
+        if self._moves is None:
+            if type(move) is not Play or type(move.end) is not int:
+                return None  # groups hold plays only
+            if type(move.inline) is not bool:
+                return None
+            for group in self._groups:
+                if group.point == move.end and group.kind == move.at:
+                    if group.value != move.touching or move.tile not in group.tiles:
+                        return None
+                    tile = group.tiles[group.tiles.index(move.tile)]
+                    if tile.high != tile.low:
+                        if move.inline:
+                            return None
+                        return Play(tile, group.value, group.kind, group.point)
+                    if move.inline in _INLINE_FLAGS[group.doubles]:
+                        return Play(tile, group.value, group.kind, group.point, move.inline)
+                    return None
+            return None
+        for candidate in self._all():
+            if candidate == move:
+                return candidate
+        return None
+
     def __contains__(self, move: object) -> bool:
         return move in self._all()
 

@@ -1,27 +1,30 @@
-"""What the line games share: a hand on a line or spinner layout, turn by turn.
+"""The hand every game shares: a deal, a layout and the turn, written once.
 
-The family game, the draw game, Doubles and the partnership game differ in their deal,
-who opens, which tile may go where, how drawing works and how a hand is scored; the turn
-itself (play a tile, or draw, or pass, then the next seat) is the same. This module holds
-that turn once; each game module subclasses :class:`LineGameState` and states its own
-rules, so that it reads like its SPEC section.
+The FIDO game, the family game, the draw game, Doubles and the partnership game differ
+in their deal, who opens, which tile may go where, how drawing works and how a hand is
+scored; the turn itself (play a tile, or draw, or pass, then the next seat) is the same.
+This module holds that turn once; each game module subclasses :class:`HandState`,
+declares its traits (:mod:`pips.games.traits`) and overrides only what its SPEC section
+says differently, so that it reads like that section.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import Enum
 from typing import Any, ClassVar, NamedTuple, Self
 
 from pips.core.deal import Deal, check_partition
 from pips.core.errors import DealError, IllegalMoveError
 from pips.core.hand import Hand
-from pips.core.layout import Layout, LineLayout, SpinnerLayout
+from pips.core.layout import Layout, Point
 from pips.core.legal import LegalMoves, representatives
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import Ending, HandResult, competition_ranks
 from pips.core.tiles import Tile, iter_doubles
 from pips.core.view import SPECTATOR, Event, View
+from pips.games.traits import DrawRule, Fit, HandTraits, LayoutKind, new_layout
+
+__all__ = ["DrawRule", "HandContext", "HandState"]
 
 
 class HandContext(NamedTuple):
@@ -35,30 +38,150 @@ class HandContext(NamedTuple):
     """Every seat's match score before this hand (empty: all 0)."""
 
 
-class DrawRule(Enum):
-    NONE = "none"
-    """No drawing: a player who cannot lay a tile passes (PT-07, DB-08 ``no_draw``)."""
-    ONE_AND_WAIT = "one_and_wait"
-    """Draw one tile and the turn ends (FA-06)."""
-    UNTIL_PLAYABLE = "until_playable"
-    """Draw until a tile fits, then lay it at once (DR-05, DB-08)."""
+class HandState:
+    """A hand in progress, of any game. Change it only through :meth:`play`.
 
-
-class HandBase:
-    """What every hand in progress reads the same way: the stock, whose turn, the end,
-    and each seat's share of the history. FIDO's state and the line games' build on it."""
+    The turn is the same in every game (lay a tile, or draw, or pass, then the next
+    seat) and is written once here. A game subclasses it, declares its traits
+    (:meth:`traits_for`) and the rule ids its errors cite, and overrides the hooks where
+    its rules differ: :meth:`_opener`, :meth:`_openings`, :meth:`_plays`,
+    :meth:`_fitting`, :meth:`_scored`, :meth:`_score`. Legality is decided once per
+    position: :meth:`legal_moves` lists the moves, and :meth:`play` applies a listed
+    move without checking it again; only a move that is not listed is examined, to say
+    which rule refuses it.
+    """
 
     game: ClassVar[str]
+    RULE_PLAY: ClassVar[str]
+    """The rule that a player who can lay a tile must do so."""
+    RULE_DRAW: ClassVar[str]
+    """The rule for drawing and passing."""
+    RULE_EMPTY_STOCK: ClassVar[str] = ""
+    """The rule for a draw from an empty stock (default: :attr:`RULE_DRAW`)."""
+    RULE_END: ClassVar[str]
+    """The rule that ends the hand."""
+    RULE_OPEN: ClassVar[str]
+    """The rule for the first tile."""
+    RULE_DEAL: ClassVar[str] = "C-06"
+    """The rule for the deal."""
+    RULE_HAND_SIZE: ClassVar[str] = ""
+    """The rule for the number of tiles dealt (default: :attr:`RULE_DEAL`)."""
+    RULE_FIT: ClassVar[str] = ""
+    """The rule for where a tile may be laid (default: :attr:`RULE_PLAY`)."""
+
     options: Any
-    context: HandContext
-    hands: list[Hand]
     layout: Layout
-    scores: list[int]
-    result: HandResult | None
-    turn: int
-    history: list[Event]
-    _stock: list[Tile]
-    _seen: dict[int, list[Event]]
+
+    def __init__(
+        self,
+        options: Any,
+        hands: Sequence[Sequence[Tile]],
+        stock: Sequence[Tile] | None = None,
+        voided: Sequence[tuple[Sequence[Sequence[Tile]], Sequence[Tile]]] = (),
+        context: HandContext = HandContext(),
+    ) -> None:
+        """Start a hand from a given deal; ``stock`` is next-to-draw first.
+
+        ``voided`` keeps the deals thrown in before this one; ``context`` what the hand
+        needs to know of the match around it.
+        """
+        self.options = options
+        players = options.players
+        if len(hands) != players:
+            raise DealError(self.RULE_DEAL, f"{len(hands)} hands dealt for {players} players")
+        if stock is None:
+            stock = self._stock_not_given(hands)
+        check_partition(options.set, hands, stock, self.RULE_DEAL)
+        self._check_hand_sizes(hands)
+        self.traits = self.traits_for(options, context.previous_opener is None)
+        self.dealt = Deal.of(hands, stock, voided)
+        self.context = context
+        self.hands = [Hand(h) for h in hands]
+        self._stock = list(reversed(stock))  # the next tile to draw is popped off the end
+        self.layout = new_layout(self.traits)
+        self.scores = list(context.scores) if context.scores else [0] * players
+        self.history: list[Event] = []
+        self._seen: dict[int, list[Event]] = {}
+        self.result: HandResult | None = None
+        self.set_aside: list[dict[Tile, None]] = [{} for _ in range(players)]
+        self._legal: LegalMoves | None = None
+        # Every tile not laid is in a hand or the stock and fits any open end of its
+        # number: the blocked check can then read the layout alone (C-10).
+        self._plain_fit = (
+            self.traits.layout is not LayoutKind.CROSS and self.traits.fit is Fit.PLAIN
+        )
+        self._check_deal()
+        self.turn = self.opener = self._opener()
+
+    # -- what the game declares ---------------------------------------------------------
+
+    @classmethod
+    def traits_for(cls, options: Any, first_hand: bool = True) -> HandTraits:
+        """The game's traits for a hand with ``options`` (see :mod:`pips.games.traits`)."""
+        raise NotImplementedError
+
+    @classmethod
+    def entry_result(
+        cls, points: Sequence[int], pips: Sequence[int], out: int | None
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Final scores and places of a finished game from its sheet: the points as
+        totalled (a match's scores), highest first, equal totals sharing a place."""
+        final = tuple(points)
+        return final, competition_ranks(final)
+
+    @property
+    def draw_rule(self) -> DrawRule:
+        return self.traits.draw
+
+    def _stock_not_given(self, hands: Sequence[Sequence[Tile]]) -> Sequence[Tile]:
+        """The stock when a deal gives none: a game without a stock has none left."""
+        return ()
+
+    def _check_hand_sizes(self, hands: Sequence[Sequence[Tile]]) -> None:
+        size = self.options.hand_size
+        for seat, tiles in enumerate(hands):
+            if len(tiles) != size:
+                raise DealError(
+                    self.RULE_HAND_SIZE or self.RULE_DEAL,
+                    f"seat {seat} was dealt {len(tiles)} tiles, not {size}",
+                )
+
+    def _check_deal(self) -> None:
+        """Refuse a deal the rules throw in (:class:`DealError`)."""
+
+    def _opener(self) -> int:
+        """The seat that lays the first tile."""
+        raise NotImplementedError
+
+    def _openings(self, seat: int) -> list[Play]:
+        """The legal first tiles of ``seat`` (the opener)."""
+        raise NotImplementedError
+
+    def _fitting(self, seat: int, value: int) -> tuple[Tile, ...]:
+        """The tiles ``seat`` may lay on an open point of ``value``, in tile order."""
+        return self.hands[seat].sorted_with_number(value)
+
+    def _refuse(self, seat: int, move: Play, value: int) -> IllegalMoveError:
+        """The error for a tile that matches a point but may not be laid there."""
+        return IllegalMoveError(self._fit_rule, f"{move.tile} may not be laid on the {value}")
+
+    def _scored(self, seat: int, move: Play) -> Event:
+        """The event of a play just laid; a game that scores as it plays adds points."""
+        return Event(seat, move)
+
+    def _score(self, ended: Ending, out: int | None) -> HandResult:
+        raise NotImplementedError
+
+    def _false_knock(self, seat: int) -> tuple[Tile, ...] | None:
+        """A knock by a seat that could play: ``None`` refuses it; a game that accepts it
+        (PT-08 ``penalize``) returns the tiles it sets aside."""
+        return None
+
+    @property
+    def _fit_rule(self) -> str:
+        return self.RULE_FIT or self.RULE_PLAY
+
+    # -- reading ------------------------------------------------------------------------
 
     @property
     def players(self) -> int:
@@ -80,6 +203,64 @@ class HandBase:
     @property
     def current_seat(self) -> int | None:
         return None if self.result is not None else self.turn
+
+    def legal_moves(self) -> LegalMoves:
+        """Every legal move of the seat to play, in a fixed order.
+
+        Plays come first, by the id of the open point (the order points appeared),
+        then by tile (``high``, ``low``), a double across before in line. Only when no
+        play exists: a single :class:`Draw` where the player may draw, else
+        :class:`Pass`. Empty once the hand is over. Computed once per position; the
+        result is a lazy sequence, so counting it or taking one move by index does not
+        build the others.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return legal
+
+    def _generate(self) -> LegalMoves:
+        if self.result is not None:
+            return LegalMoves()
+        seat = self.turn
+        if not self.layout.tiles:
+            return LegalMoves.of(list(self._openings(seat)))
+        plays = self._plays(seat)
+        if plays:
+            return plays
+        return LegalMoves.of([Draw()] if self._can_draw() else [Pass()])
+
+    def _plays(self, seat: int) -> LegalMoves:
+        """The plays of ``seat`` after the opening, point by point."""
+        fitting = self._fitting
+        return LegalMoves.of(
+            [
+                Play(tile, point.value, point.kind, point.id)
+                for point in self.layout.iter_points()
+                for tile in fitting(seat, point.value)
+            ]
+        )
+
+    def representative_moves(self) -> list[Move]:
+        """One legal move per group of moves that lead to the same position for the
+        rules: the same tile, the same way round, on points of equal value and kind."""
+        return representatives(self.legal_moves())
+
+    def points_if(self, move: Move) -> int:
+        """What ``move`` would score at once (0 in games that score at the end)."""
+        return 0
+
+    def _has_play(self, seat: int) -> bool:
+        """Whether ``seat`` could lay a tile now, without listing the plays (C-10)."""
+        if not self.layout.tiles:
+            return True
+        layout = self.layout
+        return any(self._fitting(seat, v) for v in layout.end_values()) or any(
+            self._fitting(seat, v) for v in layout.side_values()
+        )
+
+    def _can_draw(self) -> bool:
+        return self.traits.draw is not DrawRule.NONE and bool(self._stock)
 
     def view(self, seat: int) -> View:
         """What ``seat`` may know (``SPECTATOR`` for the public view): C-06."""
@@ -106,8 +287,8 @@ class HandBase:
         )
 
     def _face_up(self) -> tuple[tuple[Tile, ...], ...]:
-        """Per seat, the tiles lying face up (PT-08); none in most games."""
-        return ()
+        """Per seat, the tiles lying face up (PT-08)."""
+        return tuple(tuple(s) for s in self.set_aside)
 
     def _history_seen_by(self, seat: int) -> tuple[Event, ...]:
         # Bots ask for a view at every decision; extending a per-seat copy keeps that
@@ -118,151 +299,7 @@ class HandBase:
         seen.extend(e.seen_by(seat) for e in self.history[len(seen) :])
         return tuple(seen)
 
-
-class LineGameState(HandBase):
-    """A hand of a line game in progress. Change it only through :meth:`play`.
-
-    Subclasses set the class attributes naming their rules and override the hooks:
-    :meth:`_opener`, :meth:`_openings`, :meth:`_fitting` and :meth:`_score`.
-    """
-
-    layout: LineLayout | SpinnerLayout
-    RULE_PLAY: ClassVar[str]
-    """The rule that a player who can lay a tile must do so."""
-    RULE_DRAW: ClassVar[str]
-    """The rule for drawing and passing."""
-    RULE_END: ClassVar[str]
-    """The rule that ends the hand."""
-    RULE_OPEN: ClassVar[str]
-    """The rule for the first tile."""
-    RULE_DEAL: ClassVar[str] = "C-06"
-    """The rule for the deal."""
-    PLAIN_FIT: ClassVar[bool] = True
-    """Any tile fits an open end of a number it holds (not so under DB-06)."""
-
-    def __init__(
-        self,
-        options: Any,
-        hands: Sequence[Sequence[Tile]],
-        stock: Sequence[Tile] | None = None,
-        voided: Sequence[tuple[Sequence[Sequence[Tile]], Sequence[Tile]]] = (),
-        context: HandContext = HandContext(),
-    ) -> None:
-        """Start a hand from a given deal; ``stock`` is next-to-draw first."""
-        self.options = options
-        players = options.players
-        stock = () if stock is None else stock
-        if len(hands) != players:
-            raise DealError(self.RULE_DEAL, f"{len(hands)} hands dealt for {players} players")
-        check_partition(options.set, hands, stock, self.RULE_DEAL)
-        for seat, tiles in enumerate(hands):
-            if len(tiles) != options.hand_size:
-                raise DealError(
-                    self.RULE_DEAL,
-                    f"seat {seat} was dealt {len(tiles)} tiles, not {options.hand_size}",
-                )
-        self.dealt = Deal.of(hands, stock, voided)
-        self.context = context
-        self.hands = [Hand(h) for h in hands]
-        self._stock = list(reversed(stock))  # the next tile to draw is popped off the end
-        self.layout: LineLayout | SpinnerLayout = self._new_layout()
-        self.scores = list(context.scores) if context.scores else [0] * players
-        self.history: list[Event] = []
-        self._seen: dict[int, list[Event]] = {}
-        self.result: HandResult | None = None
-        self.set_aside: list[dict[Tile, None]] = [{} for _ in range(players)]
-        self.draw_rule = self._draw_rule()
-        self._legal: LegalMoves | None = None
-        self._check_deal()
-        self.turn = self.opener = self._opener()
-
-    # -- the rules each game states ------------------------------------------------------
-
-    def _new_layout(self) -> LineLayout | SpinnerLayout:
-        return LineLayout(branching=bool(getattr(self.options, "doubles_branch", False)))
-
-    def _draw_rule(self) -> DrawRule:
-        raise NotImplementedError
-
-    def _check_deal(self) -> None:
-        """Refuse a deal the rules throw in (:class:`DealError`)."""
-
-    def _opener(self) -> int:
-        """The seat that lays the first tile."""
-        raise NotImplementedError
-
-    def _openings(self, seat: int) -> list[Play]:
-        """The legal first tiles of ``seat`` (the opener)."""
-        raise NotImplementedError
-
-    def _fitting(self, seat: int, value: int) -> tuple[Tile, ...]:
-        """The tiles ``seat`` may lay on an open point of ``value``, in tile order."""
-        return self.hands[seat].sorted_with_number(value)
-
-    def _refuse(self, seat: int, move: Play, value: int) -> IllegalMoveError:
-        """The error for a tile that matches a point but may not be laid there."""
-        return IllegalMoveError(self.RULE_PLAY, f"{move.tile} may not be laid on the {value}")
-
-    def _score(self, ended: Ending, out: int | None) -> HandResult:
-        raise NotImplementedError
-
-    def _false_knock(self, seat: int) -> tuple[Tile, ...] | None:
-        """A knock by a seat that could play: ``None`` refuses it; a game that accepts it
-        (PT-08 ``penalize``) returns the tiles it sets aside."""
-        return None
-
-    # -- reading --------------------------------------------------------------------------
-
-    def legal_moves(self) -> LegalMoves:
-        """Every legal move of the seat to play, in a fixed order.
-
-        Plays come first, by the id of the open point (the order points appeared),
-        then by tile (``high``, ``low``). Only when no play exists: a single
-        :class:`Draw` where the game lets the player draw, else :class:`Pass`.
-        Empty once the hand is over. Computed once per position.
-        """
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = LegalMoves.of(self._list_legal())
-        return legal
-
-    def _list_legal(self) -> list[Move]:
-        if self.result is not None:
-            return []
-        seat = self.turn
-        if not self.layout.tiles:
-            return list(self._openings(seat))
-        fitting = self._fitting
-        plays: list[Move] = [
-            Play(tile, point.value, point.kind, point.id)
-            for point in self.layout.iter_points()
-            for tile in fitting(seat, point.value)
-        ]
-        if plays:
-            return plays
-        return [Draw()] if self._can_draw() else [Pass()]
-
-    def representative_moves(self) -> list[Move]:
-        """One legal move per group of moves that lead to the same position for the
-        rules: the same tile, the same way round, on points of equal value and kind."""
-        return representatives(self.legal_moves())
-
-    def _has_play(self, seat: int) -> bool:
-        if not self.layout.tiles:
-            return True
-        layout = self.layout
-        return any(self._fitting(seat, v) for v in layout.end_values()) or any(
-            self._fitting(seat, v) for v in layout.side_values()
-        )
-
-    def _can_draw(self) -> bool:
-        return self.draw_rule is not DrawRule.NONE and bool(self._stock)
-
-    def points_if(self, move: Move) -> int:
-        """Line games score only at the end of a hand."""
-        return 0
-
-    # -- changing -------------------------------------------------------------------------
+    # -- changing -----------------------------------------------------------------------
 
     def play(self, move: Move) -> Event:
         """Apply ``move`` for the seat to play.
@@ -270,19 +307,16 @@ class LineGameState(HandBase):
         Raises :class:`IllegalMoveError`, naming the rule, and changes nothing when the
         move is not legal.
         """
+        if type(move) is Misdeal:
+            return self._misdeal(move)
         seat = self.turn
-        legal = self._legal if self._legal is not None else self.legal_moves()
-        for candidate in legal:
-            if candidate == move:
-                # One of the listed moves, so legal: apply the engine's own copy of it.
-                event = self._apply(seat, candidate)
-                break
-        else:
-            event = self._checked(seat, move)
+        listed = self.legal_moves().find(move)
+        # A listed move is legal: the engine applies its own copy of it, unchecked.
+        event = self._checked(seat, move) if listed is None else self._apply(seat, listed)
         self.history.append(event)
         self._legal = None
         if self.result is None:
-            if not (type(move) is Draw and self.draw_rule is DrawRule.UNTIL_PLAYABLE):
+            if not (type(move) is Draw and self.traits.draw is DrawRule.UNTIL_PLAYABLE):
                 self.turn = (seat + 1) % self.players
             self._check_blocked()
         return event
@@ -292,14 +326,12 @@ class LineGameState(HandBase):
         if type(move) is Play:
             return self._place(seat, move)
         if type(move) is Draw:
-            tile = self._stock.pop()
-            self.hands[seat].add(tile)
-            return Event(seat, Draw(tile))
+            return self._take(seat, move)
         return Event(seat, move)
 
     def _checked(self, seat: int, move: Move) -> Event:
-        """A move that is not in the list: a draw naming its tile, a false knock the
-        game accepts (PT-08), or an illegal move, refused with its rule."""
+        """A move that is not listed: a draw naming its tile, a false knock the game
+        accepts (PT-08), or an illegal move, refused with its rule."""
         if self.result is not None:
             raise IllegalMoveError(self.RULE_END, "the hand is over")
         if isinstance(move, Play):
@@ -310,8 +342,6 @@ class LineGameState(HandBase):
             return self._draw(seat, move)
         if isinstance(move, Pass):
             return self._pass(seat)
-        if isinstance(move, Misdeal):
-            raise IllegalMoveError("F-24", "misdeals are entered only in the FIDO game")
         raise IllegalMoveError("C-08", f"not a move: {move!r}")
 
     def _place(self, seat: int, move: Play) -> Event:
@@ -323,51 +353,68 @@ class LineGameState(HandBase):
         if move.at is At.OPEN:
             self.layout.open_with(tile, seat)
         else:
-            self.layout.attach(tile, move.touching, move.end, seat)
+            self.layout.attach(tile, move.touching, move.end, seat, move.inline)
+        event = self._scored(seat, move)
         if not self.hands[seat]:
             self._finish(Ending.OUT, seat)
-        return Event(seat, move)
+        return event
 
     def _check_play(self, seat: int, move: Play) -> None:
+        """Raise the error of the rule that refuses ``move``."""
         tile = move.tile
         if (
             not isinstance(tile, Tile)
             or not isinstance(move.at, At)
             or type(move.end) is not int
-            or move.inline is not False
+            or type(move.inline) is not bool
         ):
             raise IllegalMoveError("C-08", f"not a well-formed play: {move!r}")
+        rule = self._fit_rule
         if tile not in self.hands[seat]:
-            raise IllegalMoveError(self.RULE_PLAY, f"{tile} is not in seat {seat}'s hand")
+            raise IllegalMoveError(rule, f"{tile} is not in seat {seat}'s hand")
         if not tile.contains(move.touching):
-            raise IllegalMoveError(self.RULE_PLAY, f"{tile} has no {move.touching} to lay against")
+            raise IllegalMoveError(rule, f"{tile} has no {move.touching} to lay against")
         if not self.layout.tiles:
-            openings = self._openings(seat)
-            if move not in openings:
-                allowed = ", ".join(str(p.tile) for p in openings)
-                raise IllegalMoveError(self.RULE_OPEN, f"the hand opens with {allowed}")
+            self._check_opening(seat, move)
             return
         if move.at is At.OPEN:
-            raise IllegalMoveError(self.RULE_PLAY, "the layout is already open")
+            raise IllegalMoveError(rule, "the layout is already open")
         point = self.layout.point(move.end)
         if point is None or point.kind is not move.at:
-            raise IllegalMoveError(self.RULE_PLAY, f"there is no open {move.at.value} #{move.end}")
+            raise IllegalMoveError(rule, f"there is no open {move.at.value} #{move.end}")
         if point.value != move.touching:
             raise IllegalMoveError(
-                self.RULE_PLAY,
+                rule,
                 f"{move.touching}-{move.free} does not match the {point.value} "
                 f"at {point.kind.value} #{point.id}",
             )
-        if tile not in self._fitting(seat, point.value):
+        self._check_placing(seat, move, point)
+
+    def _check_opening(self, seat: int, move: Play) -> None:
+        openings = self._openings(seat)
+        if move not in openings:
+            allowed = ", ".join(str(p.tile) for p in openings)
+            raise IllegalMoveError(self.RULE_OPEN, f"the hand opens with {allowed}")
+
+    def _check_placing(self, seat: int, move: Play, point: Point) -> None:
+        """The game's own checks of a play on a matching open point."""
+        if move.inline:
+            raise IllegalMoveError("C-08", f"not a well-formed play: {move!r}")
+        if move.tile not in self._fitting(seat, point.value):
             raise self._refuse(seat, move, point.value)
 
     def _draw(self, seat: int, move: Draw) -> Event:
-        if self.draw_rule is DrawRule.NONE:
+        if self.traits.draw is DrawRule.NONE:
             raise IllegalMoveError(self.RULE_DRAW, "there is no drawing in this game")
         if self._has_play(seat):
             raise IllegalMoveError(self.RULE_PLAY, f"seat {seat} can lay a tile and must play")
         if not self._stock:
-            raise IllegalMoveError(self.RULE_DRAW, "the stock is empty: pass")
+            rule = self.RULE_EMPTY_STOCK or self.RULE_DRAW
+            raise IllegalMoveError(rule, "the stock is empty: pass")
+        return self._take(seat, move)
+
+    def _take(self, seat: int, move: Draw) -> Event:
+        """Take the top of the stock (a replayed draw names it, and must be right)."""
         if move.tile is not None and move.tile != self._stock[-1]:
             raise IllegalMoveError(self.RULE_DRAW, f"the top of the stock is not {move.tile}")
         tile = self._stock.pop()
@@ -389,11 +436,14 @@ class LineGameState(HandBase):
             raise IllegalMoveError(self.RULE_DRAW, f"seat {seat} cannot play and must draw")
         return Event(seat, Pass(), set_aside=set_aside)
 
+    def _misdeal(self, move: Misdeal) -> Event:
+        raise IllegalMoveError("F-24", "misdeals are entered only for a game dealt by hand")
+
     def _check_blocked(self) -> None:
         """C-10: end the hand once nobody can lay a tile and nobody can draw."""
         if self._can_draw():
             return
-        if self.PLAIN_FIT and not self._stock and not any(self.set_aside):
+        if self._plain_fit and not self._stock and not any(self.set_aside):
             # Every tile not laid is in a hand and fits any end of its number, so the
             # hand is blocked exactly when every tile of every open number is laid
             # (PT-09's note); no need to look at the hands.
@@ -412,10 +462,7 @@ class LineGameState(HandBase):
         self.result = self._score(ended, out)
         self.scores = list(self.result.final)
 
-    # -- views and copies -------------------------------------------------------------------
-
-    def _face_up(self) -> tuple[tuple[Tile, ...], ...]:
-        return tuple(tuple(s) for s in self.set_aside)
+    # -- copies -------------------------------------------------------------------------
 
     def clone(self) -> Self:
         clone = self.__class__.__new__(self.__class__)
@@ -446,7 +493,7 @@ def lowest(pips: Sequence[int]) -> int | None:
 
 
 def line_result(
-    state: LineGameState,
+    state: HandState,
     ended: Ending,
     out: int | None,
     gained: Sequence[int],

@@ -25,20 +25,32 @@ from typing import ClassVar
 
 from pips.core.deal import Deal, deal_until
 from pips.core.errors import DealError, IllegalMoveError, OptionError
-from pips.core.layout import LineLayout, SpinnerLayout
+from pips.core.lots import LotRule
 from pips.core.moves import At, Play
 from pips.core.outcome import Ending, HandResult
 from pips.core.tiles import DOUBLES, MAX_NUMBER, Tile, set_size
 from pips.games.common import (
-    DrawRule,
     HandContext,
-    LineGameState,
+    HandState,
     highest_double_holder,
     holds_a_double,
     line_result,
     lowest,
 )
+from pips.games.face import GameSpec
 from pips.games.options import Direction, GameOptions, option
+from pips.games.traits import (
+    DrawRule,
+    EntryColumns,
+    Fit,
+    HandScoring,
+    HandTraits,
+    LayoutKind,
+    Opening,
+    Redeal,
+    SheetKind,
+)
+from pips.games.words import how_it_ended, nobody_scores, winner_takes
 
 NAME = "doubles"
 
@@ -178,7 +190,7 @@ def hand_points(pips: Sequence[int], out: int | None) -> list[int]:
     return gained
 
 
-class DoublesState(LineGameState):
+class DoublesState(HandState):
     """A hand of Doubles."""
 
     game = NAME
@@ -187,17 +199,31 @@ class DoublesState(LineGameState):
     RULE_PLAY = "DB-07"
     RULE_DRAW = "DB-08"
     RULE_END = "DB-09"
-    PLAIN_FIT = False  # DB-06
 
     options: DoublesOptions
 
-    def _new_layout(self) -> LineLayout | SpinnerLayout:
-        return SpinnerLayout() if self.options.spinner is Spinner.SET_DOUBLE else LineLayout()
-
-    def _draw_rule(self) -> DrawRule:
-        if self.options.draw_rule is DrawingRule.NO_DRAW:
-            return DrawRule.NONE
-        return DrawRule.UNTIL_PLAYABLE
+    @classmethod
+    def traits_for(cls, options: DoublesOptions, first_hand: bool = True) -> HandTraits:
+        assert options.set is not None
+        six = options.set_rule is SetRule.DOUBLE_SIX
+        return HandTraits(
+            players=options.players,
+            top=options.set,
+            hand_size=options.hand_size,
+            # DB-05: the set double is a spinner, unless the table plays a plain line.
+            layout=(
+                LayoutKind.SPINNER if options.spinner is Spinner.SET_DOUBLE else LayoutKind.LINE
+            ),
+            draw=(
+                DrawRule.NONE
+                if options.draw_rule is DrawingRule.NO_DRAW
+                else DrawRule.UNTIL_PLAYABLE  # DB-08
+            ),
+            opening=Opening.SIX_SIX if six else Opening.HIGHEST_DOUBLE,  # DB-04
+            fit=Fit.DOUBLE_OPENS,  # DB-06
+            scoring=HandScoring.WINNER_TAKES,  # DB-10 to DB-12
+            redeal=Redeal.NO_SIX_SIX if six else Redeal.NO_DOUBLE,  # DB-04
+        )
 
     def _set_double(self) -> tuple[int, Tile]:
         """DB-04: who sets which double."""
@@ -244,3 +270,36 @@ def new_hand(
     """DB-14: every hand is a new deal, set by the set rule."""
     dealt = deal(options, rng)
     return DoublesState(options, dealt.hands, dealt.stock, dealt.voided, context)
+
+
+def explain(options: DoublesOptions, result: HandResult, names: Sequence[str]) -> str:
+    """DB-10 to DB-12 in words, with the hand's arithmetic."""
+    how = how_it_ended(result, names)
+    winners = [s for s, p in enumerate(result.points) if p]
+    if not winners:
+        return nobody_scores(how, "DB-11")
+    return winner_takes(how, result, names, winners[0], "DB-10 to DB-12")
+
+
+GAME = GameSpec(
+    name=NAME,
+    title="Doubles",
+    rules="SPEC section 4 (DB-01 to DB-14)",
+    aliases=("double",),
+    options=DoublesOptions,
+    state=DoublesState,
+    deal=deal,
+    explain=explain,
+    entry=EntryColumns("match points"),
+    sheet=SheetKind.HANDS,
+    sheet_rule=lambda options: (
+        "The winner of a hand earns the pips left in all opponents' hands (DB-12)."
+    ),
+    players=tuple(range(2, 10)),
+    summary=SUMMARY,
+    target=lambda options: options.target,
+    lots=lambda options: LotRule.FIRST_PLAYER,
+    side_word="spinner side",
+    sets=(6, 9, 12),
+    defaults={"players": 4},
+)

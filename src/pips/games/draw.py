@@ -16,7 +16,7 @@ once (DR-05). The hand ends when someone is out or nobody can play with the talo
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -26,14 +26,27 @@ from pips.core.moves import At, Play
 from pips.core.outcome import Ending, HandResult
 from pips.core.tiles import heaviest
 from pips.games.common import (
-    DrawRule,
     HandContext,
-    LineGameState,
+    HandState,
     highest_double_holder,
     line_result,
+    places_by_pips,
 )
 from pips.games.doubles import hand_points
+from pips.games.face import GameSpec
 from pips.games.options import Direction, GameOptions, option
+from pips.games.traits import (
+    DrawRule,
+    EntryColumns,
+    Fit,
+    HandScoring,
+    HandTraits,
+    LayoutKind,
+    Opening,
+    Redeal,
+    SheetKind,
+)
+from pips.games.words import how_it_ended, nobody_scores, winner_takes
 
 NAME = "draw"
 
@@ -98,7 +111,7 @@ def deal(options: DrawOptions, rng: random.Random) -> Deal:
     return deal_until(options.set, options.players, options.hand_size, rng, lambda _: True)
 
 
-class DrawState(LineGameState):
+class DrawState(HandState):
     """A hand of the draw game."""
 
     game = NAME
@@ -110,8 +123,31 @@ class DrawState(LineGameState):
 
     options: DrawOptions
 
-    def _draw_rule(self) -> DrawRule:
-        return DrawRule.UNTIL_PLAYABLE  # DR-05
+    @classmethod
+    def traits_for(cls, options: DrawOptions, first_hand: bool = True) -> HandTraits:
+        assert options.set is not None
+        return HandTraits(
+            players=options.players,
+            top=options.set,
+            hand_size=options.hand_size,
+            layout=LayoutKind.LINE,  # DR-03
+            branching=options.doubles_branch,
+            draw=DrawRule.UNTIL_PLAYABLE,  # DR-05
+            opening=Opening.DOUBLE_OR_HEAVIEST,  # DR-02
+            fit=Fit.PLAIN,
+            # DR-10: with match scoring, hands score as in Doubles.
+            scoring=(
+                HandScoring.WINNER_TAKES if options.match_scoring else HandScoring.PLACES_ONLY
+            ),
+            redeal=Redeal.NEVER,
+        )
+
+    @classmethod
+    def entry_result(
+        cls, points: Sequence[int], pips: Sequence[int], out: int | None
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """DR-07, DR-08: whoever went out, then the fewest pips; no points."""
+        return tuple(0 for _ in pips), places_by_pips(pips, out)
 
     def _lead(self) -> tuple[int, Play]:
         """DR-02: the highest double, else the heaviest tile (C-04) held."""
@@ -148,3 +184,39 @@ def new_hand(
 def target(options: DrawOptions) -> int | None:
     """One hand, or a match to 100 with ``match_scoring`` (DR-09, DR-10)."""
     return MATCH_TARGET if options.match_scoring else None
+
+
+def explain(options: DrawOptions, result: HandResult, names: Sequence[str]) -> str:
+    """DR-07, DR-08 (or DR-10 with match scoring) in words."""
+    how = how_it_ended(result, names)
+    winners = [s for s, p in enumerate(result.points) if p]
+    if winners:
+        return winner_takes(how, result, names, winners[0], "DR-10, as DB-10")
+    if options.match_scoring:
+        return nobody_scores(how, "DR-10, as DB-11")
+    order = sorted(range(len(names)), key=lambda s: result.ranks[s])
+    places = ", ".join(f"{result.ranks[s]}. {names[s]}" for s in order)
+    return f"{how}; places by going out, then fewest pips (DR-07, DR-08): {places}."
+
+
+GAME = GameSpec(
+    name=NAME,
+    title="Draw game",
+    rules="SPEC section 3 (DR-01 to DR-10)",
+    aliases=("draw-game", "anleitung"),
+    options=DrawOptions,
+    state=DrawState,
+    deal=deal,
+    explain=explain,
+    entry=EntryColumns(None, pips=True, out=True, out_rule="DR-07"),
+    sheet=SheetKind.ONE_HAND,
+    sheet_rule=lambda options: (
+        "One hand. The winner went out first or, in a blocked hand, holds the fewest "
+        "pips; equal lowest pips share the win (DR-07, DR-08)."
+    ),
+    players=tuple(HAND_SIZES),
+    summary=SUMMARY,
+    target=target,
+    sets=(6, 9),
+    defaults={"players": 4},
+)

@@ -27,15 +27,27 @@ from pips.core.errors import DealError, OptionError
 from pips.core.moves import At, Play
 from pips.core.outcome import Ending, HandResult
 from pips.games.common import (
-    DrawRule,
     HandContext,
-    LineGameState,
+    HandState,
     highest_double_holder,
     holds_a_double,
     line_result,
     lowest,
 )
+from pips.games.face import GameSpec
 from pips.games.options import GameOptions, option
+from pips.games.traits import (
+    DrawRule,
+    EntryColumns,
+    Fit,
+    HandScoring,
+    HandTraits,
+    LayoutKind,
+    Opening,
+    Redeal,
+    SheetKind,
+)
+from pips.games.words import how_it_ended, nobody_scores
 
 NAME = "family"
 
@@ -116,7 +128,7 @@ def hand_points(pips: Sequence[int], out: int | None) -> list[int]:
     return gained
 
 
-class FamilyState(LineGameState):
+class FamilyState(HandState):
     """A hand of the family game."""
 
     game = NAME
@@ -128,8 +140,20 @@ class FamilyState(LineGameState):
 
     options: FamilyOptions
 
-    def _draw_rule(self) -> DrawRule:
-        return DrawRule.ONE_AND_WAIT  # FA-06
+    @classmethod
+    def traits_for(cls, options: FamilyOptions, first_hand: bool = True) -> HandTraits:
+        return HandTraits(
+            players=options.players,
+            top=SET,
+            hand_size=HAND_SIZE,
+            layout=LayoutKind.LINE,  # FA-04
+            branching=options.doubles_branch,
+            draw=DrawRule.ONE_AND_WAIT,  # FA-06
+            opening=Opening.HIGHEST_DOUBLE,  # FA-02, FA-10
+            fit=Fit.PLAIN,
+            scoring=HandScoring.WINNER_GAINS_DIFFERENCE,  # FA-08
+            redeal=Redeal.NO_DOUBLE,  # FA-02
+        )
 
     def _opener(self) -> int:
         holder = highest_double_holder(self.hands, SET)
@@ -154,3 +178,36 @@ def new_hand(
     """FA-10: every hand is a new deal, opened by the highest double."""
     dealt = deal(options, rng)
     return FamilyState(options, dealt.hands, dealt.stock, dealt.voided, context)
+
+
+def explain(options: FamilyOptions, result: HandResult, names: Sequence[str]) -> str:
+    """FA-08, FA-09 in words, with the hand's arithmetic."""
+    how = how_it_ended(result, names)
+    winners = [s for s, p in enumerate(result.points) if p]
+    if not winners:
+        return nobody_scores(how, "FA-09")
+    w, pips = winners[0], result.pips
+    terms = " + ".join(f"({pips[s]}-{pips[w]})" for s in range(len(pips)) if s != w)
+    rule = "each opponent's pips less the winner's (FA-08)"
+    return f"{how}; {names[w]} scores {result.points[w]} = {terms}: {rule}."
+
+
+GAME = GameSpec(
+    name=NAME,
+    title="Family game (5 tiles, first to 100)",
+    rules="SPEC section 2 (FA-01 to FA-11)",
+    aliases=("familie", "five-tiles"),
+    options=FamilyOptions,
+    state=FamilyState,
+    deal=deal,
+    explain=explain,
+    entry=EntryColumns("match points"),
+    sheet=SheetKind.HANDS,
+    sheet_rule=lambda options: (
+        "The winner of a hand gains every other player's pips minus their own (FA-08)."
+    ),
+    players=tuple(STOCK_SIZES),
+    summary=SUMMARY,
+    target=lambda options: options.target,
+    defaults={"players": 4},
+)

@@ -22,19 +22,31 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
-from pips.core.deal import Deal, check_partition, deal_until
+from pips.core.deal import Deal, deal_until
 from pips.core.errors import DealError, IllegalMoveError, OptionError
-from pips.core.hand import Hand
-from pips.core.layout import CrossLayout
-from pips.core.legal import Doubles, Group, LegalMoves, group_size, representatives
-from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
+from pips.core.layout import CrossLayout, Point
+from pips.core.legal import Doubles, Group, LegalMoves, group_size
+from pips.core.moves import At, Draw, Misdeal, Move, Play
 from pips.core.outcome import Ending, HandResult, competition_ranks
 from pips.core.tiles import DOUBLES, Tile, double_set, iter_doubles
 from pips.core.view import Event, View
-from pips.games.common import HandBase, HandContext, holds_a_double
+from pips.games.common import HandContext, HandState, holds_a_double
+from pips.games.face import GameSpec
 from pips.games.options import Direction, GameOptions, option
+from pips.games.traits import (
+    DrawRule,
+    EntryColumns,
+    Fit,
+    HandScoring,
+    HandTraits,
+    LayoutKind,
+    Opening,
+    Redeal,
+    SheetKind,
+)
+from pips.games.words import how_it_ended
 
 NAME = "fido"
 
@@ -184,10 +196,26 @@ def hand_result(
     return HandResult(ended, out, tuple(pips), tuple(running), final, competition_ranks(final))
 
 
-class FidoState(HandBase):
-    """A FIDO hand in progress. Change it only through :meth:`play`."""
+class FidoState(HandState):
+    """A FIDO hand in progress. Change it only through :meth:`play`.
+
+    The turn is the common hand's; FIDO states what differs: the cross layout with its
+    naked sides and the second tile at a side (F-05, F-13), doubles in line (F-23),
+    the Mother Theresa rule (F-22), scoring after every play (F-15), the deduction at
+    the end (F-21) and the manual deal mode of a real table (F-24).
+    """
 
     game = NAME
+    RULE_DEAL = "F-03"
+    RULE_HAND_SIZE = "F-02"
+    RULE_OPEN = "F-09"
+    RULE_FIT = "F-14"
+    RULE_PLAY = "F-16"
+    RULE_DRAW = "F-17"
+    RULE_EMPTY_STOCK = "F-18"
+    RULE_END = "F-19"
+
+    options: FidoOptions
     layout: CrossLayout
 
     def __init__(
@@ -205,35 +233,34 @@ class FidoState(HandBase):
         set, and every draw names its tile. ``voided`` keeps deals cancelled by F-12.
         A FIDO game is one hand, so ``context`` is always the first hand's.
         """
-        self.options = options
-        manual = options.deal_mode is DealMode.MANUAL
-        if len(hands) != options.players:
-            raise DealError("F-03", f"{len(hands)} hands dealt for {options.players} players")
-        if stock is None:
-            if not manual:
-                raise DealError("C-06", "an automatic deal needs its stock in order")
-            dealt = {t for h in hands for t in h}
-            stock = [t for t in double_set(options.set) if t not in dealt]
-        check_partition(options.set, hands, stock, "F-03")
-        if not manual:
-            for seat, tiles in enumerate(hands):
-                if len(tiles) != options.hand_size:
-                    raise DealError(
-                        "F-02", f"seat {seat} was dealt {len(tiles)} tiles, not {options.hand_size}"
-                    )
-        self.dealt = Deal.of(hands, stock, voided)
-        self.context = context
-        self.hands = [Hand(h) for h in hands]
-        # Kept reversed so the next tile to draw is popped off the end.
-        self._stock = list(reversed(stock))
-        self.layout = CrossLayout()
-        self.scores = [0] * options.players
-        self.history: list[Event] = []
-        self._seen: dict[int, list[Event]] = {}
-        self.result: HandResult | None = None
         self._divisor = options.divisor
         self._short = [max(0, options.hand_size - len(h)) for h in hands]
-        self.turn = self._opener()
+        super().__init__(options, hands, stock, voided, context)
+
+    @classmethod
+    def traits_for(cls, options: FidoOptions, first_hand: bool = True) -> HandTraits:
+        return HandTraits(
+            players=options.players,
+            top=options.set,
+            hand_size=options.hand_size,
+            layout=LayoutKind.CROSS,  # F-04 to F-10
+            draw=DrawRule.ONE_AND_WAIT,  # F-17
+            opening=Opening.HIGHEST_DOUBLE,  # F-09
+            fit=Fit.PLAIN,
+            scoring=HandScoring.DIVISOR,  # F-15, F-21
+            redeal=Redeal.NO_DOUBLE,  # F-12
+            divisor=options.divisor,
+            mother_theresa=options.mother_theresa,
+            doubles_at_end=_DOUBLES_AT_END[options.doubles_inline],
+        )
+
+    @classmethod
+    def entry_result(
+        cls, points: Sequence[int], pips: Sequence[int], out: int | None
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """F-21: running points less the pips left; highest first."""
+        result = hand_result(Ending.OUT, out, points, pips)
+        return result.final, result.ranks
 
     # -- construction -------------------------------------------------------------------
 
@@ -243,6 +270,16 @@ class FidoState(HandBase):
         dealt = deal(options, rng)
         return cls(options, dealt.hands, dealt.stock, dealt.voided)
 
+    def _stock_not_given(self, hands: Sequence[Sequence[Tile]]) -> Sequence[Tile]:
+        if self.options.deal_mode is not DealMode.MANUAL:
+            raise DealError("C-06", "an automatic deal needs its stock in order")
+        dealt = {t for h in hands for t in h}
+        return [t for t in double_set(self.options.set) if t not in dealt]
+
+    def _check_hand_sizes(self, hands: Sequence[Sequence[Tile]]) -> None:
+        if self.options.deal_mode is not DealMode.MANUAL:  # F-24: misdeals are corrected
+            super()._check_hand_sizes(hands)
+
     def _opener(self) -> int:
         """F-09: the seat holding the highest double."""
         for double in iter_doubles(self.options.set):
@@ -251,33 +288,21 @@ class FidoState(HandBase):
                     return seat
         raise DealError("F-12", "nobody holds a double: shuffle and deal again")
 
+    def _openings(self, seat: int) -> list[Play]:
+        hand = self.hands[seat]
+        double = next(d for d in iter_doubles(self.options.set) if d in hand)
+        return [Play(double, double.high, At.OPEN)]
+
     # -- reading --------------------------------------------------------------------
 
-    def legal_moves(self) -> LegalMoves:
-        """Every legal move of the seat to play, in a fixed order.
-
-        Plays come first, by attachment point id (the order points appeared in the
-        layout), then by tile (``high``, ``low``), a double across before in line.
-        Only when no play exists: a single :class:`Draw` (F-17), or :class:`Pass` when
-        the stock is empty (F-18). Empty once the hand is over.
-
-        The result is a lazy sequence: counting it or picking one move by index does not
-        build the others.
-        """
-        if self.result is not None:
-            return LegalMoves()
-        seat = self.turn
-        if not self.layout.tiles or self.options.mother_theresa:
-            moves = LegalMoves(self._plays(seat))
-        else:
-            moves = LegalMoves(groups=self._groups(seat))
-        if moves:
-            return moves
-        return LegalMoves([Draw()] if self._stock else [Pass()])
-
-    def representative_moves(self) -> list[Move]:
-        """One legal move per group of equivalent moves (see :func:`representatives`)."""
-        return representatives(self.legal_moves())
+    def _plays(self, seat: int) -> LegalMoves:
+        """The plays after the opening, one group per point that a tile in hand fits,
+        built only when asked for (F-13 to F-23)."""
+        groups = self._groups(seat)
+        if self.options.mother_theresa and len(self.layout.tiles) > 1:
+            plays = [play for group in groups for play in group.moves()]
+            return LegalMoves.of(self._mother_theresa(plays))
+        return LegalMoves(groups=groups)
 
     def _groups(self, seat: int) -> list[Group]:
         """The plays after the opening, one group per point that a tile in hand fits.
@@ -290,7 +315,7 @@ class FidoState(HandBase):
         sorted_with = hand.sorted_with_number
         groups: list[Group] = []
         if len(layout.tiles) > 1:  # F-13: the second tile may only go to a naked side.
-            doubles = _DOUBLES_AT_END[self.options.doubles_inline]
+            doubles = self.traits.doubles_at_end
             for value, ids in layout.ends_by_value().items():
                 tiles = sorted_with(value)
                 if tiles:
@@ -307,25 +332,14 @@ class FidoState(HandBase):
         groups.sort(key=_point_of)
         return groups
 
-    def _plays(self, seat: int) -> list[Play]:
-        """Every legal play of ``seat``, built in full (F-09 to F-23)."""
-        if not self.layout.tiles:
-            hand = self.hands[seat]
-            double = next(d for d in iter_doubles(self.options.set) if d in hand)
-            return [Play(double, double.high, At.OPEN)]
-        plays = [play for group in self._groups(seat) for play in group.moves()]
-        if self.options.mother_theresa and len(self.layout.tiles) > 1:
-            plays = self._mother_theresa(plays)
-        return plays
-
     def _scores_at_side(self, play: Play) -> bool:
         count = self.layout.count + play.free
         return count > 0 and count % self._divisor == 0
 
-    def _mother_theresa(self, plays: list[Play]) -> list[Play]:
+    def _mother_theresa(self, plays: list[Play]) -> list[Move]:
         """F-22: a non-scoring naked-side play only when nothing else is legal."""
-        keep = [p for p in plays if p.at is not At.SIDE or self._scores_at_side(p)]
-        return keep if keep else plays
+        keep: list[Move] = [p for p in plays if p.at is not At.SIDE or self._scores_at_side(p)]
+        return keep if keep else list(plays)
 
     def _has_play(self, seat: int) -> bool:
         """Whether ``seat`` has any legal play, without listing them (C-10)."""
@@ -350,89 +364,30 @@ class FidoState(HandBase):
             return 0
         return points_for(count_after(self.layout.count, move), self._divisor)
 
+    def _face_up(self) -> tuple[tuple[Tile, ...], ...]:
+        return ()  # nothing is ever laid face up in FIDO
+
     # -- changing ---------------------------------------------------------------------
 
-    def play(self, move: Move) -> Event:
-        """Apply ``move`` for the seat to play (any seat for a :class:`Misdeal`).
-
-        Raises :class:`IllegalMoveError`, naming the rule, and changes nothing when the
-        move is not legal.
-        """
-        if isinstance(move, Misdeal):
-            return self._misdeal(move)
-        if self.result is not None:
-            raise IllegalMoveError("F-19", "the hand is over")
-        seat = self.turn
-        if isinstance(move, Play):
-            event = self._lay(seat, move)
-        elif isinstance(move, Draw):
-            event = self._draw(seat, move)
-        elif isinstance(move, Pass):
-            if self._has_play(seat):
-                raise IllegalMoveError("F-16", f"seat {seat} can lay a tile and must play")
-            if self._stock:
-                raise IllegalMoveError("F-17", f"seat {seat} cannot play and must draw, not pass")
-            event = Event(seat, move)
-        else:
-            raise IllegalMoveError("C-08", f"not a move: {move!r}")
-        self.history.append(event)
-        if self.result is None:
-            self.turn = (seat + 1) % self.options.players
-            if not self._stock:
-                self._check_blocked()
-        return event
-
-    def _lay(self, seat: int, move: Play) -> Event:
-        self._check_play(seat, move)
-        tile = move.tile
-        self.hands[seat].remove(tile)
-        if move.at is At.OPEN:
-            self.layout.open_with(tile, seat)
-        else:
-            self.layout.attach(tile, move.touching, move.end, seat, move.inline)
+    def _scored(self, seat: int, move: Play) -> Event:
+        """F-15: after every play, the count S scores S/d when it divides."""
         count = self.layout.count
         points = count // self._divisor if count % self._divisor == 0 else 0
         self.scores[seat] += points
-        event = Event(seat, move, points, count)
-        if not self.hands[seat]:
-            self._finish(Ending.OUT, seat)  # F-19
-        return event
+        return Event(seat, move, points, count)
 
-    def _check_play(self, seat: int, move: Play) -> None:
-        tile = move.tile
-        if (
-            not isinstance(tile, Tile)
-            or not isinstance(move.at, At)
-            or type(move.end) is not int
-            or type(move.inline) is not bool
-        ):
-            raise IllegalMoveError("C-08", f"not a well-formed play: {move!r}")
-        hand = self.hands[seat]
-        if tile not in hand:
-            raise IllegalMoveError("F-14", f"{tile} is not in seat {seat}'s hand")
-        if not tile.contains(move.touching):
-            raise IllegalMoveError("F-14", f"{tile} has no {move.touching} to lay against")
-        laid = len(self.layout.tiles)
-        if laid == 0:
-            expected = self._plays(seat)[0]
-            if move.at is not At.OPEN or tile != expected.tile:
-                raise IllegalMoveError(
-                    "F-09", f"the hand opens with the highest double held, {expected.tile}"
-                )
-            if move.inline:
-                raise IllegalMoveError("F-23", "the opening double always lies alone")
-            return
-        if move.at is At.OPEN:
-            raise IllegalMoveError("F-14", "the layout is already open")
-        point = self.layout.point(move.end)
-        if point is None or point.kind is not move.at:
-            raise IllegalMoveError("F-14", f"there is no open {move.at.value} #{move.end}")
-        if point.value != move.touching:
+    def _check_opening(self, seat: int, move: Play) -> None:
+        expected = self._openings(seat)[0]
+        if move.at is not At.OPEN or move.tile != expected.tile:
             raise IllegalMoveError(
-                "F-14",
-                f"{move.touching}-{move.free} does not match the {point.value} "
-                f"at {point.kind.value} #{point.id}",
+                "F-09", f"the hand opens with the highest double held, {expected.tile}"
             )
+        if move.inline:
+            raise IllegalMoveError("F-23", "the opening double always lies alone")
+
+    def _check_placing(self, seat: int, move: Play, point: Point) -> None:
+        tile = move.tile
+        laid = len(self.layout.tiles)
         if laid == 1 and move.at is not At.SIDE:
             raise IllegalMoveError("F-13", "the second tile must be laid against a naked side")
         double = tile.high == tile.low
@@ -450,40 +405,24 @@ class FidoState(HandBase):
             raise IllegalMoveError(
                 "F-23", "every double after the opening is laid in line (doubles_inline is always)"
             )
-        if (
-            self.options.mother_theresa
-            and move.at is At.SIDE
-            and laid > 1
-            and not self._scores_at_side(move)
-        ):
-            others = [
-                p for p in self._plays(seat) if p.at is not At.SIDE or self._scores_at_side(p)
-            ]
-            if others:
-                raise IllegalMoveError(
-                    "F-22",
-                    f"a naked side that does not score may only be used when nothing "
-                    f"else can be played (e.g. {others[0]})",
-                )
+        others = [p for p in self.legal_moves() if isinstance(p, Play)]
+        if self.options.mother_theresa and move.at is At.SIDE and laid > 1 and others:
+            raise IllegalMoveError(
+                "F-22",
+                f"a naked side that does not score may only be used when nothing "
+                f"else can be played (e.g. {others[0]})",
+            )
 
-    def _draw(self, seat: int, move: Draw) -> Event:
-        if self._has_play(seat):
-            raise IllegalMoveError("F-16", f"seat {seat} can lay a tile and must play")
-        if not self._stock:
-            raise IllegalMoveError("F-18", "the stock is empty: pass")
-        if self.options.deal_mode is DealMode.MANUAL:
-            if move.tile is None:
-                raise IllegalMoveError("F-24", "in manual deal mode a draw names its tile")
-            if move.tile not in self._stock:
-                raise IllegalMoveError("F-17", f"{move.tile} is not in the stock")
-            self._stock.remove(move.tile)
-            tile = move.tile
-        else:
-            if move.tile is not None and move.tile != self._stock[-1]:
-                raise IllegalMoveError("F-17", f"the top of the stock is not {move.tile}")
-            tile = self._stock.pop()
-        self.hands[seat].add(tile)
-        return Event(seat, Draw(tile))
+    def _take(self, seat: int, move: Draw) -> Event:
+        if self.options.deal_mode is not DealMode.MANUAL:
+            return super()._take(seat, move)
+        if move.tile is None:
+            raise IllegalMoveError("F-24", "in manual deal mode a draw names its tile")
+        if move.tile not in self._stock:
+            raise IllegalMoveError("F-17", f"{move.tile} is not in the stock")
+        self._stock.remove(move.tile)
+        self.hands[seat].add(move.tile)
+        return Event(seat, Draw(move.tile))
 
     def _misdeal(self, move: Misdeal) -> Event:
         """F-24: correct a hand taken wrongly at a real table."""
@@ -528,6 +467,7 @@ class FidoState(HandBase):
             self._stock.remove(tile)
             hand.add(tile)
         self._short[seat] = 0
+        self._legal = None
         event = Event(seat, move)
         self.history.append(event)
         if before_opening:
@@ -539,34 +479,19 @@ class FidoState(HandBase):
             self._check_blocked()
         return event
 
-    def _check_blocked(self) -> None:
-        """C-10, F-20: with the stock empty, end the hand once nobody can play."""
-        players = self.options.players
-        for i in range(players):
-            if self._has_play((self.turn + i) % players):
-                return
-        self._finish(Ending.BLOCKED, None)
+    def _score(self, ended: Ending, out: int | None) -> HandResult:
+        return hand_result(ended, out, self.scores, [h.pips for h in self.hands])
 
     def _finish(self, ended: Ending, out: int | None) -> None:
-        self.result = hand_result(ended, out, self.scores, [h.pips for h in self.hands])
+        # The scores stay the running points of the hand (F-15); the final scores are
+        # the result's (F-21).
+        self.result = self._score(ended, out)
 
-    # -- views and copies ---------------------------------------------------------------
+    # -- copies ---------------------------------------------------------------------
 
-    def clone(self) -> FidoState:
-        clone = FidoState.__new__(FidoState)
-        clone.options = self.options
-        clone.dealt = self.dealt
-        clone.context = self.context
-        clone.hands = [h.copy() for h in self.hands]
-        clone._stock = list(self._stock)
-        clone.layout = self.layout.copy()
-        clone.scores = list(self.scores)
-        clone.history = list(self.history)
-        clone.result = self.result
-        clone._divisor = self._divisor
+    def clone(self) -> Self:
+        clone = super().clone()
         clone._short = list(self._short)
-        clone.turn = self.turn
-        clone._seen = {}
         return clone
 
     def __repr__(self) -> str:
@@ -586,3 +511,92 @@ def new_hand(
 ) -> FidoState:
     """Shuffle and deal a hand (F-03, F-12)."""
     return FidoState.deal(options, rng)
+
+
+def count_of(view: View, move: Move) -> int | None:
+    """The count ``S`` that ``move`` would make, from what a seat can see."""
+    if not isinstance(move, Play):
+        return None
+    return count_after(view.layout.count, move)
+
+
+def effect(tile: Tile, divisor: int) -> int:
+    """The residue class by which a tile moves the count modulo the divisor.
+
+    A tile on an open end changes S by its difference (F-06), a double across adds its
+    number (F-05); either way only the value modulo ``d`` matters for scoring (F-15).
+    """
+    return (tile.high if tile.is_double else tile.difference) % divisor
+
+
+def ratzek_rows(tiles: Sequence[Tile], divisor: int) -> list[list[Tile]]:
+    """The hand in the "Daniela Ratzek" order (F-03, non-normative), row by row.
+
+    Tiles whose effect is ``k`` and ``d - k`` act alike (+k scores when -(d-k) does), so
+    each row holds class ``k`` ascending followed by class ``d - k`` descending, as the
+    source lays them out; rows go ``k = 1, 2, ...`` and the divisor's own class (the
+    "holy" differences) is the last, highest row. Empty rows are left out.
+
+    >>> hand = [Tile.of(0, 3), Tile.of(5, 1), Tile.of(6, 2), Tile.of(4, 4), Tile.of(7, 0),
+    ...         Tile.of(9, 6), Tile.of(8, 7), Tile.of(12, 2)]
+    >>> [" ".join(map(str, row)) for row in ratzek_rows(hand, 7)]
+    ['8-7', '3-0 12-2 9-6 6-2 5-1 4-4', '7-0']
+    """
+    by_class: dict[int, list[Tile]] = {}
+    for tile in tiles:
+        by_class.setdefault(effect(tile, divisor), []).append(tile)
+    rows: list[list[Tile]] = []
+    for k in range(1, divisor // 2 + 1):
+        up = sorted(by_class.get(k, ()), key=lambda t: (t.low, t.high))
+        down = [] if divisor - k == k else by_class.get(divisor - k, [])
+        row = up + sorted(down, key=lambda t: (t.high, t.low), reverse=True)
+        if row:
+            rows.append(row)
+    if by_class.get(0):
+        rows.append(sorted(by_class[0], key=lambda t: (t.low, t.high)))
+    return rows
+
+
+def hand_rows(view: View) -> list[list[Tile]]:
+    """FIDO players hold their tiles in the Ratzek order (F-03)."""
+    return ratzek_rows(view.hand, int(view.options["divisor"]))
+
+
+def explain(options: FidoOptions, result: HandResult, names: Sequence[str]) -> str:
+    """F-21 in words."""
+    how = how_it_ended(result, names)
+    return f"{how}; every player's pips left are deducted from the points they scored (F-21)."
+
+
+def sheet_rule(options: FidoOptions) -> str:
+    d = options.divisor
+    return (
+        f"After every play, if the open-end sum S divides by {d}, the player scores "
+        f"S / {d} (F-15). Write the running points after each scoring play. At the end "
+        "every player deducts the pips left in hand (F-21); the highest final score wins."
+    )
+
+
+GAME = GameSpec(
+    name=NAME,
+    title="FIDO divisor game",
+    rules="SPEC section 1 (F-01 to F-24)",
+    aliases=("divisor", "fido-divisor"),
+    options=FidoOptions,
+    state=FidoState,
+    deal=deal,
+    explain=explain,
+    entry=EntryColumns("running points", pips=True, out=True, out_rule="F-19"),
+    sheet=SheetKind.SCORING_PLAYS,
+    sheet_rule=sheet_rule,
+    players=tuple(HAND_SIZES),
+    summary=SUMMARY,
+    immediate_points=immediate_points,
+    count_after=count_of,
+    hand_rows=hand_rows,
+    scores_during_hand=True,
+    side_word="naked side",
+    manual_deal=True,
+    sets=tuple(DIVISORS),
+    defaults={"players": 4, "set": 12},
+)

@@ -26,11 +26,26 @@ from typing import Any, ClassVar
 
 from pips.core.deal import Deal, deal_until
 from pips.core.errors import DealError, OptionError
+from pips.core.lots import LotRule
 from pips.core.moves import At, Play
 from pips.core.outcome import Ending, HandResult
 from pips.core.tiles import DOUBLES, Tile
-from pips.games.common import DrawRule, HandContext, LineGameState, line_result
+from pips.core.view import View
+from pips.games.common import HandContext, HandState, line_result
+from pips.games.face import GameSpec, by_number
 from pips.games.options import GameOptions, option
+from pips.games.traits import (
+    DrawRule,
+    EntryColumns,
+    Fit,
+    HandScoring,
+    HandTraits,
+    LayoutKind,
+    Opening,
+    Redeal,
+    SheetKind,
+)
+from pips.games.words import how_it_ended, nobody_scores
 
 NAME = "partnership"
 
@@ -171,7 +186,7 @@ def hand_points(
     return [points if seat % 2 == winners else 0 for seat in range(PLAYERS)]
 
 
-class PartnershipState(LineGameState):
+class PartnershipState(HandState):
     """A hand of the partnership game."""
 
     game = NAME
@@ -183,8 +198,20 @@ class PartnershipState(LineGameState):
 
     options: PartnershipOptions
 
-    def _draw_rule(self) -> DrawRule:
-        return DrawRule.NONE  # PT-07: there is no drawing
+    @classmethod
+    def traits_for(cls, options: PartnershipOptions, first_hand: bool = True) -> HandTraits:
+        losers = options.block_points is BlockPoints.LOSERS_ONLY
+        return HandTraits(
+            players=PLAYERS,
+            top=SET,
+            hand_size=HAND_SIZE,
+            layout=LayoutKind.LINE,  # PT-06
+            draw=DrawRule.NONE,  # PT-07: there is no drawing
+            opening=Opening.SIX_SIX if first_hand else Opening.ANY_TILE,  # PT-05
+            fit=Fit.PLAIN,
+            scoring=HandScoring.PAIRS_LOSERS_ONLY if losers else HandScoring.PAIRS_ALL_HANDS,
+            redeal=Redeal.FIVE_DOUBLES,  # PT-04
+        )
 
     def _check_deal(self) -> None:
         if not _no_five_doubles(self.hands):
@@ -231,3 +258,55 @@ def new_hand(
 ) -> PartnershipState:
     dealt = deal(options, rng)
     return PartnershipState(options, dealt.hands, dealt.stock, dealt.voided, context)
+
+
+def explain(options: PartnershipOptions, result: HandResult, names: Sequence[str]) -> str:
+    """PT-10 to PT-12 in words, with the hand's arithmetic."""
+    how = how_it_ended(result, names)
+    winners = [s for s, p in enumerate(result.points) if p]
+    if not winners:
+        return nobody_scores(how, "PT-12")
+    w, pips = winners[0], result.pips
+    pair = f"{names[w]}/{names[partner(w)]}"
+    opponents = pips[(w + 1) % 4] + pips[(w + 3) % 4]
+    if result.ended is Ending.OUT:
+        lost, rule = opponents, "PT-10: the opponents' pips"
+    else:
+        losers_only = options.block_points is BlockPoints.LOSERS_ONLY
+        lost = opponents if losers_only else sum(pips)
+        rule = "PT-11: the pips counted in a blocked hand"
+    return f"{how}; {pair} score {result.points[w]} = {lost}//10 + 1 ({rule})."
+
+
+def hand_rows(view: View) -> list[list[Tile]]:
+    """PT-03: tiles stay as taken, unsorted, unless the table allows sorting."""
+    if view.options.get("allow_hand_sorting"):
+        return by_number(view)
+    return [list(view.hand)] if view.hand else []
+
+
+GAME = GameSpec(
+    name=NAME,
+    title="Partnership game (Doppel Sechs)",
+    rules="SPEC section 5 (PT-01 to PT-13)",
+    aliases=("doppel-sechs", "partners", "pairs"),
+    options=PartnershipOptions,
+    state=PartnershipState,
+    deal=deal,
+    explain=explain,
+    entry=EntryColumns("pair's points"),
+    sheet=SheetKind.PAIR_TALLY,
+    sheet_rule=lambda options: (
+        "Partners sit opposite (seats 1 and 3, 2 and 4). A pair scores floor(P / 10) + 1: "
+        "going out, P is the opponents' pips (PT-10); in a blocked hand the pair with "
+        "fewer pips scores, P per the table's block rule (PT-11). Only one pair scores "
+        f"per hand; the first pair to {options.target} wins the match (PT-13)."
+    ),
+    players=(PLAYERS,),
+    summary=SUMMARY,
+    target=lambda options: options.target,
+    lots=lambda options: LotRule.PAIRS if options.teams is Teams.LOT else None,
+    hand_rows=hand_rows,
+    pairs=True,
+    pass_word="knock",
+)

@@ -11,6 +11,10 @@ server are ranked by the same code:
 - The family game, Doubles (FA-11, DB-13): the match totals, highest first.
 - The partnership game (PT-13): the pairs' match points; seats 0 and 2 play 1 and 3.
 
+What a game's result gives and how it is totalled is the game's to say
+(:attr:`~pips.games.face.GameSpec.entry`, :meth:`~pips.games.face.GameSpec.entry_result`);
+this module only reads what was written and holds it to that.
+
 Nothing here touches a database: :mod:`pips.results.store` keeps checked entries.
 
     >>> from datetime import date
@@ -36,14 +40,10 @@ from typing import Any
 from pips.core.errors import RuleError
 from pips.core.outcome import competition_ranks
 from pips.core.tiles import double_set
-from pips.games.common import places_by_pips
-from pips.games.registry import find_game
+from pips.games.registry import find_game, game_names
 
-GAMES = ("fido", "family", "draw", "doubles", "partnership")
-"""The game families results are kept and rated for."""
-
-PAIRS = ((0, 2), (1, 3))
-"""The partnership game's pairs by seat (§5.1: partners sit opposite)."""
+GAMES = tuple(game_names())
+"""The game families results are kept and rated for: every game pips knows."""
 
 NAME_LENGTH = 40
 FORMULA = "=+-@"
@@ -190,6 +190,15 @@ def check(entry: Entry, today: date, options: Mapping[str, Any] | None = None) -
     return _ranked(entry, chosen)
 
 
+def default_set(game: str, players: int) -> int:
+    """The set a result of ``game`` is played with when none is written."""
+    spec = find_game(game)
+    try:
+        return int(spec.options_from_json({**spec.defaults, "players": players}).set)
+    except (RuleError, TypeError, ValueError):
+        return spec.sets[0]
+
+
 def _options(game: str, players: int, top: int, others: Mapping[str, Any]) -> Any:
     spec = find_game(game)
     try:
@@ -211,8 +220,9 @@ def holdable_pips(top: int, players: int, hand_size: int) -> tuple[int, int]:
 
 def _check_pips(entry: Entry, options: Any) -> None:
     lines = entry.lines
-    game = entry.game
-    if game in ("fido", "draw"):
+    spec = find_game(entry.game)
+    columns = spec.entry
+    if columns.pips:
         most, together = holdable_pips(entry.set, len(lines), options.hand_size)
         for line in lines:
             if line.pips > most:
@@ -227,44 +237,33 @@ def _check_pips(entry: Entry, options: Any) -> None:
                 "outside the first tile laid"
             )
     elif any(line.pips for line in lines):
-        raise EntryError(f"{find_game(game).title} results give points, not pips left")
-    if game == "draw":
-        if any(line.points for line in lines):
-            raise EntryError("the draw game has no points: give the pips left and who went out")
-        outs = [seat for seat, line in enumerate(lines) if line.out]
-        if len(outs) > 1:
-            raise EntryError("only one player goes out first (DR-07)")
-        if outs and lines[outs[0]].pips:
-            raise EntryError(f"{lines[outs[0]].name} went out, so holds no pips")
-    elif any(line.out for line in lines) and game != "fido":
-        raise EntryError("'went out' is only entered for the draw game")
-    if game == "fido":
-        outs = [seat for seat, line in enumerate(lines) if line.out]
-        if len(outs) > 1:
-            raise EntryError("only one player goes out (F-19)")
-        if outs and lines[outs[0]].pips:
-            raise EntryError(f"{lines[outs[0]].name} went out, so holds no pips (F-21)")
-    if game == "partnership":
-        for a, b in PAIRS:
-            if lines[a].points != lines[b].points:
-                raise EntryError(
-                    f"partners {lines[a].name} and {lines[b].name} share their pair's points"
-                )
+        raise EntryError(f"{spec.title} results give points, not pips left")
+    if columns.points is None and any(line.points for line in lines):
+        raise EntryError(
+            f"the {spec.title.lower()} has no points: give the pips left and who went out"
+        )
+    outs = [seat for seat, line in enumerate(lines) if line.out]
+    if outs and not columns.out:
+        raise EntryError(f"'went out' is not entered for the {spec.title.lower()}")
+    if len(outs) > 1:
+        raise EntryError(f"only one player goes out ({columns.out_rule})")
+    if outs and lines[outs[0]].pips:
+        raise EntryError(f"{lines[outs[0]].name} went out, so holds no pips ({columns.out_rule})")
+    for team in spec.teams(len(lines)):
+        if len({lines[seat].points for seat in team}) > 1:
+            names = " and ".join(lines[seat].name for seat in team)
+            raise EntryError(f"partners {names} share their pair's points")
 
 
 def _ranked(entry: Entry, options: Any) -> Checked:
     lines = entry.lines
-    singles = tuple((seat,) for seat in range(len(lines)))
-    if entry.game == "fido":
-        final = tuple(line.points - line.pips for line in lines)
-        return Checked(entry, options.divisor, final, competition_ranks(final), singles)
-    if entry.game == "draw":
-        out = next((seat for seat, line in enumerate(lines) if line.out), None)
-        ranks = places_by_pips([line.pips for line in lines], out)
-        return Checked(entry, None, tuple(0 for _ in lines), ranks, singles)
-    final = tuple(line.points for line in lines)
-    teams = PAIRS if entry.game == "partnership" else singles
-    return Checked(entry, None, final, competition_ranks(final), teams)
+    spec = find_game(entry.game)
+    out = next((seat for seat, line in enumerate(lines) if line.out), None)
+    final, ranks = spec.entry_result(
+        [line.points for line in lines], [line.pips for line in lines], out
+    )
+    divisor = spec.traits(options).divisor or None
+    return Checked(entry, divisor, final, ranks, spec.teams(len(lines)))
 
 
 # -- reading entries ------------------------------------------------------------------
@@ -321,12 +320,10 @@ def entry_from_json(data: Mapping[str, Any]) -> Entry:
                 parse_flag(player.get("out", False)),
             )
         )
+    game = str(data.get("game") or GAMES[0])
+    top = parse_int(data["set"], "set") if "set" in data else default_set(game, len(lines))
     return Entry(
-        str(data.get("game", "fido")),
-        parse_date(str(data.get("date", ""))),
-        parse_int(data.get("set", 12 if data.get("game", "fido") == "fido" else 6), "set"),
-        tuple(lines),
-        str(data.get("place") or ""),
+        game, parse_date(str(data.get("date", ""))), top, tuple(lines), str(data.get("place") or "")
     )
 
 
@@ -440,8 +437,10 @@ def entry_from_record(data: Mapping[str, Any], played_on: date) -> Entry:
     options = data["options"]
     result = data["result"]
     last = hands[-1]["result"]
-    if game in ("fido", "draw") and len(hands) == 1:
-        points = last["points"] if game == "fido" else [0] * len(seats)
+    columns = find_game(game).entry
+    if columns.pips and len(hands) == 1:
+        # A one-hand game: its sheet is the hand's, points as scored during it.
+        points = last["points"] if columns.points else [0] * len(seats)
         lines = tuple(
             Line(name, points[seat], last["pips"][seat], last.get("out") == seat)
             for seat, name in enumerate(seats)

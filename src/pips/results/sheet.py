@@ -31,9 +31,8 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 
 from pips import __version__
 from pips.core.errors import RuleError
-from pips.games.fido import DIVISORS, HAND_SIZES
-from pips.games.registry import find_game
-from pips.results.entry import PAIRS
+from pips.games.registry import GameSpec, find_game
+from pips.games.traits import SheetKind
 
 
 class SheetError(ValueError):
@@ -73,16 +72,17 @@ def score_sheet(
     wide = players > 6
     story: list[Any] = [
         Paragraph(f"{spec.title} — score sheet", styles["Title"]),
-        _header(options, place, day),
+        _header(spec.name, options, place, day),
     ]
-    if game == "fido":
-        story += _fido(options, labels, rows or (12 if wide else 26))
-    elif game == "partnership":
-        story += _partnership(options, labels, rows or 16)
-    elif game == "draw":
-        story += _draw(labels)
+    kind = spec.sheet
+    if kind is SheetKind.SCORING_PLAYS:
+        story += _scoring_plays(spec, options, labels, rows or (12 if wide else 26))
+    elif kind is SheetKind.PAIR_TALLY:
+        story += _pair_tally(spec, options, labels, rows or 16)
+    elif kind is SheetKind.ONE_HAND:
+        story += _one_hand(spec, options, labels)
     else:
-        story += _match(game, options, labels, rows or 16)
+        story += _hands(spec, options, labels, rows or 16)
     story += [
         Spacer(1, 6 * mm),
         Paragraph(
@@ -110,12 +110,13 @@ def score_sheet(
     return out.getvalue()
 
 
-def _header(options: Any, place: str, day: date | None) -> Table:
+def _header(game: str, options: Any, place: str, day: date | None) -> Table:
     when = day.isoformat() if day else "_" * 16
     where = place or "_" * 30
     row = [f"Date: {when}", f"Place: {where}", f"Set: double-{options.set}"]
-    if hasattr(options, "divisor"):
-        row.append(f"Divisor: {options.divisor}")
+    divisor = find_game(game).traits(options).divisor
+    if divisor:
+        row.append(f"Divisor: {divisor}")
     target = getattr(options, "target", None)
     if target:
         row.append(f"Match to: {target}")
@@ -143,17 +144,29 @@ def _grid(data: list[list[Any]], widths: list[float] | None, bold_rows: Sequence
     return table
 
 
-def _fido(options: Any, labels: list[str], rows: int) -> list[Any]:
+def _sizes(spec: GameSpec, players: int, top: int) -> tuple[int, int] | None:
+    """Tiles per player and in the stock with ``top``, if the game allows that set."""
+    try:
+        options = spec.options_from_json({"players": players, "set": top})
+    except (RuleError, TypeError, ValueError):
+        return None
+    hand = int(options.hand_size)
+    return hand, (top + 1) * (top + 2) // 2 - players * hand
+
+
+def _scoring_plays(spec: GameSpec, options: Any, labels: list[str], rows: int) -> list[Any]:
+    """A row per scoring play (F-15), then the deduction (F-21), with the F-02 hand
+    sizes of every set."""
     styles = getSampleStyleSheet()
-    players, top, divisor = options.players, options.set, options.divisor
-    hand = HAND_SIZES[players][top]
-    stock = (top + 1) * (top + 2) // 2 - players * hand
-    sizes = [["Players"] + [f"double-{s}" for s in DIVISORS]]
+    players, top = options.players, options.set
+    hand, stock = _sizes(spec, players, top) or (0, 0)
+    sets = [s for s in spec.sets if _sizes(spec, players, s) is not None]
+    sizes = [["Players"] + [f"double-{s}" for s in sets]]
     sizes.append(
-        [str(players)] + [f"{HAND_SIZES[players][s]} ({_stock(players, s)})" for s in DIVISORS]
+        [str(players)] + ["{} ({})".format(*(_sizes(spec, players, s) or (0, 0))) for s in sets]
     )
     table = Table(sizes, hAlign="LEFT")
-    chosen = 1 + list(DIVISORS).index(top)
+    chosen = 1 + sets.index(top)
     table.setStyle(
         TableStyle(
             [
@@ -183,48 +196,28 @@ def _fido(options: Any, labels: list[str], rows: int) -> list[Any]:
         ),
         table,
         Spacer(1, 3 * mm),
-        Paragraph(
-            f"After every play, if the open-end sum S divides by {divisor}, the player scores "
-            f"S / {divisor} (F-15). Write the running points after each scoring play. At the end "
-            "every player deducts the pips left in hand (F-21); the highest final score wins.",
-            styles["Normal"],
-        ),
+        Paragraph(spec.sheet_rule(options), styles["Normal"]),
         Spacer(1, 2 * mm),
         _grid(grid, [36 * mm] + [(width - 36 * mm) / players] * players, [last]),
     ]
 
 
-def _stock(players: int, top: int) -> int:
-    return (top + 1) * (top + 2) // 2 - players * HAND_SIZES[players][top]
-
-
-def _partnership(options: Any, labels: list[str], rows: int) -> list[Any]:
+def _pair_tally(spec: GameSpec, options: Any, labels: list[str], rows: int) -> list[Any]:
     styles = getSampleStyleSheet()
-    pairs = [" + ".join(labels[s] for s in pair) for pair in PAIRS]
+    pairs = [" + ".join(labels[s] for s in pair) for pair in spec.teams(len(labels))]
     grid: list[list[Any]] = [["Hand", f"Pair A: {pairs[0]}", f"Pair B: {pairs[1]}", "Pips counted"]]
     grid += [[str(i), "", "", ""] for i in range(1, rows + 1)]
     last = len(grid)
     grid += [["Total", "", "", ""], ["Result", "", "", ""]]
     return [
-        Paragraph(
-            "Partners sit opposite (seats 1 and 3, 2 and 4). A pair scores floor(P / 10) + 1: "
-            "going out, P is the opponents' pips (PT-10); in a blocked hand the pair with "
-            "fewer pips scores, P per the table's block rule (PT-11). Only one pair scores "
-            f"per hand; the first pair to {options.target} wins the match (PT-13).",
-            styles["Normal"],
-        ),
+        Paragraph(spec.sheet_rule(options), styles["Normal"]),
         Spacer(1, 2 * mm),
         _grid(grid, [20 * mm, 60 * mm, 60 * mm, 30 * mm], [last]),
     ]
 
 
-def _match(game: str, options: Any, labels: list[str], rows: int) -> list[Any]:
+def _hands(spec: GameSpec, options: Any, labels: list[str], rows: int) -> list[Any]:
     styles = getSampleStyleSheet()
-    rule = (
-        "The winner of a hand gains every other player's pips minus their own (FA-08)."
-        if game == "family"
-        else "The winner of a hand earns the pips left in all opponents' hands (DB-12)."
-    )
     players = len(labels)
     width = A4[0] - 28 * mm - 20 * mm
     grid: list[list[Any]] = [["Hand", *labels]]
@@ -233,8 +226,8 @@ def _match(game: str, options: Any, labels: list[str], rows: int) -> list[Any]:
     grid += [["Total"] + [""] * players, ["Rank"] + [""] * players]
     return [
         Paragraph(
-            f"{rule} Write each hand's points and the running total; the first to "
-            f"{options.target} wins, the highest total ranks first.",
+            f"{spec.sheet_rule(options)} Write each hand's points and the running total; the "
+            f"first to {options.target} wins, the highest total ranks first.",
             styles["Normal"],
         ),
         Spacer(1, 2 * mm),
@@ -242,16 +235,12 @@ def _match(game: str, options: Any, labels: list[str], rows: int) -> list[Any]:
     ]
 
 
-def _draw(labels: list[str]) -> list[Any]:
+def _one_hand(spec: GameSpec, options: Any, labels: list[str]) -> list[Any]:
     styles = getSampleStyleSheet()
     grid: list[list[Any]] = [["Player", "Went out", "Pips left", "Rank"]]
     grid += [[name, "", "", ""] for name in labels]
     return [
-        Paragraph(
-            "One hand. The winner went out first or, in a blocked hand, holds the fewest "
-            "pips; equal lowest pips share the win (DR-07, DR-08).",
-            styles["Normal"],
-        ),
+        Paragraph(spec.sheet_rule(options), styles["Normal"]),
         Spacer(1, 2 * mm),
         _grid(grid, [60 * mm, 30 * mm, 30 * mm, 20 * mm], []),
     ]

@@ -30,7 +30,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from pips import __version__, record
 from pips.bots.search import warm_up
 from pips.core.view import SPECTATOR, event_to_json
-from pips.display import replay_positions
+from pips.display import describe_event, replay_positions
 from pips.results.service import Results, publish_due_apart, settings_from_env, utc_now
 from pips.server import accounts, protocol, results_routes
 from pips.server.tables import Identity, LiveTable, TableError, Tables
@@ -137,9 +137,7 @@ def create_app(
         # a second from numba's cache after): do it now, off the event loop, rather than
         # in the middle of someone's first game.
         if warm:
-            threading.Thread(
-                target=warm_up, args=("partnership", {}), name="warm-up", daemon=True
-            ).start()
+            threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
         publisher = asyncio.create_task(publish_monthly()) if publish_lists else None
         yield
         if publisher is not None:
@@ -324,6 +322,9 @@ def create_app(
                 "view": p.view.to_json(),
                 "hands": [[t.to_json() for t in h] for h in p.hands],
                 "event": None if p.event is None else event_to_json(p.event),
+                "said": "dealt"
+                if p.event is None
+                else describe_event(p.event, replayed.seats, replayed.spec.name),
                 "names": replayed.seats,
             }
             for p in replay_positions(replayed)

@@ -25,6 +25,7 @@ from pips.results.entry import (
     Entry,
     EntryError,
     Line,
+    default_set,
     entry_from_json,
     parse_date,
     parse_int,
@@ -196,7 +197,7 @@ def router(results: Results) -> APIRouter:
 
     @api.get("/sheet.pdf", tags=["score sheets"])
     async def sheet_pdf(
-        game: str = "fido",
+        game: str = GAMES[0],
         players: int = 4,
         set: int | None = None,
         place: str = "",
@@ -260,15 +261,15 @@ def router(results: Results) -> APIRouter:
 
     @api.get("/results/new", response_class=HTMLResponse, include_in_schema=False)
     async def new_result(
-        request: Request, game: str = "fido", players: int = 4, set: int | None = None
+        request: Request, game: str = GAMES[0], players: int = 4, set: int | None = None
     ) -> HTMLResponse:
-        if game not in GAMES:
-            game = "fido"
-        players = 4 if game == "partnership" else max(2, min(players, 9))
+        spec = find_game(game if game in GAMES else GAMES[0])
+        if players not in spec.players:
+            players = int(spec.defaults.get("players", spec.players[0]))
         form = {
-            "game": game,
+            "game": spec.name,
             "players": players,
-            "set": set or (12 if game == "fido" else 6),
+            "set": set or default_set(spec.name, players),
             "date": "",
             "place": "",
             "group": "",
@@ -383,7 +384,7 @@ def router(results: Results) -> APIRouter:
 
     @api.get("/list", response_class=HTMLResponse, include_in_schema=False)
     async def list_page(
-        request: Request, game: str = "fido", month: str = "", page_number: int = 1
+        request: Request, game: str = GAMES[0], month: str = "", page_number: int = 1
     ) -> HTMLResponse:
         if game not in GAMES:
             raise HTTPException(404, f"no game {game!r}")
@@ -481,11 +482,14 @@ def _preview(checked: Checked) -> dict[str, Any]:
 
 
 def _form_values(data: Any) -> dict[str, Any]:
-    game = str(data.get("game", "fido"))
+    game = str(data.get("game", GAMES[0]))
+    spec = find_game(game if game in GAMES else GAMES[0])
     try:
-        players = max(2, min(int(data.get("players", 4)), 9))
+        players = int(data.get("players", 4))
     except ValueError:
         players = 4
+    if players not in spec.players:
+        players = int(spec.defaults.get("players", spec.players[0]))
     lines = []
     for seat in range(players):
         lines.append(
@@ -496,9 +500,10 @@ def _form_values(data: Any) -> dict[str, Any]:
                 "out": str(data.get("out", "")) == str(seat),
             }
         )
-    if game == "partnership" and players == 4:
-        for a, b in ((0, 2), (1, 3)):
-            lines[b]["points"] = lines[a]["points"]
+    for team in spec.teams(players):
+        # Partners share their pair's points: the form asks for them once.
+        for seat in team[1:]:
+            lines[seat]["points"] = lines[team[0]]["points"]
     return {
         "game": game,
         "players": players,
@@ -559,7 +564,6 @@ async def _form_page(
         error=error,
         my_groups=mine,
         today=results.today().isoformat(),
-        result_games=GAMES,
     )
 
 

@@ -26,9 +26,10 @@ from pips.bots.base import Bot, make_bot
 from pips.core.errors import RuleError
 from pips.core.moves import Move
 from pips.core.view import SPECTATOR, Event, event_to_json, move_to_json
-from pips.display import explain, hand_order
+from pips.display import explain, final_word, hand_order
 from pips.games.match import Match
 from pips.games.registry import GameSpec, find_game
+from pips.games.traits import DrawRule
 from pips.server import protocol
 from pips.store.db import Database
 from pips.store.models import GameTable, MoveRow, Seat, now
@@ -116,7 +117,12 @@ class LiveTable:
             "private": self.private,
             "seats": [{"kind": s.kind, "name": s.name, "bot": s.bot} for s in self.entrants],
             "scores": None if self.match is None else list(self.match.scores),
-            "pairs": self.spec.name == "partnership",
+            "pairs": self.spec.pairs,
+            "face": {
+                "stock": self.spec.traits(self.options).draw is not DrawRule.NONE,
+                "pass_word": self.spec.pass_word.capitalize(),
+                "final_word": final_word(self.spec.name),
+            },
             "turn_seconds": self.turn_seconds,
         }
 

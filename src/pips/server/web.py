@@ -27,6 +27,7 @@ def page(request: Request, template: str, status_code: int = 200, **context: Any
         me=who(request),
         csrf=accounts.csrf_token(request.session),
         games=all_games(),
+        faces={g.name: g for g in all_games()},
         version=__version__,
     )
     return templates.TemplateResponse(request, template, context, status_code=status_code)

@@ -19,7 +19,6 @@ import json
 import math
 import os
 import random
-import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -27,9 +26,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pips.bots.base import make_bot, observe, reset
+from pips.bots.base import make_bot
 from pips.core.errors import OptionError
+from pips.games.match import Match
 from pips.games.registry import find_game
+from pips.sim.seating import Seating
 
 FORMAT = "pips.tournament/1"
 RESULTS = "results.jsonl"
@@ -106,32 +107,13 @@ def play_deal(tournament_json: dict[str, Any], deal: int) -> dict[str, Any]:
     hands = []
     for turn_number, turn in enumerate(tournament.rotations()):
         state = spec.from_deal(options, dealt.hands, dealt.stock, dealt.voided)
-        bots = [make_bot(name) for name in turn]
-        rng = random.Random(seed * 64 + turn_number)
-        decisions = [0] * len(turn)
-        seconds = [0.0] * len(turn)
-        for seat, bot in enumerate(bots):
-            reset(bot, seat)
+        seating = Seating(
+            Match.of_hand(spec, state), [make_bot(name) for name in turn], f"{seed}:{turn_number}"
+        )
         try:
-            while not state.is_over:
-                seat_ = state.current_seat
-                assert seat_ is not None
-                moves = state.legal_moves()
-                if len(moves) == 1:
-                    move = moves[0]
-                else:
-                    start = time.perf_counter()
-                    move = bots[seat_].choose(state.view(seat_), moves, rng)
-                    seconds[seat_] += time.perf_counter() - start
-                    decisions[seat_] += 1
-                event = state.play(move)
-                for other, bot in enumerate(bots):
-                    observe(bot, event.seen_by(other))
+            seating.play_bots(hand_only=True)
         finally:
-            for bot in bots:
-                close = getattr(bot, "close", None)
-                if close is not None:
-                    close()
+            seating.close()
         result = state.result
         assert result is not None
         hands.append(
@@ -140,8 +122,8 @@ def play_deal(tournament_json: dict[str, Any], deal: int) -> dict[str, Any]:
                 "points": list(result.final),
                 "ranks": list(result.ranks),
                 "ended": result.ended.value,
-                "decisions": decisions,
-                "seconds": [round(s, 6) for s in seconds],
+                "decisions": seating.decisions,
+                "seconds": [round(s, 6) for s in seating.seconds],
             }
         )
     return {"deal": deal, "seed": seed, "hands": hands}

@@ -25,12 +25,18 @@ from pips.core.errors import RuleError
 from pips.core.moves import Draw, Move, Pass, Play
 from pips.core.tiles import Tile
 from pips.core.view import View
-from pips.display import PlayOutcome, play_outcomes, replay_positions, score_sheet
+from pips.display import (
+    PlayOutcome,
+    describe_event,
+    play_outcomes,
+    replay_positions,
+    score_sheet,
+)
 from pips.games.registry import GameSpec
 from pips.record import Replay
 from pips.tui.art import draw_layout
 from pips.tui.session import PlaySession
-from pips.tui.widgets import count_panel, describe, hand_line, seats_panel, sheet_table
+from pips.tui.widgets import count_panel, hand_line, seats_panel, sheet_table
 
 CSS = """
 #top { height: auto; max-height: 12; }
@@ -184,7 +190,7 @@ class PlayApp(TableApp):
             self.log_line(f"lots: {drawn}")
         for hand in session.match.hands:
             for event in hand.history:
-                self.log_line(describe(event.seen_by(session.me), self.names, self.spec.name))
+                self.log_line(describe_event(event.seen_by(session.me), self.names, self.spec.name))
         self.refresh_table()
         self.advance()
 
@@ -236,7 +242,7 @@ class PlayApp(TableApp):
             return Text("Your turn: ←/→ and Enter, or type a tile like 6-4 and Enter.")
         if any(isinstance(m, Draw) for m in moves):
             return Text("Your turn: no tile fits; d draws.")
-        return Text("Your turn: no tile fits; k " + _pass_word(self.spec.name) + ".")
+        return Text("Your turn: no tile fits; k " + self.spec.pass_verb() + ".")
 
     def advance(self) -> None:
         """Go on: a bot's turn is decided off the UI thread; the person's waits."""
@@ -273,14 +279,14 @@ class PlayApp(TableApp):
         self.choice = None
         self.typed = ""
         event = played.event.seen_by(session.me)
-        self.log_line(describe(event, self.names, self.spec.name))
+        self.log_line(describe_event(event, self.names, self.spec.name))
         if isinstance(event.move, Play) and event.move.tile.is_double:
             # "Rostock knocking": the table knocks when a double is laid (§1.10).
             knock = f"{event.move.tile} laid · knock knock! (Rostock knocking)"
             self.notify(knock, title="A double", timeout=2)
             self.log_line(Text(knock, style="italic"))
         elif isinstance(event.move, Pass):
-            self.notify(describe(event, self.names, self.spec.name), timeout=2)
+            self.notify(describe_event(event, self.names, self.spec.name), timeout=2)
         if played.hand_over:
             self.show_sheet(played.hand)
             return True
@@ -479,7 +485,7 @@ class ReplayApp(TableApp):
         self.query_one("#count", Static).update(count_panel(frame.view, {}))
         last = len(self.frames) - 1
         where = f"hand {frame.hand}, move {frame.move} · position {self.position}/{last}"
-        said = describe(frame.event, self.names, self.spec.name) if frame.event else "dealt"
+        said = describe_event(frame.event, self.names, self.spec.name) if frame.event else "dealt"
         self.query_one("#hand", Static).update(Text(f"{where}: {said}", style="bold"))
         status = "←/→ step, PgUp/PgDn hand, Home/End"
         if frame.result is not None:
@@ -529,7 +535,3 @@ def _where_move(move: Play) -> str:
         return "to open"
     place = "side" if move.at.value == "side" else "end"
     return f"{place} {move.touching}" + (" in line" if move.inline else "")
-
-
-def _pass_word(game: str) -> str:
-    return "knocks" if game == "partnership" else "passes"

@@ -4,9 +4,10 @@ The session owns the match, seats the bots, saves the record after every move (s
 closed terminal loses nothing and ``pips play --resume FILE`` goes on from there), takes
 moves back (undo, against bots only) and asks the ``expert`` bot for hints.
 
-Every bot decision is drawn from a ``random.Random`` seeded by the game's seed and the
-position (hand and move number), so a position reached again after an undo, or after
-resuming, gets the same decision: a game replays from its record alone.
+The bots sit in the seating driver (:class:`~pips.sim.seating.Seating`), whose random
+streams are keyed by the game's seed and the position (hand and move number), so a
+position reached again after an undo, or after resuming, gets the same decision: a game
+replays from its record alone.
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from pips import record
-from pips.bots.base import Bot, make_bot, observe, reset
+from pips.bots.base import Bot, make_bot
 from pips.bots.expert import Advice, ExpertBot
 from pips.core.moves import Move
 from pips.core.view import Event, View
 from pips.games.match import Match
 from pips.games.registry import GameSpec, GameState
+from pips.sim.seating import Seating
 
 
 class SessionError(ValueError):
@@ -129,15 +131,7 @@ class PlaySession:
 
     def decide(self) -> Move:
         """The bot to move chooses (this may take a while: run it off the UI thread)."""
-        seat = self.turn
-        assert seat is not None and self.bots[seat] is not None
-        bot = self.bots[seat]
-        assert bot is not None
-        moves = self.legal_moves()
-        if len(moves) == 1:
-            return moves[0]
-        rng = random.Random(f"{self.seed}/{len(self.match.hands)}/{len(self.state.history)}")
-        return bot.choose(self.state.view(seat), moves, rng)
+        return self.seating.decide()
 
     def play(self, move: Move) -> Played:
         """Apply ``move`` for the seat to move and save; a :class:`RuleError` changes
@@ -181,28 +175,18 @@ class PlaySession:
         assert seat is not None
         hand = len(self.match.hands)
         state = self.state
-        event = self.match.play(move)
+        event = self.seating.play(move)
         # As applied: a draw names the tile it took, so replaying it is exact.
         self.moves.append(event.move)
         self._seats.append(seat)
-        for other, bot in enumerate(self.bots):
-            if bot is not None:
-                observe(bot, event.seen_by(other))
-        if self.match.current is not state:
-            self._start_hand()
         return Played(hand, event, state.is_over)
 
     def _restart(self) -> None:
         """The match from its first deal, no move made."""
         self.match = Match(self.spec, self.options, random.Random(self.seed))
+        self.seating = Seating(self.match, self.bots, self.seed)
         self.moves: list[Move] = []
         self._seats: list[int] = []
-        self._start_hand()
-
-    def _start_hand(self) -> None:
-        for seat, bot in enumerate(self.bots):
-            if bot is not None:
-                reset(bot, seat)
 
 
 def default_path(records: Path, game: str, seed: int) -> Path:

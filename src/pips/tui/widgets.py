@@ -12,10 +12,11 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from pips.core.moves import Draw, Misdeal, Pass, Play
 from pips.core.tiles import Tile
-from pips.core.view import Event, View
-from pips.display import PlayOutcome, ScoreSheet, hand_rows
+from pips.core.view import View
+from pips.display import PlayOutcome, ScoreSheet, count_divisor, hand_rows
+from pips.games.registry import find_game
+from pips.games.traits import DrawRule
 
 PLAYABLE = "bold green"
 CURSOR = "bold black on bright_white"
@@ -39,15 +40,15 @@ def seats_panel(
     The score is the running points in a FIDO hand (F-15) and the final score once it
     is over (F-21); in the line games, the match total.
     """
+    spec = find_game(view.game)
     scores = view.result.final if view.result is not None else view.scores
     table = Table(box=None, show_header=True, pad_edge=False, expand=False)
-    for column in ("", "seat", "tiles", "points" if view.game == "fido" else "score"):
+    for column in ("", "seat", "tiles", "points" if spec.scores_during_hand else "score"):
         table.add_column(column, justify="left" if column in ("", "seat") else "right")
-    partnership = view.game == "partnership"
     for seat, name in enumerate(names):
         marker = "▶" if view.turn == seat else ""
         label = name + (" (you)" if seat == view.seat else "")
-        if partnership:
+        if spec.pairs:
             label += f"  pair {'AB'[seat % 2]}"
         table.add_row(
             Text(marker, style="bold yellow"),
@@ -62,7 +63,7 @@ def seats_panel(
             table.add_row("", Text(f"set aside: {aside}", style="magenta"), "", "")
     lines: list[RenderableType] = [table]
     facts = []
-    if view.game not in ("partnership",):
+    if spec.traits(view.options).draw is not DrawRule.NONE or view.stock_size:
         facts.append(f"stock {view.stock_size}")
     direction = view.options.get("direction")
     if direction:
@@ -78,8 +79,8 @@ def seats_panel(
 def count_panel(view: View, outcomes: Mapping[Tile, Sequence[PlayOutcome]]) -> Text:
     """FIDO: the count S, the divisor, and what each playable tile would make of S
     (F-04, F-15). Empty for the other games, which do not score during a hand."""
-    divisor = view.options.get("divisor")
-    if view.game != "fido" or not isinstance(divisor, int):
+    divisor = count_divisor(view)
+    if not divisor:
         return Text()
     s = view.layout.count
     text = Text()
@@ -120,36 +121,6 @@ def hand_line(view: View, playable: set[Tile], cursor: int | None) -> tuple[Text
     return text, order
 
 
-def describe(event: Event, names: Sequence[str], game: str) -> str:
-    """One move in words, as the log shows it."""
-    who = names[event.seat]
-    move = event.move
-    if isinstance(move, Play):
-        verb = "opens with" if move.end < 0 else "lays"
-        where = "" if move.end < 0 else f" on {move.touching}"
-        if move.at.value == "side":
-            where = f" at the side of {move.touching}"
-        text = f"{who} {verb} {move.touching}-{move.free}{where}"
-        if move.inline:
-            text += " in line"
-        if event.layout_count is not None:
-            text += f"; S = {event.layout_count}"
-            if event.points:
-                text += f", scores {event.points}"
-        return text
-    if isinstance(move, Draw):
-        return f"{who} draws {move.tile}" if move.tile else f"{who} draws a tile"
-    if isinstance(move, Pass):
-        if event.set_aside:
-            aside = " ".join(map(str, event.set_aside))
-            return f"{who} knocks falsely: {aside} set aside face up (PT-08)"
-        # PT-07 calls it knocking; the other games pass when nothing can be laid or drawn.
-        return f"{who} knocks" if game == "partnership" else f"{who} passes"
-    if isinstance(move, Misdeal):
-        return f"misdeal: {move}"
-    return f"{who}: {move}"
-
-
 def sheet_table(sheet: ScoreSheet, names: Sequence[str], target: int | None) -> RenderableType:
     """A finished hand's score sheet: the scoring plays (FIDO) and every seat's line."""
     parts: list[RenderableType] = []
@@ -166,18 +137,18 @@ def sheet_table(sheet: ScoreSheet, names: Sequence[str], target: int | None) -> 
                 f"+{play.points}",
             )
         parts.append(plays)
-    fido = sheet.game == "fido"
+    during = find_game(sheet.game).scores_during_hand  # running points, then the final
     lines = Table(title=f"Hand {sheet.hand}")
     columns = (
         ("player", "points", "pips left", "final", "place")
-        if fido
+        if during
         else ("player", "before", "pips left", "scored", "total", "place")
     )
     for column in columns:
         lines.add_column(column, justify="left" if column == "player" else "right")
     for line in sheet.lines:
         name = names[line.seat]
-        if fido:
+        if during:
             row = [name, str(line.points), f"-{line.pips}", str(line.final), str(line.rank)]
         else:
             row = [

@@ -86,7 +86,7 @@
     if (table.status === "waiting") info.push("waiting for players: " + table.seats.filter((s) => s.kind === "open").length + " open seat(s)");
     if (view) {
       info.push(`hand ${view.hand_number}`);
-      if (table.game !== "partnership") info.push(`stock ${view.stock_size}`);
+      if (table.face.stock) info.push(`stock ${view.stock_size}`);
       if (view.options.divisor) {
         const s = view.layout.count, d = view.options.divisor;
         info.push(`S = ${s} · divisor ${d} · S mod ${d} = ${s % d}`);
@@ -128,7 +128,7 @@
     const drawAt = legal.findIndex((m) => "draw" in m), passAt = legal.findIndex((m) => "pass" in m);
     $("draw").hidden = drawAt < 0;
     $("knock").hidden = passAt < 0;
-    $("knock").textContent = table.game === "partnership" ? "Knock" : "Pass";
+    $("knock").textContent = table.face.pass_word;
     $("draw").onclick = () => send({ type: "move", move: drawAt, moves_made: msg.moves_made });
     $("knock").onclick = () => send({ type: "move", move: passAt, moves_made: msg.moves_made });
     if (view.turn === msg.seat && msg.seat >= 0) say(chosen ? "choose where: a highlighted place" : "your turn");
@@ -152,7 +152,7 @@
     const r = msg.view.result;
     const rows = msg.names.map((n, s) =>
       `<tr><td>${escape(n)}</td><td>${r.points[s]}</td><td>${r.pips[s]}</td><td>${r.final[s]}</td><td>${r.ranks[s]}</td></tr>`).join("");
-    let html = `<h2>Hand ${msg.view.hand_number}: ${r.ended}</h2><table class="list"><thead><tr><th>player</th><th>points</th><th>pips left</th><th>${msg.table.game === "fido" ? "final" : "total"}</th><th>place</th></tr></thead><tbody>${rows}</tbody></table><p>${escape(msg.explanation || "")}</p>`;
+    let html = `<h2>Hand ${msg.view.hand_number}: ${r.ended}</h2><table class="list"><thead><tr><th>player</th><th>points</th><th>pips left</th><th>${msg.table.face.final_word}</th><th>place</th></tr></thead><tbody>${rows}</tbody></table><p>${escape(msg.explanation || "")}</p>`;
     if (msg.match.over) {
       html += `<p><strong>Match over.</strong> <a href="/replay/${tableId}">Replay</a> · <a href="/api/records/${tableId}">Download record</a></p><button id="rematch">Rematch</button>`;
     }

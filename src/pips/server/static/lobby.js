@@ -4,7 +4,6 @@
   if (!form) return;
   const csrf = document.querySelector("meta[name=csrf]").content;
   const game = document.getElementById("game");
-  const players = { fido: 4, family: 4, draw: 4, doubles: 4, partnership: 4 };
   function show() {
     document.querySelectorAll(".game-options").forEach((f) => { f.hidden = f.dataset.game !== game.value; });
   }
@@ -22,7 +21,8 @@
     }
     const seats = form.seats.value.split(",").map((s) => s.trim()).filter(Boolean).map((s) =>
       s === "me" || s === "open" ? { kind: s } : { kind: "bot", bot: s.replace(/^bot:/, "") });
-    if (!("players" in options) && game.value !== "partnership") options.players = seats.length;
+    // A game played by a fixed number of players takes no count from the seats.
+    if (!("players" in options) && !fields.dataset.fixedPlayers) options.players = seats.length;
     const body = { game: game.value, options, seats, private: form.private.checked };
     if (form.turn_seconds.value) body.turn_seconds = Number(form.turn_seconds.value);
     const response = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body) });

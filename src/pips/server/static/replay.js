@@ -9,10 +9,7 @@
   let at = 0;
   function show() {
     const p = positions[at];
-    const e = p.event;
-    let said = "dealt";
-    if (e) said = e.play ? `${p.names[e.seat]} lays ${e.play[0]}-${e.play[1]}` : e.draw !== undefined ? `${p.names[e.seat]} draws` : `${p.names[e.seat]} passes`;
-    info.textContent = `hand ${p.hand}, move ${p.move} (${at}/${positions.length - 1}): ${said}`;
+    info.textContent = `hand ${p.hand}, move ${p.move} (${at}/${positions.length - 1}): ${p.said}`;
     drawLayout(document.getElementById("layout"), p.view.layout, { last: p.view.layout.tiles.length - 1 });
     const hands = document.getElementById("hands");
     hands.replaceChildren();

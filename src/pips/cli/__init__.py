@@ -1,0 +1,44 @@
+"""The ``pips`` command: play, simulate, replay and check games; serve; results.
+
+One module per command group: :mod:`~pips.cli.play`, :mod:`~pips.cli.enter`,
+:mod:`~pips.cli.simulate` (and tournaments), :mod:`~pips.cli.records` (replay, check,
+rules), :mod:`~pips.cli.serve`, :mod:`~pips.cli.results` (sheets, the world list);
+:mod:`~pips.cli.base` holds what they share.
+
+Every game option is a flag named after it (``--doubles-inline optional``); a flag
+that the chosen game does not have, or a value out of range, is a one-line error with
+exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from pips import __version__, record
+from pips.cli import enter, play, records, results, serve, simulate
+from pips.cli.base import UsageError, app, err, out
+from pips.core.errors import RuleError
+
+__all__ = ["app", "enter", "main", "play", "records", "results", "serve", "simulate"]
+
+
+@app.command()
+def version() -> None:
+    """Print the version."""
+    out.print(f"pips {__version__}")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point: user errors become one line on stderr and exit code 2."""
+    try:
+        app(args=list(argv) if argv is not None else None, standalone_mode=True)
+    except (UsageError, RuleError) as exc:
+        err.print(f"error: {exc}", markup=False, soft_wrap=True)
+        sys.exit(2)
+    except record.RecordError as exc:
+        err.print(f"error: {exc}", markup=False, soft_wrap=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)

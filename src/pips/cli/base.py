@@ -1,0 +1,211 @@
+"""What every command of ``pips`` shares: the app, the consoles, errors in one line, the
+game options as flags, bots from ``--bots``, progress bars and result tables."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from pips.bots.base import Bot, bot_names, make_bot
+from pips.core.errors import RuleError
+from pips.display import final_word, standings
+from pips.games.match import Match
+from pips.games.registry import GameSpec, GameState, all_games, find_game, game_names
+from pips.paths import pips_home
+
+app = typer.Typer(
+    name="pips",
+    help="Play, study and rank dominoes.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class UsageError(Exception):
+    """Bad input from the user: reported in one line, exit code 2."""
+
+
+def fail(message: str) -> NoReturn:
+    raise UsageError(message)
+
+
+# -- game options as flags ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameFlag:
+    """A game option offered as a flag on every command that sets up a game."""
+
+    name: str
+    kind: type
+    help: str
+    flags: tuple[str, ...] = ()
+
+    def parameter(self) -> inspect.Parameter:
+        dashed = "--" + self.name.replace("_", "-")
+        if self.kind is bool:
+            names: tuple[str, ...] = (f"{dashed}/--no-{dashed[2:]}",)
+        else:
+            names = (dashed, *self.flags)
+        annotation = Annotated[self.kind | None, typer.Option(*names, help=self.help)]  # type: ignore[name-defined]
+        return inspect.Parameter(
+            self.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation
+        )
+
+
+def _game_flags() -> tuple[GameFlag, ...]:
+    """One flag per option of any game, typed and described by the games' own
+    declarations (:mod:`pips.games.options`)."""
+    flags: dict[str, GameFlag] = {}
+    games: dict[str, list[str]] = {}
+    for spec in all_games():
+        for info in spec.options.describe():
+            games.setdefault(info.name, []).append(spec.name)
+            if info.name in flags:
+                continue
+            kind: type = info.kind if info.kind in (int, bool) else str
+            if info.name == "set":
+                kind = str  # "12" or "double-12"
+            short = ("-p",) if info.name == "players" else ()
+            flags[info.name] = GameFlag(info.name, kind, info.help, short)
+    return tuple(
+        GameFlag(f.name, f.kind, f"{f.help} ({', '.join(games[f.name])})", f.flags)
+        for f in flags.values()
+    )
+
+
+GAME_FLAGS = _game_flags()
+"""Every game option as a flag; a game refuses the ones it does not have."""
+
+
+@dataclass
+class GameFlags:
+    """The option flags a user gave; only those given reach the game's options."""
+
+    given: dict[str, Any] = field(default_factory=dict)
+
+    def options(self, spec: GameSpec, **fixed: Any) -> Any:
+        given = {name: value for name, value in self.given.items() if value is not None}
+        if "set" in given:
+            given["set"] = parse_set(given["set"])
+        given.update(fixed)
+        try:
+            return spec.options_from_json(given)
+        except RuleError as exc:
+            fail(str(exc))
+        except TypeError as exc:
+            fail(f"{spec.name}: {exc}")
+
+
+def with_game_flags(command: Callable[..., None]) -> Callable[..., None]:
+    """Give ``command`` every game option flag after its first argument; the values
+    reach it as ``flags: GameFlags``."""
+    signature = inspect.signature(command, eval_str=True)
+    params = [p for p in signature.parameters.values() if p.name != "flags"]
+    extra = [flag.parameter() for flag in GAME_FLAGS]
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        given = {flag.name: kwargs.pop(flag.name, None) for flag in GAME_FLAGS}
+        command(*args, flags=GameFlags(given), **kwargs)
+
+    # Click calls commands with keyword arguments only, so everything after the game
+    # argument can be keyword-only, the flags first.
+    first, rest = params[:1], [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in params[1:]]
+    wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[*first, *extra, *rest]
+    )
+    return wrapper
+
+
+def parse_set(text: str) -> int:
+    raw = text.strip().lower().removeprefix("double-").removeprefix("d")
+    if not raw.isdigit():
+        fail(f"--set takes a set like 12 or double-12, not {text!r}")
+    return int(raw)
+
+
+def bot_specs(text: str, seats: int) -> list[str]:
+    """``greedy,random`` fills the seats in order, repeating; each name is checked."""
+    names = [n for n in (part.strip() for part in text.split(",")) if n]
+    if not names:
+        fail(f"--bots needs at least one of {', '.join(bot_names())}")
+    try:
+        for name in set(names):
+            make_bot(name)
+    except RuleError as exc:
+        fail(str(exc))
+    return [names[i % len(names)] for i in range(seats)]
+
+
+def parse_bots(text: str, seats: int) -> list[Bot]:
+    """The bots of ``--bots`` for ``seats`` seats (see :func:`bot_specs`)."""
+    return [make_bot(name) for name in bot_specs(text, seats)]
+
+
+def progress_bar() -> Progress:
+    """A bar with a count and the time left, on stderr, gone when done."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    )
+
+
+def spec_for(game: str) -> GameSpec:
+    try:
+        return find_game(game)
+    except RuleError as exc:
+        fail(str(exc))
+
+
+def records_dir() -> Path:
+    """Where ``pips play`` keeps its records: ``$PIPS_HOME/records`` (default ~/.pips)."""
+    return pips_home() / "records"
+
+
+def game_help() -> str:
+    return "The game: " + ", ".join(game_names())
+
+
+def result_table(state: GameState, names: Sequence[str]) -> Table:
+    """A hand's result: what each seat scored, the pips left and the standing after it."""
+    result = state.result
+    assert result is not None
+    title = f"Hand {state.context.number} over: {result.ended.value}"
+    if result.out is not None:
+        title += f" ({names[result.out]} went out)"
+    table = Table(title=title)
+    columns = ("seat", "player", "points", "pips left", final_word(state.game), "place")
+    for column in columns:
+        table.add_column(column, justify="right" if column != "player" else "left")
+    for seat in range(len(names)):
+        table.add_row(
+            str(seat),
+            names[seat],
+            str(result.points[seat]),
+            str(result.pips[seat]),
+            str(result.final[seat]),
+            str(result.ranks[seat]),
+        )
+    return table
+
+
+def match_line(match: Match, names: Sequence[str]) -> str:
+    """The match standings in one line."""
+    return f"match to {match.target}: {standings(match.spec.name, match.scores, names)}"

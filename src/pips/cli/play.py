@@ -1,0 +1,166 @@
+"""``pips play``: a game against bots in the terminal, full screen or line by line."""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pips.cli.base import (
+    GameFlags,
+    app,
+    bot_specs,
+    fail,
+    game_help,
+    match_line,
+    out,
+    records_dir,
+    result_table,
+    spec_for,
+    with_game_flags,
+)
+from pips.core.errors import RuleError
+from pips.core.moves import Move
+from pips.core.notation import move_text, read_move
+from pips.core.view import View
+from pips.display import describe_event, describe_layout, hand_rows
+from pips.games.registry import GameSpec, game_names
+from pips.tui.session import PlaySession, SessionError, default_path
+
+
+def choose_interactively(
+    view: View, moves: Sequence[Move], spec: GameSpec, ask: Callable[[str], str]
+) -> Move | None:
+    """Ask the person at the keyboard for a move; ``None`` when they quit."""
+    out.print(describe_layout(view))
+    # The order players of the game keep their tiles in (F-03 Ratzek rows, PT-03).
+    out.print("your hand: " + " · ".join(" ".join(map(str, row)) for row in hand_rows(view)))
+    if view.seat >= 0 and view.set_aside and view.set_aside[view.seat]:
+        aside = " ".join(map(str, view.set_aside[view.seat]))
+        out.print(f"set aside (playable only as your last tiles, PT-08): {aside}")
+    for number, move in enumerate(moves, 1):
+        gain = spec.immediate_points(view, move)
+        note = f"  (+{gain})" if gain else ""
+        out.print(f"  {number:>2}. {move_text(move, moves)}{note}")
+    while True:
+        try:
+            answer = ask("your move (number, a tile like 12-9, knock, or q): ").strip()
+        except (EOFError, KeyboardInterrupt):
+            return None  # the caller saves the game so far
+        if answer.lower() in {"q", "quit", "exit"}:
+            return None
+        try:
+            # A knock is taken also when a play exists: the rules decide (PT-08
+            # penalizes a false knock under false_knock: penalize; else it is refused).
+            return read_move(answer, moves)
+        except ValueError as exc:
+            out.print(str(exc), style="red", markup=False)
+
+
+@app.command()
+@with_game_flags
+def play(
+    flags: GameFlags,
+    game: Annotated[str | None, typer.Argument(help=game_help())] = None,
+    bots: Annotated[str, typer.Option(help="Bots for the other seats, in order.")] = "greedy",
+    name: Annotated[str, typer.Option(help="Your name in the record.")] = "You",
+    seat: Annotated[
+        int,
+        typer.Option(help="Your place at the table (0 opens the order; lots may move you)."),
+    ] = 0,
+    seed: Annotated[int | None, typer.Option(help="Seed of the deal.")] = None,
+    save: Annotated[
+        Path | None, typer.Option(help="Record file (default: a new file in $PIPS_HOME/records).")
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option(help="Go on with the unfinished game saved in this record.")
+    ] = None,
+    delay: Annotated[
+        float, typer.Option(help="Seconds between the bots' moves on screen (0 to 5).")
+    ] = 0.8,
+    text: Annotated[
+        bool,
+        typer.Option(
+            "--text/--full-screen",
+            help="Line by line instead of full screen (the default without a terminal).",
+        ),
+    ] = False,
+) -> None:
+    """Play a game (every hand of a match) against bots in the terminal; the record is
+    saved after every move, in $PIPS_HOME/records unless --save names a file."""
+    if not 0 <= delay <= 5:
+        fail("--delay must be 0 to 5 seconds")
+    if resume is not None:
+        if game is not None or any(v is not None for v in flags.given.values()):
+            fail("--resume takes the game and its options from the record: give neither")
+        try:
+            session = PlaySession.resume(resume)
+        except SessionError as exc:
+            fail(str(exc))
+    else:
+        if game is None:
+            fail("name a game to play (" + ", ".join(game_names()) + ") or --resume FILE")
+        spec = spec_for(game)
+        options = flags.options(spec)
+        if not 0 <= seat < options.players:
+            fail(f"--seat must be 0 to {options.players - 1}")
+        seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+        others = bot_specs(bots, options.players - 1)
+        entrants: list[str | None] = [*others[:seat], None, *others[seat:]]
+        names = [name if b is None else f"{b}-{i}" for i, b in enumerate(entrants)]
+        path = save or default_path(records_dir(), spec.name, seed)
+        session = PlaySession(spec, options, entrants, names, seed, path)
+    full_screen = not text and sys.stdin.isatty() and sys.stdout.isatty()
+    if full_screen:
+        from pips.tui.app import PlayApp
+
+        PlayApp(session, delay=delay).run()
+        session.save()
+    else:
+        play_in_text(session)
+    status = "record" if session.is_over else "unfinished game"
+    out.print(f"{status} saved to {session.path}")
+
+
+def play_in_text(session: PlaySession) -> None:
+    """The line-by-line client: for scripts, and terminals without full screen."""
+    spec, match, names = session.spec, session.match, session.names
+    out.print(
+        f"[bold]{spec.title}[/bold], options: "
+        + ", ".join(f"{k}={v}" for k, v in session.options.to_json().items())
+    )
+    if match.lots is not None:
+        entrant = {e: names[s] for s, e in enumerate(match.seating)}
+        drawn = ", ".join(f"{entrant[d.entrant]} {d.tile}" for d in match.lots.draws)
+        out.print(f"lots: {drawn}")
+    out.print("seats in playing order: " + ", ".join(f"{i} {n}" for i, n in enumerate(names)))
+    hand_number = 0
+    while not session.is_over:
+        state = session.state
+        if state.context.number != hand_number:
+            hand_number = state.context.number
+            if match.target is not None:
+                out.print(f"\n[bold]hand {hand_number}[/bold] · {match_line(match, names)}")
+        if session.my_turn:
+            view = session.view()
+            sizes = " ".join(f"{names[i]} {n}" for i, n in enumerate(view.hand_sizes))
+            out.print(f"\n[bold]your turn[/bold] · tiles: {sizes} · stock {view.stock_size}")
+            chosen = choose_interactively(view, session.legal_moves(), spec, input)
+            if chosen is None:
+                return
+        else:
+            chosen = session.decide()
+        try:
+            played = session.play(chosen)
+        except RuleError as exc:
+            out.print(f"[red]{exc}[/red]")  # nothing changed: the same seat moves again
+            continue
+        out.print(describe_event(played.event.seen_by(session.me), names, spec.name))
+        if played.hand_over:
+            out.print(result_table(match.hands[played.hand - 1], names))
+    if match.target is not None:
+        out.print(f"[bold]match over[/bold] · {match_line(match, names)}")

@@ -1,0 +1,121 @@
+"""``pips replay``, ``pips check`` and ``pips rules``: records and the rules in brief."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from pips import record
+from pips.cli.base import app, err, fail, game_help, match_line, out, result_table, spec_for
+from pips.core.view import SPECTATOR
+from pips.display import describe_event, describe_layout
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A record (.json) or records (.jsonl).")],
+    game_number: Annotated[
+        int, typer.Option("--game", help="Which record of the file, from 1.")
+    ] = 1,
+    step: Annotated[
+        bool, typer.Option(help="Line by line: show the layout after each move, wait for Enter.")
+    ] = False,
+    text: Annotated[
+        bool,
+        typer.Option(
+            "--text/--full-screen",
+            help="Print the game instead of stepping through it full screen "
+            "(the default without a terminal).",
+        ),
+    ] = False,
+) -> None:
+    """Step through a recorded game (forward and back, every hand face up), or print it
+    hand by hand and move by move with points and scores."""
+    records = list(record.load(file))
+    if not 1 <= game_number <= len(records):
+        fail(f"{file} holds {len(records)} record(s); --game must be 1 to {len(records)}")
+    replayed = record.replay(records[game_number - 1])
+    if not (text or step) and sys.stdin.isatty() and sys.stdout.isatty():
+        from pips.tui.app import ReplayApp
+
+        ReplayApp(replayed).run()
+        return
+    names = replayed.seats
+    spec = replayed.spec
+    out.print(f"[bold]{spec.title}[/bold], seats: " + ", ".join(names))
+    match = replayed.match
+    if match.lots is not None:
+        entrant = {e: names[seat] for seat, e in enumerate(match.seating)}
+        drawn = ", ".join(f"{entrant[d.entrant]} {d.tile}" for d in match.lots.draws)
+        out.print(f"lots: {drawn}")
+    # Each hand is played again from its deal, so --step can show every position.
+    for played in match.hands:
+        dealt = played.dealt
+        state = spec.from_deal(
+            replayed.options, dealt.hands, dealt.stock, dealt.voided, played.context
+        )
+        if match.target is not None:
+            out.print(f"[bold]hand {played.context.number}[/bold]")
+        for number, event in enumerate(played.history, 1):
+            state.play(event.move)
+            running = " ".join(str(s) for s in state.scores)
+            said = describe_event(event, names, spec.name)
+            out.print(f"{number:>3}. {said:<48} scores {running}")
+            if step:
+                out.print("     " + describe_layout(state.view(SPECTATOR)))
+                try:
+                    if input("     Enter for the next move, q to stop: ").strip().lower() == "q":
+                        return
+                except (EOFError, KeyboardInterrupt):
+                    return
+        if state.is_over:
+            out.print(result_table(state, names))
+    if not match.is_over:
+        out.print("the game is unfinished")
+    elif match.target is not None:
+        out.print(f"[bold]match over[/bold] · {match_line(match, names)}")
+
+
+@app.command()
+def check(
+    files: Annotated[list[Path], typer.Argument(help="Record files to validate.")],
+) -> None:
+    """Replay every record through the rules; exit 1 at the first bad one."""
+    for file in files:
+        try:
+            count = record.check_file(file)
+        except record.RecordError as exc:
+            err.print(f"{file}: {exc}", markup=False)
+            raise typer.Exit(1) from None
+        out.print(f"{file}: {count} record(s) OK")
+
+
+@app.command()
+def rules(
+    game: Annotated[str, typer.Argument(help=game_help())],
+) -> None:
+    """List a game's options with their defaults and allowed values."""
+    spec = spec_for(game)
+    out.print(f"[bold]{spec.title}[/bold] ({spec.name}) · {spec.rules}")
+    if spec.aliases:
+        out.print("also called: " + ", ".join(spec.aliases))
+    table = Table(caption="a true/false option is switched off with --no-FLAG")
+    for column in ("flag", "default", "values", "rule", "meaning"):
+        table.add_column(column, no_wrap=column in ("flag", "rule"), overflow="fold")
+    for info in spec.options.describe():
+        if info.default is None:
+            default = "required" if info.name == "players" else "see meaning"
+        elif isinstance(info.default, bool):
+            default = str(info.default).lower()
+        else:
+            default = str(info.default)
+        flag = "--" + info.name.replace("_", "-")
+        table.add_row(flag, default, info.values, info.rule, info.help)
+    out.print(table)
+    fixed = spec.options.FIXED
+    if fixed:
+        out.print("fixed by the rules: " + ", ".join(f"{k} {v}" for k, v in fixed.items()))

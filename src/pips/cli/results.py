@@ -1,0 +1,170 @@
+"""``pips sheet`` and ``pips ranking``: score sheets and the world list."""
+
+from __future__ import annotations
+
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from pips.cli.base import app, err, fail, game_help, out, parse_set
+
+
+@app.command()
+def sheet(
+    game: Annotated[str, typer.Argument(help=game_help())],
+    players: Annotated[int, typer.Option(help="Number of players.")],
+    out_file: Annotated[Path, typer.Option("--out", help="Where to write the PDF.")],
+    top: Annotated[
+        str | None,
+        typer.Option("--set", help="The set: 12 or double-12 (the game's default if left out)."),
+    ] = None,
+    place: Annotated[str, typer.Option(help="Print the place (blank to write in).")] = "",
+    day: Annotated[
+        str | None, typer.Option("--date", help="Print the date, YYYY-MM-DD (blank to write in).")
+    ] = None,
+    names: Annotated[str, typer.Option(help="Players' names in seat order, comma separated.")] = "",
+    rows: Annotated[
+        int | None, typer.Option(help="Rows for scoring plays or hands (4 to 60).")
+    ] = None,
+) -> None:
+    """Make a printable score sheet (PDF) for a game at a real table."""
+    from datetime import date
+
+    from pips.results.sheet import SheetError, score_sheet
+
+    if rows is not None and not 4 <= rows <= 60:
+        fail("--rows must be 4 to 60")
+    try:
+        when = date.fromisoformat(day) if day else None
+    except ValueError:
+        fail(f"--date {day!r} is not a date (YYYY-MM-DD)")
+    try:
+        pdf = score_sheet(
+            game,
+            players,
+            None if top is None else parse_set(top),
+            names=[n for n in names.split(",")] if names else (),
+            place=place,
+            day=when,
+            rows=rows,
+        )
+    except SheetError as exc:
+        fail(str(exc))
+    try:
+        out_file.write_bytes(pdf)
+    except OSError as exc:
+        fail(f"cannot write {out_file}: {exc.strerror}")
+    out.print(f"wrote {out_file} ({len(pdf)} bytes)")
+
+
+ranking = typer.Typer(
+    help="The world list (the pips rating): compute a month, export a month's results.",
+    no_args_is_help=True,
+)
+app.add_typer(ranking, name="ranking")
+
+DatabaseOption = Annotated[
+    str | None,
+    typer.Option(
+        "--database", help="Database URL (default $PIPS_DATABASE_URL, else SQLite in $PIPS_HOME)."
+    ),
+]
+
+
+def results_service(database: str | None, half_life: float | None = None) -> Any:
+    from pips.results.rating import RatingSettings
+    from pips.results.service import Results, settings_from_env
+    from pips.store.db import Database
+
+    try:
+        settings = settings_from_env() if half_life is None else RatingSettings(half_life)
+    except ValueError as exc:
+        fail(str(exc))
+    try:
+        db = Database(database)
+        db.upgrade()
+    except Exception as exc:  # a malformed URL, a missing driver, no server
+        fail(f"cannot use database {database!r}: {exc}")
+    return Results(db, settings=settings)
+
+
+def last_month() -> str:
+    today = datetime.now(UTC).date()
+    return f"{today.year - (today.month == 1):04d}-{(today.month - 2) % 12 + 1:02d}"
+
+
+@ranking.command("compute")
+def ranking_compute(
+    month: Annotated[
+        str | None, typer.Option(help="The month, YYYY-MM (default: last month).")
+    ] = None,
+    database: DatabaseOption = None,
+    half_life: Annotated[
+        float | None,
+        typer.Option(
+            help="Days after which a game weighs half (default $PIPS_RATING_HALF_LIFE or 365)."
+        ),
+    ] = None,
+    preview: Annotated[bool, typer.Option(help="Compute and show, but do not publish.")] = False,
+    top: Annotated[int, typer.Option(help="Places to show per game.")] = 10,
+) -> None:
+    """Compute and publish a month's world lists from every result known at its end
+    (a month is published once; published lists never change)."""
+    from pips.results.service import ResultsError
+
+    service = results_service(database, half_life)
+    chosen = month or last_month()
+    with err.status(f"computing the lists of {chosen}"):
+        try:
+            lists = service.compute_month(chosen, publish=not preview)
+        except ResultsError as exc:
+            fail(str(exc))
+    if not lists:
+        out.print(f"{chosen}: no results to rate up to the month's end; nothing published")
+        return
+    for summary in lists:
+        table = Table(
+            title=f"{summary['game']} {chosen}: {summary['players']} players, "
+            f"{summary['games']} games" + (" (preview)" if preview else " (published)")
+        )
+        for column in ("place", "player", "pips rating", "games"):
+            table.add_column(column, justify="left" if column == "player" else "right")
+        for row in summary["top"][:top]:
+            table.add_row(str(row["place"]), row["name"], f"{row['rating']:.2f}", str(row["games"]))
+        out.print(table)
+
+
+@ranking.command("export")
+def ranking_export(
+    month: Annotated[
+        str | None, typer.Option(help="The month, YYYY-MM (default: last month).")
+    ] = None,
+    group: Annotated[
+        str | None, typer.Option(help="Only this group's results (its short name).")
+    ] = None,
+    out_file: Annotated[
+        Path | None, typer.Option("--out", help="Write here instead of standard output.")
+    ] = None,
+    database: DatabaseOption = None,
+) -> None:
+    """Write every counted result of a month as CSV: date, set, divisor, players in seat
+    order, running score, pips deducted, final score and rank (SPEC F-25)."""
+    from pips.results.service import ResultsError
+
+    service = results_service(database)
+    try:
+        text = service.export(month or last_month(), group)
+    except ResultsError as exc:
+        fail(str(exc))
+    if out_file is None:
+        sys.stdout.write(text)
+        return
+    try:
+        out_file.write_text(text)
+    except OSError as exc:
+        fail(f"cannot write {out_file}: {exc.strerror}")
+    err.print(f"wrote {out_file} ({text.count(chr(10)) - 1} rows)")

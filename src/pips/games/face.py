@@ -1,0 +1,183 @@
+"""What a game is, declared once: the face every edge of pips asks.
+
+A rule system is a module of :mod:`pips.games` that builds one :class:`GameSpec`. The
+spec names the game's state class (the rules engine), its options, and the traits and
+pure functions that the edges read instead of asking the game's name:
+
+- :class:`HandTraits`: the layout kind, draw rule, opening rule, what fits, how a hand
+  scores and when a deal is thrown in, for given options. The playout kernel's rule
+  vector, the bots' knowledge and the layouts a client draws are built from it.
+- The words: passing or knocking, what a side of the layout is called, how the scoring
+  of a finished hand reads (:attr:`GameSpec.explain`).
+- The score sheet and results entry: which columns a result has (:class:`EntryColumns`),
+  how a typed result is totalled and ranked (:attr:`GameSpec.entry_result`), the kind of
+  printed sheet (:class:`SheetKind`) and its rule text.
+
+Nothing here performs I/O; this module depends only on :mod:`pips.core` and the shared
+hand of :mod:`pips.games.common`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pips.core.deal import Deal
+from pips.core.errors import OptionError
+from pips.core.layout import Layout
+from pips.core.lots import LotRule
+from pips.core.moves import Move
+from pips.core.outcome import HandResult
+from pips.core.tiles import Tile
+from pips.core.view import View
+from pips.games.common import HandContext, HandState
+from pips.games.options import GameOptions
+from pips.games.traits import EntryColumns, HandTraits, SheetKind, new_layout
+
+
+def no_points(view: View, move: Move) -> int:
+    """Games that score only at the end of a hand score nothing by a play."""
+    return 0
+
+
+def no_count(view: View, move: Move) -> int | None:
+    """Games without a layout count (only FIDO keeps ``S``)."""
+    return None
+
+
+def single_hand(options: Any) -> int | None:
+    return None
+
+
+def no_lots(options: Any) -> LotRule | None:
+    return None
+
+
+def by_number(view: View) -> list[list[Tile]]:
+    """A hand by number, heaviest first, in one row (the line games' default)."""
+    ordered = sorted(view.hand, key=lambda t: (t.high, t.low), reverse=True)
+    return [ordered] if ordered else []
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """How to build, read, score and show one rule system."""
+
+    name: str
+    title: str
+    rules: str
+    """Where its rules are in SPEC, e.g. ``SPEC section 1 (F-01 to F-24)``."""
+    aliases: tuple[str, ...]
+    options: type[GameOptions]
+    state: type[HandState]
+    """The rules engine: a hand of this game in progress."""
+    deal: Callable[[Any, random.Random], Deal]
+    """Shuffle and deal one hand, with the game's redeals."""
+    explain: Callable[[Any, HandResult, Sequence[str]], str]
+    """``(options, result, names)``: how a finished hand's points came about, in words
+    with the arithmetic of the game's rule."""
+    entry: EntryColumns
+    """What a result of this game gives per player, typed or from a record."""
+    sheet: SheetKind
+    """The kind of printed score sheet."""
+    sheet_rule: Callable[[Any], str]
+    """``(options)``: the scoring rule as the printed sheet states it."""
+    players: tuple[int, ...]
+    """Player counts offered by forms (the options decide what is legal)."""
+    summary: str = ""
+    """The rules in brief, in the project's words, with their SPEC ids (help screens)."""
+    immediate_points: Callable[[View, Move], int] = no_points
+    """What a move would score at once, from what a seat can see (bots, hints)."""
+    count_after: Callable[[View, Move], int | None] = no_count
+    """The layout count ``S`` a move would make, in a game that keeps one."""
+    target: Callable[[Any], int | None] = single_hand
+    """The match target, or ``None`` when a game is one hand."""
+    lots: Callable[[Any], LotRule | None] = no_lots
+    """How the seats are drawn before a match, if they are."""
+    hand_rows: Callable[[View], list[list[Tile]]] = by_number
+    """A seat's hand in the order players of the game hold it, row by row."""
+    pairs: bool = False
+    """Seats play in two pairs, partners opposite (0 and 2 against 1 and 3)."""
+    scores_during_hand: bool = False
+    """Plays score as they are made (FIDO, F-15), not only at the end of a hand."""
+    pass_word: str = "pass"
+    """What a player who can do nothing does: ``pass``, or ``knock`` (PT-07)."""
+    side_word: str = "side"
+    """What the layout's sides are called: FIDO's naked sides, the spinner's sides."""
+    manual_deal: bool = False
+    """Games at a real table can be entered tile by tile (F-24)."""
+    sets: tuple[int, ...] = (6,)
+    """The sets the game is played with (forms, the sheet's hand-size table)."""
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    """Options a form fills in before the player chooses (e.g. FIDO's players)."""
+    _traits: dict[Any, HandTraits] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    # -- building ---------------------------------------------------------------------
+
+    def options_from_json(self, data: Mapping[str, Any]) -> Any:
+        return self.options.from_json(data)
+
+    def from_deal(
+        self,
+        options: Any,
+        hands: Sequence[Sequence[Tile]],
+        stock: Sequence[Tile] | None = None,
+        voided: Sequence[tuple[Sequence[Sequence[Tile]], Sequence[Tile]]] = (),
+        context: HandContext = HandContext(),
+    ) -> HandState:
+        """A hand from a given deal (``stock`` next to draw first)."""
+        return self.state(options, hands, stock, voided, context)
+
+    def new_hand(
+        self, options: Any, rng: random.Random, context: HandContext = HandContext()
+    ) -> HandState:
+        dealt = self.deal(options, rng)
+        return self.from_deal(options, dealt.hands, dealt.stock, dealt.voided, context)
+
+    # -- the traits ---------------------------------------------------------------------
+
+    def traits(self, options: Any, first_hand: bool = True) -> HandTraits:
+        """The rules of a hand with ``options`` (a dataclass or its JSON form);
+        ``first_hand`` matters only to who opens (PT-05)."""
+        if not isinstance(options, Mapping):
+            return self.state.traits_for(options, first_hand)
+        # Bots ask at every decision, with the view's options: read them once.
+        key = (tuple(sorted(options.items())), first_hand)
+        traits = self._traits.get(key)
+        if traits is None:
+            if len(self._traits) > 512:
+                self._traits.clear()  # options are few in practice; never let them pile up
+            chosen = self.options_from_json(options)
+            traits = self._traits[key] = self.state.traits_for(chosen, first_hand)
+        return traits
+
+    def new_layout(self, options: Any) -> Layout:
+        """An empty layout of the kind this game plays on."""
+        return new_layout(self.traits(options))
+
+    def pass_verb(self) -> str:
+        """The third person: ``passes`` or ``knocks``."""
+        return self.pass_word + ("es" if self.pass_word.endswith("s") else "s")
+
+    def teams(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """Seats that score and are rated together: pairs, or every seat alone."""
+        if self.pairs:
+            return tuple((s, s + 2) for s in range(players // 2))
+        return tuple((seat,) for seat in range(players))
+
+    def entry_result(
+        self, points: Sequence[int], pips: Sequence[int], out: int | None
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The final scores and places of a finished game from what is written on its
+        sheet (points, pips left, who went out), by the game's own rule."""
+        return self.state.entry_result(points, pips, out)
+
+    def check_players(self, players: int) -> None:
+        """:class:`OptionError` unless ``players`` is a count a form offers."""
+        if players not in self.players:
+            allowed = ", ".join(map(str, self.players))
+            raise OptionError(self.options.SECTION, f"{self.title}: {allowed} players")

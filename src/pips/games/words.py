@@ -1,0 +1,27 @@
+"""Phrases the games' explanations share (the words of a finished hand)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pips.core.outcome import Ending, HandResult
+
+
+def how_it_ended(result: HandResult, names: Sequence[str]) -> str:
+    """``Ann went out`` or ``the hand was blocked``."""
+    if result.ended is Ending.OUT and result.out is not None:
+        return f"{names[result.out]} went out"
+    return "the hand was blocked"
+
+
+def nobody_scores(how: str, rule: str) -> str:
+    """A blocked hand whose fewest pips are shared (FA-09, DB-11, PT-12)."""
+    return f"{how}; the fewest pips are shared, so nobody scores ({rule})."
+
+
+def winner_takes(how: str, result: HandResult, names: Sequence[str], winner: int, rule: str) -> str:
+    """The winner earns every opponent's pips (DB-10 to DB-12, DR-10)."""
+    pips = result.pips
+    terms = " + ".join(str(pips[s]) for s in range(len(pips)) if s != winner)
+    gained = result.points[winner]
+    return f"{how}; {names[winner]} scores {gained} = {terms}: every opponent's pips ({rule})."
