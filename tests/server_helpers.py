@@ -19,6 +19,8 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
+from pips.server import messages
+
 POSTGRES = os.environ.get("PIPS_TEST_POSTGRES_URL")
 """An admin URL of a PostgreSQL server for the storage tests (``.ci/run`` starts one);
 each test gets a database of its own there."""
@@ -174,6 +176,8 @@ class Player(threading.Thread):
             while True:
                 # A client that hears nothing for this long is a failure, not a hang.
                 message = json.loads(self.connection.recv(timeout=self.patience))
+                # Every message is one the protocol declares, with nothing undeclared.
+                messages.SERVER.validate_python(message)
                 self.messages.append(message)
                 if message.get("type") != "state":
                     continue

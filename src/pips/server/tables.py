@@ -1,90 +1,57 @@
-"""Live tables: the matches being played on the server, kept in memory for speed.
+"""Live tables: one actor per table, serialising its commands.
 
-A :class:`LiveTable` owns one match, its seats and the clients watching it. Every move
-is written to the database *before* any client hears of it, so a server killed at any
-moment restarts with :meth:`Tables.recover` exactly where it was: the deals come from
-the table's seed and the stored moves are replayed through the engine.
+A :class:`LiveTable` owns one table's :class:`~pips.server.round.Round` (the pure game),
+its clients and its timers. Every command runs under the table's lock: the round
+decides, the repository stores what it decided (*before* any client hears of it, so a
+server killed at any moment restarts with :meth:`Tables.recover` exactly where it was:
+the deals come from the table's seed and the stored moves are replayed), then every
+client is sent its own seat's view (spectators the public view), never another seat's
+tile. Bots decide in a worker thread; database work runs in worker threads too.
 
-Clients are anything with ``async send(message: dict)``; each gets only its own seat's
-view (spectators the public view), never another seat's tile.
+Clients are anything with ``async send(message: dict)``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from sqlalchemy import insert, select
-
 from pips import record
-from pips.bots.base import Bot, make_bot
 from pips.core.errors import RuleError
-from pips.core.moves import Move
-from pips.core.view import SPECTATOR, Event, event_to_json, move_to_json
-from pips.display import explain, final_word, hand_order
-from pips.games.match import Match
-from pips.games.registry import GameSpec, find_game
-from pips.games.traits import DrawRule
-from pips.server import protocol
+from pips.core.view import SPECTATOR, Event
+from pips.games.registry import find_game
+from pips.server import messages
+from pips.server.repository import StoredTable, TableRepository
+from pips.server.round import Identity, Played, Round, SeatHolder, TableError
 from pips.store.db import Database
-from pips.store.models import GameTable, MoveRow, Seat, now
+
+__all__ = ["Client", "Identity", "LiveTable", "TableError", "Tables"]
+
+log = logging.getLogger("pips.server")
 
 
 class Client(Protocol):
-    async def send(self, message: dict[str, Any]) -> None: ...
-
-
-@dataclass(frozen=True)
-class Identity:
-    """Who a connection is: an account, or a guest by their token."""
-
-    user_id: int | None = None
-    guest: str | None = None
-    name: str = "guest"
-
-
-class TableError(Exception):
-    """A request the table refuses; its text goes to that client only."""
-
-
-@dataclass
-class SeatState:
-    kind: str  # open, person, bot
-    name: str
-    user_id: int | None = None
-    guest: str | None = None
-    bot: str | None = None
-
-    def held_by(self, who: Identity) -> bool:
-        if self.kind != "person":
-            return False
-        if who.user_id is not None:
-            return self.user_id == who.user_id
-        return who.guest is not None and self.guest == who.guest
+    async def send(self, message: Any) -> None: ...
 
 
 @dataclass
 class LiveTable:
+    """One table in memory: its round, who is connected, and its running timers."""
+
     id: str
-    spec: GameSpec
-    options: Any
-    seed: int
-    entrants: list[SeatState]
-    status: str = "waiting"
+    round: Round
     private: bool = False
     invite: str = ""
     turn_seconds: int | None = None
     bot_delay: float = 0.6
-    match: Match | None = None
     clients: dict[Client, Identity] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    bots: dict[int, Bot] = field(default_factory=dict)
-    moves_made: int = 0
     task: asyncio.Task[None] | None = None
     timers: set[asyncio.Task[None]] = field(default_factory=set)
     empty: dict[int, asyncio.Task[None]] = field(default_factory=dict)
@@ -93,95 +60,47 @@ class LiveTable:
     # -- reading -----------------------------------------------------------------------
 
     @property
-    def seating(self) -> tuple[int, ...]:
-        return self.match.seating if self.match is not None else tuple(range(len(self.entrants)))
+    def status(self) -> str:
+        return self.round.status
+
+    @property
+    def spec(self) -> Any:
+        return self.round.spec
 
     def seat_of(self, who: Identity) -> int:
-        """The seat (after lots) ``who`` plays, or SPECTATOR."""
-        for seat, entrant in enumerate(self.seating):
-            if self.entrants[entrant].held_by(who):
-                return seat
-        return SPECTATOR
+        return self.round.seat_of(who)
 
     def names(self) -> list[str]:
-        return [self.entrants[e].name for e in self.seating]
+        return self.round.names()
 
     def summary(self) -> dict[str, Any]:
         """What the lobby and the API show of a table (no hidden information)."""
-        return {
-            "id": self.id,
-            "game": self.spec.name,
-            "title": self.spec.title,
-            "options": self.options.to_json(),
-            "status": self.status,
-            "private": self.private,
-            "seats": [{"kind": s.kind, "name": s.name, "bot": s.bot} for s in self.entrants],
-            "scores": None if self.match is None else list(self.match.scores),
-            "pairs": self.spec.pairs,
-            "face": {
-                "stock": self.spec.traits(self.options).draw is not DrawRule.NONE,
-                "pass_word": self.spec.pass_word.capitalize(),
-                "final_word": final_word(self.spec.name),
-            },
-            "turn_seconds": self.turn_seconds,
-        }
+        return dict(self.round.summary(self.id, self.private, self.turn_seconds))
 
-    def message_for(
-        self, seat: int, event: Event | None = None, shared: dict[str, Any] | None = None
-    ) -> dict[str, Any]:
-        """The state message for one seat (or a spectator); ``shared`` is
-        :meth:`shared_part`, when one broadcast builds it once for every seat."""
-        message = dict(shared if shared is not None else self.shared_part())
-        message["seat"] = seat
-        match = self.match
-        if match is None:
-            return message
-        view = match.current.view(seat)
-        # The moves so far are not repeated in every message: ``event`` carries the
-        # newest, and the finished record all of them.
-        message["view"] = view.to_json(history=False)
-        if seat >= 0:
-            message["hand_order"] = [t.to_json() for t in hand_order(view)]
-        if event is not None:
-            message["event"] = event_to_json(event.seen_by(seat))
-        if seat >= 0 and match.current_seat == seat:
-            message["legal"] = [move_to_json(seat, m) for m in match.legal_moves()]
-        return message
+    def message_for(self, seat: int, event: Event | None = None) -> messages.StateMessage:
+        shared = self.round.shared_part(
+            self.round.summary(self.id, self.private, self.turn_seconds)
+        )
+        return self.round.message_for(seat, shared, event)
 
-    def shared_part(self) -> dict[str, Any]:
-        """What every seat's state message has in common (public)."""
-        shared: dict[str, Any] = {
-            "v": protocol.VERSION,
-            "type": "state",
-            "table": self.summary(),
-            "names": self.names(),
-            "moves_made": self.moves_made,
-        }
-        match = self.match
-        if match is not None:
-            hand = match.current.result
-            if hand is not None:
-                # How the hand's points came about, in the words of its rule.
-                options = self.options.to_json()
-                shared["explanation"] = explain(self.spec.name, options, hand, self.names())
-            result = match.result
-            shared["match"] = {
-                "scores": list(match.scores),
-                "target": match.target,
-                "over": match.is_over,
-                "result": None if result is None else result.to_json(),
-            }
-        return shared
-
-    # -- changing ----------------------------------------------------------------------
+    # -- telling -----------------------------------------------------------------------
 
     async def broadcast(self, event: Event | None = None) -> None:
-        # Seats are looked up every time: the lots at the start may move people.
-        shared = self.shared_part()
+        """Every client its own seat's state (seats are looked up every time: the lots
+        at the start may move people)."""
+        summary = self.round.summary(self.id, self.private, self.turn_seconds)
+        shared = self.round.shared_part(summary)
         for client, who in list(self.clients.items()):
             try:
-                await client.send(self.message_for(self.seat_of(who), event, shared))
+                await client.send(self.round.message_for(self.seat_of(who), shared, event))
             except Exception:  # a client that went away is dropped, the rest go on
+                self.clients.pop(client, None)
+
+    async def tell_all(self, message: Any) -> None:
+        for client in list(self.clients):
+            try:
+                await client.send(message)
+            except Exception:
                 self.clients.pop(client, None)
 
 
@@ -189,7 +108,7 @@ class Tables:
     """Every live table of one server process, over one database."""
 
     def __init__(self, db: Database, *, bot_delay: float = 0.6, grace: float = 60.0) -> None:
-        self.db = db
+        self.repository = TableRepository(db)
         self.live: dict[str, LiveTable] = {}
         self.bot_delay = bot_delay
         self.keep_finished = 600.0
@@ -201,7 +120,7 @@ class Tables:
 
     # -- creating and joining --------------------------------------------------------
 
-    def create(
+    async def create(
         self,
         game: str,
         options: dict[str, Any],
@@ -212,104 +131,56 @@ class Tables:
         turn_seconds: int | None = None,
         seed: int | None = None,
     ) -> LiveTable:
-        """A new table; ``seats`` per entrant: ``{"kind": "me"|"open"|"bot", "bot": name}``.
-        Bad options or seats raise :class:`TableError` and nothing is stored."""
-        try:
-            spec = find_game(game)
-            opts = spec.options_from_json(options)
-        except (RuleError, TypeError) as exc:
-            raise TableError(str(exc)) from None
-        if len(seats) != opts.players:
-            raise TableError(f"{spec.name} with these options has {opts.players} seats")
+        """A new table; bad options or seats raise :class:`TableError`, nothing stored."""
         if seed is not None and not 0 <= seed < 2**31:
             raise TableError("a seed is 0 to 2147483647")
         if turn_seconds is not None and not 5 <= turn_seconds <= 600:
             raise TableError("the turn timer is 5 to 600 seconds")
-        entrants: list[SeatState] = []
-        for number, seat in enumerate(seats):
-            kind = seat.get("kind")
-            if kind == "me":
-                entrants.append(SeatState("person", creator.name, creator.user_id, creator.guest))
-            elif kind == "open":
-                entrants.append(SeatState("open", ""))
-            elif kind == "bot":
-                name = str(seat.get("bot") or "greedy")
-                try:
-                    make_bot(name)
-                except RuleError as exc:
-                    raise TableError(str(exc)) from None
-                if name.startswith("external"):
-                    raise TableError("external bots cannot sit at a server table")
-                entrants.append(SeatState("bot", f"{name}-{number}", bot=name))
-            else:
-                raise TableError(f"seat {number}: kind is me, open or bot")
-        if sum(e.kind == "person" for e in entrants) > 1:
-            raise TableError("you can take one seat")
+        chosen = random.SystemRandom().randrange(2**31) if seed is None else seed
+        game_round = Round.new(game, options, list(seats), creator, chosen)
         table = LiveTable(
             id=secrets.token_urlsafe(9),
-            spec=spec,
-            options=opts,
-            seed=random.SystemRandom().randrange(2**31) if seed is None else seed,
-            entrants=entrants,
+            round=game_round,
             private=private,
             invite=secrets.token_urlsafe(12),
             turn_seconds=turn_seconds,
             bot_delay=self.bot_delay,
         )
-        with self.db.session() as session, session.begin():
-            session.add(
-                GameTable(
-                    id=table.id,
-                    game=spec.name,
-                    options=opts.to_json(),
-                    seed=table.seed,
-                    private=private,
-                    invite=table.invite,
-                    turn_seconds=turn_seconds,
-                    created_by=creator.user_id,
-                    seats=[_seat_row(i, e) for i, e in enumerate(entrants)],
-                )
-            )
+        await self.repository.create(
+            table.id,
+            game_round.spec.name,
+            game_round.options.to_json(),
+            game_round.seed,
+            game_round.entrants,
+            private=private,
+            invite=table.invite,
+            turn_seconds=turn_seconds,
+            created_by=creator.user_id,
+        )
         self.live[table.id] = table
         return table
 
     async def join(self, table: LiveTable, who: Identity, entrant: int | None = None) -> None:
         """Take an open seat (the first one unless ``entrant`` says which)."""
         async with table.lock:
-            if table.status != "waiting":
-                raise TableError("the game has started; you can watch")
-            if any(e.held_by(who) for e in table.entrants):
-                raise TableError("you already have a seat here")
-            free = [i for i, e in enumerate(table.entrants) if e.kind == "open"]
-            if entrant is not None:
-                free = [i for i in free if i == entrant]
-            if not free:
-                raise TableError("no open seat")
-            table.entrants[free[0]] = SeatState("person", who.name, who.user_id, who.guest)
-            self._save_seat(table, free[0])
+            taken = table.round.join(who, entrant)
+            try:
+                await self.repository.save_seat(table.id, taken, table.round.entrants[taken])
+            except Exception:
+                table.round.entrants[taken] = SeatHolder("open", "")
+                raise TableError("the seat could not be saved; nothing changed") from None
         await self.maybe_start(table)
 
     async def maybe_start(self, table: LiveTable) -> None:
         """Start when every seat is filled."""
         async with table.lock:
-            if table.status != "waiting" or any(e.kind == "open" for e in table.entrants):
+            if not table.round.ready:
                 await table.broadcast()
                 return
-            self._begin(table)
-            with self.db.session() as session, session.begin():
-                row = session.get(GameTable, table.id)
-                assert row is not None
-                row.status = "playing"
+            table.round.start()
+            await self.repository.set_status(table.id, "playing")
         await table.broadcast()
         self.schedule(table)
-
-    def _begin(self, table: LiveTable) -> None:
-        table.match = Match(table.spec, table.options, random.Random(table.seed))
-        table.status = "playing"
-        for seat, entrant in enumerate(table.match.seating):
-            name = table.entrants[entrant].bot
-            if name is not None:
-                table.bots[seat] = make_bot(name)
 
     # -- playing ---------------------------------------------------------------------
 
@@ -318,53 +189,24 @@ class Tables:
         sent when ``moves_made`` moves had been made; anything else is refused and
         changes nothing."""
         async with table.lock:
-            match = table.match
-            if match is None or table.status != "playing":
-                raise TableError("the game is not being played")
-            if seat < 0:
-                raise TableError("spectators cannot move")
-            if match.current_seat != seat:
-                raise TableError("it is not your turn")
-            if moves_made != table.moves_made:
-                raise TableError("that move list is out of date")
-            legal = match.legal_moves()
-            if not isinstance(choice, int) or isinstance(choice, bool):
-                raise TableError("move is the number of a legal move")
-            if not 0 <= choice < len(legal):
-                raise TableError(f"move must be 0 to {len(legal) - 1}")
-            event = self._apply(table, seat, legal[choice])
-        await table.broadcast(event)
+            played = table.round.play(seat, choice, moves_made)
+            await self._store(table, played)
+        await table.broadcast(played.event)
         await self._after_move(table)
 
-    def _apply(self, table: LiveTable, seat: int, move: Move) -> Event:
-        """Apply a legal move and store it (a draw with the tile it took) before anyone
-        hears of it. If it cannot be stored the table is rebuilt from the database, so
-        memory never runs ahead of the disk."""
-        match = table.match
-        assert match is not None
-        event = match.play(move)
+    async def _store(self, table: LiveTable, played: Played) -> None:
+        """Store a move the round applied before anyone hears of it. If it cannot be
+        stored the round is rebuilt from the database, so memory never runs ahead of
+        the disk."""
         try:
-            # A Core insert: a move is written on every turn, and the ORM's unit of
-            # work costs three times as much for one row.
-            with self.db.engine.begin() as connection:
-                connection.execute(
-                    insert(MoveRow),
-                    {
-                        "table_id": table.id,
-                        "number": table.moves_made,
-                        "seat": seat,
-                        "move": move_to_json(seat, event.move),
-                        "created_at": now(),
-                    },
-                )
+            await self.repository.add_move(table.id, played)
         except Exception:
-            self._rebuild(table)
+            log.exception("table %s: move %d could not be stored", table.id, played.number)
+            table.round = self._replayed(await self.repository.load_async(table.id))
             raise TableError("the move could not be saved; nothing changed") from None
-        table.moves_made += 1
-        return event
 
     async def _after_move(self, table: LiveTable) -> None:
-        match = table.match
+        match = table.round.match
         assert match is not None
         if match.is_over:
             await self._finish(table)
@@ -374,47 +216,44 @@ class Tables:
     def schedule(self, table: LiveTable) -> None:
         """Let the bot to move play after the table's pace (off the event loop), or
         start the turn timer of a person to move; watch for empty seats."""
-        match = table.match
+        match = table.round.match
         if match is None or match.is_over or table.status != "playing":
             return
         self.watch_seats(table)
         seat = match.current_seat
         if seat is None:
             return
-        if seat not in table.bots:
+        if not table.round.is_bot(seat):
             if table.turn_seconds is not None:
-                made = table.moves_made
+                made = table.round.moves_made
                 timer = asyncio.create_task(self._turn_timer(table, seat, made))
                 table.timers.add(timer)
                 timer.add_done_callback(table.timers.discard)
             return
         if table.task is not None and not table.task.done():
             return
-        table.task = asyncio.create_task(self._bot_turn(table, seat, table.moves_made))
+        table.task = asyncio.create_task(self._bot_turn(table, seat, table.round.moves_made))
 
     async def _turn_timer(self, table: LiveTable, seat: int, moves_made: int) -> None:
         """The turn timer ran out: the greedy choice is played for the seat."""
         assert table.turn_seconds is not None
         await asyncio.sleep(table.turn_seconds)
-        match = table.match
-        if match is None or table.moves_made != moves_made or match.current_seat != seat:
+        match = table.round.match
+        if match is None or table.round.moves_made != moves_made or match.current_seat != seat:
             return
-        legal = match.legal_moves()
-        view = match.current.view(seat)
-        move = make_bot("greedy").choose(view, legal, random.Random(table.seed))
-        with contextlib.suppress(TableError):
-            await self.play(table, seat, list(legal).index(move), moves_made)
+        with contextlib.suppress(TableError):  # the person moved just in time
+            await self.play(table, seat, table.round.timed_out_move(seat), moves_made)
 
     def watch_seats(self, table: LiveTable) -> None:
         """Start the grace period of every person's seat that has no connection."""
-        if table.match is None or table.status != "playing":
+        match = table.round.match
+        if match is None or table.status != "playing":
             return
         connected = {table.seat_of(who) for who in table.clients.values()}
-        for seat, entrant in enumerate(table.match.seating):
-            state = table.entrants[entrant]
-            if state.kind == "person" and seat not in connected and seat not in table.empty:
-                task = asyncio.create_task(self._take_over(table, seat))
-                table.empty[seat] = task
+        for seat in range(match.players):
+            holder = table.round.holder(seat)
+            if holder.kind == "person" and seat not in connected and seat not in table.empty:
+                table.empty[seat] = asyncio.create_task(self._take_over(table, seat))
 
     def arrived(self, table: LiveTable, who: Identity) -> None:
         """A client came (back): its seat's grace period stops."""
@@ -425,54 +264,42 @@ class Tables:
     async def _take_over(self, table: LiveTable, seat: int) -> None:
         await asyncio.sleep(self.grace)
         table.empty.pop(seat, None)
-        match = table.match
+        match = table.round.match
         if match is None or table.status != "playing" or match.is_over:
             return
         if any(table.seat_of(who) == seat for who in table.clients.values()):
             return
         async with table.lock:
-            entrant = match.seating[seat]
-            gone = table.entrants[entrant]
-            table.entrants[entrant] = SeatState(
-                "bot", f"{gone.name} (bot)", gone.user_id, gone.guest, "expert"
-            )
-            table.bots[seat] = make_bot("expert")
-            self._save_seat(table, entrant)
+            entrant = table.round.take_over(seat)
+            await self.repository.save_seat(table.id, entrant, table.round.entrants[entrant])
         await table.broadcast()
         self.schedule(table)
 
     async def _bot_turn(self, table: LiveTable, seat: int, moves_made: int) -> None:
         await asyncio.sleep(table.bot_delay)
-        match = table.match
+        match = table.round.match
         assert match is not None
-        if table.moves_made != moves_made or match.current_seat != seat:
+        if table.round.moves_made != moves_made or match.current_seat != seat:
             return
-        legal = match.legal_moves()
-        view = match.current.view(seat)
-        rng = random.Random(f"{table.seed}/{len(match.hands)}/{len(match.current.history)}")
-        bot = table.bots[seat]
-        move = (
-            legal[0] if len(legal) == 1 else await asyncio.to_thread(bot.choose, view, legal, rng)
-        )
+        move = await asyncio.to_thread(table.round.bot_decision)
         table.task = None
-        await self.play(table, seat, list(legal).index(move), moves_made)
+        if move is None:
+            return
+        await self.play(table, seat, list(match.legal_moves()).index(move), moves_made)
 
     async def _finish(self, table: LiveTable) -> None:
-        match = table.match
+        """The one way a game ends: its record is stored, every client told, then the
+        results hooks run (the game's entry as a result)."""
+        game_round = table.round
+        match = game_round.match
         assert match is not None
-        table.status = "finished"
         written = record.write_record(
             match,
-            table.names(),
-            seed=table.seed,
-            bots=[table.entrants[e].bot for e in match.seating],
+            game_round.names(),
+            seed=game_round.seed,
+            bots=[game_round.entrants[e].bot for e in match.seating],
         )
-        with self.db.session() as session, session.begin():
-            row = session.get(GameTable, table.id)
-            assert row is not None
-            row.status = "finished"
-            row.finished_at = now()
-            row.record = written
+        await self.repository.finish(table.id, written)
         await table.broadcast()
         # A finished table stays in memory a while for its players' last look, then only
         # in the database (its record, replay and history).
@@ -480,77 +307,64 @@ class Tables:
         for hook in self.on_finish:
             await hook(table)
 
+    # -- chat --------------------------------------------------------------------------
+
+    async def chat(self, table: LiveTable, author: str, text: str) -> None:
+        await self.repository.add_chat(table.id, author, text)
+        await table.tell_all(messages.chat(author, text))
+
     # -- restart ---------------------------------------------------------------------
 
     def recover(self) -> int:
         """Load every unfinished table from the database, replaying its moves; how many."""
-        with self.db.session() as session:
-            ids = session.scalars(
-                select(GameTable.id).where(GameTable.status.in_(("waiting", "playing")))
-            ).all()
+        ids = self.repository.unfinished()
         for table_id in ids:
-            self.live[table_id] = self._load(table_id)
-        return len(ids)
-
-    def _rebuild(self, table: LiveTable) -> None:
-        loaded = self._load(table.id)
-        table.match, table.moves_made, table.status = (
-            loaded.match,
-            loaded.moves_made,
-            loaded.status,
-        )
-
-    def _load(self, table_id: str) -> LiveTable:
-        """A table as the database has it: the match replayed from its seed and moves."""
-        with self.db.session() as session:
-            row = session.get(GameTable, table_id)
-            assert row is not None
-            spec = find_game(row.game)
-            table = LiveTable(
-                id=row.id,
-                spec=spec,
-                options=spec.options_from_json(row.options),
-                seed=row.seed,
-                entrants=[SeatState(s.kind, s.name, s.user_id, s.guest, s.bot) for s in row.seats],
-                status=row.status,
-                private=row.private,
-                invite=row.invite,
-                turn_seconds=row.turn_seconds,
+            stored = self.repository.load(table_id)
+            self.live[table_id] = LiveTable(
+                id=stored.id,
+                round=self._replayed(stored),
+                private=stored.private,
+                invite=stored.invite,
+                turn_seconds=stored.turn_seconds,
                 bot_delay=self.bot_delay,
             )
-            if row.status in ("playing", "finished"):
-                self._begin(table)
-                table.status = row.status
-                assert table.match is not None
-                moves = session.scalars(
-                    select(MoveRow).where(MoveRow.table_id == row.id).order_by(MoveRow.number)
-                ).all()
-                for stored in moves:
-                    table.match.play(record.move_from_json(stored.move, table.match.current))
-                    table.moves_made += 1
-        return table
+        return len(ids)
+
+    def _replayed(self, stored: StoredTable) -> Round:
+        """A round as the database has it: the match replayed from its seed and moves."""
+        spec = find_game(stored.game)
+        game_round = Round(
+            spec, spec.options_from_json(stored.options), stored.seed, stored.entrants
+        )
+        if stored.status in ("playing", "finished"):
+            game_round.start()
+            for data in stored.moves:
+                match = game_round.match
+                assert match is not None
+                try:
+                    move = record.move_from_json(data, match.current)
+                except (RuleError, ValueError, KeyError, TypeError) as exc:
+                    raise TableError(
+                        f"table {stored.id}: a stored move is unreadable: {exc}"
+                    ) from None
+                game_round.apply(move)
+            game_round.status = stored.status
+        return game_round
 
     def resume_bots(self) -> None:
-        """After :meth:`recover`, inside the event loop: let waiting bots move."""
-        for table in self.live.values():
-            self.schedule(table)
+        """After :meth:`recover`, inside the event loop: let waiting bots move, and end
+        a game whose last move was stored but whose end was not (the server stopped in
+        between)."""
+        for table in list(self.live.values()):
+            match = table.round.match
+            if match is not None and match.is_over and table.status == "playing":
+                table.round.status = "finished"
+                task = asyncio.get_running_loop().create_task(self._finish(table))
+                table.timers.add(task)
+                task.add_done_callback(table.timers.discard)
+            else:
+                self.schedule(table)
 
-    def _save_seat(self, table: LiveTable, entrant: int) -> None:
-        with self.db.session() as session, session.begin():
-            row = session.scalars(
-                select(Seat).where(Seat.table_id == table.id, Seat.entrant == entrant)
-            ).one()
-            state = table.entrants[entrant]
-            row.kind, row.name, row.user_id = state.kind, state.name, state.user_id
-            row.guest, row.bot = state.guest, state.bot
 
-
-def _seat_row(entrant: int, state: SeatState) -> Seat:
-    return Seat(
-        entrant=entrant,
-        kind=state.kind,
-        name=state.name,
-        user_id=state.user_id,
-        guest=state.guest,
-        bot=state.bot,
-    )
+def spectator_message(table: LiveTable) -> messages.StateMessage:
+    return table.message_for(SPECTATOR)

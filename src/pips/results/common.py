@@ -1,0 +1,134 @@
+"""What the parts of the results service share: its errors, months, the filter of a
+listing, and the base every part builds on (the database, the clock, the rating
+settings, and the lookups of groups, accounts and results)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from pips.results.rating import RatingSettings
+from pips.store.db import Database
+from pips.store.models import (
+    Group,
+    User,
+)
+
+log = logging.getLogger("pips.results")
+
+COUNTED = ("entered", "confirmed")
+"""Statuses whose results count for the world list."""
+
+SLUG = re.compile(r"[^a-z0-9]+")
+
+
+class ResultsError(Exception):
+    """A refused request; ``status`` is the HTTP status the API answers with."""
+
+    status = 422
+
+
+class NotAllowed(ResultsError):
+    status = 403
+
+
+class NotFound(ResultsError):
+    status = 404
+
+
+class Conflict(ResultsError):
+    status = 409
+
+
+def settings_from_env() -> RatingSettings:
+    """The rating settings of this installation: ``PIPS_RATING_HALF_LIFE`` days."""
+    text = os.environ.get("PIPS_RATING_HALF_LIFE", "").strip()
+    if not text:
+        return RatingSettings()
+    try:
+        days = float(text)
+    except ValueError:
+        raise ValueError(f"PIPS_RATING_HALF_LIFE={text!r} is not a number of days") from None
+    return RatingSettings(days)
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def month_bounds(month: str) -> tuple[date, date]:
+    """The first day of ``YYYY-MM`` and the first day of the month after."""
+    match = re.fullmatch(r"(\d{4})-(\d{2})", month.strip())
+    if not match or not 1 <= int(match[2]) <= 12:
+        raise ResultsError(f"{month!r} is not a month (YYYY-MM)")
+    first = date(int(match[1]), int(match[2]), 1)
+    after = date(first.year + first.month // 12, first.month % 12 + 1, 1)
+    return first, after
+
+
+def month_of(day: date | datetime) -> str:
+    return f"{day.year:04d}-{day.month:02d}"
+
+
+def slugify(name: str) -> str:
+    return SLUG.sub("-", name.casefold()).strip("-")[:60]
+
+
+@dataclass(frozen=True)
+class Filter:
+    """Which results a page or the API lists."""
+
+    group: str | None = None
+    game: str | None = None
+    month: str | None = None
+    player: str | None = None
+    status: str | None = None
+    limit: int = 50
+    offset: int = 0
+
+
+class ServiceBase:
+    """The results service over a database; ``clock`` gives the time (UTC) so tests
+    can place themselves in any month."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Callable[[], datetime] = utc_now,
+        settings: RatingSettings | None = None,
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.settings = settings or RatingSettings()
+
+    def today(self) -> date:
+        return self.clock().date()
+
+    def _group(self, session: Session, slug: str) -> Group:
+        group = session.scalars(select(Group).where(Group.slug == slug)).first()
+        if group is None:
+            raise NotFound(f"no group {slug!r}")
+        return group
+
+    def _user(self, session: Session, name: str) -> User:
+        user = session.scalars(select(User).where(User.name == name.strip())).first()
+        if user is None:
+            raise NotFound(f"no account named {name.strip()!r}")
+        return user
+
+    def _accounts(self, session: Session, names: Iterable[str]) -> dict[str, int]:
+        folded = {n.casefold() for n in names}
+        if not folded:
+            return {}
+        rows = session.execute(
+            select(User.id, User.name).where(func.lower(User.name).in_(folded))
+        ).all()
+        return {name.casefold(): uid for uid, name in rows if name.casefold() in folded}

@@ -1,0 +1,238 @@
+"""The websocket protocol, version 1: every message of both directions, declared once.
+
+One JSON object per frame, each with ``"v": 1`` and a ``type``. A client sends (validated
+by pydantic, anything else refused with an ``error`` to that client only):
+
+* ``move``: ``{"v": 1, "type": "move", "move": i, "moves_made": n}`` plays the legal move
+  numbered ``i`` (from 0) of the ``legal`` list of the last state message, which was
+  sent when ``n`` moves had been made (a stale list is refused);
+* ``chat``: ``{"v": 1, "type": "chat", "text": "..."}`` (1 to 300 characters);
+* ``ping``.
+
+The server sends (declared as typed dicts, so building one costs nothing at run time;
+their JSON schemas are in :func:`asyncapi`, served at ``/api/asyncapi.json``):
+
+* ``state``: the table, the names, the seat's own view (never another seat's tiles), the
+  last event as that seat may see it and in words, the legal moves when it is that
+  seat's turn, how the hand's points came about, the match's scores;
+* ``chat``, ``pong``, ``error`` (to the sender only; nothing changed).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal, NotRequired
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, with_config
+from typing_extensions import TypedDict
+
+from pips.core.view import Event, event_to_json
+
+VERSION: Literal[1] = 1
+MAX_FRAME = 2048
+"""Bytes: a client frame larger than this is refused unread."""
+
+
+# -- client to server ---------------------------------------------------------------------
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    v: Literal[1]
+
+
+class MoveMessage(_Message):
+    """Play the legal move numbered ``move`` of the list sent at ``moves_made``."""
+
+    type: Literal["move"]
+    move: int
+    moves_made: int
+
+
+class ChatMessage(_Message):
+    """Say something to the table."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=300)]
+
+
+class PingMessage(_Message):
+    """Ask for a ``pong`` (keeps a connection alive, measures latency)."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[MoveMessage | ChatMessage | PingMessage, Field(discriminator="type")]
+_CLIENT: TypeAdapter[MoveMessage | ChatMessage | PingMessage] = TypeAdapter(ClientMessage)
+
+
+class ProtocolError(ValueError):
+    """A frame that is not a valid client message; the text says why, in one line."""
+
+
+def parse(frame: str | bytes) -> MoveMessage | ChatMessage | PingMessage:
+    """A client's frame as its message; :class:`ProtocolError` for anything else."""
+    if len(frame) > MAX_FRAME:
+        raise ProtocolError(f"message too large (over {MAX_FRAME} bytes)")
+    try:
+        data = json.loads(frame)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise ProtocolError("not JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("a message is a JSON object")
+    if data.get("v") != VERSION:
+        raise ProtocolError(
+            f"unknown protocol version {data.get('v')!r}; this server speaks {VERSION}"
+        )
+    try:
+        return _CLIENT.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "message"
+        raise ProtocolError(f"{where}: {first['msg']}") from None
+
+
+# -- server to client ---------------------------------------------------------------------
+
+_STRICT = ConfigDict(extra="forbid")
+"""A server message holds what it declares and nothing else (checked in the tests)."""
+
+
+@with_config(_STRICT)
+class Face(TypedDict):
+    """What a client needs to know of the game to draw its table."""
+
+    stock: bool
+    pass_word: str
+    final_word: str
+
+
+@with_config(_STRICT)
+class TableSummary(TypedDict):
+    id: str
+    game: str
+    title: str
+    options: dict[str, Any]
+    status: Literal["waiting", "playing", "finished"]
+    private: bool
+    seats: list[dict[str, Any]]
+    scores: list[int] | None
+    pairs: bool
+    face: Face
+    turn_seconds: int | None
+
+
+@with_config(_STRICT)
+class MatchState(TypedDict):
+    scores: list[int]
+    target: int | None
+    over: bool
+    result: dict[str, list[int]] | None
+
+
+@with_config(_STRICT)
+class SharedState(TypedDict):
+    """The part of a state message every seat gets alike."""
+
+    v: Literal[1]
+    type: Literal["state"]
+    table: TableSummary
+    names: list[str]
+    moves_made: int
+    explanation: NotRequired[str]
+    match: NotRequired[MatchState]
+
+
+@with_config(_STRICT)
+class StateMessage(SharedState):
+    """The table as one seat sees it (``seat`` -1: a spectator)."""
+
+    seat: int
+    view: NotRequired[dict[str, Any]]
+    hand_order: NotRequired[list[list[int]]]
+    event: NotRequired[dict[str, Any]]
+    said: NotRequired[str]
+    legal: NotRequired[list[dict[str, Any]]]
+
+
+ChatLine = TypedDict(
+    "ChatLine", {"v": Literal[1], "type": Literal["chat"], "from": str, "text": str}
+)
+ChatLine.__pydantic_config__ = _STRICT  # type: ignore[attr-defined]
+
+
+@with_config(_STRICT)
+class Pong(TypedDict):
+    v: Literal[1]
+    type: Literal["pong"]
+
+
+@with_config(_STRICT)
+class Error(TypedDict):
+    v: Literal[1]
+    type: Literal["error"]
+    message: str
+
+
+ServerMessage = StateMessage | ChatLine | Pong | Error
+SERVER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+"""Validates a server message (the protocol tests hold every message sent to it)."""
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    return event_to_json(event)
+
+
+def chat(author: str, text: str) -> ChatLine:
+    return {"v": VERSION, "type": "chat", "from": author, "text": text}
+
+
+def pong() -> Pong:
+    return {"v": VERSION, "type": "pong"}
+
+
+def error(message: str) -> Error:
+    return {"v": VERSION, "type": "error", "message": message}
+
+
+def asyncapi(version: str) -> dict[str, Any]:
+    """The protocol as an AsyncAPI 2.6 document: the channel ``/ws/{table_id}``, what
+    the client publishes and what it subscribes to, each message with its JSON schema."""
+    sent: dict[str, Any] = {
+        "move": MoveMessage,
+        "chat": ChatMessage,
+        "ping": PingMessage,
+    }
+    received: dict[str, Any] = {
+        "state": StateMessage,
+        "chatLine": ChatLine,
+        "pong": Pong,
+        "error": Error,
+    }
+    messages: dict[str, Any] = {}
+    for name, kind in {**sent, **received}.items():
+        schema = TypeAdapter(kind).json_schema(ref_template="#/components/schemas/{model}")
+        for key, definition in schema.pop("$defs", {}).items():
+            messages.setdefault("__schemas__", {})[key] = definition
+        messages[name] = {"name": name, "payload": schema}
+    schemas = messages.pop("__schemas__", {})
+    return {
+        "asyncapi": "2.6.0",
+        "info": {
+            "title": "pips table protocol",
+            "version": f"{VERSION} (pips {version})",
+            "description": (__doc__ or "").strip(),
+        },
+        "channels": {
+            "/ws/{table_id}": {
+                "parameters": {"table_id": {"schema": {"type": "string"}}},
+                "publish": {
+                    "message": {"oneOf": [{"$ref": f"#/components/messages/{n}"} for n in sent]}
+                },
+                "subscribe": {
+                    "message": {"oneOf": [{"$ref": f"#/components/messages/{n}"} for n in received]}
+                },
+            }
+        },
+        "components": {"messages": messages, "schemas": schemas},
+    }

@@ -1,0 +1,227 @@
+"""The tables' storage: every database read and write of the live game server.
+
+The table actor never touches SQLAlchemy itself: it asks the repository, whose
+coroutines run the (synchronous) database work in a worker thread, so a slow write
+never stalls the event loop and the other tables' games go on meanwhile. At start the
+server reads what it must recover with the synchronous :meth:`TableRepository.load`,
+before it accepts any connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import insert, select
+
+from pips.server.round import Played, SeatHolder
+from pips.store.db import Database
+from pips.store.models import ChatLine, GameTable, MoveRow, Seat, User, now
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    """A table as the database has it: its settings, seats and moves so far."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    seed: int
+    status: str
+    private: bool
+    invite: str
+    turn_seconds: int | None
+    entrants: list[SeatHolder]
+    moves: list[dict[str, Any]]
+
+
+class TableRepository:
+    """The tables, seats, moves, chat and records of one database."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # -- writing ---------------------------------------------------------------------
+
+    async def create(
+        self,
+        table_id: str,
+        game: str,
+        options: dict[str, Any],
+        seed: int,
+        entrants: list[SeatHolder],
+        *,
+        private: bool,
+        invite: str,
+        turn_seconds: int | None,
+        created_by: int | None,
+    ) -> None:
+        def write() -> None:
+            with self.db.session() as session, session.begin():
+                session.add(
+                    GameTable(
+                        id=table_id,
+                        game=game,
+                        options=options,
+                        seed=seed,
+                        private=private,
+                        invite=invite,
+                        turn_seconds=turn_seconds,
+                        created_by=created_by,
+                        seats=[_seat_row(i, e) for i, e in enumerate(entrants)],
+                    )
+                )
+
+        await asyncio.to_thread(write)
+
+    async def save_seat(self, table_id: str, entrant: int, holder: SeatHolder) -> None:
+        def write() -> None:
+            with self.db.session() as session, session.begin():
+                row = session.scalars(
+                    select(Seat).where(Seat.table_id == table_id, Seat.entrant == entrant)
+                ).one()
+                row.kind, row.name, row.user_id = holder.kind, holder.name, holder.user_id
+                row.guest, row.bot = holder.guest, holder.bot
+
+        await asyncio.to_thread(write)
+
+    async def set_status(self, table_id: str, status: str) -> None:
+        def write() -> None:
+            with self.db.session() as session, session.begin():
+                row = session.get(GameTable, table_id)
+                assert row is not None
+                row.status = status
+
+        await asyncio.to_thread(write)
+
+    async def add_move(self, table_id: str, played: Played) -> None:
+        """Store one move (before anyone hears of it)."""
+
+        def write() -> None:
+            # A Core insert: a move is written on every turn, and the ORM's unit of
+            # work costs three times as much for one row.
+            with self.db.engine.begin() as connection:
+                connection.execute(
+                    insert(MoveRow),
+                    {
+                        "table_id": table_id,
+                        "number": played.number,
+                        "seat": played.seat,
+                        "move": played.move,
+                        "created_at": now(),
+                    },
+                )
+
+        await asyncio.to_thread(write)
+
+    async def finish(self, table_id: str, record: dict[str, Any]) -> None:
+        def write() -> None:
+            with self.db.session() as session, session.begin():
+                row = session.get(GameTable, table_id)
+                assert row is not None
+                row.status = "finished"
+                row.finished_at = now()
+                row.record = record
+
+        await asyncio.to_thread(write)
+
+    async def add_chat(self, table_id: str, author: str, text: str) -> None:
+        def write() -> None:
+            with self.db.session() as session, session.begin():
+                session.add(ChatLine(table_id=table_id, author=author, text=text))
+
+        await asyncio.to_thread(write)
+
+    # -- reading ---------------------------------------------------------------------
+
+    def unfinished(self) -> list[str]:
+        """The ids of the tables waiting or being played (at start, synchronously)."""
+        with self.db.session() as session:
+            return list(
+                session.scalars(
+                    select(GameTable.id).where(GameTable.status.in_(("waiting", "playing")))
+                ).all()
+            )
+
+    def load(self, table_id: str) -> StoredTable:
+        """One table with its seats and stored moves, in order."""
+        with self.db.session() as session:
+            row = session.get(GameTable, table_id)
+            assert row is not None
+            moves = session.scalars(
+                select(MoveRow.move).where(MoveRow.table_id == row.id).order_by(MoveRow.number)
+            ).all()
+            return StoredTable(
+                id=row.id,
+                game=row.game,
+                options=row.options,
+                seed=row.seed,
+                status=row.status,
+                private=row.private,
+                invite=row.invite,
+                turn_seconds=row.turn_seconds,
+                entrants=[SeatHolder(s.kind, s.name, s.user_id, s.guest, s.bot) for s in row.seats],
+                moves=list(moves),
+            )
+
+    async def load_async(self, table_id: str) -> StoredTable:
+        return await asyncio.to_thread(self.load, table_id)
+
+    async def record(self, table_id: str) -> dict[str, Any] | None:
+        """The record of a finished game, if there is one."""
+
+        def read() -> dict[str, Any] | None:
+            with self.db.session() as session:
+                row = session.get(GameTable, table_id)
+                return None if row is None else row.record
+
+        return await asyncio.to_thread(read)
+
+    async def status(self, table_id: str) -> str | None:
+        def read() -> str | None:
+            with self.db.session() as session:
+                row = session.get(GameTable, table_id)
+                return None if row is None else row.status
+
+        return await asyncio.to_thread(read)
+
+    async def finished_games(self, name: str) -> list[dict[str, Any]] | None:
+        """The finished games of the account ``name``, newest first (``None``: no such
+        account)."""
+
+        def read() -> list[dict[str, Any]] | None:
+            with self.db.session() as session:
+                user = session.scalars(select(User).where(User.name == name)).first()
+                if user is None:
+                    return None
+                rows = session.scalars(
+                    select(GameTable)
+                    .join(Seat)
+                    .where(Seat.user_id == user.id, GameTable.status == "finished")
+                    .order_by(GameTable.finished_at.desc())
+                ).all()
+                return [
+                    {
+                        "id": r.id,
+                        "game": r.game,
+                        "finished_at": r.finished_at.isoformat() if r.finished_at else None,
+                        "seats": (r.record or {}).get("seats"),
+                        "result": (r.record or {}).get("result"),
+                        "record": f"/api/records/{r.id}",
+                    }
+                    for r in rows
+                ]
+
+        return await asyncio.to_thread(read)
+
+
+def _seat_row(entrant: int, holder: SeatHolder) -> Seat:
+    return Seat(
+        entrant=entrant,
+        kind=holder.kind,
+        name=holder.name,
+        user_id=holder.user_id,
+        guest=holder.guest,
+        bot=holder.bot,
+    )

@@ -1,0 +1,324 @@
+"""A table's game as a pure state machine: commands in, events out.
+
+A :class:`Round` holds one table's seats and, once every seat is filled, its match in
+the seating driver (:class:`~pips.sim.seating.Seating`). Its commands (:meth:`join`,
+:meth:`start`, :meth:`play`, :meth:`take_over`) check the request, change the round and
+return what happened; a refused command raises :class:`TableError` and changes nothing.
+It performs no I/O and knows nothing of the event loop: the table actor
+(:mod:`pips.server.tables`) serialises the commands, stores what they return through
+the repository (:mod:`pips.server.repository`) and then tells every client, each its
+own seat's view (:mod:`pips.server.messages`).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from pips.bots.base import Bot, make_bot
+from pips.core.errors import RuleError
+from pips.core.moves import Move
+from pips.core.view import SPECTATOR, Event, move_to_json
+from pips.display import describe_event, explain, final_word, hand_order
+from pips.games.match import Match
+from pips.games.registry import GameSpec, find_game
+from pips.games.traits import DrawRule
+from pips.server import messages
+from pips.sim.seating import Seating
+
+TAKE_OVER_BOT = "expert"
+"""The bot that takes the seat of a person who stays away (and plays a timed-out turn's
+hints: greedy, see :meth:`Round.timed_out_move`)."""
+
+
+class TableError(Exception):
+    """A request the table refuses; its text goes to that client only."""
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who a connection is: an account, or a guest by their token."""
+
+    user_id: int | None = None
+    guest: str | None = None
+    name: str = "guest"
+
+
+@dataclass
+class SeatHolder:
+    """Who holds an entrant's place: ``open``, a ``person`` or a ``bot``."""
+
+    kind: str
+    name: str
+    user_id: int | None = None
+    guest: str | None = None
+    bot: str | None = None
+
+    def held_by(self, who: Identity) -> bool:
+        if self.kind != "person":
+            return False
+        if who.user_id is not None:
+            return self.user_id == who.user_id
+        return who.guest is not None and self.guest == who.guest
+
+
+@dataclass(frozen=True)
+class Played:
+    """A move the round applied: the engine's event and the move as stored (its number
+    among the table's moves, the seat, the record's JSON)."""
+
+    event: Event
+    number: int
+    seat: int
+    move: dict[str, Any]
+
+
+@dataclass
+class Round:
+    """One table: its game, options, seed and seats, and once started its match."""
+
+    spec: GameSpec
+    options: Any
+    seed: int
+    entrants: list[SeatHolder]
+    status: str = "waiting"
+    seating: Seating | None = None
+    moves_made: int = 0
+    face: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # What a client needs to know of the game's face, stated once per table.
+        self.face = {
+            "stock": self.spec.traits(self.options).draw is not DrawRule.NONE,
+            "pass_word": self.spec.pass_word.capitalize(),
+            "final_word": final_word(self.spec.name),
+        }
+
+    @classmethod
+    def new(
+        cls,
+        game: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        creator: Identity,
+        seed: int,
+    ) -> Round:
+        """A round not yet started; ``seats`` per entrant: ``{"kind": "me"|"open"|"bot",
+        "bot": name}``. Bad options or seats raise :class:`TableError`."""
+        try:
+            spec = find_game(game)
+            chosen = spec.options_from_json(options)
+        except (RuleError, TypeError) as exc:
+            raise TableError(str(exc)) from None
+        if len(seats) != chosen.players:
+            raise TableError(f"{spec.title} with these options has {chosen.players} seats")
+        entrants: list[SeatHolder] = []
+        for number, seat in enumerate(seats):
+            kind = seat.get("kind") if isinstance(seat, dict) else None
+            if kind == "me":
+                entrants.append(SeatHolder("person", creator.name, creator.user_id, creator.guest))
+            elif kind == "open":
+                entrants.append(SeatHolder("open", ""))
+            elif kind == "bot":
+                name = str(seat.get("bot") or "greedy")
+                try:
+                    make_bot(name)
+                except RuleError as exc:
+                    raise TableError(str(exc)) from None
+                if name.startswith("external"):
+                    raise TableError("external bots cannot sit at a server table")
+                entrants.append(SeatHolder("bot", f"{name}-{number}", bot=name))
+            else:
+                raise TableError(f"seat {number}: kind is me, open or bot")
+        if sum(e.kind == "person" for e in entrants) > 1:
+            raise TableError("you can take one seat")
+        return cls(spec, chosen, seed, entrants)
+
+    # -- reading ---------------------------------------------------------------------
+
+    @property
+    def match(self) -> Match | None:
+        return None if self.seating is None else self.seating.match
+
+    @property
+    def seating_order(self) -> tuple[int, ...]:
+        """``order[seat]``: the entrant in that seat (after the lots)."""
+        match = self.match
+        return match.seating if match is not None else tuple(range(len(self.entrants)))
+
+    def seat_of(self, who: Identity) -> int:
+        """The seat (after lots) ``who`` plays, or SPECTATOR."""
+        for seat, entrant in enumerate(self.seating_order):
+            if self.entrants[entrant].held_by(who):
+                return seat
+        return SPECTATOR
+
+    def names(self) -> list[str]:
+        return [self.entrants[e].name for e in self.seating_order]
+
+    def holder(self, seat: int) -> SeatHolder:
+        return self.entrants[self.seating_order[seat]]
+
+    def is_bot(self, seat: int) -> bool:
+        return self.seating is not None and self.seating.bots[seat] is not None
+
+    # -- commands --------------------------------------------------------------------
+
+    def join(self, who: Identity, entrant: int | None = None) -> int:
+        """``who`` takes an open seat (the first unless ``entrant`` says which); returns
+        the entrant's number."""
+        if self.status != "waiting":
+            raise TableError("the game has started; you can watch")
+        if any(e.held_by(who) for e in self.entrants):
+            raise TableError("you already have a seat here")
+        free = [i for i, e in enumerate(self.entrants) if e.kind == "open"]
+        if entrant is not None:
+            free = [i for i in free if i == entrant]
+        if not free:
+            raise TableError("no open seat")
+        self.entrants[free[0]] = SeatHolder("person", who.name, who.user_id, who.guest)
+        return free[0]
+
+    @property
+    def ready(self) -> bool:
+        """Every seat is filled and the game has not begun."""
+        return self.status == "waiting" and all(e.kind != "open" for e in self.entrants)
+
+    def start(self) -> None:
+        """Draw the lots, deal, and seat the bots (the deals come from the seed)."""
+        match = Match(self.spec, self.options, random.Random(self.seed))
+        bots: list[Bot | None] = [
+            None if self.entrants[e].bot is None else make_bot(str(self.entrants[e].bot))
+            for e in match.seating
+        ]
+        self.seating = Seating(match, bots, self.seed)
+        self.status = "playing"
+
+    def play(self, seat: int, choice: Any, moves_made: Any) -> Played:
+        """Seat ``seat`` plays the legal move numbered ``choice`` of the list it was sent
+        when ``moves_made`` moves had been made; anything else is refused."""
+        match = self.match
+        if match is None or self.status != "playing":
+            raise TableError("the game is not being played")
+        if seat < 0:
+            raise TableError("spectators cannot move")
+        if match.current_seat != seat:
+            raise TableError("it is not your turn")
+        if moves_made != self.moves_made:
+            raise TableError("that move list is out of date")
+        legal = match.legal_moves()
+        if not isinstance(choice, int) or isinstance(choice, bool):
+            raise TableError("move is the number of a legal move")
+        if not 0 <= choice < len(legal):
+            raise TableError(f"move must be 0 to {len(legal) - 1}")
+        return self.apply(legal[choice])
+
+    def apply(self, move: Move) -> Played:
+        """Apply a move of the seat to move (a listed one, or one read back from storage)."""
+        assert self.seating is not None
+        seat = self.seating.to_move
+        assert seat is not None
+        event = self.seating.play(move)
+        # As applied: a draw names the tile it took, so replaying it is exact.
+        played = Played(event, self.moves_made, seat, move_to_json(seat, event.move))
+        self.moves_made += 1
+        if self.seating.match.is_over:
+            self.status = "finished"
+        return played
+
+    def bot_decision(self) -> Move | None:
+        """The move of the bot to move, or ``None`` when no bot is to move (may take a
+        while: the actor runs it in a thread)."""
+        if self.seating is None or self.status != "playing" or self.seating.bot_to_move is None:
+            return None
+        return self.seating.decide()
+
+    def timed_out_move(self, seat: int) -> int:
+        """The number of the move played for a person whose turn timer ran out: what
+        the greedy bot would play."""
+        match = self.match
+        assert match is not None
+        legal = match.legal_moves()
+        view = match.current.view(seat)
+        move = make_bot("greedy").choose(view, legal, random.Random(self.seed))
+        return list(legal).index(move)
+
+    def take_over(self, seat: int) -> int:
+        """A bot takes the seat of a person who stayed away; returns the entrant."""
+        assert self.seating is not None
+        entrant = self.seating_order[seat]
+        gone = self.entrants[entrant]
+        self.entrants[entrant] = SeatHolder(
+            "bot", f"{gone.name} (bot)", gone.user_id, gone.guest, TAKE_OVER_BOT
+        )
+        self.seating.seat(seat, make_bot(TAKE_OVER_BOT))
+        return entrant
+
+    # -- what clients are sent --------------------------------------------------------
+
+    def summary(
+        self, table_id: str, private: bool, turn_seconds: int | None
+    ) -> messages.TableSummary:
+        """What the lobby and the API show of a table (no hidden information)."""
+        match = self.match
+        return {
+            "id": table_id,
+            "game": self.spec.name,
+            "title": self.spec.title,
+            "options": self.options.to_json(),
+            "status": self.status,  # type: ignore[typeddict-item]
+            "private": private,
+            "seats": [{"kind": s.kind, "name": s.name, "bot": s.bot} for s in self.entrants],
+            "scores": None if match is None else list(match.scores),
+            "pairs": self.spec.pairs,
+            "face": self.face,  # type: ignore[typeddict-item]
+            "turn_seconds": turn_seconds,
+        }
+
+    def shared_part(self, summary: messages.TableSummary) -> messages.SharedState:
+        """What every seat's state message has in common (public)."""
+        shared: messages.SharedState = {
+            "v": messages.VERSION,
+            "type": "state",
+            "table": summary,
+            "names": self.names(),
+            "moves_made": self.moves_made,
+        }
+        match = self.match
+        if match is not None:
+            hand = match.current.result
+            if hand is not None:
+                # How the hand's points came about, in the words of its rule.
+                options = self.options.to_json()
+                shared["explanation"] = explain(self.spec.name, options, hand, self.names())
+            result = match.result
+            shared["match"] = {
+                "scores": list(match.scores),
+                "target": match.target,
+                "over": match.is_over,
+                "result": None if result is None else result.to_json(),
+            }
+        return shared
+
+    def message_for(
+        self, seat: int, shared: messages.SharedState, event: Event | None = None
+    ) -> messages.StateMessage:
+        """The state message for one seat (or a spectator): its own view only."""
+        message: messages.StateMessage = {**shared, "seat": seat}  # type: ignore[typeddict-item]
+        match = self.match
+        if match is None:
+            return message
+        view = match.current.view(seat)
+        # The moves so far are not repeated in every message: ``event`` carries the
+        # newest, and the finished record all of them.
+        message["view"] = view.to_json(history=False)
+        if seat >= 0:
+            message["hand_order"] = [t.to_json() for t in hand_order(view)]
+        if event is not None:
+            seen = event.seen_by(seat)
+            message["event"] = messages.event_json(seen)
+            message["said"] = describe_event(seen, self.names(), self.spec.name)
+        if seat >= 0 and match.current_seat == seat:
+            message["legal"] = [move_to_json(seat, m) for m in match.legal_moves()]
+        return message

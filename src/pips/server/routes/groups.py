@@ -1,0 +1,142 @@
+"""Groups (clubs): founded, joined, led by a representative; their pages and JSON API."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import BaseModel
+
+from pips.results.service import Filter, Results, ResultsError
+from pips.server.routes.common import refused, results_of, run
+from pips.server.web import account, check_csrf, page
+
+api = APIRouter()
+
+
+class GroupBody(BaseModel):
+    name: str
+
+
+class MemberBody(BaseModel):
+    name: str
+    remove: bool = False
+
+
+@api.get("/api/groups", tags=["groups"])
+async def list_groups(request: Request) -> list[dict[str, Any]]:
+    results = results_of(request)
+    return list(await run(results.groups))
+
+
+@api.post("/api/groups", tags=["groups"], status_code=201)
+async def create_group(request: Request, body: GroupBody) -> dict[str, Any]:
+    """Found a group; its founder is its first member and representative."""
+    results = results_of(request)
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(await run(results.create_group, actor, body.name))
+
+
+@api.get("/api/groups/{slug}", tags=["groups"])
+async def get_group(request: Request, slug: str) -> dict[str, Any]:
+    results = results_of(request)
+    return dict(await run(results.group, slug))
+
+
+@api.post("/api/groups/{slug}/members", tags=["groups"])
+async def change_member(request: Request, slug: str, body: MemberBody) -> dict[str, Any]:
+    """Add (or with ``remove``, remove) a member by account name: the
+    representative only."""
+    results = results_of(request)
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(await run(results.change_member, actor, slug, body.name, add=not body.remove))
+
+
+@api.post("/api/groups/{slug}/representative", tags=["groups"])
+async def hand_on(request: Request, slug: str, body: MemberBody) -> dict[str, Any]:
+    """Hand the representative's role to another member."""
+    results = results_of(request)
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(await run(results.set_representative, actor, slug, body.name))
+
+
+@api.get("/groups", response_class=HTMLResponse, include_in_schema=False)
+async def groups_page(request: Request) -> HTMLResponse:
+    results = results_of(request)
+    return page(request, "groups.html", groups=await run(results.groups))
+
+
+@api.post("/groups", include_in_schema=False)
+async def found_group(request: Request, name: str = Form(), csrf: str = Form("")) -> Response:
+    results = results_of(request)
+    check_csrf(request, csrf)
+    actor = account(request)
+    try:
+        made = await asyncio.to_thread(results.create_group, actor, name)
+    except ResultsError as exc:
+        return page(
+            request,
+            "groups.html",
+            status_code=exc.status,
+            groups=await run(results.groups),
+            error=str(exc),
+        )
+    return RedirectResponse(f"/groups/{made['slug']}", status_code=303)
+
+
+@api.get("/groups/{slug}", response_class=HTMLResponse, include_in_schema=False)
+async def group_page(request: Request, slug: str) -> HTMLResponse:
+    results = results_of(request)
+    return await _group_page(request, results, slug)
+
+
+@api.post("/groups/{slug}/members", include_in_schema=False)
+async def group_member(
+    request: Request,
+    slug: str,
+    name: str = Form(),
+    csrf: str = Form(""),
+    action: str = Form("add"),
+) -> Response:
+    results = results_of(request)
+    check_csrf(request, csrf)
+    actor = account(request)
+    try:
+        if action == "representative":
+            await asyncio.to_thread(results.set_representative, actor, slug, name)
+        else:
+            await asyncio.to_thread(
+                results.change_member, actor, slug, name, add=action != "remove"
+            )
+    except ResultsError as exc:
+        return await _group_page(request, results, slug, error=str(exc), status_code=exc.status)
+    return RedirectResponse(f"/groups/{slug}", status_code=303)
+
+
+async def _group_page(
+    request: Request,
+    results: Results,
+    slug: str,
+    *,
+    error: str | None = None,
+    status_code: int = 200,
+) -> HTMLResponse:
+    try:
+        group = await asyncio.to_thread(results.group, slug)
+    except ResultsError as exc:
+        raise refused(exc) from None
+    rows, total = await asyncio.to_thread(results.results, Filter(group=slug, limit=100))
+    return page(
+        request,
+        "group.html",
+        status_code=status_code,
+        group=group,
+        rows=rows,
+        total=total,
+        error=error,
+    )

@@ -1,0 +1,405 @@
+"""Results of games played at real tables: entered by form, CSV or JSON, listed, shown,
+confirmed, disputed, resolved, withdrawn.
+
+Every change needs an account and, from a browser, the session's CSRF token (a form
+field, or the ``X-CSRF-Token`` header of a JSON request). What each account may do is
+decided in :mod:`pips.results`; this module only turns requests into calls and errors
+into answers (a page with the message, or JSON ``{"detail": ...}``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import BaseModel
+
+from pips.games.registry import find_game
+from pips.results.entry import (
+    GAMES,
+    Checked,
+    Entry,
+    EntryError,
+    Line,
+    default_set,
+    entry_from_json,
+    parse_date,
+    parse_int,
+    read_csv,
+)
+from pips.results.service import Filter, Results, ResultsError
+from pips.server.routes.common import results_of, run
+from pips.server.web import account, check_csrf, page, who
+
+MAX_UPLOAD = 2_000_000
+"""Bytes of a CSV upload."""
+
+api = APIRouter()
+
+
+class ResultsBatch(BaseModel):
+    """Results to enter: one game's object (see ``docs/results.md``) or ``results``, a
+    list of them, all saved or none."""
+
+    results: list[dict[str, Any]]
+    group: str | None = None
+
+
+class Review(BaseModel):
+    comment: str = ""
+
+
+@api.post("/api/results/check", tags=["results"])
+async def check_results(request: Request, body: ResultsBatch) -> list[dict[str, Any]]:
+    """Check results without saving them: each one's final scores and places."""
+    results = results_of(request)
+    checked = _checked_all(results, body.results)
+    return [_preview(c) for c in checked]
+
+
+@api.post("/api/results", tags=["results"], status_code=201)
+async def enter_results(request: Request, body: ResultsBatch) -> dict[str, Any]:
+    """Enter finished games (all or none). Needs an account and ``X-CSRF-Token``."""
+    results = results_of(request)
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    checked = _checked_all(results, body.results)
+    ids = await run(results.enter, actor, checked, source="api", group=body.group)
+    return {"ids": ids, "urls": [f"/results/{i}" for i in ids]}
+
+
+@api.post("/api/results/csv", tags=["results"], status_code=201)
+async def enter_csv(request: Request, group: str | None = None) -> dict[str, Any]:
+    """Enter the games of a CSV body (``text/csv``, the columns of ``pips ranking
+    export``), all or none."""
+    results = results_of(request)
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    body = await request.body()
+    ids = await run(_enter_csv, results, actor, body, group)
+    return {"ids": ids}
+
+
+@api.get("/api/results", tags=["results"])
+async def list_results(
+    request: Request,
+    group: str | None = None,
+    game: str | None = None,
+    month: str | None = None,
+    player: str | None = None,
+    status: str | None = None,
+    limit: int = 50,
+    offset: int = 0,
+) -> dict[str, Any]:
+    """Results, newest game first, filtered by group, game, month, player or status."""
+    results = results_of(request)
+    rows, total = await run(
+        results.results, Filter(group, game, month, player, status, limit, offset)
+    )
+    return {"total": total, "results": rows}
+
+
+@api.get("/api/results/export.csv", tags=["results"])
+async def export_csv(request: Request, month: str, group: str | None = None) -> Response:
+    """A month's counted results in the federation's fields (SPEC F-25)."""
+    results = results_of(request)
+    text = await run(results.export, month, group)
+    name = f"pips-results-{month}{'-' + group if group else ''}.csv"
+    headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+    return Response(text, media_type="text/csv", headers=headers)
+
+
+@api.get("/api/results/{result_id}", tags=["results"])
+async def get_result(request: Request, result_id: int) -> dict[str, Any]:
+    results = results_of(request)
+    return dict(await run(results.result, result_id))
+
+
+@api.post("/api/results/{result_id}/{action}", tags=["results"])
+async def review_result(
+    request: Request, result_id: int, action: str, body: Review | None = None
+) -> dict[str, Any]:
+    """``confirm``, ``dispute`` (with a comment), ``resolve`` or ``withdraw``."""
+    results = results_of(request)
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    comment = body.comment if body else ""
+    return dict(await run(results.review, actor, result_id, action, comment))
+
+
+@api.get("/results", response_class=HTMLResponse, include_in_schema=False)
+async def results_page(
+    request: Request,
+    group: str = "",
+    game: str = "",
+    month: str = "",
+    player: str = "",
+    status: str = "",
+    page_number: int = 1,
+) -> HTMLResponse:
+    results = results_of(request)
+    where = Filter(
+        group or None,
+        game or None,
+        month or None,
+        player or None,
+        status or None,
+        limit=50,
+        offset=50 * max(0, page_number - 1),
+    )
+    error = None
+    try:
+        rows, total = await asyncio.to_thread(results.results, where)
+    except ResultsError as exc:  # a malformed month: say so, list nothing
+        rows, total, error = [], 0, str(exc)
+    return page(
+        request,
+        "results.html",
+        status_code=200 if error is None else 422,
+        error=error,
+        rows=rows,
+        total=total,
+        where=where,
+        groups=await run(results.groups),
+        page_number=page_number,
+    )
+
+
+@api.get("/results/new", response_class=HTMLResponse, include_in_schema=False)
+async def new_result(
+    request: Request, game: str = GAMES[0], players: int = 4, set: int | None = None
+) -> HTMLResponse:
+    results = results_of(request)
+    spec = find_game(game if game in GAMES else GAMES[0])
+    if players not in spec.players:
+        players = int(spec.defaults.get("players", spec.players[0]))
+    form = {
+        "game": spec.name,
+        "players": players,
+        "set": set or default_set(spec.name, players),
+        "date": "",
+        "place": "",
+        "group": "",
+        "lines": [{} for _ in range(players)],
+    }
+    return await _form_page(request, results, form)
+
+
+@api.post("/results/new", response_class=HTMLResponse, include_in_schema=False)
+async def post_result(request: Request) -> Response:
+    results = results_of(request)
+    data = await request.form()
+    check_csrf(request, str(data.get("csrf", "")))
+    actor = account(request)
+    form = _form_values(data)
+    try:
+        checked = results.check(_form_entry(form))
+    except EntryError as exc:
+        return await _form_page(request, results, form, error=str(exc), status_code=422)
+    if data.get("action") != "save":
+        return await _form_page(request, results, form, checked=checked)
+    try:
+        ids = await asyncio.to_thread(
+            results.enter, actor, [checked], source="form", group=form["group"] or None
+        )
+    except ResultsError as exc:
+        return await _form_page(
+            request, results, form, checked=checked, error=str(exc), status_code=exc.status
+        )
+    return RedirectResponse(f"/results/{ids[0]}", status_code=303)
+
+
+@api.get("/results/upload", response_class=HTMLResponse, include_in_schema=False)
+async def upload_page(request: Request) -> HTMLResponse:
+    results = results_of(request)
+    return await _upload_page(request, results)
+
+
+@api.post("/results/upload", response_class=HTMLResponse, include_in_schema=False)
+async def upload(
+    request: Request, file: UploadFile, csrf: str = Form(""), group: str = Form("")
+) -> Response:
+    results = results_of(request)
+    check_csrf(request, csrf)
+    actor = account(request)
+    body = await file.read(MAX_UPLOAD + 1)
+    try:
+        ids = await asyncio.to_thread(_enter_csv, results, actor, body, group or None)
+    except (ResultsError, EntryError) as exc:
+        status = exc.status if isinstance(exc, ResultsError) else 422
+        return await _upload_page(request, results, error=str(exc), status_code=status)
+    return await _upload_page(request, results, entered=ids)
+
+
+@api.get("/results/{result_id}", response_class=HTMLResponse, include_in_schema=False)
+async def result_page(request: Request, result_id: int) -> HTMLResponse:
+    results = results_of(request)
+    shown = await run(results.result, result_id)
+    return page(request, "result.html", result=shown)
+
+
+@api.post("/results/{result_id}/{action}", include_in_schema=False)
+async def review_form(
+    request: Request, result_id: int, action: str, csrf: str = Form(""), comment: str = Form("")
+) -> Response:
+    results = results_of(request)
+    check_csrf(request, csrf)
+    actor = account(request)
+    try:
+        await asyncio.to_thread(results.review, actor, result_id, action, comment)
+    except ResultsError as exc:
+        shown = await run(results.result, result_id)
+        return page(request, "result.html", status_code=exc.status, result=shown, error=str(exc))
+    return RedirectResponse(f"/results/{result_id}", status_code=303)
+
+
+# -- helpers ---------------------------------------------------------------------------
+
+
+def _checked_all(results: Results, items: list[dict[str, Any]]) -> list[Checked]:
+    if not items:
+        raise HTTPException(422, "no results given")
+    if len(items) > 1000:
+        raise HTTPException(422, "at most 1000 results at once")
+    checked = []
+    for number, item in enumerate(items, 1):
+        try:
+            checked.append(results.check(entry_from_json(item)))
+        except EntryError as exc:
+            where = f"result {number}: " if len(items) > 1 else ""
+            raise HTTPException(422, f"{where}{exc}") from None
+    return checked
+
+
+def _enter_csv(results: Results, actor: int | None, body: bytes, group: str | None) -> list[int]:
+    if actor is None:
+        raise ResultsError("sign in with an account first")
+    if len(body) > MAX_UPLOAD:
+        raise EntryError(f"a CSV upload is at most {MAX_UPLOAD // 1_000_000} MB")
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise EntryError("the CSV is not UTF-8 text") from None
+    checked = read_csv(text, results.today())
+    return list(results.enter(actor, checked, source="csv", group=group))
+
+
+def _preview(checked: Checked) -> dict[str, Any]:
+    e = checked.entry
+    return {
+        "game": e.game,
+        "date": e.played_on.isoformat(),
+        "set": e.set,
+        "divisor": checked.divisor,
+        "players": [
+            {"name": ln.name, "points": ln.points, "pips": ln.pips, "final": f, "rank": r}
+            for ln, f, r in zip(e.lines, checked.final, checked.ranks, strict=True)
+        ],
+    }
+
+
+def _form_values(data: Any) -> dict[str, Any]:
+    game = str(data.get("game", GAMES[0]))
+    spec = find_game(game if game in GAMES else GAMES[0])
+    try:
+        players = int(data.get("players", 4))
+    except ValueError:
+        players = 4
+    if players not in spec.players:
+        players = int(spec.defaults.get("players", spec.players[0]))
+    lines = []
+    for seat in range(players):
+        lines.append(
+            {
+                "name": str(data.get(f"name{seat}", "")),
+                "points": str(data.get(f"points{seat}", "")),
+                "pips": str(data.get(f"pips{seat}", "")),
+                "out": str(data.get("out", "")) == str(seat),
+            }
+        )
+    for team in spec.teams(players):
+        # Partners share their pair's points: the form asks for them once.
+        for seat in team[1:]:
+            lines[seat]["points"] = lines[team[0]]["points"]
+    return {
+        "game": game,
+        "players": players,
+        "set": str(data.get("set", "")),
+        "date": str(data.get("date", "")),
+        "place": str(data.get("place", "")),
+        "group": str(data.get("group", "")),
+        "lines": lines,
+    }
+
+
+def _form_entry(form: dict[str, Any]) -> Entry:
+    return Entry(
+        form["game"],
+        parse_date(form["date"]),
+        parse_int(form["set"], "set"),
+        tuple(
+            Line(
+                line["name"],
+                parse_int(line["points"], f"seat {seat + 1} points"),
+                parse_int(line["pips"], f"seat {seat + 1} pips"),
+                bool(line["out"]),
+            )
+            for seat, line in enumerate(form["lines"])
+        ),
+        form["place"],
+    )
+
+
+async def _my_groups(request: Request, results: Results) -> list[dict[str, Any]]:
+    me = who(request)
+    if me is None or me.user_id is None:
+        return []
+    return list(await asyncio.to_thread(results.groups, me.user_id))
+
+
+async def _form_page(
+    request: Request,
+    results: Results,
+    form: dict[str, Any],
+    *,
+    checked: Checked | None = None,
+    error: str | None = None,
+    status_code: int = 200,
+) -> HTMLResponse:
+    mine = await _my_groups(request, results)
+    # Offer the accounts of the groups one belongs to as names (a datalist).
+    members = set()
+    for group in mine:
+        members.update((await asyncio.to_thread(results.group, group["slug"]))["members"])
+    return page(
+        request,
+        "result_form.html",
+        accounts=sorted(members),
+        status_code=status_code,
+        form=form,
+        checked=checked,
+        error=error,
+        my_groups=mine,
+        today=results.today().isoformat(),
+    )
+
+
+async def _upload_page(
+    request: Request,
+    results: Results,
+    *,
+    entered: list[int] | None = None,
+    error: str | None = None,
+    status_code: int = 200,
+) -> HTMLResponse:
+    mine = await _my_groups(request, results)
+    return page(
+        request,
+        "upload.html",
+        status_code=status_code,
+        entered=entered,
+        error=error,
+        my_groups=mine,
+    )

@@ -1,0 +1,159 @@
+"""The JSON API of the live game: who you are, tables, records, histories, the protocol."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+
+from pips import __version__, record
+from pips.core.view import SPECTATOR, event_to_json
+from pips.display import describe_event, replay_positions
+from pips.server import accounts, messages
+from pips.server.routes.common import tables_of
+from pips.server.tables import LiveTable, TableError, Tables
+from pips.server.web import check_csrf, who
+
+api = APIRouter()
+
+
+class NewTable(BaseModel):
+    """A table to create: the game, its options, and each seat (me, open or bot)."""
+
+    game: str
+    options: dict[str, Any] = {}
+    seats: list[dict[str, Any]]
+    private: bool = False
+    turn_seconds: int | None = None
+    seed: int | None = None
+    """Fix the deals (tests, teaching); random when left out."""
+
+
+def find(tables: Tables, table_id: str) -> LiveTable:
+    table = tables.live.get(table_id)
+    if table is None:
+        raise HTTPException(404, "no such table")
+    return table
+
+
+@api.get("/api/session", tags=["accounts"])
+async def session_info(request: Request) -> dict[str, Any]:
+    """Who this session is, and the CSRF token its POSTs must carry."""
+    me = who(request)
+    return {
+        "name": None if me is None else me.name,
+        "account": me is not None and me.user_id is not None,
+        "csrf": accounts.csrf_token(request.session),
+    }
+
+
+@api.get("/api/tables", tags=["tables"])
+async def list_tables(request: Request) -> list[dict[str, Any]]:
+    """Public tables that are waiting or being played."""
+    return [
+        t.summary()
+        for t in tables_of(request).live.values()
+        if not t.private and t.status != "finished"
+    ]
+
+
+@api.get("/api/tables/{table_id}", tags=["tables"])
+async def get_table(request: Request, table_id: str) -> dict[str, Any]:
+    """One table as a spectator sees it."""
+    return dict(find(tables_of(request), table_id).message_for(SPECTATOR))
+
+
+@api.post("/api/tables", tags=["tables"], status_code=201)
+async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
+    """Create a table; the caller (signed in or a guest) takes the seat marked ``me``.
+    Needs the ``X-CSRF-Token`` header of the session."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    me = who(request)
+    if me is None:
+        raise HTTPException(401, "sign in or choose a guest name first")
+    tables = tables_of(request)
+    try:
+        table = await tables.create(
+            body.game,
+            body.options,
+            body.seats,
+            me,
+            private=body.private,
+            turn_seconds=body.turn_seconds,
+            seed=body.seed,
+        )
+    except TableError as exc:
+        raise HTTPException(422, str(exc)) from None
+    await tables.maybe_start(table)
+    return {"id": table.id, "invite": table.invite, "url": f"/t/{table.id}"}
+
+
+@api.post("/api/tables/{table_id}/join", tags=["tables"])
+async def join_table(request: Request, table_id: str, invite: str = "") -> dict[str, Any]:
+    """Take an open seat."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    me = who(request)
+    if me is None:
+        raise HTTPException(401, "sign in or choose a guest name first")
+    tables = tables_of(request)
+    table = find(tables, table_id)
+    if table.private and invite != table.invite:
+        raise HTTPException(404, "no such table")
+    try:
+        await tables.join(table, me)
+    except TableError as exc:
+        raise HTTPException(409, str(exc)) from None
+    return {"seat": table.seat_of(me), "status": table.status}
+
+
+async def finished_record(request: Request, table_id: str) -> dict[str, Any]:
+    data = await tables_of(request).repository.record(table_id)
+    if data is None:
+        raise HTTPException(404, "no finished game with that id")
+    return data
+
+
+@api.get("/api/records/{table_id}", tags=["records"])
+async def get_record(request: Request, table_id: str) -> JSONResponse:
+    """The finished game as ``pips.record/1`` (a download)."""
+    data = await finished_record(request, table_id)
+    headers = {"Content-Disposition": f'attachment; filename="pips-{table_id}.json"'}
+    return JSONResponse(data, headers=headers)
+
+
+@api.get("/api/records/{table_id}/positions", tags=["records"])
+async def positions(request: Request, table_id: str) -> list[dict[str, Any]]:
+    """Every position of a finished game, for stepping through it: the public view,
+    every hand face up, the move that led there and the move in words."""
+    replayed = record.replay(await finished_record(request, table_id))
+    names, game = replayed.seats, replayed.spec.name
+    return [
+        {
+            "hand": p.hand,
+            "move": p.move,
+            "view": p.view.to_json(),
+            "hands": [[t.to_json() for t in h] for h in p.hands],
+            "event": None if p.event is None else event_to_json(p.event),
+            "said": "dealt" if p.event is None else describe_event(p.event, names, game),
+            "names": names,
+        }
+        for p in replay_positions(replayed)
+    ]
+
+
+@api.get("/api/players/{name}/history", tags=["players"])
+async def history(request: Request, name: str) -> list[dict[str, Any]]:
+    """The finished games of an account, newest first."""
+    finished = await tables_of(request).repository.finished_games(name)
+    if finished is None:
+        raise HTTPException(404, "no such player")
+    return finished
+
+
+@api.get("/api/asyncapi.json", tags=["protocol"])
+async def protocol() -> dict[str, Any]:
+    """The websocket protocol of ``/ws/{table_id}`` as an AsyncAPI document: every
+    message a client sends and receives, with its JSON schema."""
+    return messages.asyncapi(__version__)
