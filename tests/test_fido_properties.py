@@ -200,10 +200,12 @@ def test_f24_manual_deals_with_misdeals_conserve_tiles_and_score_consistently(
             seat = data.draw(st.integers(0, players - 1))
             before = len(state.hands[seat])
             opened = bool(state.layout.tiles)
-            if seat in short and state.stock_size:
-                state.play(Misdeal(seat, drawn=(rng.choice(state.stock),)))
+            if seat in short:
+                # F-24.3: the missing tile is drawn; from an empty stock, nothing.
+                drawn = (rng.choice(state.stock),) if state.stock_size else ()
+                state.play(Misdeal(seat, drawn=drawn))
                 short.discard(seat)
-                assert len(state.hands[seat]) == before + 1
+                assert len(state.hands[seat]) == before + len(drawn)
             elif opened or sizes[seat] == options.hand_size:
                 try:
                     state.play(Misdeal(seat))

@@ -162,7 +162,7 @@ class LegalMoves(Sequence[Move]):
                         return Play(tile, group.value, group.kind, group.point, move.inline)
                     return None
             return None
-        for candidate in self._all():
+        for candidate in self._moves if self._moves is not None else self._all():
             if candidate == move:
                 return candidate
         return None

@@ -2,9 +2,9 @@
 
 A play is written as its tile, touching half first (``9-12``: the 9 goes against an
 open 9), with only as much more as the position needs to tell it from the other legal
-moves: ``side`` or ``end`` for the kind of place, ``in line`` for a double laid in line
-(F-23). Places of equal value and kind lead to the same position for every rule
-(F-04), so they need no name: the oldest is taken. A draw is ``draw`` (``draw 5-1``
+moves: ``side`` or ``end`` for the kind of place, ``across`` or ``in line`` for a double
+that may lie either way (F-23). Places of equal value and kind lead to the same position
+for every rule (F-04), so they need no name: the oldest is taken. A draw is ``draw`` (``draw 5-1``
 where the tile is known, as at a real table), a pass ``pass`` (``knock`` is read too),
 and a misdeal ``misdeal 2 return 6-6 draw 5-1 4-0`` (F-24).
 
@@ -36,13 +36,6 @@ class NotationError(ValueError):
     """Text that names no legal move, or more than one; the message says which."""
 
 
-def _qualifiers(move: Play) -> list[str]:
-    words = [move.at.value] if move.at is not At.OPEN else []
-    if move.inline:
-        words.append("in line")
-    return words
-
-
 def move_text(move: Move, legal: Sequence[Move] = ()) -> str:
     """``move`` as text, as short as the other moves in ``legal`` allow."""
     if isinstance(move, Play):
@@ -55,7 +48,11 @@ def move_text(move: Move, legal: Sequence[Move] = ()) -> str:
         if len(rivals) <= 1:
             return tile
         same_way = {(at, inline) for touching, at, inline in rivals if touching == move.touching}
-        words = _qualifiers(move) if len(same_way) > 1 else []
+        words = []
+        if len({at for at, _ in same_way}) > 1:
+            words.append(move.at.value)
+        if len({inline for _, inline in same_way}) > 1:
+            words.append("in line" if move.inline else "across")  # F-23
         return " ".join([tile, *words])
     if isinstance(move, Draw):
         return "draw" if move.tile is None else f"draw {move.tile}"

@@ -68,6 +68,8 @@ class HandState:
     """The rule for the number of tiles dealt (default: :attr:`RULE_DEAL`)."""
     RULE_FIT: ClassVar[str] = ""
     """The rule for where a tile may be laid (default: :attr:`RULE_PLAY`)."""
+    SCORES_PLAYS: ClassVar[bool] = False
+    """Plays score as they are made: :meth:`_scored` makes their events."""
 
     options: Any
     layout: Layout
@@ -310,7 +312,10 @@ class HandState:
         if type(move) is Misdeal:
             return self._misdeal(move)
         seat = self.turn
-        listed = self.legal_moves().find(move)
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_moves()
+        listed = legal.find(move)
         # A listed move is legal: the engine applies its own copy of it, unchecked.
         event = self._checked(seat, move) if listed is None else self._apply(seat, listed)
         self.history.append(event)
@@ -354,7 +359,7 @@ class HandState:
             self.layout.open_with(tile, seat)
         else:
             self.layout.attach(tile, move.touching, move.end, seat, move.inline)
-        event = self._scored(seat, move)
+        event = self._scored(seat, move) if self.SCORES_PLAYS else Event(seat, move)
         if not self.hands[seat]:
             self._finish(Ending.OUT, seat)
         return event

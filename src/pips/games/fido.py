@@ -214,6 +214,7 @@ class FidoState(HandState):
     RULE_DRAW = "F-17"
     RULE_EMPTY_STOCK = "F-18"
     RULE_END = "F-19"
+    SCORES_PLAYS = True  # F-15
 
     options: FidoOptions
     layout: CrossLayout

@@ -110,6 +110,7 @@ def create_app(
         yield
         if publisher is not None:
             publisher.cancel()
+        tables.repository.close()
 
     app = FastAPI(
         title="pips",

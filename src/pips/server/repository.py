@@ -10,6 +10,9 @@ before it accepts any connection.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import queue
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +44,11 @@ class TableRepository:
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        self._moves = MoveWriter(db)
+
+    def close(self) -> None:
+        """Stop the move writer (after the moves queued so far are written)."""
+        self._moves.close()
 
     # -- writing ---------------------------------------------------------------------
 
@@ -96,24 +104,15 @@ class TableRepository:
         await asyncio.to_thread(write)
 
     async def add_move(self, table_id: str, played: Played) -> None:
-        """Store one move (before anyone hears of it)."""
-
-        def write() -> None:
-            # A Core insert: a move is written on every turn, and the ORM's unit of
-            # work costs three times as much for one row.
-            with self.db.engine.begin() as connection:
-                connection.execute(
-                    insert(MoveRow),
-                    {
-                        "table_id": table_id,
-                        "number": played.number,
-                        "seat": played.seat,
-                        "move": played.move,
-                        "created_at": now(),
-                    },
-                )
-
-        await asyncio.to_thread(write)
+        """Store one move; returns once it is committed (before anyone hears of it)."""
+        row = {
+            "table_id": table_id,
+            "number": played.number,
+            "seat": played.seat,
+            "move": played.move,
+            "created_at": now(),
+        }
+        await self._moves.write(row)
 
     async def finish(self, table_id: str, record: dict[str, Any]) -> None:
         def write() -> None:
@@ -214,6 +213,97 @@ class TableRepository:
                 ]
 
         return await asyncio.to_thread(read)
+
+
+class MoveWriter:
+    """Writes the moves of every table in one thread of its own, committing together the
+    moves that arrive while the last commit runs (a group commit): under load a commit
+    carries many moves, at rest it carries one. Every move's writer waits for the commit
+    that holds its move; a failed commit fails each of its moves alone, retried one by
+    one so one bad row cannot take the others with it."""
+
+    BATCH = 256
+    """Moves in one commit at the most."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._queue: queue.SimpleQueue[
+            tuple[dict[str, Any], asyncio.Future[None], asyncio.AbstractEventLoop] | None
+        ] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    async def write(self, row: dict[str, Any]) -> None:
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._start()
+        self._queue.put((row, done, loop))
+        await done
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(timeout=10)
+            self._thread = None
+
+    def _start(self) -> None:
+        if self._thread is None:
+            with self._lock:
+                if self._thread is None:
+                    self._thread = threading.Thread(
+                        target=self._run, name="pips-move-writer", daemon=True
+                    )
+                    self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < self.BATCH:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    self._queue.put(None)  # stop after this batch
+                    break
+                batch.append(item)
+            try:
+                self._insert([row for row, _, _ in batch])
+            except Exception:
+                for row, done, loop in batch:
+                    try:
+                        self._insert([row])
+                    except Exception as exc:
+                        _settle(loop, done, exc)
+                    else:
+                        _settle(loop, done, None)
+            else:
+                for _, done, loop in batch:
+                    _settle(loop, done, None)
+
+    def _insert(self, rows: list[dict[str, Any]]) -> None:
+        # Core inserts: a move is written on every turn, and the ORM's unit of work
+        # costs three times as much for one row.
+        with self.db.engine.begin() as connection:
+            connection.execute(insert(MoveRow), rows)
+
+
+def _settle(
+    loop: asyncio.AbstractEventLoop, done: asyncio.Future[None], error: Exception | None
+) -> None:
+    def settle() -> None:
+        if done.cancelled():
+            return
+        if error is None:
+            done.set_result(None)
+        else:
+            done.set_exception(error)
+
+    with contextlib.suppress(RuntimeError):  # the loop has closed: the server is stopping
+        loop.call_soon_threadsafe(settle)
 
 
 def _seat_row(entrant: int, holder: SeatHolder) -> Seat:

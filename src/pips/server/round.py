@@ -86,6 +86,7 @@ class Round:
     seating: Seating | None = None
     moves_made: int = 0
     face: dict[str, Any] = field(default_factory=dict)
+    _words: dict[Event, str] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         # What a client needs to know of the game's face, stated once per table.
@@ -301,6 +302,16 @@ class Round:
             }
         return shared
 
+    def _said(self, event: Event) -> str:
+        # A move reads the same to every seat but the mover (a drawn tile is hidden):
+        # the words are made once per way of seeing it.
+        said = self._words.get(event)
+        if said is None:
+            if len(self._words) > 8:
+                self._words.clear()
+            said = self._words[event] = describe_event(event, self.names(), self.spec.name)
+        return said
+
     def message_for(
         self, seat: int, shared: messages.SharedState, event: Event | None = None
     ) -> messages.StateMessage:
@@ -318,7 +329,7 @@ class Round:
         if event is not None:
             seen = event.seen_by(seat)
             message["event"] = messages.event_json(seen)
-            message["said"] = describe_event(seen, self.names(), self.spec.name)
+            message["said"] = self._said(seen)
         if seat >= 0 and match.current_seat == seat:
             message["legal"] = [move_to_json(seat, m) for m in match.legal_moves()]
         return message

@@ -40,6 +40,10 @@ class Client(Protocol):
     async def send(self, message: Any) -> None: ...
 
 
+Outgoing = list[tuple[Client, Any]]
+"""Messages for clients, made at one moment, delivered in that order."""
+
+
 @dataclass
 class LiveTable:
     """One table in memory: its round, who is connected, and its running timers."""
@@ -51,6 +55,10 @@ class LiveTable:
     turn_seconds: int | None = None
     bot_delay: float = 0.6
     clients: dict[Client, Identity] = field(default_factory=dict)
+    told: dict[Client, int] = field(default_factory=dict)
+    """Per client, the number of moves made when it was last sent the table's state."""
+    sending: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while messages are delivered, so deliveries keep the order they were made."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     task: asyncio.Task[None] | None = None
     timers: set[asyncio.Task[None]] = field(default_factory=set)
@@ -85,23 +93,49 @@ class LiveTable:
 
     # -- telling -----------------------------------------------------------------------
 
-    async def broadcast(self, event: Event | None = None) -> None:
-        """Every client its own seat's state (seats are looked up every time: the lots
-        at the start may move people)."""
+    def publish(self, event: Event | None = None) -> Outgoing:
+        """Every client's state message, as the round is now (each its own seat's view;
+        seats are looked up every time: the lots may move people). Made under the
+        table's lock once what changed is stored, so no client ever hears of a move the
+        database does not hold; sent by :meth:`deliver` after the lock is released. A
+        client that already has this position (it connected meanwhile) is not told of
+        the move again."""
         summary = self.round.summary(self.id, self.private, self.turn_seconds)
         shared = self.round.shared_part(summary)
-        for client, who in list(self.clients.items()):
-            try:
-                await client.send(self.round.message_for(self.seat_of(who), shared, event))
-            except Exception:  # a client that went away is dropped, the rest go on
-                self.clients.pop(client, None)
+        made = self.round.moves_made
+        out: Outgoing = []
+        for client, who in self.clients.items():
+            if event is not None and self.told.get(client, -1) >= made:
+                continue
+            out.append((client, self.round.message_for(self.seat_of(who), shared, event)))
+            self.told[client] = made
+        return out
+
+    def greet(self, client: Client, who: Identity) -> Outgoing:
+        """A client arrives (under the lock): it gets the table as its seat sees it."""
+        self.clients[client] = who
+        self.told[client] = self.round.moves_made
+        return [(client, self.message_for(self.seat_of(who)))]
+
+    async def deliver(self, out: Outgoing) -> None:
+        """Send what :meth:`publish` made. Deliveries go one after another, in the order
+        they were made, so every client hears the table's changes in order; a client
+        that went away is dropped and the rest go on."""
+        async with self.sending:
+            for client, message in out:
+                if client not in self.clients:
+                    continue
+                try:
+                    await client.send(message)
+                except Exception:
+                    self.leave(client)
 
     async def tell_all(self, message: Any) -> None:
-        for client in list(self.clients):
-            try:
-                await client.send(message)
-            except Exception:
-                self.clients.pop(client, None)
+        await self.deliver([(client, message) for client in self.clients])
+
+    def leave(self, client: Client) -> None:
+        self.clients.pop(client, None)
+        self.told.pop(client, None)
 
 
 class Tables:
@@ -175,11 +209,12 @@ class Tables:
         """Start when every seat is filled."""
         async with table.lock:
             if not table.round.ready:
-                await table.broadcast()
-                return
-            table.round.start()
-            await self.repository.set_status(table.id, "playing")
-        await table.broadcast()
+                out = table.publish()
+            else:
+                table.round.start()
+                await self.repository.set_status(table.id, "playing")
+                out = table.publish()
+        await table.deliver(out)
         self.schedule(table)
 
     # -- playing ---------------------------------------------------------------------
@@ -191,8 +226,15 @@ class Tables:
         async with table.lock:
             played = table.round.play(seat, choice, moves_made)
             await self._store(table, played)
-        await table.broadcast(played.event)
-        await self._after_move(table)
+            out = table.publish(played.event)
+            over = table.round.status == "finished"
+            if over:
+                out += await self._store_end(table)
+        await table.deliver(out)
+        if over:
+            await self._ended(table)
+        else:
+            self.schedule(table)
 
     async def _store(self, table: LiveTable, played: Played) -> None:
         """Store a move the round applied before anyone hears of it. If it cannot be
@@ -204,14 +246,6 @@ class Tables:
             log.exception("table %s: move %d could not be stored", table.id, played.number)
             table.round = self._replayed(await self.repository.load_async(table.id))
             raise TableError("the move could not be saved; nothing changed") from None
-
-    async def _after_move(self, table: LiveTable) -> None:
-        match = table.round.match
-        assert match is not None
-        if match.is_over:
-            await self._finish(table)
-            return
-        self.schedule(table)
 
     def schedule(self, table: LiveTable) -> None:
         """Let the bot to move play after the table's pace (off the event loop), or
@@ -272,7 +306,8 @@ class Tables:
         async with table.lock:
             entrant = table.round.take_over(seat)
             await self.repository.save_seat(table.id, entrant, table.round.entrants[entrant])
-        await table.broadcast()
+            out = table.publish()
+        await table.deliver(out)
         self.schedule(table)
 
     async def _bot_turn(self, table: LiveTable, seat: int, moves_made: int) -> None:
@@ -287,9 +322,9 @@ class Tables:
             return
         await self.play(table, seat, list(match.legal_moves()).index(move), moves_made)
 
-    async def _finish(self, table: LiveTable) -> None:
-        """The one way a game ends: its record is stored, every client told, then the
-        results hooks run (the game's entry as a result)."""
+    async def _store_end(self, table: LiveTable) -> Outgoing:
+        """The one way a game ends (under the table's lock): its record is stored and
+        every client told."""
         game_round = table.round
         match = game_round.match
         assert match is not None
@@ -300,18 +335,39 @@ class Tables:
             bots=[game_round.entrants[e].bot for e in match.seating],
         )
         await self.repository.finish(table.id, written)
-        await table.broadcast()
-        # A finished table stays in memory a while for its players' last look, then only
-        # in the database (its record, replay and history).
+        return table.publish()
+
+    async def _ended(self, table: LiveTable) -> None:
+        """After the end is stored: the results hooks run (the game entered as a
+        result), and the table stays in memory a while for its players' last look, then
+        only in the database (its record, replay and history)."""
         asyncio.get_running_loop().call_later(self.keep_finished, self.live.pop, table.id, None)
         for hook in self.on_finish:
             await hook(table)
+
+    async def _finish(self, table: LiveTable) -> None:
+        async with table.lock:
+            out = await self._store_end(table)
+        await table.deliver(out)
+        await self._ended(table)
 
     # -- chat --------------------------------------------------------------------------
 
     async def chat(self, table: LiveTable, author: str, text: str) -> None:
         await self.repository.add_chat(table.id, author, text)
         await table.tell_all(messages.chat(author, text))
+
+    async def arrive(self, table: LiveTable, client: Client, who: Identity) -> None:
+        """A client connects: it is told the table as stored, then every change."""
+        async with table.lock:
+            out = table.greet(client, who)
+        await table.deliver(out)
+        self.arrived(table, who)
+
+    async def spectate(self, table: LiveTable) -> messages.StateMessage:
+        """The table as a spectator sees it, as stored."""
+        async with table.lock:
+            return table.message_for(SPECTATOR)
 
     # -- restart ---------------------------------------------------------------------
 
@@ -364,7 +420,3 @@ class Tables:
                 task.add_done_callback(table.timers.discard)
             else:
                 self.schedule(table)
-
-
-def spectator_message(table: LiveTable) -> messages.StateMessage:
-    return table.message_for(SPECTATOR)

@@ -45,11 +45,9 @@ async def socket(websocket: WebSocket, table_id: str) -> None:
         return
     me = accounts.identity(websocket.session) or Identity()
     client = WebClient(websocket)
-    table.clients[client] = me
-    tables.arrived(table, me)
+    await tables.arrive(table, client, me)
     allowance, last = RATE, time.monotonic()
     try:
-        await client.send(table.message_for(table.seat_of(me)))
         while True:
             frame = await websocket.receive_text()
             moment = time.monotonic()
@@ -84,5 +82,5 @@ async def socket(websocket: WebSocket, table_id: str) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        table.clients.pop(client, None)
+        table.leave(client)
         tables.watch_seats(table)

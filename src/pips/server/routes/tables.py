@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from pips import __version__, record
-from pips.core.view import SPECTATOR, event_to_json
+from pips.core.view import event_to_json
 from pips.display import describe_event, replay_positions
 from pips.server import accounts, messages
 from pips.server.routes.common import tables_of
@@ -62,7 +62,8 @@ async def list_tables(request: Request) -> list[dict[str, Any]]:
 @api.get("/api/tables/{table_id}", tags=["tables"])
 async def get_table(request: Request, table_id: str) -> dict[str, Any]:
     """One table as a spectator sees it."""
-    return dict(find(tables_of(request), table_id).message_for(SPECTATOR))
+    tables = tables_of(request)
+    return dict(await tables.spectate(find(tables, table_id)))
 
 
 @api.post("/api/tables", tags=["tables"], status_code=201)
