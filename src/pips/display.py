@@ -94,11 +94,6 @@ def describe_event(event: Event, names: Sequence[str], game: str) -> str:
     return f"{who}: {move}"
 
 
-def final_word(game: str) -> str:
-    """The column of a hand's outcome: FIDO's final score (F-21), else the total."""
-    return "final" if find_game(game).scores_during_hand else "total"
-
-
 def standings(game: str, scores: Sequence[int], names: Sequence[str]) -> str:
     """The match scores in one line, by pair where seats play in pairs."""
     if find_game(game).pairs:
@@ -214,6 +209,68 @@ def score_sheet(
     )
     explanation = explain(game, options, result, names)
     return ScoreSheet(game, hand, result.ended, result.out, plays, lines, explanation)
+
+
+def hand_sheet(state: GameState, names: Sequence[str]) -> ScoreSheet:
+    """The sheet of a finished hand in progress of a match (or a one-hand game)."""
+    assert state.result is not None
+    return score_sheet(
+        state.game,
+        state.options.to_json(),
+        state.history,
+        state.result,
+        state.context.scores,
+        names,
+        state.context.number,
+    )
+
+
+@dataclass(frozen=True)
+class SheetTable:
+    """A finished hand's lines as every client shows them: a title, the columns of the
+    game's sheet and a row of text per seat, and how the points came about."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    explanation: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "title": self.title,
+            "columns": list(self.columns),
+            "rows": [list(r) for r in self.rows],
+            "explanation": self.explanation,
+        }
+
+
+def sheet_table(sheet: ScoreSheet, names: Sequence[str]) -> SheetTable:
+    """The lines of ``sheet`` as a table. A game that scores during the hand shows the
+    running points, the pips deducted and the final score (F-21); the others the score
+    before the hand, the pips left, what the hand scored and the total."""
+    title = f"Hand {sheet.hand} over: {sheet.ended.value}"
+    if sheet.out is not None:
+        title += f" ({names[sheet.out]} went out)"
+    if find_game(sheet.game).scores_during_hand:
+        columns: tuple[str, ...] = ("player", "points", "pips left", "final", "place")
+        rows: tuple[tuple[str, ...], ...] = tuple(
+            (names[ln.seat], str(ln.points), f"-{ln.pips}", str(ln.final), str(ln.rank))
+            for ln in sheet.lines
+        )
+    else:
+        columns = ("player", "before", "pips left", "scored", "total", "place")
+        rows = tuple(
+            (
+                names[ln.seat],
+                str(ln.before),
+                str(ln.pips),
+                f"+{ln.change}" if ln.change else "0",
+                str(ln.final),
+                str(ln.rank),
+            )
+            for ln in sheet.lines
+        )
+    return SheetTable(title, columns, rows, sheet.explanation)
 
 
 def explain(game: str, options: Mapping[str, Any], result: HandResult, names: Sequence[str]) -> str:

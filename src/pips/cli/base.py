@@ -11,16 +11,17 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
+from rich.console import Console, Group
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
+from rich.text import Text
 
 from pips.bots.base import Bot, bot_names, make_bot
 from pips.core.errors import RuleError
-from pips.display import final_word, standings
+from pips.display import hand_sheet, sheet_table, standings
 from pips.games.match import Match
 from pips.games.registry import GameSpec, GameState, all_games, find_game, game_names
 from pips.paths import pips_home
+from pips.tui.widgets import sheet_lines
 
 app = typer.Typer(
     name="pips",
@@ -183,27 +184,10 @@ def game_help() -> str:
     return "The game: " + ", ".join(game_names())
 
 
-def result_table(state: GameState, names: Sequence[str]) -> Table:
-    """A hand's result: what each seat scored, the pips left and the standing after it."""
-    result = state.result
-    assert result is not None
-    title = f"Hand {state.context.number} over: {result.ended.value}"
-    if result.out is not None:
-        title += f" ({names[result.out]} went out)"
-    table = Table(title=title)
-    columns = ("seat", "player", "points", "pips left", final_word(state.game), "place")
-    for column in columns:
-        table.add_column(column, justify="right" if column != "player" else "left")
-    for seat in range(len(names)):
-        table.add_row(
-            str(seat),
-            names[seat],
-            str(result.points[seat]),
-            str(result.pips[seat]),
-            str(result.final[seat]),
-            str(result.ranks[seat]),
-        )
-    return table
+def result_table(state: GameState, names: Sequence[str]) -> Group:
+    """A finished hand's sheet (the words every client shows) and how it came about."""
+    shown = sheet_table(hand_sheet(state, names), names)
+    return Group(sheet_lines(shown), Text(shown.explanation))
 
 
 def match_line(match: Match, names: Sequence[str]) -> str:

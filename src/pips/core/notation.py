@@ -96,6 +96,11 @@ def read_move(text: str, legal: Sequence[Move], names: Sequence[str] = ()) -> Mo
     return _play(head, words[1:], legal)
 
 
+def read_tile(word: str) -> Tile:
+    """A tile as written (``12-9``, ``9-12``, ``12/9``); :class:`NotationError` if not."""
+    return _tile(word)
+
+
 def _tile(word: str) -> Tile:
     try:
         return Tile.parse(word)

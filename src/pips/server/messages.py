@@ -104,7 +104,6 @@ class Face(TypedDict):
 
     stock: bool
     pass_word: str
-    final_word: str
 
 
 @with_config(_STRICT)
@@ -131,6 +130,16 @@ class MatchState(TypedDict):
 
 
 @with_config(_STRICT)
+class Sheet(TypedDict):
+    """A finished hand's lines, as every client shows them (:mod:`pips.display`)."""
+
+    title: str
+    columns: list[str]
+    rows: list[list[str]]
+    explanation: str
+
+
+@with_config(_STRICT)
 class SharedState(TypedDict):
     """The part of a state message every seat gets alike."""
 
@@ -140,6 +149,7 @@ class SharedState(TypedDict):
     names: list[str]
     moves_made: int
     explanation: NotRequired[str]
+    sheet: NotRequired[Sheet]
     match: NotRequired[MatchState]
 
 

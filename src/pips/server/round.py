@@ -20,7 +20,7 @@ from pips.bots.base import Bot, make_bot
 from pips.core.errors import RuleError
 from pips.core.moves import Move
 from pips.core.view import SPECTATOR, Event, move_to_json
-from pips.display import describe_event, explain, final_word, hand_order
+from pips.display import describe_event, hand_order, hand_sheet, sheet_table
 from pips.games.match import Match
 from pips.games.registry import GameSpec, find_game
 from pips.games.traits import DrawRule
@@ -93,7 +93,6 @@ class Round:
         self.face = {
             "stock": self.spec.traits(self.options).draw is not DrawRule.NONE,
             "pass_word": self.spec.pass_word.capitalize(),
-            "final_word": final_word(self.spec.name),
         }
 
     @classmethod
@@ -288,11 +287,12 @@ class Round:
         }
         match = self.match
         if match is not None:
-            hand = match.current.result
-            if hand is not None:
-                # How the hand's points came about, in the words of its rule.
-                options = self.options.to_json()
-                shared["explanation"] = explain(self.spec.name, options, hand, self.names())
+            if match.current.result is not None:
+                # The hand's sheet, in the words every client shows, and how its points
+                # came about in the words of its rule.
+                sheet = sheet_table(hand_sheet(match.current, self.names()), self.names())
+                shared["explanation"] = sheet.explanation
+                shared["sheet"] = sheet.to_json()  # type: ignore[typeddict-item]
             result = match.result
             shared["match"] = {
                 "scores": list(match.scores),

@@ -23,6 +23,7 @@ from textual.widgets import Footer, Header, RichLog, Static
 
 from pips.core.errors import RuleError
 from pips.core.moves import Draw, Move, Pass, Play
+from pips.core.notation import NotationError, move_text, read_tile
 from pips.core.tiles import Tile
 from pips.core.view import View
 from pips.display import (
@@ -368,8 +369,8 @@ class PlayApp(TableApp):
         if self.typed:
             text, self.typed = self.typed, ""
             try:
-                tile = Tile.parse(text)
-            except ValueError:
+                tile = read_tile(text)
+            except NotationError:
                 self.refresh_table()
                 self.show_status(Text(f"{text!r} is not a tile; type it like 6-4", style="red"))
                 return
@@ -409,11 +410,11 @@ class PlayApp(TableApp):
             return
         advice = self.session.hint()
         move = advice.move
-        what = (
-            f"{move.touching}-{move.free} ({_where_move(move)})"
-            if isinstance(move, Play)
-            else str(move)
-        )
+        what = move_text(move)
+        if isinstance(move, Play):
+            what += f" ({_where_move(move)})"
+        elif isinstance(move, Pass):
+            what = self.spec.pass_word
         if isinstance(move, Play) and move.tile in self.order:
             self.cursor = self.order.index(move.tile)  # Enter now plays the hint
             self.refresh_table()

@@ -14,7 +14,8 @@ from rich.text import Text
 
 from pips.core.tiles import Tile
 from pips.core.view import View
-from pips.display import PlayOutcome, ScoreSheet, count_divisor, hand_rows
+from pips.display import PlayOutcome, ScoreSheet, SheetTable, count_divisor, hand_rows
+from pips.display import sheet_table as display_sheet
 from pips.games.registry import find_game
 from pips.games.traits import DrawRule
 
@@ -121,6 +122,16 @@ def hand_line(view: View, playable: set[Tile], cursor: int | None) -> tuple[Text
     return text, order
 
 
+def sheet_lines(shown: SheetTable) -> Table:
+    """Every seat's line of a finished hand, as :func:`pips.display.sheet_table` words it."""
+    lines = Table(title=shown.title)
+    for column in shown.columns:
+        lines.add_column(column, justify="left" if column == "player" else "right")
+    for row in shown.rows:
+        lines.add_row(*row)
+    return lines
+
+
 def sheet_table(sheet: ScoreSheet, names: Sequence[str], target: int | None) -> RenderableType:
     """A finished hand's score sheet: the scoring plays (FIDO) and every seat's line."""
     parts: list[RenderableType] = []
@@ -137,30 +148,7 @@ def sheet_table(sheet: ScoreSheet, names: Sequence[str], target: int | None) -> 
                 f"+{play.points}",
             )
         parts.append(plays)
-    during = find_game(sheet.game).scores_during_hand  # running points, then the final
-    lines = Table(title=f"Hand {sheet.hand}")
-    columns = (
-        ("player", "points", "pips left", "final", "place")
-        if during
-        else ("player", "before", "pips left", "scored", "total", "place")
-    )
-    for column in columns:
-        lines.add_column(column, justify="left" if column == "player" else "right")
-    for line in sheet.lines:
-        name = names[line.seat]
-        if during:
-            row = [name, str(line.points), f"-{line.pips}", str(line.final), str(line.rank)]
-        else:
-            row = [
-                name,
-                str(line.before),
-                str(line.pips),
-                f"+{line.change}" if line.change else "0",
-                str(line.final),
-                str(line.rank),
-            ]
-        lines.add_row(*row)
-    parts.append(lines)
+    parts.append(sheet_lines(display_sheet(sheet, names)))
     parts.append(Text(sheet.explanation))
     if target is not None:
         parts.append(Text(f"match to {target}", style=DIM))

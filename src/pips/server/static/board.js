@@ -149,10 +149,10 @@
 
   function showSheet(msg) {
     sheetShown = `${msg.view.hand_number}`;
-    const r = msg.view.result;
-    const rows = msg.names.map((n, s) =>
-      `<tr><td>${escape(n)}</td><td>${r.points[s]}</td><td>${r.pips[s]}</td><td>${r.final[s]}</td><td>${r.ranks[s]}</td></tr>`).join("");
-    let html = `<h2>Hand ${msg.view.hand_number}: ${r.ended}</h2><table class="list"><thead><tr><th>player</th><th>points</th><th>pips left</th><th>${msg.table.face.final_word}</th><th>place</th></tr></thead><tbody>${rows}</tbody></table><p>${escape(msg.explanation || "")}</p>`;
+    const sheet = msg.sheet;
+    const head = sheet.columns.map((c) => `<th>${escape(c)}</th>`).join("");
+    const rows = sheet.rows.map((r) => `<tr>${r.map((c) => `<td>${escape(c)}</td>`).join("")}</tr>`).join("");
+    let html = `<h2>${escape(sheet.title)}</h2><table class="list"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table><p>${escape(sheet.explanation)}</p>`;
     if (msg.match.over) {
       html += `<p><strong>Match over.</strong> <a href="/replay/${tableId}">Replay</a> · <a href="/api/records/${tableId}">Download record</a></p><button id="rematch">Rematch</button>`;
     }
