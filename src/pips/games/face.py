@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pips.core.deal import Deal
-from pips.core.errors import OptionError
 from pips.core.layout import Layout
 from pips.core.lots import LotRule
 from pips.core.moves import Move
@@ -175,9 +174,3 @@ class GameSpec:
         """The final scores and places of a finished game from what is written on its
         sheet (points, pips left, who went out), by the game's own rule."""
         return self.state.entry_result(points, pips, out)
-
-    def check_players(self, players: int) -> None:
-        """:class:`OptionError` unless ``players`` is a count a form offers."""
-        if players not in self.players:
-            allowed = ", ".join(map(str, self.players))
-            raise OptionError(self.options.SECTION, f"{self.title}: {allowed} players")

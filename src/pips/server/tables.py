@@ -71,10 +71,6 @@ class LiveTable:
     def status(self) -> str:
         return self.round.status
 
-    @property
-    def spec(self) -> Any:
-        return self.round.spec
-
     def seat_of(self, who: Identity) -> int:
         return self.round.seat_of(who)
 
