@@ -254,7 +254,13 @@ def sheet_table(sheet: ScoreSheet, names: Sequence[str]) -> SheetTable:
     if find_game(sheet.game).scores_during_hand:
         columns: tuple[str, ...] = ("player", "points", "pips left", "final", "place")
         rows: tuple[tuple[str, ...], ...] = tuple(
-            (names[ln.seat], str(ln.points), f"-{ln.pips}", str(ln.final), str(ln.rank))
+            (
+                names[ln.seat],
+                str(ln.points),
+                f"-{ln.pips}" if ln.pips else "0",
+                str(ln.final),
+                str(ln.rank),
+            )
             for ln in sheet.lines
         )
     else:

@@ -24,7 +24,7 @@ from pips.cli.base import (
     with_game_flags,
 )
 from pips.core.errors import RuleError
-from pips.core.moves import Move
+from pips.core.moves import Move, Pass
 from pips.core.notation import move_text, read_move
 from pips.core.view import View
 from pips.display import describe_event, describe_layout, hand_rows
@@ -45,7 +45,8 @@ def choose_interactively(
     for number, move in enumerate(moves, 1):
         gain = spec.immediate_points(view, move)
         note = f"  (+{gain})" if gain else ""
-        out.print(f"  {number:>2}. {move_text(move, moves)}{note}")
+        said = spec.pass_word if isinstance(move, Pass) else move_text(move, moves)
+        out.print(f"  {number:>2}. {said}{note}")
     while True:
         try:
             answer = ask("your move (number, a tile like 12-9, knock, or q): ").strip()

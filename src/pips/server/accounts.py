@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import unicodedata
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -22,7 +23,9 @@ from pips.server.tables import Identity
 from pips.store.db import Database
 from pips.store.models import User
 
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,38}[A-Za-z0-9]$")
+NAME = re.compile(r"^[^\W_][\w .-]{0,38}(?<![ .-])$")
+"""2 to 40 letters (of any alphabet: Jürgen, Søren), digits, spaces, dots, dashes or
+underscores, starting with a letter or digit and not ending in a space, dot or dash."""
 _hasher = PasswordHasher()
 
 
@@ -31,8 +34,9 @@ class AccountError(ValueError):
 
 
 def check_name(name: str) -> str:
-    name = name.strip()
-    if not NAME.match(name):
+    # One spelling per name: "ü" typed as one character or as u and a combining mark.
+    name = unicodedata.normalize("NFC", name.strip())
+    if not NAME.match(name) or len(name) < 2:
         raise AccountError("a name is 2 to 40 letters, digits, spaces, dots, dashes or underscores")
     return name
 
