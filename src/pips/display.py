@@ -132,7 +132,7 @@ def play_outcomes(view: View, moves: Sequence[Move]) -> dict[Tile, list[PlayOutc
         if key in seen:
             continue
         seen.add(key)
-        count = spec.count_after(view, move)
+        count = spec.count_after(view.layout.count, move)
         points = spec.immediate_points(view, move)
         out.setdefault(move.tile, []).append(PlayOutcome(move, count, points))
     return out

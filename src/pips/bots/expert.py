@@ -36,8 +36,9 @@ from pips.core.legal import representatives
 from pips.core.moves import At, Move, Play
 from pips.core.tiles import Tile
 from pips.core.view import Event, View
+from pips.games.face import GameSpec
 from pips.games.registry import find_game
-from pips.games.traits import Fit
+from pips.games.traits import Fit, HandTraits, fits
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ class ExpertBot:
         best: Advice | None = None
         for move in candidates:
             assert isinstance(move, Play)
-            terms = rate(view, knowledge, move, points_after(view, move, layout))
+            terms = rate(view, knowledge, move, layout_after(view, move, layout))
             value = sum(v for v, _ in terms)
             if best is None or value > best.value + 1e-9:
                 ranked = sorted(terms, key=lambda t: -abs(t[0]))
@@ -94,16 +95,16 @@ def layout_of(view: View) -> Layout:
     return find_game(view.game).new_layout(view.options).replay(view.layout.tiles)
 
 
-def points_after(view: View, move: Play, layout: Layout | None = None) -> list[tuple[int, At]]:
-    """The open points (value, kind) once ``move`` is laid, by the layout rules of the
-    game (F-05 to F-10, FA-04, DB-05): the move is laid on a copy of the layout
-    (``layout``: :func:`layout_of` the view, when already built)."""
+def layout_after(view: View, move: Play, layout: Layout | None = None) -> Layout:
+    """The layout once ``move`` is laid, by the game's own layout (F-05 to F-10, FA-04,
+    DB-05): the move is laid on a copy (``layout``: :func:`layout_of` the view, when
+    already built)."""
     after = (layout_of(view) if layout is None else layout).copy()
     if move.at is At.OPEN:
         after.open_with(move.tile, view.seat)
     else:
         after.attach(move.tile, move.touching, move.end, view.seat, move.inline)
-    return [(p.value, p.kind) for p in after.iter_points()]
+    return after
 
 
 @dataclass
@@ -126,16 +127,16 @@ W = FidoWeights()
 
 
 def _fido_terms(
-    view: View, knowledge: Knowledge, move: Play, after: list[tuple[int, At]]
+    view: View, knowledge: Knowledge, move: Play, after: Layout
 ) -> list[tuple[float, str]]:
     spec = find_game(view.game)
-    divisor = spec.traits(view.options).divisor
+    traits = spec.traits(view.options)
+    divisor = traits.divisor
     terms: list[tuple[float, str]] = []
     scored = spec.immediate_points(view, move)
     if scored:
         terms.append((W.score * scored, f"scores {scored} now"))
-    count = sum(v for v, kind in after if kind is At.END)
-    laid = len(view.layout.tiles) + 1
+    laid = len(after.tiles)
     players = len(view.hand_sizes)
     next_seat = (view.seat + 1) % players
     unseen = knowledge.unseen
@@ -143,7 +144,7 @@ def _fido_terms(
         holds = min(1.0, knowledge.sizes[next_seat] / len(unseen))
         replies = sorted(
             (
-                _best_reply(t, after, count, divisor, laid)
+                _best_reply(spec, traits, t, after)
                 for t in unseen
                 if t not in knowledge.lacks[next_seat]
             ),
@@ -188,24 +189,17 @@ def _difference_class(tile: Tile, divisor: int) -> int:
     return min(k, divisor - k)
 
 
-def _best_reply(
-    tile: Tile, points: list[tuple[int, At]], count: int, divisor: int, laid: int
-) -> int:
-    """The most ``tile`` could score on the next play (F-05 to F-07, F-13, F-15)."""
+def _best_reply(spec: GameSpec, traits: HandTraits, tile: Tile, layout: Layout) -> int:
+    """The most ``tile`` could score on the next play: where it fits (F-07, F-13) and
+    the count it would make there (F-05 to F-07), as the game says (F-15)."""
     best = 0
-    for value, kind in points:
-        if not tile.contains(value):
+    divisor = traits.divisor
+    for point in layout.iter_points():
+        if not fits(traits, layout, point, tile):
             continue
-        if kind is At.SIDE:
-            if tile.is_double:
-                continue
-            after = count + tile.other(value)
-        else:
-            if laid == 1:
-                continue
-            after = count + value if tile.is_double else count - value + tile.other(value)
-        if after > 0 and after % divisor == 0:
-            best = max(best, after // divisor)
+        count = spec.count_after(layout.count, Play(tile, point.value, point.kind, point.id))
+        if count and count % divisor == 0:
+            best = max(best, count // divisor)
     return best
 
 
@@ -230,7 +224,7 @@ L = LineWeights()
 
 
 def _line_terms(
-    view: View, knowledge: Knowledge, move: Play, after: list[tuple[int, At]]
+    view: View, knowledge: Knowledge, move: Play, after: Layout
 ) -> list[tuple[float, str]]:
     tile = move.tile
     spec = find_game(view.game)
@@ -254,7 +248,7 @@ def _line_terms(
             )
         else:
             terms.append((L.double, "sheds a double while it can"))
-    values = set(v for v, _ in after)
+    values = set(p.value for p in after.iter_points())
     if double_opens:
         opened = {laid.tile.high for laid in view.layout.tiles if laid.tile.is_double}
         if tile.is_double:

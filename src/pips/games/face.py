@@ -41,7 +41,7 @@ def no_points(view: View, move: Move) -> int:
     return 0
 
 
-def no_count(view: View, move: Move) -> int | None:
+def no_count(count: int, move: Move) -> int | None:
     """Games without a layout count (only FIDO keeps ``S``)."""
     return None
 
@@ -89,8 +89,9 @@ class GameSpec:
     """The rules in brief, in the project's words, with their SPEC ids (help screens)."""
     immediate_points: Callable[[View, Move], int] = no_points
     """What a move would score at once, from what a seat can see (bots, hints)."""
-    count_after: Callable[[View, Move], int | None] = no_count
-    """The layout count ``S`` a move would make, in a game that keeps one."""
+    count_after: Callable[[int, Move], int | None] = no_count
+    """``(count, move)``: the layout count ``S`` a move would make on a layout whose
+    count is ``count``, in a game that keeps one."""
     target: Callable[[Any], int | None] = single_hand
     """The match target, or ``None`` when a game is one hand."""
     lots: Callable[[Any], LotRule | None] = no_lots

@@ -514,11 +514,9 @@ def new_hand(
     return FidoState.deal(options, rng)
 
 
-def count_of(view: View, move: Move) -> int | None:
-    """The count ``S`` that ``move`` would make, from what a seat can see."""
-    if not isinstance(move, Play):
-        return None
-    return count_after(view.layout.count, move)
+def count_of(count: int, move: Move) -> int | None:
+    """The count ``S`` that ``move`` would make on a layout counting ``count``."""
+    return count_after(count, move) if isinstance(move, Play) else None
 
 
 def effect(tile: Tile, divisor: int) -> int:
