@@ -220,3 +220,24 @@ def test_every_game_declares_its_face() -> None:
         assert all(len(team) == (2 if spec.pairs else 1) for team in spec.teams(4))
         assert spec.pass_verb() in ("passes", "knocks")
         assert spec.explain.__doc__
+
+
+@settings(max_examples=20, deadline=None)
+@given(case=st.sampled_from(CASES), seed=st.integers(0, 2**30))
+def test_the_position_after_a_move_is_the_engines(
+    case: tuple[str, dict[str, Any]], seed: int
+) -> None:
+    """What the game says a move leads to (for a seat that sees only its view) is the
+    layout the engine makes when the move is played."""
+    game, options = case
+    spec = find_game(game)
+    for state in positions(game, options, seed)[:12]:
+        seat = state.current_seat
+        view = state.view(seat)
+        for move in list(state.legal_moves())[:4]:
+            if not isinstance(move, Play):
+                continue
+            after = spec.layout_after(view, move)
+            played = state.clone()
+            played.play(move)
+            assert after.snapshot() == played.layout.snapshot()

@@ -76,11 +76,11 @@ class ExpertBot:
         # FIDO's terms are about points scored as one plays (F-15); the line games'
         # about the pips and ends left at the end of a hand.
         rate = _fido_terms if spec.scores_during_hand else _line_terms
-        layout = layout_of(view)
+        layout = spec.layout_of(view)
         best: Advice | None = None
         for move in candidates:
             assert isinstance(move, Play)
-            terms = rate(view, knowledge, move, layout_after(view, move, layout))
+            terms = rate(view, knowledge, move, spec.layout_after(view, move, layout))
             value = sum(v for v, _ in terms)
             if best is None or value > best.value + 1e-9:
                 ranked = sorted(terms, key=lambda t: -abs(t[0]))
@@ -88,23 +88,6 @@ class ExpertBot:
                 best = Advice(move, value, tuple(text for _, text in strongest))
         assert best is not None
         return best
-
-
-def layout_of(view: View) -> Layout:
-    """The layout ``view`` shows, rebuilt on a layout of its game's kind."""
-    return find_game(view.game).new_layout(view.options).replay(view.layout.tiles)
-
-
-def layout_after(view: View, move: Play, layout: Layout | None = None) -> Layout:
-    """The layout once ``move`` is laid, by the game's own layout (F-05 to F-10, FA-04,
-    DB-05): the move is laid on a copy (``layout``: :func:`layout_of` the view, when
-    already built)."""
-    after = (layout_of(view) if layout is None else layout).copy()
-    if move.at is At.OPEN:
-        after.open_with(move.tile, view.seat)
-    else:
-        after.attach(move.tile, move.touching, move.end, view.seat, move.inline)
-    return after
 
 
 @dataclass

@@ -107,6 +107,8 @@ class HandState:
         self.result: HandResult | None = None
         self.set_aside: list[dict[Tile, None]] = [{} for _ in range(players)]
         self._legal: LegalMoves | None = None
+        self._draws = self.traits.draw is not DrawRule.NONE
+        self._draw_until = self.traits.draw is DrawRule.UNTIL_PLAYABLE
         # Every tile not laid is in a hand or the stock and fits any open end of its
         # number: the blocked check can then read the layout alone (C-10).
         self._plain_fit = (
@@ -262,7 +264,7 @@ class HandState:
         )
 
     def _can_draw(self) -> bool:
-        return self.traits.draw is not DrawRule.NONE and bool(self._stock)
+        return self._draws and bool(self._stock)
 
     def view(self, seat: int) -> View:
         """What ``seat`` may know (``SPECTATOR`` for the public view): C-06."""
@@ -321,7 +323,7 @@ class HandState:
         self.history.append(event)
         self._legal = None
         if self.result is None:
-            if not (type(move) is Draw and self.traits.draw is DrawRule.UNTIL_PLAYABLE):
+            if not (self._draw_until and type(move) is Draw):
                 self.turn = (seat + 1) % self.players
             self._check_blocked()
         return event

@@ -27,7 +27,7 @@ from typing import Any
 from pips.core.deal import Deal
 from pips.core.layout import Layout
 from pips.core.lots import LotRule
-from pips.core.moves import Move
+from pips.core.moves import At, Move, Play
 from pips.core.outcome import HandResult
 from pips.core.tiles import Tile
 from pips.core.view import View
@@ -158,6 +158,21 @@ class GameSpec:
     def new_layout(self, options: Any) -> Layout:
         """An empty layout of the kind this game plays on."""
         return new_layout(self.traits(options))
+
+    def layout_of(self, view: View) -> Layout:
+        """The layout ``view`` shows, rebuilt on a layout of this game's kind."""
+        return self.new_layout(view.options).replay(view.layout.tiles)
+
+    def layout_after(self, view: View, move: Play, layout: Layout | None = None) -> Layout:
+        """The position after ``move``: the layout once it is laid by this game's
+        layout rules (F-05 to F-10, FA-04, DB-05), on a copy of ``layout`` (the view's,
+        rebuilt with :meth:`layout_of`, when not given)."""
+        after = (self.layout_of(view) if layout is None else layout).copy()
+        if move.at is At.OPEN:
+            after.open_with(move.tile, view.seat)
+        else:
+            after.attach(move.tile, move.touching, move.end, view.seat, move.inline)
+        return after
 
     def pass_verb(self) -> str:
         """The third person: ``passes`` or ``knocks``."""
