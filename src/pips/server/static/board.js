@@ -6,7 +6,7 @@
   const invite = board.dataset.invite;
   const csrf = document.querySelector("meta[name=csrf]").content;
   const $ = (id) => document.getElementById(id);
-  let socket = null, last = null, chosen = null, sheetShown = "", retry = 500;
+  let socket = null, last = null, chosen = null, sheetShown = "", retry = 500, rejoining = false;
   const soundBox = $("sound");
   soundBox.checked = localStorage.getItem("pips-sound") !== "off";
   soundBox.addEventListener("change", () => localStorage.setItem("pips-sound", soundBox.checked ? "on" : "off"));
@@ -30,6 +30,8 @@
     socket.addEventListener("open", () => { retry = 500; say(""); });
     socket.addEventListener("message", (e) => receive(JSON.parse(e.data)));
     socket.addEventListener("close", () => {
+      // Joining closes the socket on purpose, to come back as the new seat at once.
+      if (rejoining) { rejoining = false; say("taking your seat…"); connect(); return; }
       say("connection lost: reconnecting…");
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 8000);
@@ -181,6 +183,7 @@
     const response = await fetch(`/api/tables/${tableId}/join?invite=${encodeURIComponent(invite)}`, { method: "POST", headers: { "X-CSRF-Token": csrf } });
     const data = await response.json();
     if (!response.ok) return say(data.detail, "error");
+    rejoining = true;
     socket.close();  // reconnect as the new seat
   });
   $("chat-form").addEventListener("submit", (e) => {
