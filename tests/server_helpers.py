@@ -138,8 +138,15 @@ class Browser:
         self.http = httpx.Client(base_url=server.url, timeout=30)
         self.csrf = self.http.get("/api/session").json()["csrf"]
         if name is not None:
-            response = self.http.post("/guest", data={"name": name, "csrf": self.csrf})
+            response = self.form("/guest", name=name)
             assert response.status_code == 303, response.text
+
+    def form(self, path: str, **data: str) -> httpx.Response:
+        """Send a form with the session's CSRF token; signing in makes a new one, which
+        is read again afterwards."""
+        response = self.http.post(path, data={**data, "csrf": self.csrf})
+        self.csrf = self.http.get("/api/session").json()["csrf"]
+        return response
 
     def post(self, path: str, body: Any = None) -> httpx.Response:
         return self.http.post(path, json=body, headers={"X-CSRF-Token": self.csrf})

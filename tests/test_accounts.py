@@ -1,17 +1,41 @@
-"""Names people choose: German and other names are normal input, not edge cases."""
+"""Names people choose: names of every language are normal input, not edge cases; names
+that hide what they say are refused, and two spellings of one name are one name."""
 
 from __future__ import annotations
 
 import unicodedata
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from pips.server.accounts import AccountError, check_name
+from pips.core.names import check_name, name_key
+from pips.server.accounts import AccountError, Throttle
+from pips.server.accounts import check_name as account_name
 
 
-@pytest.mark.parametrize("name", ["Jürgen Müller", "Ünal Öztürk", "Søren", "Anna-Lena", "R2"])
-def test_names_of_any_alphabet_are_taken(name: str) -> None:
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Jürgen Müller",
+        "Jörg Müller",
+        "Zoë",
+        "Ünal Öztürk",
+        "Søren",
+        "Anna-Lena",
+        "O'Neill",
+        "D’Angelo",
+        "Łukasz Żółć",
+        "山田太郎",
+        "Παπαδόπουλος",
+        "हिन्दी",
+        "R2",
+        "Jo.",
+    ],
+)
+def test_names_of_every_language_are_taken(name: str) -> None:
     assert check_name(f"  {name} ") == name
+    assert account_name(name) == name
 
 
 def test_a_name_typed_with_combining_marks_is_the_same_name() -> None:
@@ -20,7 +44,110 @@ def test_a_name_typed_with_combining_marks_is_the_same_name() -> None:
     assert check_name(decomposed) == "Jürgen"
 
 
-@pytest.mark.parametrize("name", ["J", "_Jo", "Jo.", "Jo -", "a" * 41, "Jo<script>", "J\to"])
-def test_other_names_are_refused(name: str) -> None:
-    with pytest.raises(AccountError, match="2 to 40 letters"):
+def test_runs_of_spaces_become_one() -> None:
+    assert check_name("Anna   Berg") == "Anna Berg"
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("J", "2 to 40"),
+        ("a" * 41, "2 to 40"),
+        ("_Jo", "letters"),
+        ("Jo<script>", "letters"),
+        ("=SUM(A1)", "letters"),
+        ("Eve\x00", "control or invisible"),
+        ("Bell\x07", "control or invisible"),
+        ("J\to", "control or invisible"),
+        ("Eve\u202eevil", "control or invisible"),  # right-to-left override
+        ("Ann\u200d", "control or invisible"),  # zero-width joiner
+        ("Ann\u2066x", "control or invisible"),  # bidi isolate
+        ("Ann\u00a0Berg", "control or invisible"),  # no-break space looks like a space
+        ("-Jo", "starts with a letter"),
+    ],
+)
+def test_names_that_hide_what_they_say_are_refused(name: str, why: str) -> None:
+    with pytest.raises(ValueError, match=why):
         check_name(name)
+    with pytest.raises(AccountError):
+        account_name(name)
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("alice", "ALICE"),
+        ("alice", "Alice"),
+        ("alice", "ａｌｉｃｅ"),  # fullwidth forms
+        ("Straße", "STRASSE"),
+        ("Jürgen", unicodedata.normalize("NFD", "JÜRGEN")),
+        ("Anna Berg", "anna  berg"),
+    ],
+)
+def test_names_that_fold_alike_are_one_name(one: str, other: str) -> None:
+    assert name_key(one) == name_key(other)
+
+
+def test_different_names_stay_different() -> None:
+    assert name_key("Müller") != name_key("Muller")
+    assert name_key("Anna") != name_key("Anne")
+
+
+@given(st.text(min_size=1, max_size=60))
+def test_any_text_is_a_clear_name_or_a_clear_refusal(text: str) -> None:
+    try:
+        kept = check_name(text)
+    except ValueError as exc:
+        assert str(exc).startswith("a name")
+        return
+    assert kept == unicodedata.normalize("NFC", kept)
+    assert 2 <= len(kept) <= 40
+    assert all(unicodedata.category(c)[0] in "LMN" or c in " .-'’" for c in kept)
+    assert check_name(kept) == kept and name_key(kept) == name_key(kept.upper().lower())
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_wrong_passwords_make_an_account_wait_longer_each_time() -> None:
+    clock = Clock()
+    throttle = Throttle(clock=clock)
+    for _ in range(5):
+        throttle.check_account("ann")
+        throttle.failed("ann")
+    # The sixth try must wait 2 s, then 4 s, 8 s ... whatever the password.
+    waits = []
+    for _ in range(4):
+        with pytest.raises(AccountError) as refused:
+            throttle.check_account("ann")
+        assert refused.value.status == 429
+        waits.append(refused.value.retry_after)
+        clock.now += float(refused.value.retry_after or 0)
+        throttle.check_account("ann")
+        throttle.failed("ann")
+    assert waits == [2, 4, 8, 16]
+    throttle.succeeded("ann")
+    throttle.check_account("ann")  # the right password clears it
+
+
+def test_the_longest_wait_is_bounded() -> None:
+    throttle = Throttle(clock=Clock())
+    assert throttle.wait_after(100) == throttle.longest_wait == 900.0
+
+
+def test_an_address_gets_its_burst_then_waits() -> None:
+    clock = Clock()
+    throttle = Throttle(clock=clock)
+    throttle.addresses.clock = clock
+    for _ in range(10):
+        throttle.attempt("10.0.0.1")
+    with pytest.raises(AccountError, match="too many attempts"):
+        throttle.attempt("10.0.0.1")
+    throttle.attempt("10.0.0.2")  # another address is not held back
+    clock.now += 6.0
+    throttle.attempt("10.0.0.1")

@@ -204,9 +204,7 @@ def test_accounts_csrf_and_table_options_are_checked(tmp_path: Path, database: s
         assert web.http.post("/register", data={"name": "Ann", "password": "pw"}).status_code == 403
         short = web.http.post("/register", data={"name": "Ann", "password": "pw", "csrf": csrf})
         assert "8 to 200" in short.text
-        made = web.http.post(
-            "/register", data={"name": "Ann", "password": "secret-pw", "csrf": csrf}
-        )
+        made = web.form("/register", name="Ann", password="secret-pw")
         assert made.status_code == 303
         assert web.http.get("/api/session").json()["name"] == "Ann"
         again = Browser(server)
@@ -256,7 +254,7 @@ def test_accounts_csrf_and_table_options_are_checked(tmp_path: Path, database: s
 def test_history_of_an_account_lists_its_finished_games(tmp_path: Path, database: str) -> None:
     with running(tmp_path, new_database(database, tmp_path)) as server:
         web = Browser(server)
-        web.http.post("/register", data={"name": "Cy", "password": "secret-pw", "csrf": web.csrf})
+        web.form("/register", name="Cy", password="secret-pw")
         table = web.create(
             "draw", {"players": 2}, [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}]
         )
@@ -288,7 +286,7 @@ def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path, database: st
         interrupted = wait_for(
             lambda: (r := later.http.get(f"/api/records/{table}")).status_code == 200 and r.json()
         )
-        again = Browser(server, "Ann")
+        again = Browser(server, "Bea")  # "Ann" is still the first guest's name
         fresh = again.create("doubles", {"players": 4, "target": 30}, seats, seed=99)
         whole = wait_for(
             lambda: (r := again.http.get(f"/api/records/{fresh}")).status_code == 200 and r.json()

@@ -101,7 +101,7 @@ def seeded(url: str) -> None:
     """October results entered in October, and one entered late in November."""
     db = Database(url)
     db.upgrade()
-    anna = accounts.register(db, "Anna", "password1")
+    anna = accounts.create_account(db, "Anna", "password1")
     moment = [datetime(2026, 10, 20)]
     results = Results(db, clock=lambda: moment[0])
     for day in (3, 4, 5):

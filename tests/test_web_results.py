@@ -27,8 +27,8 @@ def seed(url: str) -> None:
     so the list shows movements."""
     db = Database(url)
     db.upgrade()
-    anna = accounts.register(db, "Anna", "password1")
-    accounts.register(db, "Ben", "password1")
+    anna = accounts.create_account(db, "Anna", "password1")
+    accounts.create_account(db, "Ben", "password1")
     moment = [datetime(2026, 9, 20)]
     results = Results(db, clock=lambda: moment[0])
     september = [("Anna", "Ben", "Cleo", "Dora"), ("Anna", "Cleo", "Ben", "Dora")]

@@ -20,6 +20,7 @@ from typing import Any
 from pips import __version__
 from pips.core.deal import Deal, check_partition
 from pips.core.errors import RuleError
+from pips.core.fairness import SCHEME, deal_commitment
 from pips.core.lots import LotDraw, LotRule, Lots, draw_lots, replay_lots
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.tiles import Tile
@@ -64,7 +65,9 @@ def _tiles_json(tiles: Sequence[Tile]) -> list[list[int]]:
     return [t.to_json() for t in tiles]
 
 
-def _hand_json(state: GameState) -> dict[str, Any]:
+def dealt_json(state: GameState) -> dict[str, Any]:
+    """A hand's deal as the record writes it: ``deal``, ``stock`` and, when deals were
+    thrown in first, ``redeals`` (what a deal's commitment is made of)."""
     dealt = state.dealt
     hand: dict[str, Any] = {
         "deal": [_tiles_json(h) for h in dealt.hands],
@@ -74,6 +77,14 @@ def _hand_json(state: GameState) -> dict[str, Any]:
         hand["redeals"] = [
             {"deal": [_tiles_json(h) for h in d], "stock": _tiles_json(s)} for d, s in dealt.voided
         ]
+    return hand
+
+
+def _hand_json(state: GameState, salt: str | None = None) -> dict[str, Any]:
+    hand = dealt_json(state)
+    if salt is not None:
+        hand["salt"] = salt
+        hand["commitment"] = deal_commitment(salt, hand)
     hand["moves"] = [event_to_json(e) for e in state.history]
     if state.result is not None:
         hand["result"] = state.result.to_json()
@@ -87,13 +98,16 @@ def write_record(
     seed: int | None = None,
     played_at: datetime | None = None,
     bots: Sequence[str | None] | None = None,
+    salts: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """The record of a match (or of a single hand) in ``pips.record/1`` form.
 
     ``seats`` are the players' names in seat order; ``bots`` (optional) names the bot
     that played each seat, ``None`` for a person, so an unfinished game can be resumed
-    with the same bots. The game may be unfinished: the record then has no ``result``
-    yet and can be continued later.
+    with the same bots. ``salts`` (a server's unpredictable deals, one per hand) reveals
+    each deal's salt and writes its commitment beside it
+    (:func:`pips.core.fairness.deal_commitment`). The game may be unfinished: the
+    record then has no ``result`` yet and can be continued later.
     """
     match = game if isinstance(game, Match) else Match.of_hand(find_game(game.game), game)
     if len(seats) != match.players:
@@ -114,7 +128,13 @@ def write_record(
     record["generator"] = f"pips {__version__}"
     if match.lots is not None:
         record["lots"] = match.lots.to_json()
-    record["hands"] = [_hand_json(h) for h in match.hands]
+    if salts is not None:
+        if len(salts) < len(match.hands):
+            raise ValueError(f"{len(salts)} salts for {len(match.hands)} hands")
+        record["commitments"] = SCHEME
+    record["hands"] = [
+        _hand_json(h, None if salts is None else salts[i]) for i, h in enumerate(match.hands)
+    ]
     result = match.result
     if result is not None:
         record["result"] = result.to_json()
@@ -339,6 +359,9 @@ def replay(record: Mapping[str, Any]) -> Replay:
     ):
         raise RecordError(f"bots must list {options.players} bot names or nulls")
 
+    scheme = record.get("commitments")
+    if scheme is not None and scheme != SCHEME:
+        raise RecordError(f"unknown commitment scheme {scheme!r}; this pips checks {SCHEME!r}")
     lots = _lots(record, spec, options)
     match = Match(spec, options, lots=lots)
     # A seeded match is dealt from one stream: the lots first, then hand after hand.
@@ -349,6 +372,10 @@ def replay(record: Mapping[str, Any]) -> Replay:
         if rule is not None and draw_lots(options.players, rule, options.set, dealer) != lots:
             raise RecordError(f"the lots are not the ones seed {seed} gives", rule="C-06")
     for number, hand in enumerate(hands, 1):
+        if scheme is not None or (isinstance(hand, dict) and "commitment" in hand):
+            if not isinstance(hand, dict):
+                raise RecordError("a hand is an object", hand=number)
+            _check_commitment(hand, number)
         _replay_hand(match, dealer, hand, number, seed)
     result = record.get("result")
     if result is not None:
@@ -445,6 +472,16 @@ def _replay_hand(
         if state.result is None:
             raise RecordError("the hand has a result but is not over", hand=number, rule="C-09")
         _check_result(result, state.result.to_json(), number)
+
+
+def _check_commitment(hand: Mapping[str, Any], number: int) -> None:
+    """The deal is the one committed to at the deal: SHA-256 of the revealed salt and the
+    deal must give the commitment every seat was sent."""
+    salt, committed = hand.get("salt"), hand.get("commitment")
+    if not isinstance(salt, str) or not isinstance(committed, str):
+        raise RecordError("a committed deal has a salt and a commitment (hex)", hand=number)
+    if deal_commitment(salt, hand) != committed:
+        raise RecordError("the deal is not the one committed to before the first move", hand=number)
 
 
 def _check_result(claimed: Any, actual: Mapping[str, Any], hand: int | None) -> None:

@@ -108,6 +108,9 @@ class GameSpec:
     """What the layout's sides are called: FIDO's naked sides, the spinner's sides."""
     manual_deal: bool = False
     """Games at a real table can be entered tile by tile (F-24)."""
+    dealt_by_hand: Callable[[Any], bool] = lambda options: False
+    """Whether these options have the tiles dealt at a real table, tile by tile, and
+    entered (F-24): such a game cannot be dealt by a program."""
     sets: tuple[int, ...] = (6,)
     """The sets the game is played with (forms, the sheet's hand-size table)."""
     defaults: Mapping[str, Any] = field(default_factory=dict)

@@ -596,6 +596,7 @@ GAME = GameSpec(
     scores_during_hand=True,
     side_word="naked side",
     manual_deal=True,
+    dealt_by_hand=lambda options: options.deal_mode is DealMode.MANUAL,
     sets=tuple(DIVISORS),
     defaults={"players": 4, "set": 12},
 )

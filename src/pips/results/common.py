@@ -11,9 +11,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from pips.core.names import name_key
 from pips.results.rating import RatingSettings
 from pips.store.db import Database
 from pips.store.models import (
@@ -66,7 +67,7 @@ def utc_now() -> datetime:
 def month_bounds(month: str) -> tuple[date, date]:
     """The first day of ``YYYY-MM`` and the first day of the month after."""
     match = re.fullmatch(r"(\d{4})-(\d{2})", month.strip())
-    if not match or not 1 <= int(match[2]) <= 12:
+    if not match or not 1 <= int(match[2]) <= 12 or not 1 <= int(match[1]) <= 9998:
         raise ResultsError(f"{month!r} is not a month (YYYY-MM)")
     first = date(int(match[1]), int(match[2]), 1)
     after = date(first.year + first.month // 12, first.month % 12 + 1, 1)
@@ -119,16 +120,15 @@ class ServiceBase:
         return group
 
     def _user(self, session: Session, name: str) -> User:
-        user = session.scalars(select(User).where(User.name == name.strip())).first()
+        user = session.scalars(select(User).where(User.name_key == name_key(name))).first()
         if user is None:
             raise NotFound(f"no account named {name.strip()!r}")
         return user
 
     def _accounts(self, session: Session, names: Iterable[str]) -> dict[str, int]:
-        folded = {n.casefold() for n in names}
-        if not folded:
+        """The accounts of ``names``, by their :func:`~pips.core.names.name_key`."""
+        keys = {name_key(n) for n in names}
+        if not keys:
             return {}
-        rows = session.execute(
-            select(User.id, User.name).where(func.lower(User.name).in_(folded))
-        ).all()
-        return {name.casefold(): uid for uid, name in rows if name.casefold() in folded}
+        rows = session.execute(select(User.id, User.name_key).where(User.name_key.in_(keys)))
+        return {key: uid for uid, key in rows}

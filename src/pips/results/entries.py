@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
+from pips.core.names import name_key
 from pips.results.common import (
     COUNTED,
     Conflict,
@@ -66,7 +67,7 @@ class Entries(ServiceBase):
             accounts = self._accounts(session, {n for r in results for n in r.entry.names})
             fingerprints = [r.fingerprint() for r in results]
             for number, result in enumerate(results, 1):
-                if user.name.casefold() in (n.casefold() for n in result.entry.names):
+                if user.name_key in {name_key(n) for n in result.entry.names}:
                     continue
                 if group_row is None or group_row.representative_id != actor:
                     where = f"game {number}: " if len(results) > 1 else ""
@@ -100,10 +101,11 @@ class Entries(ServiceBase):
                 raise Conflict("already entered (at the same moment by someone else)") from None
             return [row.id for row in rows]
 
-    def enter_server_game(
+    def server_game_result(
         self, table_id: str, record: dict[str, Any], users: Sequence[int | None], rated: bool
-    ) -> int | None:
-        """Enter a game finished on the server (confirmed: the server saw every move);
+    ) -> Result | None:
+        """The result of a game finished on the server (confirmed: the server saw every
+        move), as a row for the caller to store with the game's end in one transaction;
         ``users`` are the seats' accounts. A result the entry rules cannot express (the
         draw game's match extension) is not entered: ``None``."""
         played = self.clock()
@@ -113,19 +115,16 @@ class Entries(ServiceBase):
         except (KeyError, ValueError) as exc:
             log.warning("table %s: its result is not entered (%s)", table_id, exc)
             return None
-        with self.db.session() as session, session.begin():
-            accounts = {
-                name.casefold(): user
-                for name, user in zip(checked.entry.names, users, strict=True)
-                if user is not None
-            }
-            row = self._row(
-                checked, checked.fingerprint(table_id), accounts, "server", played, None, None
-            )
-            row.status, row.table_id, row.rated = "confirmed", table_id, rated
-            session.add(row)
-            session.flush()
-            return row.id
+        accounts = {
+            name_key(name): user
+            for name, user in zip(checked.entry.names, users, strict=True)
+            if user is not None
+        }
+        row = self._row(
+            checked, checked.fingerprint(table_id), accounts, "server", played, None, None
+        )
+        row.status, row.table_id, row.rated = "confirmed", table_id, rated
+        return row
 
     @staticmethod
     def _row(
@@ -156,7 +155,7 @@ class Entries(ServiceBase):
                 ResultPlayer(
                     seat=seat,
                     name=line.name,
-                    user_id=accounts.get(line.name.casefold()),
+                    user_id=accounts.get(name_key(line.name)),
                     team=team_of[seat],
                     points=line.points,
                     pips=line.pips,

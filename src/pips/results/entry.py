@@ -46,8 +46,9 @@ GAMES = tuple(game_names())
 """The game families results are kept and rated for: every game pips knows."""
 
 NAME_LENGTH = 40
-FORMULA = "=+-@"
-"""Characters a name may not start with."""
+FORMULA = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell as a formula: a name may not start with it, and
+a place that does is exported with a leading apostrophe (:func:`safe_cell`)."""
 
 CSV_FIELDS = (
     "game_no",
@@ -164,7 +165,7 @@ def check(entry: Entry, today: date, options: Mapping[str, Any] | None = None) -
             raise EntryError(f"seat {seat + 1} has no player's name")
         if len(name) > NAME_LENGTH:
             raise EntryError(f"the name in seat {seat + 1} is longer than {NAME_LENGTH}")
-        if name[0] in FORMULA:
+        if name.startswith(FORMULA):
             # Exports are opened in spreadsheets, which run a cell starting so as a formula.
             raise EntryError(f"a name may not start with {name[0]!r} (seat {seat + 1})")
     folded = [n.casefold() for n in names]
@@ -378,14 +379,14 @@ def _csv_game(number: str, rows: list[tuple[int, dict[str, str]]], today: date) 
         parse_int(head.get("set"), "set"),
         tuple(
             Line(
-                row.get("player") or "",
+                text_cell(row.get("player") or ""),
                 parse_int(row.get("running"), "running"),
                 parse_int(row.get("pips"), "pips"),
                 parse_flag(row.get("out") or ""),
             )
             for row in ordered
         ),
-        (head.get("place") or "").strip(),
+        text_cell((head.get("place") or "").strip()),
     )
     result = check(entry, today)
     for seat, row in enumerate(ordered):
@@ -399,6 +400,17 @@ def _csv_game(number: str, rows: list[tuple[int, dict[str, str]]], today: date) 
     return result
 
 
+def safe_cell(text: str) -> str:
+    """A text cell a spreadsheet shows as text: one that would start a formula gets a
+    leading apostrophe (a place like ``=HYPERLINK(...)`` stays words)."""
+    return "'" + text if text.startswith(FORMULA) else text
+
+
+def text_cell(text: str) -> str:
+    """A text cell as written before :func:`safe_cell` (so exports read back)."""
+    return text[1:] if text.startswith("'") and text[1:].startswith(FORMULA) else text
+
+
 def csv_rows(number: object, result: Checked) -> Iterable[dict[str, object]]:
     """The CSV rows of one game (export and the round trip of an upload)."""
     e = result.entry
@@ -406,12 +418,12 @@ def csv_rows(number: object, result: Checked) -> Iterable[dict[str, object]]:
         yield {
             "game_no": number,
             "date": e.played_on.isoformat(),
-            "place": e.place,
+            "place": safe_cell(e.place),
             "game": e.game,
             "set": e.set,
             "divisor": "" if result.divisor is None else result.divisor,
             "seat": seat + 1,
-            "player": line.name,
+            "player": safe_cell(line.name),
             "running": line.points,
             "pips": line.pips,
             "out": "yes" if line.out else "",

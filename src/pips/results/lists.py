@@ -13,6 +13,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from pips.core.names import name_key
 from pips.results.common import (
     COUNTED,
     Conflict,
@@ -87,7 +88,7 @@ class WorldLists(ServiceBase):
                                 "list_id": header.id,
                                 "place": place,
                                 "name": s.name,
-                                "user_id": accounts.get(s.name.casefold()),
+                                "user_id": accounts.get(name_key(s.name)),
                                 "mu": s.mu,
                                 "sigma": s.sigma,
                                 "rating": s.rating,

@@ -1,81 +1,340 @@
-"""Accounts: registration and sign-in with argon2 password hashes; guests by name.
+"""Accounts, guests and sessions that hold under attack.
 
-Who a browser is lives in its signed session cookie (Starlette's session middleware):
-an account's id, or a guest token with the name the guest chose, and the CSRF token
-every form and JSON POST must carry.
+* **Passwords** are argon2id hashes (argon2-cffi), computed in a small thread pool of
+  their own (one lane each, so a hash takes one core and the event loop keeps the
+  other), never on the event loop; when too many wait, the newest is refused at once
+  rather than queued behind the rest.
+* **The same work whether or not an account exists**: signing in to a name nobody has
+  verifies the password against a dummy hash, so the answer takes as long.
+* **Throttles** (:class:`Throttle`): per address a bucket of attempts (sign-in,
+  registration, guest names); per account a growing wait after repeated wrong
+  passwords (2, 4, 8 ... seconds, at most 15 minutes), whatever address they come from.
+  A refused attempt costs no hash.
+* **Sessions live on the server** (the ``sessions`` table): the signed cookie holds only
+  a random token, signing in makes a new token and a new CSRF token, and signing out
+  deletes the session, so a copy of the old cookie is worth nothing.
+* **Names** (:mod:`pips.core.names`): any language, no control or invisible
+  characters, one holder per folded key, shared by accounts and guests.
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import math
 import os
-import re
 import secrets
-import unicodedata
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import select
+from sqlalchemy import delete, or_, select
 from sqlalchemy.exc import IntegrityError
 
+from pips.core import names
 from pips.paths import pips_home
-from pips.server.tables import Identity
+from pips.server.limits import Limited, RateLimit
+from pips.server.round import Identity
 from pips.store.db import Database
-from pips.store.models import User
+from pips.store.models import SignIn, User, now
 
-NAME = re.compile(r"^[^\W_][\w .-]{0,38}(?<![ .-])$")
-"""2 to 40 letters (of any alphabet: Jürgen, Søren), digits, spaces, dots, dashes or
-underscores, starting with a letter or digit and not ending in a space, dot or dash."""
-_hasher = PasswordHasher()
+SESSION_DAYS = 14
+"""A session (and the cookie carrying it) lasts this long; a guest's name is held as
+long as a session of the guest's is alive."""
 
 
 class AccountError(ValueError):
-    """A refused registration or sign-in, in words for the person."""
+    """A refused registration or sign-in, in words for the person; ``status`` is its
+    HTTP status and ``retry_after`` the seconds to wait, when waiting helps."""
+
+    def __init__(self, message: str, status: int = 422, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.retry_after = retry_after
 
 
 def check_name(name: str) -> str:
-    # One spelling per name: "ü" typed as one character or as u and a combining mark.
-    name = unicodedata.normalize("NFC", name.strip())
-    if not NAME.match(name) or len(name) < 2:
-        raise AccountError("a name is 2 to 40 letters, digits, spaces, dots, dashes or underscores")
-    return name
+    try:
+        return names.check_name(name)
+    except ValueError as exc:
+        raise AccountError(str(exc)) from None
 
 
-def register(db: Database, name: str, password: str) -> User:
-    name = check_name(name)
+def check_password(password: str) -> None:
     if not 8 <= len(password) <= 200:
         raise AccountError("a password is 8 to 200 characters")
-    user = User(name=name, password_hash=_hasher.hash(password))
+
+
+@dataclass
+class _Failures:
+    count: int = 0
+    at: float = 0.0
+
+
+@dataclass
+class Throttle:
+    """Attempts per address (a :class:`~pips.server.limits.RateLimit`) and wrong
+    passwords per account (a growing wait, whatever address they come from)."""
+
+    addresses: RateLimit = field(
+        default_factory=lambda: RateLimit(10, 10, "attempts from your address")
+    )
+    free_failures: int = 5
+    """Wrong passwords for an account before it has to wait."""
+    longest_wait: float = 900.0
+    clock: Callable[[], float] = time.monotonic
+    _accounts: dict[str, _Failures] = field(default_factory=dict)
+
+    def attempt(self, address: str) -> None:
+        """Count one attempt from ``address``; :class:`AccountError` (429) when it has
+        made too many."""
+        try:
+            self.addresses.hit(address)
+        except Limited as exc:
+            raise AccountError(str(exc), 429, exc.retry_after) from None
+
+    def check_account(self, key: str) -> None:
+        """Refuse (429) while the account has to wait after wrong passwords."""
+        failures = self._accounts.get(key)
+        if failures is None or failures.count < self.free_failures:
+            return
+        wait = self.wait_after(failures.count) - (self.clock() - failures.at)
+        if wait > 0:
+            seconds = math.ceil(wait)
+            raise AccountError(
+                f"too many wrong passwords for this name: try again in {seconds} seconds",
+                429,
+                seconds,
+            )
+
+    def wait_after(self, count: int) -> float:
+        """Seconds to wait after ``count`` wrong passwords in a row: 2, 4, 8 ..."""
+        return float(min(self.longest_wait, 2.0 ** (count - self.free_failures + 1)))
+
+    def failed(self, key: str) -> None:
+        if len(self._accounts) > 50_000:
+            moment = self.clock()
+            self._accounts = {
+                k: f for k, f in self._accounts.items() if moment - f.at < self.longest_wait
+            }
+        failures = self._accounts.setdefault(key, _Failures())
+        failures.count += 1
+        failures.at = self.clock()
+
+    def succeeded(self, key: str) -> None:
+        self._accounts.pop(key, None)
+
+
+class Accounts:
+    """Registration, sign-in, guests and sessions over one database.
+
+    The coroutines run database work and hashing off the event loop; :meth:`identity`
+    (asked on every request) answers from a cache of sessions and reads the database
+    only for a token it has not seen, which the cookie's signature guarantees the
+    server itself issued."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        hash_workers: int = 1,
+        waiting_hashes: int = 8,
+        throttle: Throttle | None = None,
+    ) -> None:
+        self.db = db
+        self.throttle = throttle or Throttle()
+        # One lane: a hash keeps one core busy, not all of them.
+        self.hasher = PasswordHasher(time_cost=3, memory_cost=65536, parallelism=1)
+        self._pool = ThreadPoolExecutor(hash_workers, thread_name_prefix="pips-argon2")
+        self._waiting_hashes = waiting_hashes
+        self._hashing = 0
+        self._dummy: str | None = None
+        self._cache: OrderedDict[str, Identity | None] = OrderedDict()
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    # -- hashing off the loop -----------------------------------------------------------
+
+    async def _hash_work(self, function: Any, *args: Any) -> Any:
+        if self._hashing >= self._waiting_hashes:
+            raise AccountError("the server is busy signing people in: try again shortly", 503, 2)
+        self._hashing += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
+        finally:
+            self._hashing -= 1
+
+    def _verify(self, stored: str | None, password: str) -> bool:
+        if stored is None:
+            # No such account: the same work as for one, so time tells nothing.
+            if self._dummy is None:
+                self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+            stored = self._dummy
+            password = ""
+        try:
+            return bool(self.hasher.verify(stored, password)) and password != ""
+        except (VerificationError, InvalidHashError):
+            return False
+
+    # -- registering and signing in ---------------------------------------------------
+
+    async def register(self, name: str, password: str, address: str) -> tuple[str, Identity]:
+        """A new account, signed in: its session token and identity."""
+        self.throttle.attempt(address)
+        name = check_name(name)
+        check_password(password)
+        key = names.name_key(name)
+        if await asyncio.to_thread(self._name_held, key, None):
+            raise AccountError(f"the name {name!r} is taken", 409)
+        digest = await self._hash_work(self.hasher.hash, password)
+
+        def write() -> int:
+            with self.db.session() as session, session.begin():
+                user = User(name=name, name_key=key, password_hash=digest)
+                session.add(user)
+                session.flush()
+                return user.id
+
+        try:
+            user_id = await asyncio.to_thread(write)
+        except IntegrityError:
+            raise AccountError(f"the name {name!r} is taken", 409) from None
+        return await self._open(Identity(user_id=user_id, name=name))
+
+    async def sign_in(self, name: str, password: str, address: str) -> tuple[str, Identity]:
+        """Sign in by name (as written or folded) and password."""
+        self.throttle.attempt(address)
+        key = names.name_key(name)
+        self.throttle.check_account(key)
+        found = await asyncio.to_thread(self._account, key)
+        ok = await self._hash_work(self._verify, None if found is None else found[2], password)
+        if not ok or found is None:
+            self.throttle.failed(key)
+            raise AccountError("no such name and password", 401)
+        self.throttle.succeeded(key)
+        return await self._open(Identity(user_id=found[0], name=found[1]))
+
+    async def guest(self, name: str, address: str, keep: Identity | None) -> tuple[str, Identity]:
+        """A guest by name (no password); a guest who renames keeps their guest token,
+        so their seats stay theirs."""
+        self.throttle.attempt(address)
+        name = check_name(name)
+        key = names.name_key(name)
+        token = keep.guest if keep is not None and keep.guest is not None else None
+        if await asyncio.to_thread(self._name_held, key, token):
+            raise AccountError(f"the name {name!r} is taken: choose another", 409)
+        return await self._open(Identity(guest=token or secrets.token_urlsafe(12), name=name), key)
+
+    async def sign_out(self, session: dict[str, Any]) -> None:
+        token = session.get("token")
+        session.clear()
+        if isinstance(token, str):
+            digest = _digest(token)
+            self._cache.pop(digest, None)
+
+            def forget() -> None:
+                with self.db.session() as db_session, db_session.begin():
+                    db_session.execute(delete(SignIn).where(SignIn.token_hash == digest))
+
+            await asyncio.to_thread(forget)
+
+    # -- sessions --------------------------------------------------------------------
+
+    async def _open(self, who: Identity, key: str | None = None) -> tuple[str, Identity]:
+        token = secrets.token_urlsafe(32)
+        digest = _digest(token)
+
+        def write() -> None:
+            with self.db.session() as session, session.begin():
+                session.add(
+                    SignIn(
+                        token_hash=digest,
+                        user_id=who.user_id,
+                        guest=who.guest,
+                        name=who.name,
+                        name_key=key or names.name_key(who.name),
+                    )
+                )
+
+        await asyncio.to_thread(write)
+        self._remember(digest, who)
+        return token, who
+
+    def identity(self, session: dict[str, Any]) -> Identity | None:
+        """Who the browser with this session is, if anyone."""
+        token = session.get("token")
+        if not isinstance(token, str):
+            return None
+        digest = _digest(token)
+        if digest in self._cache:
+            self._cache.move_to_end(digest)
+            return self._cache[digest]
+        with self.db.session() as db_session:
+            row = db_session.get(SignIn, digest)
+            who = None
+            if row is not None and row.created_at > now() - timedelta(days=SESSION_DAYS):
+                who = Identity(user_id=row.user_id, guest=row.guest, name=row.name)
+        self._remember(digest, who)
+        return who
+
+    def _remember(self, digest: str, who: Identity | None) -> None:
+        self._cache[digest] = who
+        if len(self._cache) > 20_000:
+            self._cache.popitem(last=False)
+
+    # -- reading ---------------------------------------------------------------------
+
+    def _account(self, key: str) -> tuple[int, str, str] | None:
+        with self.db.session() as session:
+            row = session.execute(
+                select(User.id, User.name, User.password_hash).where(User.name_key == key)
+            ).first()
+            return None if row is None else (row[0], row[1], row[2])
+
+    def _name_held(self, key: str, guest: str | None) -> bool:
+        """Whether an account, or a live session of another guest, holds the name."""
+        since = now() - timedelta(days=SESSION_DAYS)
+        with self.db.session() as session:
+            if session.scalar(select(User.id).where(User.name_key == key)) is not None:
+                return True
+            other = select(SignIn.token_hash).where(
+                SignIn.name_key == key, SignIn.user_id.is_(None), SignIn.created_at > since
+            )
+            if guest is not None:
+                other = other.where(or_(SignIn.guest.is_(None), SignIn.guest != guest))
+            return session.scalar(other.limit(1)) is not None
+
+
+def create_account(db: Database, name: str, password: str) -> User:
+    """An account made directly, with no session (administration, tests)."""
+    name = check_name(name)
+    check_password(password)
+    user = User(
+        name=name,
+        name_key=names.name_key(name),
+        password_hash=PasswordHasher(parallelism=1).hash(password),
+    )
     try:
         with db.session() as session, session.begin():
             session.add(user)
     except IntegrityError:
-        raise AccountError(f"the name {name!r} is taken") from None
+        raise AccountError(f"the name {name!r} is taken", 409) from None
     return user
 
 
-def sign_in(db: Database, name: str, password: str) -> User:
-    with db.session() as session:
-        user = session.scalars(select(User).where(User.name == name.strip())).first()
-    try:
-        if user is None or not _hasher.verify(user.password_hash, password):
-            raise AccountError("no such name and password")
-    except (VerificationError, InvalidHashError):
-        raise AccountError("no such name and password") from None
-    return user
-
-
-def identity(session: dict[str, Any]) -> Identity | None:
-    """Who the browser with this session is, if it said."""
-    if "user_id" in session:
-        return Identity(user_id=int(session["user_id"]), name=str(session["name"]))
-    if "guest" in session:
-        return Identity(guest=str(session["guest"]), name=str(session["name"]))
-    return None
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def csrf_token(session: dict[str, Any]) -> str:
-    """The session's CSRF token (made on first use)."""
+    """The session's CSRF token (made on first use, made anew at every sign-in)."""
     if "csrf" not in session:
         session["csrf"] = secrets.token_urlsafe(24)
     return str(session["csrf"])

@@ -17,6 +17,7 @@ import threading
 from collections.abc import AsyncIterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -26,6 +27,8 @@ from pips import __version__
 from pips.bots.search import warm_up
 from pips.results.service import Results, publish_due_apart, settings_from_env, utc_now
 from pips.server import accounts
+from pips.server.guard import Guard
+from pips.server.limits import Limits
 from pips.server.routes import groups, lists, pages, socket
 from pips.server.routes import results as results_pages
 from pips.server.routes import tables as tables_api
@@ -46,27 +49,28 @@ def create_app(
     secret: str | None = None,
     results: Results | None = None,
     publish_lists: bool = True,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The app over ``db``. ``results`` (its clock and rating settings) is made from the
     environment when left out; ``publish_lists`` publishes each month's world list
     once the month is over (checked at start and hourly)."""
     tables = Tables(db, bot_delay=bot_delay, grace=grace)
+    limits = limits or Limits()
+    tables.chat_history = limits.chat_history
+    people = accounts.Accounts(db, throttle=accounts.Throttle(addresses=limits.sign_in))
     results = results or Results(db, settings=settings_from_env())
 
-    async def enter_result(table: LiveTable) -> None:
+    def result_of(table: LiveTable, written: dict[str, Any]) -> Any:
         # A game played here is entered as its result; rated only when every seat was
-        # a person with an account (no bot, no guest).
+        # a person with an account (no bot, no guest) and the deals were not chosen.
         match = table.round.match
         assert match is not None
         seats = [table.round.entrants[e] for e in match.seating]
-        written = await tables.repository.record(table.id)
-        if written is None:
-            return
         users = [s.user_id if s.kind == "person" else None for s in seats]
-        rated = all(u is not None for u in users)
-        await asyncio.to_thread(results.enter_server_game, table.id, written, users, rated)
+        rated = all(u is not None for u in users) and not table.round.practice
+        return results.server_game_result(table.id, written, users, rated)
 
-    tables.on_finish.append(enter_result)
+    tables.result_of = result_of
 
     async def publish_monthly() -> None:
         # Rating a month is seconds of pure Python (100,000 results: about ten): done in
@@ -111,6 +115,7 @@ def create_app(
         if publisher is not None:
             publisher.cancel()
         tables.repository.close()
+        people.close()
 
     app = FastAPI(
         title="pips",
@@ -120,6 +125,8 @@ def create_app(
         "The websocket protocol of a table is described at /api/asyncapi.json.",
     )
     app.state.tables = tables
+    app.state.accounts = people
+    app.state.limits = limits
     app.state.db = db
     app.state.results = results
     app.add_middleware(
@@ -128,7 +135,9 @@ def create_app(
         session_cookie="pips_session",
         same_site="lax",
         https_only=https_cookies,
+        max_age=accounts.SESSION_DAYS * 24 * 3600,
     )
+    app.add_middleware(Guard, body_bytes=limits.body_bytes, upload_bytes=limits.upload_bytes)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     for routes in (pages, tables_api, socket, results_pages, groups, lists):
         app.include_router(routes.api)

@@ -119,6 +119,9 @@ class TableSummary(TypedDict):
     pairs: bool
     face: Face
     turn_seconds: int | None
+    practice: bool
+    """Dealt from a seed its creator chose (``seed``, shown to everyone): not rated."""
+    seed: int | None
 
 
 @with_config(_STRICT)
@@ -148,6 +151,9 @@ class SharedState(TypedDict):
     table: TableSummary
     names: list[str]
     moves_made: int
+    commitment: NotRequired[str]
+    """SHA-256 of the current hand's deal and a secret salt, sent from the deal on; the
+    finished record reveals the salt (docs/server.md, "Fair deals")."""
     explanation: NotRequired[str]
     sheet: NotRequired[Sheet]
     match: NotRequired[MatchState]

@@ -16,8 +16,9 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import delete, insert, select
 
+from pips.core.names import name_key
 from pips.server.round import Played, SeatHolder
 from pips.store.db import Database
 from pips.store.models import ChatLine, GameTable, MoveRow, Seat, User, now
@@ -30,7 +31,8 @@ class StoredTable:
     id: str
     game: str
     options: dict[str, Any]
-    seed: int
+    seed: int | None
+    key: str | None
     status: str
     private: bool
     invite: str
@@ -57,7 +59,8 @@ class TableRepository:
         table_id: str,
         game: str,
         options: dict[str, Any],
-        seed: int,
+        seed: int | None,
+        key: str | None,
         entrants: list[SeatHolder],
         *,
         private: bool,
@@ -73,6 +76,7 @@ class TableRepository:
                         game=game,
                         options=options,
                         seed=seed,
+                        deal_key=key,
                         private=private,
                         invite=invite,
                         turn_seconds=turn_seconds,
@@ -105,30 +109,53 @@ class TableRepository:
 
     async def add_move(self, table_id: str, played: Played) -> None:
         """Store one move; returns once it is committed (before anyone hears of it)."""
-        row = {
+        await self._moves.write(self._move_row(table_id, played))
+
+    @staticmethod
+    def _move_row(table_id: str, played: Played) -> dict[str, Any]:
+        return {
             "table_id": table_id,
             "number": played.number,
             "seat": played.seat,
             "move": played.move,
             "created_at": now(),
         }
-        await self._moves.write(row)
 
-    async def finish(self, table_id: str, record: dict[str, Any]) -> None:
+    async def finish(
+        self, table_id: str, record: dict[str, Any], last: Played | None, result: Any
+    ) -> None:
+        """The end of a game in one transaction: its last move (unless it is stored
+        already), the table finished with its record, and its result row (if any)."""
+
         def write() -> None:
             with self.db.session() as session, session.begin():
+                if last is not None:
+                    session.execute(insert(MoveRow), [self._move_row(table_id, last)])
                 row = session.get(GameTable, table_id)
                 assert row is not None
                 row.status = "finished"
                 row.finished_at = now()
                 row.record = record
+                if result is not None:
+                    session.add(result)
 
         await asyncio.to_thread(write)
 
-    async def add_chat(self, table_id: str, author: str, text: str) -> None:
+    async def add_chat(self, table_id: str, author: str, text: str, keep: int) -> None:
+        """Store a chat line; the table keeps its newest ``keep`` lines."""
+
         def write() -> None:
             with self.db.session() as session, session.begin():
                 session.add(ChatLine(table_id=table_id, author=author, text=text))
+                session.flush()
+                old = session.scalars(
+                    select(ChatLine.id)
+                    .where(ChatLine.table_id == table_id)
+                    .order_by(ChatLine.id.desc())
+                    .offset(keep)
+                ).all()
+                if old:
+                    session.execute(delete(ChatLine).where(ChatLine.id.in_(old)))
 
         await asyncio.to_thread(write)
 
@@ -156,6 +183,7 @@ class TableRepository:
                 game=row.game,
                 options=row.options,
                 seed=row.seed,
+                key=row.deal_key,
                 status=row.status,
                 private=row.private,
                 invite=row.invite,
@@ -191,7 +219,7 @@ class TableRepository:
 
         def read() -> list[dict[str, Any]] | None:
             with self.db.session() as session:
-                user = session.scalars(select(User).where(User.name == name)).first()
+                user = session.scalars(select(User).where(User.name_key == name_key(name))).first()
                 if user is None:
                     return None
                 rows = session.scalars(

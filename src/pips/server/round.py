@@ -18,12 +18,14 @@ from typing import Any
 
 from pips.bots.base import Bot, make_bot
 from pips.core.errors import RuleError
+from pips.core.fairness import KeyedRandom, deal_commitment, salt_for
 from pips.core.moves import Move
 from pips.core.view import SPECTATOR, Event, move_to_json
 from pips.display import describe_event, hand_order, hand_sheet, sheet_table
 from pips.games.match import Match
 from pips.games.registry import GameSpec, find_game
 from pips.games.traits import DrawRule
+from pips.record import dealt_json
 from pips.server import messages
 from pips.sim.seating import Seating
 
@@ -44,6 +46,14 @@ class Identity:
     guest: str | None = None
     name: str = "guest"
 
+    def same_person(self, other: Identity | None) -> bool:
+        """The same account or guest (a guest may have changed their name)."""
+        return (
+            other is not None
+            and (self.user_id is not None or self.guest is not None)
+            and (self.user_id, self.guest) == (other.user_id, other.guest)
+        )
+
 
 @dataclass
 class SeatHolder:
@@ -56,11 +66,21 @@ class SeatHolder:
     bot: str | None = None
 
     def held_by(self, who: Identity) -> bool:
-        if self.kind != "person":
+        return self.kind == "person" and self.belongs_to(who)
+
+    def belongs_to(self, who: Identity) -> bool:
+        """The place is ``who``'s: held by them, or by the bot that took it while they
+        were away."""
+        if self.kind == "open":
             return False
         if who.user_id is not None:
             return self.user_id == who.user_id
         return who.guest is not None and self.guest == who.guest
+
+    @property
+    def taken_over(self) -> bool:
+        """A bot plays this place for a person who stayed away."""
+        return self.kind == "bot" and (self.user_id is not None or self.guest is not None)
 
 
 @dataclass(frozen=True)
@@ -76,17 +96,25 @@ class Played:
 
 @dataclass
 class Round:
-    """One table: its game, options, seed and seats, and once started its match."""
+    """One table: its game, options, seats, where its deals come from, and once started
+    its match.
+
+    A public table deals from ``key``, 256 bits of the OS's CSPRNG expanded by
+    :class:`~pips.core.fairness.KeyedRandom`: unpredictable, yet the same again when the
+    table is rebuilt from the database. A practice table deals from ``seed``, a number
+    its creator chose and every seat is shown."""
 
     spec: GameSpec
     options: Any
-    seed: int
+    seed: int | None
     entrants: list[SeatHolder]
+    key: str | None = None
     status: str = "waiting"
     seating: Seating | None = None
     moves_made: int = 0
     face: dict[str, Any] = field(default_factory=dict)
     _words: dict[Event, str] = field(default_factory=dict, repr=False)
+    _commitments: dict[int, str] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         # What a client needs to know of the game's face, stated once per table.
@@ -102,15 +130,24 @@ class Round:
         options: dict[str, Any],
         seats: list[dict[str, Any]],
         creator: Identity,
-        seed: int,
+        seed: int | None = None,
+        key: str | None = None,
     ) -> Round:
         """A round not yet started; ``seats`` per entrant: ``{"kind": "me"|"open"|"bot",
-        "bot": name}``. Bad options or seats raise :class:`TableError`."""
+        "bot": name}``; deals from ``key`` (hex), or from ``seed`` at a practice table.
+        Bad options or seats raise :class:`TableError`."""
+        if (seed is None) == (key is None):
+            raise TableError("a table deals from a key or, for practice, a seed")
         try:
             spec = find_game(game)
             chosen = spec.options_from_json(options)
         except (RuleError, TypeError) as exc:
             raise TableError(str(exc)) from None
+        if spec.dealt_by_hand(chosen):
+            raise TableError(
+                "a server table deals itself: manual deals are for entering games "
+                "played at a real table (pips enter)"
+            )
         if len(seats) != chosen.players:
             raise TableError(f"{spec.title} with these options has {chosen.players} seats")
         entrants: list[SeatHolder] = []
@@ -133,7 +170,7 @@ class Round:
                 raise TableError(f"seat {number}: kind is me, open or bot")
         if sum(e.kind == "person" for e in entrants) > 1:
             raise TableError("you can take one seat")
-        return cls(spec, chosen, seed, entrants)
+        return cls(spec, chosen, seed, entrants, key)
 
     # -- reading ---------------------------------------------------------------------
 
@@ -185,15 +222,51 @@ class Round:
         """Every seat is filled and the game has not begun."""
         return self.status == "waiting" and all(e.kind != "open" for e in self.entrants)
 
+    @property
+    def practice(self) -> bool:
+        """Dealt from a chosen seed: for practice and teaching, never rated."""
+        return self.seed is not None
+
+    @property
+    def _stream(self) -> int | str:
+        """What names the table's random streams (deals, bots' choices)."""
+        return self.seed if self.seed is not None else str(self.key)
+
     def start(self) -> None:
-        """Draw the lots, deal, and seat the bots (the deals come from the seed)."""
-        match = Match(self.spec, self.options, random.Random(self.seed))
+        """Draw the lots, deal, and seat the bots."""
+        dealer = (
+            random.Random(self.seed)
+            if self.seed is not None
+            else KeyedRandom(bytes.fromhex(str(self.key)))
+        )
+        match = Match(self.spec, self.options, dealer)
         bots: list[Bot | None] = [
             None if self.entrants[e].bot is None else make_bot(str(self.entrants[e].bot))
             for e in match.seating
         ]
-        self.seating = Seating(match, bots, self.seed)
+        self.seating = Seating(match, bots, self._stream)
         self.status = "playing"
+
+    def salts(self) -> list[str] | None:
+        """The salt of every hand dealt so far (``None`` at a practice table)."""
+        match = self.match
+        if self.key is None or match is None:
+            return None
+        key = bytes.fromhex(self.key)
+        return [salt_for(key, hand) for hand in range(1, len(match.hands) + 1)]
+
+    def commitment(self) -> str | None:
+        """The commitment to the current hand's deal, sent to every seat from the
+        deal on (:func:`~pips.core.fairness.deal_commitment`)."""
+        match = self.match
+        if self.key is None or match is None:
+            return None
+        hand = len(match.hands)
+        cached = self._commitments.get(hand)
+        if cached is None:
+            salt = salt_for(bytes.fromhex(self.key), hand)
+            cached = self._commitments[hand] = deal_commitment(salt, dealt_json(match.current))
+        return cached
 
     def play(self, seat: int, choice: Any, moves_made: Any) -> Played:
         """Seat ``seat`` plays the legal move numbered ``choice`` of the list it was sent
@@ -241,7 +314,7 @@ class Round:
         assert match is not None
         legal = match.legal_moves()
         view = match.current.view(seat)
-        move = make_bot("greedy").choose(view, legal, random.Random(self.seed))
+        move = make_bot("greedy").choose(view, legal, random.Random(f"{self._stream}/timer"))
         return list(legal).index(move)
 
     def take_over(self, seat: int) -> int:
@@ -253,6 +326,28 @@ class Round:
             "bot", f"{gone.name} (bot)", gone.user_id, gone.guest, TAKE_OVER_BOT
         )
         self.seating.seat(seat, make_bot(TAKE_OVER_BOT))
+        return entrant
+
+    def returning(self, who: Identity) -> int:
+        """The seat a bot plays for ``who`` since they stayed away, or SPECTATOR."""
+        for seat, entrant in enumerate(self.seating_order):
+            holder = self.entrants[entrant]
+            if holder.taken_over and holder.belongs_to(who):
+                return seat
+        return SPECTATOR
+
+    def give_back(self, seat: int) -> int:
+        """The person whose seat a bot took is back: the seat is theirs again (at their
+        turn, so the bot never stops in the middle of a thought); returns the entrant."""
+        assert self.seating is not None
+        entrant = self.seating_order[seat]
+        held = self.entrants[entrant]
+        if not held.taken_over:
+            raise TableError("that seat is not played by a bot for someone")
+        self.entrants[entrant] = SeatHolder(
+            "person", held.name.removesuffix(" (bot)"), held.user_id, held.guest
+        )
+        self.seating.seat(seat, None)
         return entrant
 
     # -- what clients are sent --------------------------------------------------------
@@ -274,6 +369,8 @@ class Round:
             "pairs": self.spec.pairs,
             "face": self.face,  # type: ignore[typeddict-item]
             "turn_seconds": turn_seconds,
+            "practice": self.practice,
+            "seed": self.seed,
         }
 
     def shared_part(self, summary: messages.TableSummary) -> messages.SharedState:
@@ -293,6 +390,9 @@ class Round:
                 sheet = sheet_table(hand_sheet(match.current, self.names()), self.names())
                 shared["explanation"] = sheet.explanation
                 shared["sheet"] = sheet.to_json()  # type: ignore[typeddict-item]
+            commitment = self.commitment()
+            if commitment is not None:
+                shared["commitment"] = commitment
             result = match.result
             shared["match"] = {
                 "scores": list(match.scores),

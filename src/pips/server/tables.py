@@ -16,14 +16,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pips import record
 from pips.core.errors import RuleError
+from pips.core.fairness import KEY_BYTES
 from pips.core.view import SPECTATOR, Event
 from pips.games.registry import find_game
 from pips.server import messages
@@ -54,6 +54,7 @@ class LiveTable:
     invite: str = ""
     turn_seconds: int | None = None
     bot_delay: float = 0.6
+    creator: Identity | None = None
     clients: dict[Client, Identity] = field(default_factory=dict)
     told: dict[Client, int] = field(default_factory=dict)
     """Per client, the number of moves made when it was last sent the table's state."""
@@ -144,9 +145,13 @@ class Tables:
         self.keep_finished = 600.0
         """Seconds a finished table stays live before only its record remains."""
         self.grace = grace
+        self.chat_history = 200
+        """Chat lines a table keeps."""
         """Seconds a person's seat may stay without a connection during a game before
         a bot takes it, so the others can finish."""
-        self.on_finish: list[Callable[[LiveTable], Awaitable[None]]] = []
+        self.result_of: Callable[[LiveTable, dict[str, Any]], Any] = lambda table, record: None
+        """The result row a finished game is entered as (the results service's, set by
+        the app), stored in the same transaction as the game's end."""
 
     # -- creating and joining --------------------------------------------------------
 
@@ -161,13 +166,16 @@ class Tables:
         turn_seconds: int | None = None,
         seed: int | None = None,
     ) -> LiveTable:
-        """A new table; bad options or seats raise :class:`TableError`, nothing stored."""
+        """A new table; bad options or seats raise :class:`TableError`, nothing stored.
+
+        Its deals come from a new 256-bit key from the OS's CSPRNG; with ``seed`` it is
+        a practice table instead, dealt from that seed (shown to every seat, unrated)."""
         if seed is not None and not 0 <= seed < 2**31:
             raise TableError("a seed is 0 to 2147483647")
         if turn_seconds is not None and not 5 <= turn_seconds <= 600:
             raise TableError("the turn timer is 5 to 600 seconds")
-        chosen = random.SystemRandom().randrange(2**31) if seed is None else seed
-        game_round = Round.new(game, options, list(seats), creator, chosen)
+        key = None if seed is not None else secrets.token_hex(KEY_BYTES)
+        game_round = Round.new(game, options, list(seats), creator, seed, key)
         table = LiveTable(
             id=secrets.token_urlsafe(9),
             round=game_round,
@@ -175,12 +183,14 @@ class Tables:
             invite=secrets.token_urlsafe(12),
             turn_seconds=turn_seconds,
             bot_delay=self.bot_delay,
+            creator=creator,
         )
         await self.repository.create(
             table.id,
             game_round.spec.name,
             game_round.options.to_json(),
             game_round.seed,
+            key,
             game_round.entrants,
             private=private,
             invite=table.invite,
@@ -215,17 +225,22 @@ class Tables:
 
     # -- playing ---------------------------------------------------------------------
 
-    async def play(self, table: LiveTable, seat: int, choice: Any, moves_made: Any) -> None:
+    async def play(
+        self, table: LiveTable, seat: int, choice: Any, moves_made: Any, *, bot: bool = False
+    ) -> None:
         """Seat ``seat`` plays the legal move numbered ``choice`` of the list it was
         sent when ``moves_made`` moves had been made; anything else is refused and
-        changes nothing."""
+        changes nothing. A ``bot``'s move is refused once a person has the seat back."""
         async with table.lock:
+            if bot and not table.round.is_bot(seat):
+                raise TableError("the seat is a person's again")
             played = table.round.play(seat, choice, moves_made)
-            await self._store(table, played)
-            out = table.publish(played.event)
             over = table.round.status == "finished"
             if over:
-                out += await self._store_end(table)
+                await self._store_end(table, played)
+            else:
+                await self._store(table, played)
+            out = table.publish(played.event)
         await table.deliver(out)
         if over:
             await self._ended(table)
@@ -262,7 +277,30 @@ class Tables:
             return
         if table.task is not None and not table.task.done():
             return
+        if self._back(table, seat):
+            table.task = asyncio.create_task(self._give_back(table, seat))
+            return
         table.task = asyncio.create_task(self._bot_turn(table, seat, table.round.moves_made))
+
+    @staticmethod
+    def _back(table: LiveTable, seat: int) -> bool:
+        """Whether the person whose seat a bot plays is connected again."""
+        holder = table.round.holder(seat)
+        return holder.taken_over and any(holder.belongs_to(w) for w in table.clients.values())
+
+    async def _give_back(self, table: LiveTable, seat: int) -> None:
+        """At their turn, a returning person takes their seat back from the bot."""
+        async with table.lock:
+            match = table.round.match
+            if match is None or match.current_seat != seat or not self._back(table, seat):
+                table.task = None
+                return
+            entrant = table.round.give_back(seat)
+            await self.repository.save_seat(table.id, entrant, table.round.entrants[entrant])
+            out = table.publish()
+            table.task = None
+        await table.deliver(out)
+        self.schedule(table)
 
     async def _turn_timer(self, table: LiveTable, seat: int, moves_made: int) -> None:
         """The turn timer ran out: the greedy choice is played for the seat."""
@@ -316,11 +354,16 @@ class Tables:
         table.task = None
         if move is None:
             return
-        await self.play(table, seat, list(match.legal_moves()).index(move), moves_made)
+        with contextlib.suppress(TableError):  # its person came back meanwhile
+            await self.play(
+                table, seat, list(match.legal_moves()).index(move), moves_made, bot=True
+            )
 
-    async def _store_end(self, table: LiveTable) -> Outgoing:
-        """The one way a game ends (under the table's lock): its record is stored and
-        every client told."""
+    async def _store_end(self, table: LiveTable, last: Played | None) -> None:
+        """The one way a game ends (under the table's lock, before anyone hears of it):
+        the last move, the record (revealing every deal's salt) and the result are
+        stored in one transaction. If that fails, the round is rebuilt from the
+        database, as for any move that could not be stored."""
         game_round = table.round
         match = game_round.match
         assert match is not None
@@ -329,28 +372,33 @@ class Tables:
             game_round.names(),
             seed=game_round.seed,
             bots=[game_round.entrants[e].bot for e in match.seating],
+            salts=game_round.salts(),
         )
-        await self.repository.finish(table.id, written)
-        return table.publish()
+        try:
+            result = self.result_of(table, written)
+            await self.repository.finish(table.id, written, last, result)
+        except Exception:
+            log.exception("table %s: the end of the game could not be stored", table.id)
+            table.round = self._replayed(await self.repository.load_async(table.id))
+            raise TableError("the move could not be saved; nothing changed") from None
 
     async def _ended(self, table: LiveTable) -> None:
-        """After the end is stored: the results hooks run (the game entered as a
-        result), and the table stays in memory a while for its players' last look, then
-        only in the database (its record, replay and history)."""
+        """After the end is stored and told: the table stays in memory a while for its
+        players' last look, then only in the database (its record, replay and history)."""
         asyncio.get_running_loop().call_later(self.keep_finished, self.live.pop, table.id, None)
-        for hook in self.on_finish:
-            await hook(table)
 
     async def _finish(self, table: LiveTable) -> None:
+        """End a game the database shows as over but not ended (stopped in between)."""
         async with table.lock:
-            out = await self._store_end(table)
+            await self._store_end(table, None)
+            out = table.publish()
         await table.deliver(out)
         await self._ended(table)
 
     # -- chat --------------------------------------------------------------------------
 
     async def chat(self, table: LiveTable, author: str, text: str) -> None:
-        await self.repository.add_chat(table.id, author, text)
+        await self.repository.add_chat(table.id, author, text, self.chat_history)
         await table.tell_all(messages.chat(author, text))
 
     async def arrive(self, table: LiveTable, client: Client, who: Identity) -> None:
@@ -359,6 +407,13 @@ class Tables:
             out = table.greet(client, who)
         await table.deliver(out)
         self.arrived(table, who)
+        match = table.round.match
+        if (
+            match is not None
+            and match.current_seat is not None
+            and match.current_seat == table.round.returning(who)
+        ):
+            self.schedule(table)
 
     async def spectate(self, table: LiveTable) -> messages.StateMessage:
         """The table as a spectator sees it, as stored."""
@@ -386,7 +441,7 @@ class Tables:
         """A round as the database has it: the match replayed from its seed and moves."""
         spec = find_game(stored.game)
         game_round = Round(
-            spec, spec.options_from_json(stored.options), stored.seed, stored.entrants
+            spec, spec.options_from_json(stored.options), stored.seed, stored.entrants, stored.key
         )
         if stored.status in ("playing", "finished"):
             game_round.start()

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import HTTPException, Request
+from fastapi.requests import HTTPConnection
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
@@ -18,8 +19,15 @@ HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=HERE / "templates")
 
 
-def who(request: Request) -> Identity | None:
-    return accounts.identity(request.session)
+def accounts_of(request: HTTPConnection) -> accounts.Accounts:
+    """The accounts service of the application serving ``request``."""
+    service: accounts.Accounts = request.app.state.accounts
+    return service
+
+
+def who(request: HTTPConnection) -> Identity | None:
+    """Who is asking: an account, a guest, or nobody yet."""
+    return accounts_of(request).identity(request.session)
 
 
 def page(request: Request, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:

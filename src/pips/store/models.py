@@ -38,8 +38,28 @@ class User(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(40), unique=True)
+    name_key: Mapped[str] = mapped_column(String(160), unique=True)
+    """The name case- and compatibility-folded (:func:`pips.core.names.name_key`): one
+    account per name however it is written."""
     password_hash: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class SignIn(Base):
+    """A browser's session, kept on the server: the cookie holds only its token, so
+    signing out (deleting the row) ends it for every copy of the cookie. An account's
+    session names the account; a guest's holds the guest's name and token."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """SHA-256 of the cookie's token: the database never holds a usable token."""
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
+    guest: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(160), index=True)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    seen_at: Mapped[datetime] = mapped_column(default=now, index=True)
 
 
 class GameTable(Base):
@@ -50,7 +70,12 @@ class GameTable(Base):
     id: Mapped[str] = mapped_column(String(24), primary_key=True)
     game: Mapped[str] = mapped_column(String(20))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
-    seed: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """A practice table's seed, chosen by its creator and shown to every seat; its
+    deals come from ``random.Random(seed)`` and the table is not rated."""
+    deal_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """A public table's 256-bit deal key (hex) from the OS's CSPRNG, never sent to
+    anyone (:mod:`pips.core.fairness`)."""
     status: Mapped[str] = mapped_column(String(12), default="waiting", index=True)
     """``waiting`` for players, ``playing``, ``finished`` or ``abandoned``."""
     private: Mapped[bool] = mapped_column(default=False)

@@ -4,15 +4,26 @@ state, database work off the event loop, refusals as HTTP errors."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import HTTPException
+from fastapi import HTTPException, Path, Query
 from fastapi.requests import HTTPConnection
 
 from pips.results.entry import EntryError
 from pips.results.service import Results, ResultsError
+from pips.server.limits import Limits
 from pips.server.tables import Tables
 from pips.store.db import Database
+
+MAX_ID = 2**31 - 1
+"""The largest row id (a 32-bit ``INTEGER`` in PostgreSQL): a larger one is refused (422)
+before the database is asked."""
+RowId = Annotated[int, Path(ge=1, le=MAX_ID)]
+Offset = Annotated[int, Query(ge=0, le=MAX_ID)]
+Count = Annotated[int, Query(ge=1, le=500)]
+PageNumber = Annotated[int, Query(ge=1, le=1_000_000)]
+Players = Annotated[int, Query(ge=1, le=20)]
+SetSize = Annotated[int | None, Query(ge=0, le=30)]
 
 
 def results_of(request: HTTPConnection) -> Results:
@@ -25,6 +36,17 @@ def tables_of(request: HTTPConnection) -> Tables:
     """The live tables of the application serving ``request``."""
     tables: Tables = request.app.state.tables
     return tables
+
+
+def limits_of(request: HTTPConnection) -> Limits:
+    """The limits of the application serving ``request``."""
+    limits: Limits = request.app.state.limits
+    return limits
+
+
+def address(request: HTTPConnection) -> str:
+    """The client's address (behind a trusted proxy, the one it forwarded)."""
+    return request.client.host if request.client is not None else "unknown"
 
 
 def database_of(request: HTTPConnection) -> Database:

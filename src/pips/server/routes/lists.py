@@ -15,7 +15,7 @@ from pips.games.registry import find_game
 from pips.results.entry import GAMES
 from pips.results.rating import NAME as RATING_NAME
 from pips.results.sheet import SheetError, score_sheet
-from pips.server.routes.common import results_of, run
+from pips.server.routes.common import Count, Offset, PageNumber, Players, SetSize, results_of, run
 from pips.server.web import page
 
 PAGE = 100
@@ -26,7 +26,7 @@ api = APIRouter()
 
 @api.get("/api/lists/{game}", tags=["world list"])
 async def get_list(
-    request: Request, game: str, month: str | None = None, offset: int = 0, limit: int = PAGE
+    request: Request, game: str, month: str | None = None, offset: Offset = 0, limit: Count = PAGE
 ) -> dict[str, Any]:
     """A published monthly list (the newest without ``month``)."""
     results = results_of(request)
@@ -54,8 +54,8 @@ async def rating_history(request: Request, game: str, name: str) -> list[dict[st
 @api.get("/sheet.pdf", tags=["score sheets"])
 async def sheet_pdf(
     game: str = GAMES[0],
-    players: int = 4,
-    set: int | None = None,
+    players: Players = 4,
+    set: SetSize = None,
     place: str = "",
     day: str = "",
     names: str = "",
@@ -80,7 +80,7 @@ async def sheet_pdf(
 
 @api.get("/list", response_class=HTMLResponse, include_in_schema=False)
 async def list_page(
-    request: Request, game: str = GAMES[0], month: str = "", page_number: int = 1
+    request: Request, game: str = GAMES[0], month: str = "", page_number: PageNumber = 1
 ) -> HTMLResponse:
     results = results_of(request)
     if game not in GAMES:

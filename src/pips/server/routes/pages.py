@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import secrets
-
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from pips.server import accounts
-from pips.server.round import Identity
-from pips.server.routes.common import database_of, tables_of
-from pips.server.web import check_csrf, page, who
+from pips.server.routes.common import address, tables_of
+from pips.server.routes.tables import visible
+from pips.server.web import accounts_of, check_csrf, page, who
 
 api = APIRouter()
 
@@ -21,6 +19,22 @@ async def lobby(request: Request) -> HTMLResponse:
     return page(request, "lobby.html", tables=listed)
 
 
+def refused_sign_in(request: Request, exc: accounts.AccountError) -> HTMLResponse:
+    listed = [t.summary() for t in tables_of(request).live.values() if not t.private]
+    response = page(request, "lobby.html", exc.status, tables=listed, error=str(exc))
+    if exc.retry_after is not None:
+        response.headers["Retry-After"] = str(exc.retry_after)
+    return response
+
+
+def signed_in(request: Request, token: str) -> None:
+    # A new session at every sign-in: a new token and a new CSRF token, so nothing
+    # learnt of the session before it (a planted cookie, a token in a form) is any use.
+    request.session.clear()
+    request.session["token"] = token
+    accounts.csrf_token(request.session)
+
+
 @api.post("/register", include_in_schema=False)
 @api.post("/login", include_in_schema=False)
 async def sign_in(
@@ -28,32 +42,41 @@ async def sign_in(
 ) -> Response:
     """Register a new account or sign in to one (the path says which)."""
     check_csrf(request, csrf)
-    action = accounts.register if request.url.path == "/register" else accounts.sign_in
+    service = accounts_of(request)
+    action = service.register if request.url.path == "/register" else service.sign_in
     try:
-        user = action(database_of(request), name, password)
+        token, _ = await action(name, password, address(request))
     except accounts.AccountError as exc:
-        return page(request, "lobby.html", tables=[], error=str(exc))
-    request.session.update(user_id=user.id, name=user.name)
-    request.session.pop("guest", None)
+        return refused_sign_in(request, exc)
+    signed_in(request, token)
     return RedirectResponse("/", status_code=303)
 
 
 @api.post("/guest", include_in_schema=False)
 async def guest(request: Request, name: str = Form(), csrf: str = Form("")) -> Response:
     check_csrf(request, csrf)
+    me = who(request)
     try:
-        chosen = accounts.check_name(name)
+        token, _ = await accounts_of(request).guest(
+            name, address(request), me if me is not None and me.guest else None
+        )
     except accounts.AccountError as exc:
-        return page(request, "lobby.html", tables=[], error=str(exc))
-    request.session.pop("user_id", None)
-    request.session.update(guest=secrets.token_urlsafe(12), name=chosen)
-    return RedirectResponse(request.headers.get("referer") or "/", status_code=303)
+        return refused_sign_in(request, exc)
+    signed_in(request, token)
+    return RedirectResponse(back_to(request), status_code=303)
+
+
+def back_to(request: Request) -> str:
+    """Where a form returns: the page it came from on this site, else the lobby."""
+    referer = request.headers.get("referer") or ""
+    base = str(request.base_url)
+    return "/" + referer[len(base) :] if referer.startswith(base) else "/"
 
 
 @api.post("/logout", include_in_schema=False)
 async def logout(request: Request, csrf: str = Form("")) -> Response:
     check_csrf(request, csrf)
-    request.session.clear()
+    await accounts_of(request).sign_out(request.session)
     return RedirectResponse("/", status_code=303)
 
 
@@ -65,7 +88,7 @@ async def table_page(request: Request, table_id: str, invite: str = "") -> Respo
         if await tables.repository.status(table_id) == "finished":
             return RedirectResponse(f"/replay/{table_id}", status_code=303)
         raise HTTPException(404, "no such table")
-    if table.private and invite != table.invite and table.seat_of(who(request) or Identity()) < 0:
+    if not visible(request, table, invite):
         raise HTTPException(404, "no such table")
     return page(request, "table.html", table=table.summary(), invite=invite)
 

@@ -30,7 +30,19 @@ from pips.results.entry import (
     read_csv,
 )
 from pips.results.service import Filter, Results, ResultsError
-from pips.server.routes.common import results_of, run
+from pips.server.limits import Limited
+from pips.server.routes.common import (
+    Count,
+    Offset,
+    PageNumber,
+    Players,
+    RowId,
+    SetSize,
+    address,
+    limits_of,
+    results_of,
+    run,
+)
 from pips.server.web import account, check_csrf, page, who
 
 MAX_UPLOAD = 2_000_000
@@ -53,9 +65,16 @@ class Review(BaseModel):
 
 @api.post("/api/results/check", tags=["results"])
 async def check_results(request: Request, body: ResultsBatch) -> list[dict[str, Any]]:
-    """Check results without saving them: each one's final scores and places."""
+    """Check results without saving them: each one's final scores and places. Open to
+    anyone, so it is rate-limited per address and checked one batch at a time."""
     results = results_of(request)
-    checked = _checked_all(results, body.results)
+    limits = limits_of(request)
+    try:
+        limits.checks.hit(address(request))
+    except Limited as exc:
+        raise HTTPException(429, str(exc), {"Retry-After": str(exc.retry_after)}) from None
+    async with limits.checking:
+        checked = await asyncio.to_thread(_checked_all, results, body.results)
     return [_preview(c) for c in checked]
 
 
@@ -65,7 +84,8 @@ async def enter_results(request: Request, body: ResultsBatch) -> dict[str, Any]:
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    checked = _checked_all(results, body.results)
+    async with limits_of(request).checking:
+        checked = await asyncio.to_thread(_checked_all, results, body.results)
     ids = await run(results.enter, actor, checked, source="api", group=body.group)
     return {"ids": ids, "urls": [f"/results/{i}" for i in ids]}
 
@@ -90,8 +110,8 @@ async def list_results(
     month: str | None = None,
     player: str | None = None,
     status: str | None = None,
-    limit: int = 50,
-    offset: int = 0,
+    limit: Count = 50,
+    offset: Offset = 0,
 ) -> dict[str, Any]:
     """Results, newest game first, filtered by group, game, month, player or status."""
     results = results_of(request)
@@ -112,14 +132,14 @@ async def export_csv(request: Request, month: str, group: str | None = None) -> 
 
 
 @api.get("/api/results/{result_id}", tags=["results"])
-async def get_result(request: Request, result_id: int) -> dict[str, Any]:
+async def get_result(request: Request, result_id: RowId) -> dict[str, Any]:
     results = results_of(request)
     return dict(await run(results.result, result_id))
 
 
 @api.post("/api/results/{result_id}/{action}", tags=["results"])
 async def review_result(
-    request: Request, result_id: int, action: str, body: Review | None = None
+    request: Request, result_id: RowId, action: str, body: Review | None = None
 ) -> dict[str, Any]:
     """``confirm``, ``dispute`` (with a comment), ``resolve`` or ``withdraw``."""
     results = results_of(request)
@@ -137,7 +157,7 @@ async def results_page(
     month: str = "",
     player: str = "",
     status: str = "",
-    page_number: int = 1,
+    page_number: PageNumber = 1,
 ) -> HTMLResponse:
     results = results_of(request)
     where = Filter(
@@ -169,7 +189,7 @@ async def results_page(
 
 @api.get("/results/new", response_class=HTMLResponse, include_in_schema=False)
 async def new_result(
-    request: Request, game: str = GAMES[0], players: int = 4, set: int | None = None
+    request: Request, game: str = GAMES[0], players: Players = 4, set: SetSize = None
 ) -> HTMLResponse:
     results = results_of(request)
     spec = find_game(game if game in GAMES else GAMES[0])
@@ -234,7 +254,7 @@ async def upload(
 
 
 @api.get("/results/{result_id}", response_class=HTMLResponse, include_in_schema=False)
-async def result_page(request: Request, result_id: int) -> HTMLResponse:
+async def result_page(request: Request, result_id: RowId) -> HTMLResponse:
     results = results_of(request)
     shown = await run(results.result, result_id)
     return page(request, "result.html", result=shown)
@@ -242,7 +262,7 @@ async def result_page(request: Request, result_id: int) -> HTMLResponse:
 
 @api.post("/results/{result_id}/{action}", include_in_schema=False)
 async def review_form(
-    request: Request, result_id: int, action: str, csrf: str = Form(""), comment: str = Form("")
+    request: Request, result_id: RowId, action: str, csrf: str = Form(""), comment: str = Form("")
 ) -> Response:
     results = results_of(request)
     check_csrf(request, csrf)

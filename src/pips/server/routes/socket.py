@@ -10,13 +10,17 @@ from __future__ import annotations
 import json
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from pips.server import accounts, messages
+from pips.server import messages
+from pips.server.limits import Limited
 from pips.server.round import Identity
-from pips.server.routes.common import tables_of
-from pips.server.tables import TableError
+from pips.server.routes.common import limits_of, tables_of
+from pips.server.routes.tables import visible
+from pips.server.tables import LiveTable, TableError
+from pips.server.web import who
 
 api = APIRouter()
 
@@ -34,22 +38,41 @@ class WebClient:
         await self.socket.send_text(json.dumps(message, separators=(",", ":")))
 
 
+def same_origin(websocket: WebSocket) -> bool:
+    """A browser says where the page that opens a socket came from: only this site's
+    own pages may act with its cookies (no cross-site websocket hijacking). Programs
+    that send no ``Origin`` are not browsers riding someone's session."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    host = websocket.headers.get("host", "")
+    return urlsplit(origin).netloc.lower() == host.lower()
+
+
 @api.websocket("/ws/{table_id}")
-async def socket(websocket: WebSocket, table_id: str) -> None:
+async def socket(websocket: WebSocket, table_id: str, invite: str = "") -> None:
+    if not same_origin(websocket):
+        # Refused before the handshake completes: the browser sees a 403.
+        await websocket.close(code=4403)
+        return
     tables = tables_of(websocket)
     table = tables.live.get(table_id)
     await websocket.accept()
-    if table is None:
+    if table is None or not visible(websocket, table, invite):
         await websocket.send_json(messages.error("no such table"))
         await websocket.close(code=4404)
         return
-    me = accounts.identity(websocket.session) or Identity()
+    me = who(websocket) or Identity()
     client = WebClient(websocket)
+    chat_limit = limits_of(websocket).chat
     await tables.arrive(table, client, me)
     allowance, last = RATE, time.monotonic()
     try:
         while True:
-            frame = await websocket.receive_text()
+            received = await websocket.receive()
+            if received["type"] == "websocket.disconnect":
+                break
+            frame = received.get("text")
             moment = time.monotonic()
             allowance = min(RATE, allowance + (moment - last) * RATE)
             last = moment
@@ -61,6 +84,9 @@ async def socket(websocket: WebSocket, table_id: str) -> None:
                 allowance -= 1
                 continue
             allowance -= 1
+            if frame is None:
+                await client.send(messages.error("frames are JSON text, not binary"))
+                continue
             try:
                 message = messages.parse(frame)
             except messages.ProtocolError as exc:
@@ -69,6 +95,12 @@ async def socket(websocket: WebSocket, table_id: str) -> None:
             if isinstance(message, messages.PingMessage):
                 await client.send(messages.pong())
             elif isinstance(message, messages.ChatMessage):
+                try:
+                    may_chat(table, me)
+                    chat_limit.hit(f"{table.id}/{me.user_id}/{me.guest}")
+                except (TableError, Limited) as exc:
+                    await client.send(messages.error(str(exc)))
+                    continue
                 await tables.chat(table, me.name, message.text)
             else:
                 try:
@@ -84,3 +116,10 @@ async def socket(websocket: WebSocket, table_id: str) -> None:
     finally:
         table.leave(client)
         tables.watch_seats(table)
+
+
+def may_chat(table: LiveTable, me: Identity) -> None:
+    """Chat is for the table's players and for spectators with an account; anonymous
+    watchers read it but cannot write."""
+    if me.user_id is None and table.seat_of(me) < 0 and table.round.returning(me) < 0:
+        raise TableError("only the players and signed-in spectators can chat here")

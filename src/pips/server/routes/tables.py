@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
+from fastapi.requests import HTTPConnection
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
@@ -12,7 +14,8 @@ from pips import __version__, record
 from pips.core.view import event_to_json
 from pips.display import describe_event, replay_positions
 from pips.server import accounts, messages
-from pips.server.routes.common import tables_of
+from pips.server.limits import Limited
+from pips.server.routes.common import address, limits_of, tables_of
 from pips.server.tables import LiveTable, TableError, Tables
 from pips.server.web import check_csrf, who
 
@@ -28,12 +31,29 @@ class NewTable(BaseModel):
     private: bool = False
     turn_seconds: int | None = None
     seed: int | None = None
-    """Fix the deals (tests, teaching); random when left out."""
+    """A practice table: its deals come from this seed, shown to every seat, and its
+    games are not rated. Left out, the deals come from the OS's CSPRNG."""
 
 
 def find(tables: Tables, table_id: str) -> LiveTable:
     table = tables.live.get(table_id)
     if table is None:
+        raise HTTPException(404, "no such table")
+    return table
+
+
+def visible(request: HTTPConnection, table: LiveTable, invite: str) -> bool:
+    """A private table is seen only with its invitation or by those seated at it."""
+    if not table.private or secrets.compare_digest(invite, table.invite):
+        return True
+    me = who(request)
+    return me is not None and table.seat_of(me) >= 0
+
+
+def find_visible(request: HTTPConnection, table_id: str, invite: str) -> LiveTable:
+    """The table, if the asker may see it (a private one is 404 to anyone else)."""
+    table = find(tables_of(request), table_id)
+    if not visible(request, table, invite):
         raise HTTPException(404, "no such table")
     return table
 
@@ -60,10 +80,9 @@ async def list_tables(request: Request) -> list[dict[str, Any]]:
 
 
 @api.get("/api/tables/{table_id}", tags=["tables"])
-async def get_table(request: Request, table_id: str) -> dict[str, Any]:
-    """One table as a spectator sees it."""
-    tables = tables_of(request)
-    return dict(await tables.spectate(find(tables, table_id)))
+async def get_table(request: Request, table_id: str, invite: str = "") -> dict[str, Any]:
+    """One table as a spectator sees it (a private one: with ``?invite=``)."""
+    return dict(await tables_of(request).spectate(find_visible(request, table_id, invite)))
 
 
 @api.post("/api/tables", tags=["tables"], status_code=201)
@@ -75,6 +94,16 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
     if me is None:
         raise HTTPException(401, "sign in or choose a guest name first")
     tables = tables_of(request)
+    limits = limits_of(request)
+    mine = [t for t in tables.live.values() if me.same_person(t.creator) and t.status != "finished"]
+    if len(mine) >= limits.tables_at_once:
+        raise HTTPException(
+            429, f"you have {len(mine)} tables waiting or playing: finish one first"
+        )
+    try:
+        limits.tables.hit(address(request))
+    except Limited as exc:
+        raise HTTPException(429, str(exc), {"Retry-After": str(exc.retry_after)}) from None
     try:
         table = await tables.create(
             body.game,
@@ -99,9 +128,7 @@ async def join_table(request: Request, table_id: str, invite: str = "") -> dict[
     if me is None:
         raise HTTPException(401, "sign in or choose a guest name first")
     tables = tables_of(request)
-    table = find(tables, table_id)
-    if table.private and invite != table.invite:
-        raise HTTPException(404, "no such table")
+    table = find_visible(request, table_id, invite)
     try:
         await tables.join(table, me)
     except TableError as exc:
