@@ -135,7 +135,15 @@ class Browser:
 
     def __init__(self, server: Server, name: str | None = None) -> None:
         self.server = server
-        self.http = httpx.Client(base_url=server.url, timeout=30)
+        # Each browser comes from an address of its own (told by the proxy header the
+        # server trusts from 127.0.0.1), as people do: the limits per address apply
+        # to each alone.
+        self.address = (
+            f"10.{secrets.randbelow(256)}.{secrets.randbelow(256)}.{secrets.randbelow(254) + 1}"
+        )
+        self.http = httpx.Client(
+            base_url=server.url, timeout=30, headers={"X-Forwarded-For": self.address}
+        )
         self.csrf = self.http.get("/api/session").json()["csrf"]
         if name is not None:
             response = self.form("/guest", name=name)
@@ -158,10 +166,11 @@ class Browser:
         assert response.status_code == 201, response.text
         return str(response.json()["id"])
 
-    def socket(self, table_id: str) -> ClientConnection:
+    def socket(self, table_id: str, invite: str = "") -> ClientConnection:
         cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
-        uri = f"ws://127.0.0.1:{self.server.port}/ws/{table_id}"
-        connection = connect(uri, additional_headers={"Cookie": cookie} if cookie else None)
+        uri = f"ws://127.0.0.1:{self.server.port}/ws/{table_id}?invite={invite}"
+        headers = {"X-Forwarded-For": self.address, **({"Cookie": cookie} if cookie else {})}
+        connection = connect(uri, additional_headers=headers)
         # Entered as a context manager (websockets 17.1 warns otherwise); callers close it.
         return connection.__enter__()
 

@@ -84,14 +84,19 @@ def replay(
 def check(
     files: Annotated[list[Path], typer.Argument(help="Record files to validate.")],
 ) -> None:
-    """Replay every record through the rules; exit 1 at the first bad one."""
+    """Replay every record through the rules, and check every committed deal against its
+    commitment (a server's public table); exit 1 at the first bad one."""
     for file in files:
         try:
             count = record.check_file(file)
         except record.RecordError as exc:
             err.print(f"{file}: {exc}", markup=False)
             raise typer.Exit(1) from None
-        out.print(f"{file}: {count} record(s) OK")
+        committed = sum(
+            "commitment" in hand for data in record.load(file) for hand in data.get("hands", [])
+        )
+        proof = f"; {committed} deal(s) match the commitments sent before play" if committed else ""
+        out.print(f"{file}: {count} record(s) OK{proof}")
 
 
 @app.command()

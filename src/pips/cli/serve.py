@@ -28,6 +28,13 @@ def serve(
     https_cookies: Annotated[
         bool, typer.Option(help="Send the session cookie over HTTPS only (behind TLS).")
     ] = False,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            help="Addresses of reverse proxies whose X-Forwarded-For names the client "
+            "(comma-separated, '*' for any); the limits per address count that client."
+        ),
+    ] = "127.0.0.1",
     warm_up: Annotated[
         bool, typer.Option(help="Compile the search bots' kernel at start, in the background.")
     ] = True,
@@ -62,4 +69,6 @@ def serve(
         log_level="warning",
         ws_max_size=4096,
         ws_per_message_deflate=False,
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
     )

@@ -93,6 +93,12 @@ async def table_page(request: Request, table_id: str, invite: str = "") -> Respo
     return page(request, "table.html", table=table.summary(), invite=invite)
 
 
+@api.get("/fair", response_class=HTMLResponse, include_in_schema=False)
+async def fair(request: Request) -> HTMLResponse:
+    """How the deals are made and how a player checks one."""
+    return page(request, "fair.html")
+
+
 @api.get("/replay/{table_id}", response_class=HTMLResponse, include_in_schema=False)
 async def replay_page(request: Request, table_id: str) -> HTMLResponse:
     return page(request, "replay.html", table_id=table_id)

@@ -48,6 +48,9 @@ from pips.server.web import account, check_csrf, page, who
 MAX_UPLOAD = 2_000_000
 """Bytes of a CSV upload."""
 
+MAX_BATCH = 500
+"""Results checked or entered in one request (a club's month fits many times over)."""
+
 api = APIRouter()
 
 
@@ -281,8 +284,8 @@ async def review_form(
 def _checked_all(results: Results, items: list[dict[str, Any]]) -> list[Checked]:
     if not items:
         raise HTTPException(422, "no results given")
-    if len(items) > 1000:
-        raise HTTPException(422, "at most 1000 results at once")
+    if len(items) > MAX_BATCH:
+        raise HTTPException(422, f"at most {MAX_BATCH} results at once")
     checked = []
     for number, item in enumerate(items, 1):
         try:

@@ -58,6 +58,8 @@
     }
     if (msg.type !== "state") return;
     last = msg; chosen = null;
+    // Kept on the page for the player to compare with the record after the game.
+    if (msg.commitment && $("commitment")) $("commitment").textContent = msg.commitment;
     if (msg.event && msg.event.play) beep(msg.event.play[0] === msg.event.play[1]);
     render();
   }
