@@ -52,7 +52,8 @@ def test_names_that_fold_alike_keep_their_accounts_after_the_upgrade(
         )
     db.upgrade()
     with db.engine.connect() as connection:
-        keys = dict(connection.execute(text("SELECT name, name_key FROM users")).all())
+        rows = connection.execute(text("SELECT name, name_key FROM users")).all()
+        keys: dict[str, str] = {str(n): str(k) for n, k in rows}
         seed, key = connection.execute(text("SELECT seed, deal_key FROM tables")).one()
     assert keys["alice"] == "alice" and keys["ALICE"].startswith("alice#")
     assert keys["Jörg"] == "jörg"
