@@ -568,7 +568,7 @@ def test_a_player_back_after_the_grace_period_takes_the_seat_back(
                 message = json.loads(back.recv(timeout=30))
                 if message["type"] == "state":
                     state = message
-        assert "Bea" in state["names"] and "Bea (bot)" not in state["names"]
+        assert "Bea" in state["names"] and "Bea (bot)" not in state["names"], state
     finally:
         server.stop()
 
@@ -664,3 +664,21 @@ def test_kill_9_at_random_instants_loses_no_acknowledged_move_and_no_result(
         assert sum(len(t) for t in heard.values()) > 50
     finally:
         server.stop()
+
+
+def test_a_seat_is_taken_over_once_and_given_back_with_its_name() -> None:
+    """Two grace periods of one seat ending together once made "Bea (bot) (bot)", and
+    the seat came back as a person named "Bea (bot)"."""
+    from pips.server.round import Identity, Round, TableError
+
+    bea = Identity(guest="token-b", name="Bea")
+    table = Round.new("draw", {"players": 2}, [{"kind": "me"}, *bots(1)], bea, seed=3)
+    table.start()
+    seat = table.seat_of(bea)
+    table.take_over(seat)
+    with pytest.raises(TableError):
+        table.take_over(seat)
+    assert table.returning(bea) == seat and table.seat_of(bea) == -1
+    table.give_back(seat)
+    assert table.names()[seat] == "Bea" and table.seat_of(bea) == seat
+    assert not table.is_bot(seat)

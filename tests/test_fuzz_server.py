@@ -22,7 +22,7 @@ json_values = st.recursive(
     st.none()
     | st.booleans()
     | st.integers(min_value=-(2**70), max_value=2**70)
-    | st.floats(allow_nan=False)
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=30),
     lambda inner: (
         st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner, max_size=5)

@@ -322,6 +322,8 @@ class Round:
         assert self.seating is not None
         entrant = self.seating_order[seat]
         gone = self.entrants[entrant]
+        if gone.kind != "person":
+            raise TableError("only a person's seat is taken over")
         self.entrants[entrant] = SeatHolder(
             "bot", f"{gone.name} (bot)", gone.user_id, gone.guest, TAKE_OVER_BOT
         )

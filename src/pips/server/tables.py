@@ -331,13 +331,18 @@ class Tables:
 
     async def _take_over(self, table: LiveTable, seat: int) -> None:
         await asyncio.sleep(self.grace)
-        table.empty.pop(seat, None)
-        match = table.round.match
-        if match is None or table.status != "playing" or match.is_over:
-            return
-        if any(table.seat_of(who) == seat for who in table.clients.values()):
-            return
         async with table.lock:
+            # Decided under the lock, and the seat stays marked as watched until it is
+            # decided: a second watch of the same seat must not start meanwhile (it
+            # would take the seat from the bot that already holds it).
+            table.empty.pop(seat, None)
+            match = table.round.match
+            if match is None or table.status != "playing" or match.is_over:
+                return
+            if table.round.holder(seat).kind != "person":
+                return
+            if any(table.seat_of(who) == seat for who in table.clients.values()):
+                return
             entrant = table.round.take_over(seat)
             await self.repository.save_seat(table.id, entrant, table.round.entrants[entrant])
             out = table.publish()
