@@ -13,7 +13,9 @@ import asyncio
 import gc
 import logging
 import multiprocessing
+import os
 import threading
+import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
@@ -37,6 +39,18 @@ from pips.server.web import HERE
 from pips.store.db import Database
 
 log = logging.getLogger("pips.server")
+
+
+def end_with_parent(parent: int) -> None:
+    """In a worker process: end it when the server that made it is gone (killed with
+    -9, the server cannot end it itself)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def create_app(
@@ -74,25 +88,33 @@ def create_app(
 
     async def publish_monthly() -> None:
         # Rating a month is seconds of pure Python (100,000 results: about ten): done in
-        # a process of its own it leaves this one's core to the tables. A test's clock
-        # cannot cross to another process, so results with one are rated in a thread.
+        # a process of its own it leaves this one's core to the tables. The process
+        # lives only while it publishes, and ends if this one dies meanwhile (a server
+        # killed with -9 once left one behind every time). A test's clock cannot cross
+        # to another process, so results with one are rated in a thread.
         loop = asyncio.get_running_loop()
         apart = results.clock is utc_now
-        pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-        try:
-            while True:
-                try:
-                    if apart:
+        while True:
+            try:
+                if apart:
+                    pool = ProcessPoolExecutor(
+                        1,
+                        mp_context=multiprocessing.get_context("spawn"),
+                        initializer=end_with_parent,
+                        initargs=(os.getpid(),),
+                    )
+                    try:
                         await loop.run_in_executor(
                             pool, publish_due_apart, db.url, results.settings
                         )
-                    else:
-                        await asyncio.to_thread(results.publish_due)
-                except Exception:  # a database hiccup: try again next hour, keep serving
-                    log.exception("publishing the monthly lists failed")
-                await asyncio.sleep(3600)
-        finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+                    finally:
+                        # Never waits here: the worker ends once its job is done.
+                        pool.shutdown(wait=False, cancel_futures=True)
+                else:
+                    await asyncio.to_thread(results.publish_due)
+            except Exception:  # a database hiccup: try again next hour, keep serving
+                log.exception("publishing the monthly lists failed")
+            await asyncio.sleep(3600)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
