@@ -226,3 +226,20 @@ def wait_for(check: Any, timeout: float = 60.0, every: float = 0.05) -> Any:
             return value
         time.sleep(every)
     raise AssertionError("timed out waiting")
+
+
+def first_state(connection: Any) -> dict[str, Any]:
+    """The next ``state`` message on a websocket (others are skipped)."""
+    while True:
+        message = json.loads(connection.recv(timeout=30))
+        if message["type"] == "state":
+            return dict(message)
+
+
+def bots(n: int) -> list[dict[str, str]]:
+    """``n`` greedy bot seats."""
+    return [{"kind": "bot", "bot": "greedy"}] * n
+
+
+def register(browser: Browser, name: str, password: str = "password-1") -> httpx.Response:
+    return browser.form("/register", name=name, password=password)
