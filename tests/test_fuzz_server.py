@@ -70,7 +70,7 @@ def test_json_endpoints_refuse_anything_clearly(tmp_path: Path, database: str) -
         ann = Browser(server)
         ann.form("/register", name="Ann", password="password-1")
 
-        @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+        @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
         @given(
             st.sampled_from(ENDPOINTS).flatmap(lambda e: st.tuples(st.just(e[0]), mutated(e[1])))
         )
@@ -86,7 +86,7 @@ def test_json_endpoints_refuse_anything_clearly(tmp_path: Path, database: str) -
 
         post()
 
-        @settings(max_examples=60, deadline=None)
+        @settings(max_examples=40, deadline=None)
         @given(
             st.sampled_from(
                 ["/api/results", "/api/lists/fido", "/list", "/results", "/api/results/export.csv"]
@@ -134,7 +134,7 @@ def test_a_tables_websocket_answers_any_frame_and_stays_open(tmp_path: Path, dat
         with ann.socket(table) as connection:
             assert json.loads(connection.recv(timeout=10))["type"] == "state"
 
-            @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+            @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
             @given(frames)
             def send(frame: str | bytes) -> None:
                 connection.send(frame)
