@@ -20,6 +20,7 @@ from pips.results.entry import (
     EntryError,
     Line,
     check,
+    decode_csv,
     entry_from_json,
     entry_from_record,
     holdable_pips,
@@ -171,9 +172,9 @@ def test_csv_errors_name_every_bad_game_by_line() -> None:
     with pytest.raises(EntryError) as caught:
         read_csv(text, TODAY)
     message = str(caught.value)
-    assert "line 2 (game 1): seat 2: final 5 should be 4" in message
-    assert "line 5 (game 2): '2026-13-01' is not a date" in message
-    assert "line 6 (game 3): double-6 has divisor 3, not 4 (F-01)" in message
+    assert "game 1 (line 2): seat 2: final 5 should be 4" in message
+    assert "game 2 (line 5): '2026-13-01' is not a date" in message
+    assert "game 3 (line 6): double-6 has divisor 3, not 4 (F-01)" in message
     with pytest.raises(EntryError, match="has no column player"):
         read_csv("game_no,date,game,set,seat,running,pips\n", TODAY)
     with pytest.raises(EntryError, match="seats must be 1 to 3"):
@@ -268,3 +269,51 @@ def test_json_errors_are_clear() -> None:
         entry_from_json(
             {"date": "2026-10-01", "players": [{"name": "A", "points": "many"}, {"name": "B"}]}
         )
+
+
+GERMAN_CLUB_FILE = "\r\n".join(
+    [
+        "Spiel;Datum;Ort;Spielart;Satz;Teiler;Sitz;Spieler;Punkte;Augen;Raus;Endstand;Platz",
+        "7;03.10.2026;Gaststätte Zur Linde;FIDO;6;3;1;Jörg Müller;14;0;;14;1",
+        "7;03.10.2026;Gaststätte Zur Linde;FIDO;6;3;2;Anna-Lena Weiß;9;13;;-4;3",
+        "7;03.10.2026;Gaststätte Zur Linde;FIDO;6;3;3;Zoë Öztürk;5;1;;4;2",
+        "12;4.10.2026;;Anleitung;6;;1;Jörg Müller;0;0;ja;;",
+        "12;4.10.2026;;Anleitung;6;;2;Zoë Öztürk;0;11;nein;;",
+    ]
+)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-8", "cp1252"])
+def test_a_german_clubs_spreadsheet_file_is_read(encoding: str) -> None:
+    """Semicolons, a BOM (or Windows-1252, as a German spreadsheet saves "CSV"), German
+    column names, dates as 03.10.2026, games by their German names, "ja" for went out."""
+    text = decode_csv(GERMAN_CLUB_FILE.encode(encoding))
+    games = read_csv(text, TODAY)
+    fido, draw = games
+    assert fido.entry.game == "fido" and fido.entry.played_on == date(2026, 10, 3)
+    assert fido.entry.place == "Gaststätte Zur Linde"
+    assert fido.entry.names == ("Jörg Müller", "Anna-Lena Weiß", "Zoë Öztürk")
+    assert fido.final == (14, -4, 4) and fido.ranks == (1, 3, 2)
+    assert draw.entry.game == "draw" and draw.entry.played_on == date(2026, 10, 4)
+    assert [line.out for line in draw.entry.lines] == [True, False]
+    # Written back in pips' own layout, the file reads the same.
+    assert read_csv(write_csv(enumerate(games, 1)), TODAY) == games
+
+
+def test_errors_in_a_club_file_name_its_own_game_numbers_and_lines() -> None:
+    broken = GERMAN_CLUB_FILE.replace(
+        "7;03.10.2026;Gaststätte Zur Linde;FIDO;6;3;2",
+        "7;03.10.2026;Gaststätte Zur Linde;FIDO;6;3;3",
+        1,
+    )
+    broken = broken.replace("12;4.10.2026", "12;31.09.2026")
+    with pytest.raises(EntryError) as caught:
+        read_csv(broken, TODAY)
+    message = str(caught.value)
+    assert "game 7 (line 2): seats must be 1 to 3" in message
+    assert "game 12 (line 5): '31.09.2026' is not a date" in message
+
+
+def test_a_file_that_is_no_known_text_is_refused_in_words() -> None:
+    with pytest.raises(EntryError, match="neither UTF-8 nor Windows-1252"):
+        decode_csv(b"\x81\x8d\x8f\x90\x9d")

@@ -197,7 +197,7 @@ def test_csv_upload_is_all_or_nothing(site: Site) -> None:
         assert response.status_code == 422, response.text
     assert site.count() == 0
     page = upload(anna, bad)
-    assert page.status_code == 422 and "line 8 (game 3)" in page.text
+    assert page.status_code == 422 and "game 3 (line 8)" in page.text
     assert site.count() == 0
     page = upload(anna, good)
     assert page.status_code == 200 and "Entered 2 result(s)" in page.text
@@ -205,6 +205,24 @@ def test_csv_upload_is_all_or_nothing(site: Site) -> None:
     again = upload(anna, good)
     assert again.status_code == 409 and "already entered" in again.text
     assert site.count() == 2
+
+
+def test_a_german_clubs_file_is_entered_and_its_errors_name_its_games(site: Site) -> None:
+    jörg = site.person("Jörg Müller")
+    rows = [
+        "Spiel;Datum;Ort;Spielart;Satz;Teiler;Sitz;Spieler;Punkte;Augen;Raus;Endstand;Platz",
+        "41;03.10.2026;Gaststätte Linde;FIDO;6;3;1;Jörg Müller;14;0;;;",
+        "41;03.10.2026;Gaststätte Linde;FIDO;6;3;2;Zoë Öztürk;9;13;;;",
+        "41;03.10.2026;Gaststätte Linde;FIDO;6;3;3;Ben;5;1;;;",
+    ]
+    windows = ("\r\n".join(rows) + "\r\n").encode("cp1252")
+    twice = windows + "\r\n".join(r.replace("41;", "42;", 1) for r in rows[1:]).encode("cp1252")
+    refused = jörg.post("/api/results/csv", None, content=twice, params={})
+    assert refused.status_code == 409 and "game 41 (line 2) and game 42 (line 5)" in refused.text
+    made = jörg.post("/api/results/csv", None, content=windows, params={})
+    assert made.status_code == 201, made.text
+    shown = jörg.client.get(f"/api/results/{made.json()['ids'][0]}").json()
+    assert [p["name"] for p in shown["players"]] == ["Jörg Müller", "Zoë Öztürk", "Ben"]
 
 
 def test_confirm_dispute_resolve_withdraw(site: Site) -> None:

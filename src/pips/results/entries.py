@@ -70,7 +70,7 @@ class Entries(ServiceBase):
                 if user.name_key in {name_key(n) for n in result.entry.names}:
                     continue
                 if group_row is None or group_row.representative_id != actor:
-                    where = f"game {number}: " if len(results) > 1 else ""
+                    where = f"{result.called(number)}: " if len(results) > 1 else ""
                     raise NotAllowed(
                         f"{where}you did not play in this game; the representative of its "
                         "group enters games for others"
@@ -78,7 +78,9 @@ class Entries(ServiceBase):
             seen: dict[str, int] = {}
             for number, fingerprint in enumerate(fingerprints, 1):
                 if fingerprint in seen:
-                    raise Conflict(f"games {seen[fingerprint]} and {number} are the same game")
+                    earlier = results[seen[fingerprint] - 1].called(seen[fingerprint])
+                    later = results[number - 1].called(number)
+                    raise Conflict(f"{earlier} and {later} are the same game")
                 seen[fingerprint] = number
             known = session.execute(
                 select(Result.id, Result.fingerprint).where(Result.fingerprint.in_(fingerprints))
@@ -86,7 +88,9 @@ class Entries(ServiceBase):
             if known:
                 said = sorted((seen[str(fp)], rid) for rid, fp in known)
                 where = ", ".join(
-                    f"game {n} is result {rid}" if len(results) > 1 else f"result {rid}"
+                    f"{results[n - 1].called(n)} is result {rid}"
+                    if len(results) > 1
+                    else f"result {rid}"
                     for n, rid in said
                 )
                 raise Conflict(f"already entered: {where}")

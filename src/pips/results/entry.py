@@ -32,8 +32,9 @@ import csv
 import hashlib
 import io
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -72,6 +73,25 @@ ties the rows of one game together, ``out`` marks who went out in the draw game.
 upload may leave ``divisor``, ``final`` and ``rank`` empty; given, they must agree."""
 
 REQUIRED_CSV_FIELDS = ("game_no", "date", "game", "set", "seat", "player", "running", "pips")
+
+COLUMN_NAMES: dict[str, tuple[str, ...]] = {
+    "game_no": ("spiel", "spielnr", "spielnummer", "nr", "gameno"),
+    "date": ("datum", "spieldatum"),
+    "place": ("ort", "spielort"),
+    "game": ("spielart", "variante"),
+    "set": ("satz", "spielsatz", "doppel"),
+    "divisor": ("teiler",),
+    "seat": ("sitz", "sitzplatz", "reihenfolge"),
+    "player": ("spieler", "spielerin", "name"),
+    "running": ("punkte", "laufend", "punktestand"),
+    "pips": ("augen", "augenzahl", "abzug"),
+    "out": ("raus", "ausgespielt"),
+    "final": ("endstand", "ergebnis", "gesamt"),
+    "rank": ("rang", "platz", "platzierung"),
+}
+"""Column names a club's spreadsheet may use besides pips' own (German ones from the
+federation's own words: Augenzahl, Divisor, Punkte), compared with case, spaces, dots,
+hyphens and underscores ignored."""
 
 
 class EntryError(ValueError):
@@ -120,6 +140,13 @@ class Checked:
     ranks: tuple[int, ...]
     teams: tuple[tuple[int, ...], ...] = field(default=())
     """Seats rated together: each seat alone, or the partnership game's pairs."""
+    label: str = field(default="", compare=False)
+    """How the person who entered it names this game (a CSV's "game 7 (line 12)"), for
+    messages about it; empty: by its place in the batch."""
+
+    def called(self, number: int) -> str:
+        """This game in a message: its own label, else its number in the batch."""
+        return self.label or f"game {number}"
 
     @property
     def team_ranks(self) -> tuple[int, ...]:
@@ -152,7 +179,11 @@ def check(entry: Entry, today: date, options: Mapping[str, Any] | None = None) -
     :class:`EntryError` saying what is wrong. ``options`` are the game's other options
     when known (a server game's record: a Doubles hand size, say)."""
     if entry.game not in GAMES:
-        raise EntryError(f"unknown game {entry.game!r}: one of {', '.join(GAMES)}")
+        try:
+            # A game named as its players call it ("Familie", "divisor", "FIDO").
+            entry = replace(entry, game=find_game(entry.game).name)
+        except RuleError:
+            raise EntryError(f"unknown game {entry.game!r}: one of {', '.join(GAMES)}") from None
     if entry.played_on > today:
         raise EntryError(f"the date {entry.played_on.isoformat()} is in the future")
     if len(entry.place) > 80:
@@ -270,11 +301,19 @@ def _ranked(entry: Entry, options: Any) -> Checked:
 # -- reading entries ------------------------------------------------------------------
 
 
+GERMAN_DATE = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})")
+
+
 def parse_date(text: str) -> date:
+    """A date as 2026-10-03 or, as German clubs write it, 03.10.2026 (or 3.10.2026)."""
+    value = str(text).strip()
     try:
-        return date.fromisoformat(str(text).strip())
+        german = GERMAN_DATE.fullmatch(value)
+        if german:
+            return date(int(german[3]), int(german[2]), int(german[1]))
+        return date.fromisoformat(value)
     except ValueError:
-        raise EntryError(f"{text!r} is not a date (YYYY-MM-DD)") from None
+        raise EntryError(f"{text!r} is not a date (2026-10-03 or 03.10.2026)") from None
 
 
 def parse_int(text: Any, what: str) -> int:
@@ -295,11 +334,11 @@ def parse_flag(text: Any) -> bool:
     if isinstance(text, bool):
         return text
     value = str(text).strip().lower()
-    if value in ("", "0", "no", "false"):
+    if value in ("", "0", "no", "false", "nein", "n", "-"):
         return False
-    if value in ("1", "yes", "true", "x"):
+    if value in ("1", "yes", "true", "x", "ja", "j"):
         return True
-    raise EntryError(f"'out' is yes or no, not {text!r}")
+    raise EntryError(f"'out' is yes or no (ja or nein), not {text!r}")
 
 
 def entry_from_json(data: Mapping[str, Any]) -> Entry:
@@ -328,32 +367,72 @@ def entry_from_json(data: Mapping[str, Any]) -> Entry:
     )
 
 
+def decode_csv(data: bytes) -> str:
+    """A CSV file's text: UTF-8 (with or without the BOM spreadsheets write), else
+    Windows-1252, as a German spreadsheet saves "CSV (Trennzeichen-getrennt)"."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError:
+        raise EntryError("the CSV is neither UTF-8 nor Windows-1252 text") from None
+
+
+def _column_key(name: str) -> str:
+    return re.sub(r"[\s._-]", "", name.casefold())
+
+
+def _columns(header: Sequence[str]) -> dict[str, str]:
+    """The file's column for each of pips' fields that it has."""
+    keys = {_column_key(h): h for h in header}
+    found: dict[str, str] = {}
+    for field_name, others in COLUMN_NAMES.items():
+        for candidate in (field_name, *others):
+            column = keys.get(_column_key(candidate))
+            if column is not None and column not in found.values():
+                found[field_name] = column
+                break
+    return found
+
+
 def read_csv(text: str, today: date) -> list[Checked]:
     """Every game of a results CSV, checked; one :class:`EntryError` lists every
-    problem with its line number, so that nothing of a bad file is kept."""
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    fields = reader.fieldnames or []
-    missing = [f for f in REQUIRED_CSV_FIELDS if f not in fields]
+    problem with the file's own game number and line, so that nothing of a bad file is
+    kept. Commas or semicolons (or tabs) separate the cells; the columns are pips' own
+    or a club's German ones (:data:`COLUMN_NAMES`)."""
+    text = text.lstrip("\ufeff")
+    first = text.split("\n", 1)[0]
+    delimiter = max((";", ",", "\t"), key=first.count)
+    plain = csv.DictReader(io.StringIO(text), delimiter=delimiter)
+    header = plain.fieldnames or []
+    columns = _columns(header)
+    missing = [f for f in REQUIRED_CSV_FIELDS if f not in columns]
     if missing:
         raise EntryError(
             f"the CSV has no column {', '.join(missing)}; its header is "
-            f"{','.join(CSV_FIELDS)} (divisor, final, rank, place and out may be empty)"
+            f"{','.join(CSV_FIELDS)} (divisor, final, rank, place and out may be empty; "
+            "German names such as Datum, Spieler, Punkte, Augen are read too)"
         )
+    renamed = {column: field_name for field_name, column in columns.items()}
+    reader = ({renamed.get(k, k): v for k, v in row.items() if isinstance(k, str)} for row in plain)
     groups: dict[str, list[tuple[int, dict[str, str]]]] = {}
     for row in reader:
         if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
             continue
-        groups.setdefault((row.get("game_no") or "").strip(), []).append((reader.line_num, row))
+        groups.setdefault((row.get("game_no") or "").strip(), []).append((plain.line_num, row))
     if not groups:
         raise EntryError("the CSV holds no results")
     problems: list[str] = []
     checked: list[Checked] = []
     for number, rows in groups.items():
-        first = rows[0][0]
+        line = rows[0][0]
+        label = f"game {number or '?'} (line {line})"
         try:
-            checked.append(_csv_game(number, rows, today))
+            checked.append(replace(_csv_game(number, rows, today), label=label))
         except EntryError as exc:
-            problems.append(f"line {first} (game {number or '?'}): {exc}")
+            problems.append(f"{label}: {exc}")
     if problems:
         shown = problems[:20] + (
             [f"... and {len(problems) - 20} more"] if len(problems) > 20 else []

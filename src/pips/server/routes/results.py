@@ -23,6 +23,7 @@ from pips.results.entry import (
     Entry,
     EntryError,
     Line,
+    decode_csv,
     default_set,
     entry_from_json,
     parse_date,
@@ -301,11 +302,7 @@ def _enter_csv(results: Results, actor: int | None, body: bytes, group: str | No
         raise ResultsError("sign in with an account first")
     if len(body) > MAX_UPLOAD:
         raise EntryError(f"a CSV upload is at most {MAX_UPLOAD // 1_000_000} MB")
-    try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError:
-        raise EntryError("the CSV is not UTF-8 text") from None
-    checked = read_csv(text, results.today())
+    checked = read_csv(decode_csv(body), results.today())
     return list(results.enter(actor, checked, source="csv", group=group))
 
 
