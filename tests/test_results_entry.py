@@ -198,8 +198,11 @@ def fido_entries(draw: st.DrawFn) -> Entry:
     top = draw(st.sampled_from([6, 9, 12, 15, 18]).filter(lambda t: len(players) in HAND_SIZES))
     most, together = holdable_pips(top, len(players), HAND_SIZES[len(players)][top])
     pips = [draw(st.integers(0, min(most, together // len(players)))) for _ in players]
+    fido = find_game("fido")
+    bound = fido.hand_points(fido.options_from_json({"players": len(players), "set": top}))
     lines = tuple(
-        Line(name, draw(st.integers(0, 300)), p) for name, p in zip(players, pips, strict=True)
+        Line(name, draw(st.integers(0, bound.most)), p)
+        for name, p in zip(players, pips, strict=True)
     )
     day = draw(st.dates(date(2000, 1, 1), TODAY))
     return Entry("fido", day, top, lines, draw(st.sampled_from(["", "Kiel", "Basel, CH"])))

@@ -56,6 +56,21 @@ class Site:
         with self.db.session() as session:
             return int(session.scalar(select(func.count()).select_from(Result)) or 0)
 
+    def admin(self, name: str = "Root") -> Person:
+        """An administrator (granted as on the command line)."""
+        person = Person(self, name)
+        self.results.set_admin(name)
+        return person
+
+    def approved_group(self, representative: Person, name: str, admin: Person) -> str:
+        """A group founded by ``representative`` and approved by ``admin``: its slug."""
+        made = representative.post("/api/groups", {"name": name})
+        assert made.status_code == 201, made.text
+        slug = str(made.json()["slug"])
+        approved = admin.post(f"/api/groups/{slug}/approve", {"approve": True})
+        assert approved.status_code == 200, approved.text
+        return slug
+
 
 class Person:
     """A browser signed in to an account of its own."""
@@ -226,20 +241,36 @@ def test_a_german_clubs_file_is_entered_and_its_errors_name_its_games(site: Site
 
 
 def test_confirm_dispute_resolve_withdraw(site: Site) -> None:
+    """A result of no group counts once the accounts of all its other players confirm
+    it; a stranger registering a player's name later speaks for nobody until the
+    claim is approved (docs/results.md, "Which results count")."""
     anna, ben, olga = site.person("Anna"), site.person("Ben"), site.person("Olga")
+    root = site.admin()
     made = anna.enter(fido("2026-10-03", ("Anna", 14, 0), ("Ben", 17, 13), ("Cleo", 9, 1)))
     rid = made.json()["ids"][0]
+    assert made.json()["new_players"] == ["Cleo"]
+    shown = anna.client.get(f"/api/results/{rid}").json()
+    assert shown["status"] == "provisional" and not shown["counts"]
     assert olga.post(f"/api/results/{rid}/confirm").status_code == 403
-    # Cleo had no account when the result was entered; one made later under her name
-    # speaks for her seat.
+    # An account made later under Cleo's name does not speak for her seat ...
     cleo = site.person("Cleo")
-    assert cleo.post(f"/api/results/{rid}/confirm").status_code == 200
+    assert cleo.post(f"/api/results/{rid}/confirm").status_code == 403
+    assert cleo.post(f"/api/results/{rid}/dispute", {"comment": "mine"}).status_code == 403
+    # ... until it claims the player and an administrator (no group) approves.
+    player = shown["players"][2]["player"]
+    assert cleo.post(f"/api/players/{player}/claim").status_code == 200
+    assert ben.post(f"/api/players/{player}/claim/approve").status_code == 403
+    assert root.post(f"/api/players/{player}/claim/approve").json()["account"] == "Cleo"
+    assert cleo.post(f"/api/results/{rid}/confirm").json()["status"] == "provisional"
     confirmed = ben.post(f"/api/results/{rid}/confirm")
     assert confirmed.json()["status"] == "confirmed"
+    assert confirmed.json()["confirmed_by"] == "players" and confirmed.json()["counts"]
     assert ben.post(f"/api/results/{rid}/dispute", {"comment": ""}).status_code == 422
     disputed = ben.post(f"/api/results/{rid}/dispute", {"comment": "I had 3 pips, not 13"})
     assert disputed.json()["status"] == "disputed" and not disputed.json()["counts"]
+    # The one who entered it decides nothing; the disputer withdraws the dispute.
     assert anna.post(f"/api/results/{rid}/resolve").status_code == 403
+    assert anna.post(f"/api/results/{rid}/reject").status_code == 403
     assert ben.post(f"/api/results/{rid}/resolve").json()["status"] == "confirmed"
     assert ben.post(f"/api/results/{rid}/withdraw").status_code == 403
     withdrawn = anna.post(f"/api/results/{rid}/withdraw")
@@ -263,19 +294,28 @@ def test_confirm_dispute_resolve_withdraw(site: Site) -> None:
 def test_published_months_never_change_and_late_results_enter_the_next_month(
     site: Site,
 ) -> None:
-    anna, ben = site.person("Anna"), site.person("Ben")
+    anna, ben, root = site.person("Anna"), site.person("Ben"), site.admin()
+    kiel = site.approved_group(anna, "Kiel", root)
+    assert anna.post(f"/api/groups/{kiel}/members", {"name": "Ben"}).status_code == 200
     for day in ("2026-10-01", "2026-10-02", "2026-10-03"):
-        anna.enter(fido(day, ("Anna", 30, 0), ("Ben", 10, 2), ("Cleo", 5, 4)))
-    disputed = anna.enter(fido("2026-10-04", ("Anna", 1, 0), ("Ben", 40, 0), ("Cleo", 30, 0)))
+        made = anna.enter(fido(day, ("Anna", 30, 0), ("Ben", 10, 2), ("Cleo", 5, 4)), group=kiel)
+        assert made.status_code == 201, made.text
+    disputed = anna.enter(
+        fido("2026-10-04", ("Anna", 1, 0), ("Ben", 40, 0), ("Cleo", 30, 0)), group=kiel
+    )
     ben.post(f"/api/results/{disputed.json()['ids'][0]}/dispute", {"comment": "wrong"})
     with pytest.raises(Exception, match="is not over"):
         site.results.compute_month("2026-10")
     # November 2nd: a result of October 31 arrives late.
     site.clock.moment = datetime(2026, 11, 2, 9)
-    late = anna.enter(fido("2026-10-31", ("Anna", 0, 9), ("Ben", 50, 0), ("Cleo", 40, 0)))
+    late = anna.enter(
+        fido("2026-10-31", ("Anna", 0, 9), ("Ben", 50, 0), ("Cleo", 40, 0)), group=kiel
+    )
     assert late.status_code == 201
+    shown = anna.client.get(f"/results/{late.json()['ids'][0]}")
+    assert 'id="late"' in shown.text and "from the list of 2026-11" in shown.text
     october = site.results.compute_month("2026-10")
-    assert [(x["game"], x["games"]) for x in october] == [("fido", 3)]
+    assert [(x["game"], x["games"], x["late"]) for x in october] == [("fido", 3, 0)]
     first = anna.client.get("/api/lists/fido", params={"month": "2026-10"}).json()
     assert [r["name"] for r in first["rows"]] == ["Anna", "Ben", "Cleo"]
     # Nobody computes October again, through the service or the command line.
@@ -291,24 +331,27 @@ def test_published_months_never_change_and_late_results_enter_the_next_month(
     ben.post(f"/api/results/{disputed.json()['ids'][0]}/resolve")
     site.clock.moment = datetime(2026, 12, 1, 0, 30)
     november = site.results.compute_month("2026-11")
-    assert november[0]["games"] == 5  # the late result and the resolved dispute
+    # The late result and the dispute resolved after October's list: both late.
+    assert (november[0]["games"], november[0]["new"], november[0]["late"]) == (5, 2, 2)
     assert anna.client.get("/api/lists/fido", params={"month": "2026-10"}).json() == first
     latest = anna.client.get("/api/lists/fido").json()
-    assert latest["month"] == "2026-11"
+    assert latest["month"] == "2026-11" and latest["late"] == 2
     moved = {r["name"]: r["move"] for r in latest["rows"]}
     assert moved["Ben"] > 0 and moved["Anna"] < 0
     history = anna.client.get("/api/lists/fido/players/Anna").json()
     assert [h["month"] for h in history] == ["2026-10", "2026-11"]
-    plot = anna.client.get("/list/fido/players/Anna/plot.svg")
+    anna_id = latest["rows"][[r["name"] for r in latest["rows"]].index("Anna")]["player"]
+    plot = anna.client.get(f"/list/fido/players/{anna_id}/plot.svg")
     assert plot.status_code == 200 and plot.text.lstrip().startswith("<?xml")
     page = anna.client.get("/list", params={"game": "fido"})
     assert "pips rating" in page.text and "FLADUB" not in page.text
     assert "▲" in page.text and "▼" in page.text
+    assert "2 late results" in page.text and "FIDO divisor game" in page.text
 
 
 def test_export_has_the_federation_fields_of_a_month(site: Site) -> None:
     anna = site.person("Anna")
-    anna.post("/api/groups", {"name": "Kiel"})
+    site.approved_group(anna, "Kiel", site.admin())
     anna.enter(fido("2026-10-03", ("Anna", 14, 0), ("Ben", 17, 13), ("Cleo", 9, 1)), group="kiel")
     anna.enter(fido("2026-09-30", ("Anna", 1, 0), ("Ben", 2, 0), ("Cleo", 3, 0), top=12))
     exported = anna.client.get("/api/results/export.csv", params={"month": "2026-10"})
@@ -410,9 +453,13 @@ def test_the_server_publishes_a_month_that_is_over_by_itself(tmp_path: Path) -> 
     db = Database(url)
     db.upgrade()
     anna = accounts.create_account(db, "Anna", "password1")
+    root = accounts.create_account(db, "Root", "password1")
     october = Results(db, clock=lambda: datetime(2026, 10, 20))
+    october.set_admin("Root")
+    october.create_group(anna.id, "Kiel")
+    october.approve_group(root.id, "kiel")
     entry = Entry("fido", date(2026, 10, 3), 6, (Line("Anna", 9), Line("Ben", 5), Line("Cleo")))
-    october.enter(anna.id, [october.check(entry)], source="api")
+    october.enter(anna.id, [october.check(entry)], source="api", group="kiel")
     db.dispose()
     with running(tmp_path, url) as server:
         shown = httpx.get(server.url + "/api/lists/fido", params={"month": "2026-10"})

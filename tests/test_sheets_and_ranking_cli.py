@@ -102,8 +102,12 @@ def seeded(url: str) -> None:
     db = Database(url)
     db.upgrade()
     anna = accounts.create_account(db, "Anna", "password1")
+    root = accounts.create_account(db, "Root", "password1")
     moment = [datetime(2026, 10, 20)]
     results = Results(db, clock=lambda: moment[0])
+    results.set_admin("Root")
+    results.create_group(anna.id, "Kiel")
+    results.approve_group(root.id, "kiel")
     for day in (3, 4, 5):
         entry = Entry(
             "fido",
@@ -112,12 +116,12 @@ def seeded(url: str) -> None:
             (Line("Anna", 30, 0), Line("Ben", 10, 2), Line("Cleo", 5, 4)),
             "Kiel",
         )
-        results.enter(anna.id, [results.check(entry)], source="api")
+        results.enter(anna.id, [results.check(entry)], source="api", group="kiel")
     moment[0] = datetime(2026, 11, 3)
     late = Entry(
         "fido", date(2026, 10, 30), 6, (Line("Anna", 0, 9), Line("Ben", 50, 0), Line("Cleo", 1, 0))
     )
-    results.enter(anna.id, [results.check(late)], source="api")
+    results.enter(anna.id, [results.check(late)], source="api", group="kiel")
     db.dispose()
 
 
@@ -128,6 +132,13 @@ def test_ranking_compute_and_export(tmp_path: Path, capsys: pytest.CaptureFixtur
         ["ranking", "compute", "--month", "2026-10", "--database", url, "--preview"], capsys
     )
     assert code == 0 and "(preview)" in out and "3 games" in out
+    # The late result is said to count from November's list.
+    assert "1 entered after 2026-10-31 (late)" in out and "list of 2026-11" in out
+    code, out, _ = run(
+        ["ranking", "compute", "--month", "2026-10", "--database", url, "--preview", "--top", "2"],
+        capsys,
+    )
+    assert "Anna" in out and "Ben" in out and "Cleo" not in out
     code, out, _ = run(["ranking", "compute", "--month", "2026-10", "--database", url], capsys)
     assert code == 0 and "(published)" in out
     assert out.index("Anna") < out.index("Ben") < out.index("Cleo")
@@ -149,13 +160,34 @@ def test_ranking_compute_and_export(tmp_path: Path, capsys: pytest.CaptureFixtur
     )
     assert code == 0
     rows = list(csv.DictReader(exported.open()))
-    # Every result played in October, the late one too (it was played then).
-    assert len(rows) == 12
-    assert {r["date"] for r in rows} == {"2026-10-03", "2026-10-04", "2026-10-05", "2026-10-30"}
+    # Exactly what October's list counted: the late result waits for November's.
+    assert len(rows) == 9
+    assert {r["date"] for r in rows} == {"2026-10-03", "2026-10-04", "2026-10-05"}
     assert {r["divisor"] for r in rows} == {"3"}
-    late = [r for r in rows if r["date"] == "2026-10-30"]
-    assert [(r["player"], r["final"], r["rank"]) for r in late] == [
-        ("Anna", "-9", "3"),
-        ("Ben", "50", "1"),
-        ("Cleo", "1", "2"),
+    assert [(r["player"], r["final"], r["rank"]) for r in rows[:3]] == [
+        ("Anna", "30", "1"),
+        ("Ben", "8", "2"),
+        ("Cleo", "1", "3"),
     ]
+
+
+def test_admin_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Administrators are made on the command line; they approve groups there too."""
+    url = f"sqlite:///{tmp_path / 'pips.db'}"
+    seeded(url)
+    code, _, err = run(["admin", "grant", "Nobody", "--database", url], capsys)
+    assert code == 2 and "no account named 'Nobody'" in err
+    code, _, err = run(["admin", "approve", "kiel", "--by", "Anna", "--database", url], capsys)
+    assert code == 2 and "'Anna' is not an administrator" in err
+    code, out, _ = run(["admin", "grant", "anna", "--database", url], capsys)
+    assert code == 0 and "Anna is an administrator" in out
+    code, out, _ = run(["admin", "list", "--database", url], capsys)
+    assert out.split() == ["Anna", "Root"]
+    code, out, _ = run(
+        ["admin", "approve", "kiel", "--withdraw", "--by", "Anna", "--database", url], capsys
+    )
+    assert code == 0 and "Kiel: not approved" in out
+    code, out, _ = run(["admin", "waiting", "--by", "Anna", "--database", url], capsys)
+    assert code == 0 and "groups not approved: 1" in out and "kiel (Kiel, Anna)" in out
+    code, out, _ = run(["admin", "revoke", "Anna", "--database", url], capsys)
+    assert code == 0 and "no longer" in out

@@ -29,8 +29,12 @@ def seed(url: str) -> None:
     db.upgrade()
     anna = accounts.create_account(db, "Anna", "password1")
     accounts.create_account(db, "Ben", "password1")
+    root = accounts.create_account(db, "Root", "password1")
     moment = [datetime(2026, 9, 20)]
     results = Results(db, clock=lambda: moment[0])
+    results.set_admin("Root")
+    results.create_group(anna.id, "Hafenclub")
+    results.approve_group(root.id, "hafenclub")
     september = [("Anna", "Ben", "Cleo", "Dora"), ("Anna", "Cleo", "Ben", "Dora")]
     october = [("Ben", "Dora", "Anna", "Cleo"), ("Ben", "Dora", "Cleo", "Anna")]
     for month, orders in ((9, september), (10, october)):
@@ -38,7 +42,7 @@ def seed(url: str) -> None:
         for day, order in enumerate(orders, 1):
             lines = tuple(Line(name, 40 - 10 * place, 0) for place, name in enumerate(order))
             entry = Entry("fido", date(2026, month, day), 6, lines)
-            results.enter(anna.id, [results.check(entry)], source="api")
+            results.enter(anna.id, [results.check(entry)], source="api", group="hafenclub")
         moment[0] = datetime(2026, month + 1, 1, 1)
         results.compute_month(f"2026-{month:02d}")
     db.dispose()
@@ -60,6 +64,17 @@ def sign_in(browser: Browser, server: Server, name: str) -> Page:
     page.click("form[action='/login'] button")
     page.wait_for_selector(f"header a:has-text('{name}')")
     return page
+
+
+def fill_sheet(page: Page, day: str, lines: list[tuple[str, int, int]]) -> None:
+    """The result form of a FIDO game of double-6 for the group, seat by seat."""
+    page.fill("input[name=date]", day)
+    page.fill("input[name=set]", "6")
+    page.select_option("select[name=group]", "domino-club-kiel")
+    for seat, (name, points, pips) in enumerate(lines):
+        page.fill(f"input[name=name{seat}]", name)
+        page.fill(f"input[name=points{seat}]", str(points))
+        page.fill(f"input[name=pips{seat}]", str(pips))
 
 
 def total(server: Server) -> int:
@@ -86,14 +101,7 @@ def test_enter_upload_dispute_and_read_the_world_list(
     anna.click("text=Enter a result")
     anna.fill("#shape input[name=players]", "3")
     anna.click("#shape button")
-    today = date.today().isoformat()
-    anna.fill("input[name=date]", today)
-    anna.fill("input[name=set]", "6")
-    anna.select_option("select[name=group]", "domino-club-kiel")
-    for seat, (name, points, pips) in enumerate([("Anna", 14, 0), ("Ben", 17, 13), ("Cleo", 9, 1)]):
-        anna.fill(f"input[name=name{seat}]", name)
-        anna.fill(f"input[name=points{seat}]", str(points))
-        anna.fill(f"input[name=pips{seat}]", str(pips))
+    fill_sheet(anna, date.today().isoformat(), [("Anna", 14, 0), ("Ben", 17, 13), ("Cleo", 9, 1)])
     anna.check("input[name=out][value='0']")
     anna.click("button[value=check]")
     anna.wait_for_selector("#checked")
@@ -113,7 +121,9 @@ def test_enter_upload_dispute_and_read_the_world_list(
     anna.click("button[value=check]")
     anna.click("#save")
     anna.wait_for_url("**/results/*")
-    assert anna.locator("#status").inner_text() == "entered"
+    # The group is not approved: the result waits for the other players' accounts.
+    assert anna.locator("#status").inner_text() == "provisional"
+    assert "until it is confirmed" in anna.locator("#counting").inner_text()
     result_url = anna.url
     assert total(server) == before + 1
 
@@ -143,6 +153,21 @@ def test_enter_upload_dispute_and_read_the_world_list(
     assert total(server) == before + 3
     anna.goto(server.url + "/groups/domino-club-kiel")
     assert anna.locator("#results tbody tr").count() == 3
+    assert "Not approved" in anna.locator("#approval").inner_text()
+    assert {"Cleo", "Eva"} <= set(anna.locator("#players tbody td:first-child").all_inner_texts())
+
+    # A name like a player of the group's: entry asks before it makes a new player.
+    anna.goto(server.url + "/results/new?game=fido&players=3")
+    fill_sheet(anna, day, [("Anna", 9, 0), ("Ben", 7, 3), ("Evaa", 3, 2)])
+    anna.click("button[value=check]")
+    anna.wait_for_selector("#asked")
+    assert "did you mean Eva?" in anna.locator("#asked").inner_text()
+    shot(anna, "results-did-you-mean")
+    anna.fill("input[name=name2]", "Eva")
+    anna.click("button[value=check]")
+    anna.click("#save")
+    anna.wait_for_url("**/results/*")
+    assert total(server) == before + 4
 
     # The world list: October's, with movements since September, and a player's plot.
     anna.click("nav >> text=World list")

@@ -110,32 +110,40 @@ def ranking_compute(
         ),
     ] = None,
     preview: Annotated[bool, typer.Option(help="Compute and show, but do not publish.")] = False,
-    top: Annotated[int, typer.Option(help="Places to show per game.")] = 10,
+    top: Annotated[int, typer.Option(help="Places to show per game (1 to 500).")] = 10,
 ) -> None:
     """Compute and publish a month's world lists from every result known at its end
     (a month is published once; published lists never change)."""
     from pips.results.service import ResultsError
 
+    if not 1 <= top <= 500:
+        fail("--top must be 1 to 500")
     service = results_service(database, half_life)
     chosen = month or last_month()
     with err.status(f"computing the lists of {chosen}"):
         try:
-            lists = service.compute_month(chosen, publish=not preview)
+            lists = service.compute_month(chosen, publish=not preview, top=top)
+            why = service.explain_month(chosen)
         except ResultsError as exc:
             fail(str(exc))
     if not lists:
-        out.print(f"{chosen}: no results to rate up to the month's end; nothing published")
-        return
+        out.print(
+            f"{chosen}: no confirmed results to rate up to the month's end; nothing published"
+        )
     for summary in lists:
+        late = f", {summary['late']} of them late" if summary["late"] else ""
         table = Table(
-            title=f"{summary['game']} {chosen}: {summary['players']} players, "
-            f"{summary['games']} games" + (" (preview)" if preview else " (published)")
+            title=f"{summary['title']} {chosen}: {summary['players']} players, "
+            f"{summary['games']} games ({summary['new']} new{late})"
+            + (" (preview)" if preview else " (published)")
         )
         for column in ("place", "player", "pips rating", "games"):
             table.add_column(column, justify="left" if column == "player" else "right")
-        for row in summary["top"][:top]:
+        for row in summary["top"]:
             table.add_row(str(row["place"]), row["name"], f"{row['rating']:.2f}", str(row["games"]))
         out.print(table)
+    for line in why:
+        out.print(line, markup=False, soft_wrap=True)
 
 
 @ranking.command("export")
@@ -151,8 +159,9 @@ def ranking_export(
     ] = None,
     database: DatabaseOption = None,
 ) -> None:
-    """Write every counted result of a month as CSV: date, set, divisor, players in seat
-    order, running score, pips deducted, final score and rank (SPEC F-25)."""
+    """Write a month's results as CSV: date, set, divisor, players in seat order,
+    running score, pips deducted, final score and rank (SPEC F-25). A published month:
+    exactly the results its lists counted for the first time; else those that count."""
     from pips.results.service import ResultsError
 
     service = results_service(database)
@@ -168,3 +177,127 @@ def ranking_export(
     except OSError as exc:
         fail(f"cannot write {out_file}: {exc.strerror}")
     err.print(f"wrote {out_file} ({text.count(chr(10)) - 1} rows)")
+
+
+admin = typer.Typer(
+    help="Site administration: administrators, approved groups, players, flagged results.",
+    no_args_is_help=True,
+)
+app.add_typer(admin, name="admin")
+
+ByOption = Annotated[
+    str, typer.Option("--by", help="The administrator's account name (kept with the action).")
+]
+
+
+def _as_admin(service: Any, name: str) -> int:
+    from sqlalchemy import select
+
+    from pips.core.names import name_key
+    from pips.store.models import User
+
+    with service.db.session() as session:
+        user = session.scalars(select(User).where(User.name_key == name_key(name))).first()
+        if user is None or not user.admin:
+            fail(f"{name!r} is not an administrator (pips admin grant NAME)")
+        return int(user.id)
+
+
+def _admin_call(function: Any, *args: Any, **kwargs: Any) -> Any:
+    from pips.results.service import ResultsError
+
+    try:
+        return function(*args, **kwargs)
+    except ResultsError as exc:
+        fail(str(exc))
+
+
+@admin.command("grant")
+def admin_grant(
+    name: Annotated[str, typer.Argument(help="The account's name.")],
+    database: DatabaseOption = None,
+) -> None:
+    """Make an account an administrator (only here, on the server's machine)."""
+    service = results_service(database)
+    done = _admin_call(service.set_admin, name, True)
+    out.print(f"{done['name']} is an administrator", markup=False)
+
+
+@admin.command("revoke")
+def admin_revoke(
+    name: Annotated[str, typer.Argument(help="The account's name.")],
+    database: DatabaseOption = None,
+) -> None:
+    """Take the administrator role back."""
+    service = results_service(database)
+    done = _admin_call(service.set_admin, name, False)
+    out.print(f"{done['name']} is no longer an administrator", markup=False)
+
+
+@admin.command("list")
+def admin_list(database: DatabaseOption = None) -> None:
+    """The administrators."""
+    service = results_service(database)
+    names = service.admins()
+    out.print("\n".join(names) if names else "no administrators", markup=False)
+
+
+@admin.command("approve")
+def admin_approve(
+    group: Annotated[str, typer.Argument(help="The group's short name (as in /groups/NAME).")],
+    by: ByOption,
+    withdraw: Annotated[bool, typer.Option(help="Withdraw the approval instead.")] = False,
+    database: DatabaseOption = None,
+) -> None:
+    """Approve a group: its representative's word then confirms its results."""
+    service = results_service(database)
+    done = _admin_call(service.approve_group, _as_admin(service, by), group, not withdraw)
+    out.print(f"{done['name']}: {'approved' if done['approved'] else 'not approved'}", markup=False)
+
+
+@admin.command("merge")
+def admin_merge(
+    player: Annotated[int, typer.Argument(help="The player (number) to merge away.")],
+    into: Annotated[int, typer.Argument(help="The player (number) it is.")],
+    by: ByOption,
+    database: DatabaseOption = None,
+) -> None:
+    """Merge two players who are one person."""
+    service = results_service(database)
+    done = _admin_call(service.merge, _as_admin(service, by), player, into)
+    out.print(f"player {player} is now {done['name']} (player {into})", markup=False)
+
+
+@admin.command("clear")
+def admin_clear(
+    results: Annotated[list[int], typer.Argument(help="Results (numbers) held by a flag.")],
+    by: ByOption,
+    database: DatabaseOption = None,
+) -> None:
+    """Let results held by a flag count (after looking at them)."""
+    service = results_service(database)
+    actor = _as_admin(service, by)
+    for result in results:
+        _admin_call(service.review, actor, result, "clear", "cleared on the command line")
+    out.print(f"cleared {len(results)} result(s)")
+
+
+@admin.command("waiting")
+def admin_waiting(by: ByOption, database: DatabaseOption = None) -> None:
+    """What waits for an administrator: disputes, flagged results, groups, claims."""
+    service = results_service(database)
+    actor = _as_admin(service, by)
+    waiting = _admin_call(service.waiting, actor)
+    claims = service.claims_waiting(actor)
+    out.print(f"disputes: {len(waiting['disputed'])}", markup=False)
+    for r in waiting["disputed"]:
+        out.print(f"  result {r['id']} ({r['game']}, {r['date']}): {r['reason']}", markup=False)
+    out.print(f"held by a flag: {len(waiting['held'])}", markup=False)
+    for r in waiting["held"]:
+        out.print(f"  result {r['id']} ({r['game']}, {r['date']}): {r['flag']}", markup=False)
+    out.print(f"groups not approved: {len(waiting['groups'])}", markup=False)
+    for g in waiting["groups"]:
+        out.print(f"  {g['slug']} ({g['name']}, {g['representative']})", markup=False)
+    out.print(f"claims: {len(claims)}", markup=False)
+    for p in claims:
+        out.print(f"  player {p['id']} {p['name']} claimed by {p['claimed_by']}", markup=False)

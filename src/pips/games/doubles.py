@@ -37,7 +37,7 @@ from pips.games.common import (
     line_result,
     lowest,
 )
-from pips.games.face import GameSpec
+from pips.games.face import GameSpec, PointsBound, set_pips
 from pips.games.options import Direction, GameOptions, option
 from pips.games.traits import (
     DrawRule,
@@ -298,6 +298,11 @@ GAME = GameSpec(
     players=tuple(range(2, 10)),
     summary=SUMMARY,
     target=lambda options: options.target,
+    hand_points=lambda options: PointsBound(
+        set_pips(options.set),
+        f"the winner of a hand earns at most every pip of the other hands, and the set "
+        f"holds {set_pips(options.set)} (DB-12)",
+    ),
     lots=lambda options: LotRule.FIRST_PLAYER,
     side_word="spinner side",
     sets=(6, 9, 12),

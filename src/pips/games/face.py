@@ -29,7 +29,7 @@ from pips.core.layout import Layout
 from pips.core.lots import LotRule
 from pips.core.moves import At, Move, Play
 from pips.core.outcome import HandResult
-from pips.core.tiles import Tile
+from pips.core.tiles import Tile, set_size
 from pips.core.view import View
 from pips.games.common import HandContext, HandState
 from pips.games.options import GameOptions
@@ -44,6 +44,24 @@ def no_points(view: View, move: Move) -> int:
 def no_count(count: int, move: Move) -> int | None:
     """Games without a layout count (only FIDO keeps ``S``)."""
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class PointsBound:
+    """The most points one seat (or pair) can score in one hand, and why, in words a
+    player follows: results entry refuses more (docs/results.md, plausibility)."""
+
+    most: int
+    why: str
+
+
+def set_pips(top: int) -> int:
+    """Every pip of double-``top``: no count, no hand, no stock can hold more."""
+    return top * set_size(top)
+
+
+def no_points_bound(options: Any) -> PointsBound:
+    return PointsBound(0, "the game scores no points")
 
 
 def single_hand(options: Any) -> int | None:
@@ -94,6 +112,8 @@ class GameSpec:
     count is ``count``, in a game that keeps one."""
     target: Callable[[Any], int | None] = single_hand
     """The match target, or ``None`` when a game is one hand."""
+    hand_points: Callable[[Any], PointsBound] = no_points_bound
+    """``(options)``: the most points one seat (or pair) can score in one hand."""
     lots: Callable[[Any], LotRule | None] = no_lots
     """How the seats are drawn before a match, if they are."""
     hand_rows: Callable[[View], list[list[Tile]]] = by_number

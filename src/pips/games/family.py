@@ -34,7 +34,7 @@ from pips.games.common import (
     line_result,
     lowest,
 )
-from pips.games.face import GameSpec
+from pips.games.face import GameSpec, PointsBound, set_pips
 from pips.games.options import GameOptions, option
 from pips.games.traits import (
     DrawRule,
@@ -209,5 +209,10 @@ GAME = GameSpec(
     players=tuple(STOCK_SIZES),
     summary=SUMMARY,
     target=lambda options: options.target,
+    hand_points=lambda options: PointsBound(
+        set_pips(options.set),
+        f"the winner of a hand gains at most every pip of the other hands, and the set "
+        f"holds {set_pips(options.set)} (FA-08)",
+    ),
     defaults={"players": 4},
 )

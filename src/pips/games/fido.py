@@ -33,7 +33,7 @@ from pips.core.outcome import Ending, HandResult, competition_ranks
 from pips.core.tiles import DOUBLES, Tile, double_set, iter_doubles
 from pips.core.view import Event, View
 from pips.games.common import HandContext, HandState, holds_a_double
-from pips.games.face import GameSpec
+from pips.games.face import GameSpec, PointsBound
 from pips.games.options import Direction, GameOptions, option
 from pips.games.traits import (
     DrawRule,
@@ -576,6 +576,30 @@ def sheet_rule(options: FidoOptions) -> str:
     )
 
 
+def most_count(top: int) -> int:
+    """The highest count S any layout of double-``top`` can show (F-04): the opening
+    double gives two open ends, every other double one more (F-05) and every naked
+    side used one more (F-07), so there are at most ``2 * top + 4`` open ends, and each
+    number lies on only ``top + 2`` halves of the set."""
+    ends = 2 * top + 4
+    halves = [value for value in range(top, -1, -1) for _ in range(top + 2)]
+    return sum(halves[:ends])
+
+
+def hand_points(options: FidoOptions) -> PointsBound:
+    """The most running points a player can score in a game: they lay at most their
+    hand and every tile of the stock, and each play scores at most the highest count
+    divided by d (F-15)."""
+    plays = options.hand_size + options.stock_size
+    per_play = most_count(options.set) // options.divisor
+    return PointsBound(
+        plays * per_play,
+        f"{plays} plays (a hand of {options.hand_size} and all {options.stock_size} tiles "
+        f"of the stock) of at most {per_play} points each, as no layout of double-"
+        f"{options.set} counts more than {most_count(options.set)} (F-15)",
+    )
+
+
 GAME = GameSpec(
     name=NAME,
     title="FIDO divisor game",
@@ -588,6 +612,7 @@ GAME = GameSpec(
     entry=EntryColumns("running points", pips=True, out=True, out_rule="F-19"),
     sheet=SheetKind.SCORING_PLAYS,
     sheet_rule=sheet_rule,
+    hand_points=hand_points,
     players=tuple(HAND_SIZES),
     summary=SUMMARY,
     immediate_points=immediate_points,

@@ -32,7 +32,7 @@ from pips.core.outcome import Ending, HandResult
 from pips.core.tiles import DOUBLES, Tile
 from pips.core.view import View
 from pips.games.common import HandContext, HandState, line_result
-from pips.games.face import GameSpec, by_number
+from pips.games.face import GameSpec, PointsBound, by_number, set_pips
 from pips.games.options import GameOptions, option
 from pips.games.traits import (
     DrawRule,
@@ -305,6 +305,11 @@ GAME = GameSpec(
     players=(PLAYERS,),
     summary=SUMMARY,
     target=lambda options: options.target,
+    hand_points=lambda options: PointsBound(
+        set_pips(options.set) // 10 + 1,
+        f"a pair scores floor(P / 10) + 1 for P pips, and the set holds "
+        f"{set_pips(options.set)} (PT-10, PT-11)",
+    ),
     lots=lambda options: LotRule.PAIRS if options.teams is Teams.LOT else None,
     hand_rows=hand_rows,
     pairs=True,

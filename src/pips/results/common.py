@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.orm import Session
 
 from pips.core.names import name_key
@@ -19,13 +19,34 @@ from pips.results.rating import RatingSettings
 from pips.store.db import Database
 from pips.store.models import (
     Group,
+    Result,
     User,
 )
 
 log = logging.getLogger("pips.results")
 
-COUNTED = ("entered", "confirmed")
-"""Statuses whose results count for the world list."""
+COUNTED = ("confirmed",)
+"""Statuses whose results count for the world list (if rated and not held)."""
+
+STATUSES = ("provisional", "confirmed", "disputed", "withdrawn", "held")
+"""What a listing filters by (``held``: waiting for an administrator after a flag)."""
+
+
+def counted_clause() -> tuple[ColumnElement[bool], ...]:
+    """The results that count for the world list, as SQL (docs/results.md, "Which
+    results count"): confirmed, rated, and not held by a flag."""
+    return (
+        Result.status.in_(COUNTED),
+        Result.rated.is_(True),
+        or_(Result.flag.is_(None), Result.flag_cleared_by.is_not(None)),
+    )
+
+
+def counted(row: Result) -> bool:
+    """:func:`counted_clause` of one result in memory."""
+    held = row.flag is not None and row.flag_cleared_by is None
+    return row.status in COUNTED and row.rated and not held
+
 
 SLUG = re.compile(r"[^a-z0-9]+")
 

@@ -8,36 +8,59 @@ in it, or the group's representative for any of the group's games.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
 from pips.core.names import name_key
+from pips.games.registry import find_game
 from pips.results.common import (
-    COUNTED,
     Conflict,
     Filter,
     NotAllowed,
     NotFound,
     ResultsError,
-    ServiceBase,
+    counted,
+    counted_clause,
     log,
     month_bounds,
+    month_of,
 )
 from pips.results.entry import Checked, Entry, Line, check, entry_from_record, write_csv
+from pips.results.players import Players
 from pips.store.models import (
     Group,
+    Player,
     Result,
     ResultPlayer,
     User,
+    WorldList,
+    WorldListResult,
 )
 
+MAX_GAMES_A_DAY = 40
+"""More real-table games than this by one player on one day are held for an
+administrator: a FIDO game at a real table takes a quarter of an hour at the least,
+so 40 are ten hours without a break."""
 
-class Entries(ServiceBase):
+MAX_WINS_A_DAY = 25
+"""More wins than this by one player on one day are held too."""
+
+
+@dataclass(frozen=True)
+class Entered:
+    """What a saved batch made: its results' ids and the names that became players."""
+
+    ids: list[int]
+    new_players: list[str]
+
+
+class Entries(Players):
     """Entering and reading results."""
 
     def check(self, entry: Entry) -> Checked:
@@ -50,8 +73,26 @@ class Entries(ServiceBase):
         *,
         source: str,
         group: str | None = None,
+        new_players: Collection[str] = (),
     ) -> list[int]:
         """Save checked results, all or none; the ids, in order."""
+        return self.enter_batch(
+            actor, results, source=source, group=group, new_players=new_players
+        ).ids
+
+    def enter_batch(
+        self,
+        actor: int,
+        results: Sequence[Checked],
+        *,
+        source: str,
+        group: str | None = None,
+        new_players: Collection[str] = (),
+        save: bool = True,
+    ) -> Entered:
+        """Save checked results, all or none (``save`` false: check who may enter them,
+        duplicates and names, and save nothing). ``new_players``: names confirmed as
+        new players though they are close to known ones."""
         if not results:
             raise ResultsError("no results to enter")
         moment = self.clock()
@@ -64,7 +105,6 @@ class Entries(ServiceBase):
                 members = {m.user_id for m in group_row.members}
                 if actor not in members:
                     raise NotAllowed(f"only members of {group_row.name} enter its results")
-            accounts = self._accounts(session, {n for r in results for n in r.entry.names})
             fingerprints = [r.fingerprint() for r in results]
             for number, result in enumerate(results, 1):
                 if user.name_key in {name_key(n) for n in result.entry.names}:
@@ -75,35 +115,109 @@ class Entries(ServiceBase):
                         f"{where}you did not play in this game; the representative of its "
                         "group enters games for others"
                     )
-            seen: dict[str, int] = {}
-            for number, fingerprint in enumerate(fingerprints, 1):
-                if fingerprint in seen:
-                    earlier = results[seen[fingerprint] - 1].called(seen[fingerprint])
-                    later = results[number - 1].called(number)
-                    raise Conflict(f"{earlier} and {later} are the same game")
-                seen[fingerprint] = number
-            known = session.execute(
-                select(Result.id, Result.fingerprint).where(Result.fingerprint.in_(fingerprints))
-            ).all()
-            if known:
-                said = sorted((seen[str(fp)], rid) for rid, fp in known)
-                where = ", ".join(
-                    f"{results[n - 1].called(n)} is result {rid}"
-                    if len(results) > 1
-                    else f"result {rid}"
-                    for n, rid in said
-                )
-                raise Conflict(f"already entered: {where}")
+            self._refuse_duplicates(session, results, fingerprints)
+            seating = self.seat_names(
+                session,
+                user,
+                group_row,
+                (n for r in results for n in r.entry.names),
+                new_players,
+                make=save,
+            )
+            if not save:
+                session.rollback()
+                return Entered([], seating.new)
+            vouched = (
+                group_row is not None
+                and group_row.approved_at is not None
+                and group_row.representative_id == actor
+            )
             rows = [
-                self._row(result, fp, accounts, source, moment, actor, group_row)
+                self._row(result, fp, seating.players, source, moment, actor, group_row)
                 for result, fp in zip(results, fingerprints, strict=True)
             ]
+            for row in rows:
+                # The word of an approved group's representative confirms; anything
+                # else waits for the other players' accounts (docs/results.md).
+                row.status, row.confirmed_by = (
+                    ("confirmed", "group") if vouched else ("provisional", None)
+                )
             session.add_all(rows)
             try:
                 session.flush()
             except IntegrityError:
                 raise Conflict("already entered (at the same moment by someone else)") from None
-            return [row.id for row in rows]
+            self._flag_anomalies(session, rows)
+            return Entered([row.id for row in rows], seating.new)
+
+    def duplicates(self, results: Sequence[Checked]) -> None:
+        """Refuse (:class:`Conflict`) a batch with a game twice, or a game entered
+        before, whatever the order of its seats: what entering would refuse, for the
+        check that saves nothing."""
+        with self.db.session() as session:
+            self._refuse_duplicates(session, results, [r.fingerprint() for r in results])
+
+    @staticmethod
+    def _refuse_duplicates(
+        session: Session, results: Sequence[Checked], fingerprints: Sequence[str]
+    ) -> None:
+        seen: dict[str, int] = {}
+        for number, fingerprint in enumerate(fingerprints, 1):
+            if fingerprint in seen:
+                earlier = results[seen[fingerprint] - 1].called(seen[fingerprint])
+                later = results[number - 1].called(number)
+                raise Conflict(f"{earlier} and {later} are the same game")
+            seen[fingerprint] = number
+        known = session.execute(
+            select(Result.id, Result.fingerprint).where(Result.fingerprint.in_(fingerprints))
+        ).all()
+        if known:
+            said = sorted((seen[str(fp)], rid) for rid, fp in known)
+            where = ", ".join(
+                f"{results[n - 1].called(n)} is result {rid}"
+                if len(results) > 1
+                else f"result {rid}"
+                for n, rid in said
+            )
+            raise Conflict(f"already entered (whatever the order of its seats): {where}")
+
+    def _flag_anomalies(self, session: Session, rows: Sequence[Result]) -> None:
+        """Hold for an administrator every result of a player who, with these, has
+        more real-table games or wins on one day than anyone could play."""
+        pairs = {(p.player_id, row.played_on) for row in rows for p in row.players}
+        players = {pid for pid, _ in pairs if pid is not None}
+        days = {day for _, day in pairs}
+        if not players:
+            return
+        real = (Result.status != "withdrawn", Result.source != "server")
+        counts = session.execute(
+            select(
+                ResultPlayer.player_id,
+                Result.played_on,
+                func.count(),
+                func.sum(case((ResultPlayer.rank == 1, 1), else_=0)),
+            )
+            .join(Result, Result.id == ResultPlayer.result_id)
+            .where(ResultPlayer.player_id.in_(players), Result.played_on.in_(days), *real)
+            .group_by(ResultPlayer.player_id, Result.played_on)
+        ).all()
+        for player_id, day, games, wins in counts:
+            if (player_id, day) not in pairs:
+                continue
+            if games <= MAX_GAMES_A_DAY and (wins or 0) <= MAX_WINS_A_DAY:
+                continue
+            name = session.scalar(select(Player.name).where(Player.id == player_id))
+            reason = (
+                f"{name}: {games} games, {wins} won, on {day.isoformat()}; nobody plays more "
+                f"than {MAX_GAMES_A_DAY} or wins more than {MAX_WINS_A_DAY} in a day"
+            )
+            theirs = select(ResultPlayer.result_id).where(ResultPlayer.player_id == player_id)
+            session.execute(
+                update(Result)
+                .where(Result.id.in_(theirs), Result.played_on == day, Result.flag.is_(None))
+                .where(*real)
+                .values(flag=reason)
+            )
 
     def server_game_result(
         self, table_id: str, record: dict[str, Any], users: Sequence[int | None], rated: bool
@@ -119,22 +233,30 @@ class Entries(ServiceBase):
         except (KeyError, ValueError) as exc:
             log.warning("table %s: its result is not entered (%s)", table_id, exc)
             return None
-        accounts = {
-            name_key(name): user
-            for name, user in zip(checked.entry.names, users, strict=True)
-            if user is not None
-        }
+        players: dict[str, Player] = {}
+        with self.db.session() as session:
+            for name, user_id in zip(checked.entry.names, users, strict=True):
+                user = session.get(User, user_id) if user_id is not None else None
+                if user is not None:
+                    # Made, if new, with the result (the caller's transaction).
+                    players[name_key(name)] = self.own_player(session, user, None, make=False)
+            session.expunge_all()
         row = self._row(
-            checked, checked.fingerprint(table_id), accounts, "server", played, None, None
+            checked, checked.fingerprint(table_id), players, "server", played, None, None
         )
-        row.status, row.table_id, row.rated = "confirmed", table_id, rated
+        row.status, row.confirmed_by, row.table_id, row.rated = (
+            "confirmed",
+            "server",
+            table_id,
+            rated,
+        )
         return row
 
     @staticmethod
     def _row(
         result: Checked,
         fingerprint: str,
-        accounts: dict[str, int],
+        players: dict[str, Player],
         source: str,
         moment: datetime,
         actor: int | None,
@@ -142,24 +264,15 @@ class Entries(ServiceBase):
     ) -> Result:
         entry = result.entry
         team_of = {seat: team for team, seats in enumerate(result.teams) for seat in seats}
-        return Result(
-            game=entry.game,
-            played_on=entry.played_on,
-            place=entry.place,
-            set=entry.set,
-            divisor=result.divisor,
-            group_id=None if group is None else group.id,
-            source=source,
-            entered_by=actor,
-            entered_at=moment,
-            status="entered",
-            rated=True,
-            fingerprint=fingerprint,
-            players=[
+        seats = []
+        for seat, line in enumerate(entry.lines):
+            player = players.get(name_key(line.name))
+            seats.append(
                 ResultPlayer(
                     seat=seat,
                     name=line.name,
-                    user_id=accounts.get(name_key(line.name)),
+                    user_id=None if player is None else player.user_id,
+                    player=player,
                     team=team_of[seat],
                     points=line.points,
                     pips=line.pips,
@@ -167,8 +280,22 @@ class Entries(ServiceBase):
                     final=result.final[seat],
                     rank=result.ranks[seat],
                 )
-                for seat, line in enumerate(entry.lines)
-            ],
+            )
+        return Result(
+            game=entry.game,
+            played_on=entry.played_on,
+            place=entry.place,
+            set=entry.set,
+            divisor=result.divisor,
+            target=result.target,
+            group_id=None if group is None else group.id,
+            source=source,
+            entered_by=actor,
+            entered_at=moment,
+            status="provisional",
+            rated=True,
+            fingerprint=fingerprint,
+            players=seats,
         )
 
     def result(self, result_id: int) -> dict[str, Any]:
@@ -176,7 +303,7 @@ class Entries(ServiceBase):
             row = session.get(Result, result_id)
             if row is None:
                 raise NotFound(f"no result {result_id}")
-            return self._json(row, session)
+            return self._shown(session, [row])[0]
 
     def results(self, where: Filter) -> tuple[list[dict[str, Any]], int]:
         """One page of results, newest game first, and how many there are in all."""
@@ -188,54 +315,86 @@ class Entries(ServiceBase):
         if where.month:
             first, after = month_bounds(where.month)
             query = query.where(Result.played_on >= first, Result.played_on < after)
-        if where.status:
+        if where.status == "held":
+            query = query.where(Result.flag.is_not(None), Result.flag_cleared_by.is_(None))
+        elif where.status:
             query = query.where(Result.status == where.status)
         if where.player:
-            query = query.where(
-                Result.id.in_(
-                    select(ResultPlayer.result_id).where(ResultPlayer.name == where.player)
+            named = select(ResultPlayer.result_id).where(ResultPlayer.name == where.player)
+            if where.player.isdigit():
+                named = select(ResultPlayer.result_id).where(
+                    ResultPlayer.player_id == int(where.player)
                 )
-            )
+            query = query.where(Result.id.in_(named))
         with self.db.session() as session:
             total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
             rows = session.scalars(
-                query.options(selectinload(Result.players), selectinload(Result.reviews))
+                query.options(
+                    selectinload(Result.players),
+                    selectinload(Result.reviews),
+                    selectinload(Result.group),
+                )
                 .order_by(Result.played_on.desc(), Result.id.desc())
                 .limit(max(1, min(where.limit, 500)))
                 .offset(max(0, where.offset))
             ).all()
-            return [self._json(row, session) for row in rows], total
+            return self._shown(session, rows), total
 
-    def _json(self, row: Result, session: Session) -> dict[str, Any]:
-        reviewers = {r.user_id for r in row.reviews}
-        names = (
-            dict(session.execute(select(User.id, User.name).where(User.id.in_(reviewers))).all())
-            if reviewers
-            else {}
+    def _shown(self, session: Session, rows: Sequence[Result]) -> list[dict[str, Any]]:
+        """Results as the pages and the API show them, read with a fixed number of
+        queries however many there are."""
+        if not rows:
+            return []
+        users = {r.entered_by for r in rows} | {v.user_id for r in rows for v in r.reviews}
+        players = {p.player_id for r in rows for p in r.players if p.player_id is not None}
+        names = dict(
+            session.execute(select(User.id, User.name).where(User.id.in_(users - {None}))).all()
         )
-        enterer = session.get(User, row.entered_by) if row.entered_by else None
-        return {
-            "id": row.id,
-            "game": row.game,
-            "date": row.played_on.isoformat(),
-            "place": row.place,
-            "set": row.set,
-            "divisor": row.divisor,
-            "group": None
-            if row.group is None
-            else {"name": row.group.name, "slug": row.group.slug},
-            "source": row.source,
-            "table": row.table_id,
-            "entered_by": None if enterer is None else enterer.name,
-            "entered_at": row.entered_at.isoformat(timespec="seconds"),
-            "status": row.status,
-            "rated": row.rated,
-            "counts": row.rated and row.status in COUNTED,
-            "players": [
+        accounts = dict(
+            session.execute(select(Player.id, Player.user_id).where(Player.id.in_(players))).all()
+        )
+        first_list = dict(
+            session.execute(
+                select(WorldListResult.result_id, WorldList.month)
+                .join(WorldList, WorldList.id == WorldListResult.list_id)
+                .where(WorldListResult.result_id.in_([r.id for r in rows]))
+            ).all()
+        )
+        published: dict[str, set[str]] = defaultdict(set)
+        for game, month in session.execute(select(WorldList.game, WorldList.month)):
+            published[game].add(month)
+        return [
+            self._json(row, names, accounts, first_list.get(row.id), published[row.game])
+            for row in rows
+        ]
+
+    @staticmethod
+    def _json(
+        row: Result,
+        names: dict[int, str],
+        accounts: dict[int, int | None],
+        listed_in: str | None,
+        published: set[str],
+    ) -> dict[str, Any]:
+        held = row.flag if row.flag and row.flag_cleared_by is None else None
+        counts = counted(row)
+        late = month_of(row.entered_at) > month_of(row.played_on)
+        counts_in = listed_in
+        if counts_in is None and counts:
+            counts_in = month_of(row.entered_at)
+            while counts_in in published:
+                counts_in = month_of(month_bounds(counts_in)[1])
+        confirmed = {v.user_id for v in row.reviews if v.action in ("confirm", "resolve")}
+        seats = []
+        for p in row.players:
+            user = accounts.get(p.player_id) if p.player_id is not None else None
+            seats.append(
                 {
                     "seat": p.seat + 1,
                     "name": p.name,
-                    "account": p.user_id is not None,
+                    "player": p.player_id,
+                    "account": user is not None,
+                    "confirmed": user is not None and (user in confirmed or user == row.entered_by),
                     "team": p.team,
                     "points": p.points,
                     "pips": p.pips,
@@ -243,8 +402,35 @@ class Entries(ServiceBase):
                     "final": p.final,
                     "rank": p.rank,
                 }
-                for p in row.players
-            ],
+            )
+        return {
+            "id": row.id,
+            "game": row.game,
+            "title": find_game(row.game).title,
+            "date": row.played_on.isoformat(),
+            "place": row.place,
+            "set": row.set,
+            "divisor": row.divisor,
+            "target": row.target,
+            "group": None
+            if row.group is None
+            else {
+                "name": row.group.name,
+                "slug": row.group.slug,
+                "approved": row.group.approved_at is not None,
+            },
+            "source": row.source,
+            "table": row.table_id,
+            "entered_by": names.get(row.entered_by) if row.entered_by else None,
+            "entered_at": row.entered_at.isoformat(timespec="seconds"),
+            "status": row.status,
+            "confirmed_by": row.confirmed_by,
+            "rated": row.rated,
+            "held": held,
+            "counts": counts,
+            "late": late,
+            "counts_in": counts_in,
+            "players": seats,
             "reviews": [
                 {
                     "by": names.get(r.user_id, "?"),
@@ -257,23 +443,27 @@ class Entries(ServiceBase):
         }
 
     def export(self, month: str, group: str | None = None) -> str:
-        """The month's counted results as the CSV a group sends to its federation."""
+        """The month's results as the CSV a group sends to its federation. For a
+        published month: exactly the results its lists counted for the first time
+        (the month's own and the late ones they took in), whatever happened to them
+        since; before that, the results of the month that count now."""
         first, after = month_bounds(month)
-        query = (
-            select(Result)
-            .where(
-                Result.played_on >= first,
-                Result.played_on < after,
-                Result.status.in_(COUNTED),
-            )
-            .options(selectinload(Result.players))
-            .order_by(Result.played_on, Result.id)
-        )
-        if group:
-            query = query.join(Group).where(Group.slug == group)
         with self.db.session() as session:
             if group:
                 self._group(session, group)
+            lists = select(WorldList.id).where(WorldList.month == month)
+            listed = select(WorldListResult.result_id).where(WorldListResult.list_id.in_(lists))
+            if session.scalar(select(func.count()).select_from(listed.subquery())):
+                query = select(Result).where(Result.id.in_(listed))
+            else:
+                query = select(Result).where(
+                    Result.played_on >= first, Result.played_on < after, *counted_clause()
+                )
+            query = query.options(selectinload(Result.players)).order_by(
+                Result.played_on, Result.id
+            )
+            if group:
+                query = query.join(Group).where(Group.slug == group)
             return write_csv((row.id, _checked(row)) for row in session.scalars(query))
 
 
@@ -289,6 +479,7 @@ def _checked(row: Result) -> Checked:
         row.set,
         tuple(Line(p.name, p.points, p.pips, p.out) for p in players),
         row.place,
+        row.target,
     )
     return Checked(
         entry,
@@ -296,4 +487,5 @@ def _checked(row: Result) -> Checked:
         tuple(p.final for p in players),
         tuple(p.rank for p in players),
         tuple(tuple(teams[t]) for t in sorted(teams)),
+        row.target,
     )

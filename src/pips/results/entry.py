@@ -39,6 +39,7 @@ from datetime import date
 from typing import Any
 
 from pips.core.errors import RuleError
+from pips.core.names import name_key
 from pips.core.outcome import competition_ranks
 from pips.core.tiles import double_set
 from pips.games.registry import find_game, game_names
@@ -65,12 +66,14 @@ CSV_FIELDS = (
     "out",
     "final",
     "rank",
+    "target",
 )
 """The columns of a results CSV, one row per player per game, in seat order. These are
 the fields a group sends to its federation (F-25: date, set, divisor, players in seat
 order, each player's running score, pips deducted, final score and rank); ``game_no``
-ties the rows of one game together, ``out`` marks who went out in the draw game. An
-upload may leave ``divisor``, ``final`` and ``rank`` empty; given, they must agree."""
+ties the rows of one game together, ``out`` marks who went out in the draw game,
+``target`` is the match target when it is not the game's own. An upload may leave
+``divisor``, ``final``, ``rank`` and ``target`` empty; given, they must agree."""
 
 REQUIRED_CSV_FIELDS = ("game_no", "date", "game", "set", "seat", "player", "running", "pips")
 
@@ -88,6 +91,7 @@ COLUMN_NAMES: dict[str, tuple[str, ...]] = {
     "out": ("raus", "ausgespielt"),
     "final": ("endstand", "ergebnis", "gesamt"),
     "rank": ("rang", "platz", "platzierung"),
+    "target": ("ziel", "zielpunkte", "spielziel"),
 }
 """Column names a club's spreadsheet may use besides pips' own (German ones from the
 federation's own words: Augenzahl, Divisor, Punkte), compared with case, spaces, dots,
@@ -124,6 +128,8 @@ class Entry:
     set: int
     lines: tuple[Line, ...]
     place: str = ""
+    target: int | None = None
+    """The match target played to; ``None``: the game's own (FA-11, DB-13, PT-13)."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -140,6 +146,8 @@ class Checked:
     ranks: tuple[int, ...]
     teams: tuple[tuple[int, ...], ...] = field(default=())
     """Seats rated together: each seat alone, or the partnership game's pairs."""
+    target: int | None = None
+    """The match target the result was checked against (``None``: one hand)."""
     label: str = field(default="", compare=False)
     """How the person who entered it names this game (a CSV's "game 7 (line 12)"), for
     messages about it; empty: by its place in the batch."""
@@ -156,16 +164,12 @@ class Checked:
         return competition_ranks([self.final[team[0]] for team in self.teams])
 
     def fingerprint(self, source: str = "") -> str:
-        """The same game entered twice has the same fingerprint (a duplicate upload);
+        """The same game entered twice has the same fingerprint (a duplicate upload),
+        whatever order its seats were written in and however its names are capitalised;
         ``source`` tells apart games that only look alike (a server table's id)."""
         e = self.entry
-        key = [
-            e.game,
-            e.played_on.isoformat(),
-            e.set,
-            [[ln.name.casefold(), ln.points, ln.pips, ln.out] for ln in e.lines],
-            source,
-        ]
+        players = sorted([name_key(ln.name), ln.points, ln.pips, ln.out] for ln in e.lines)
+        key = [e.game, e.played_on.isoformat(), e.set, players, source]
         return hashlib.sha256(json.dumps(key).encode()).hexdigest()
 
 
@@ -189,7 +193,14 @@ def check(entry: Entry, today: date, options: Mapping[str, Any] | None = None) -
     if len(entry.place) > 80:
         raise EntryError("a place is at most 80 characters")
     lines = entry.lines
-    chosen = _options(entry.game, len(lines), entry.set, options or {})
+    others = dict(options or {})
+    if entry.target is not None:
+        others["target"] = entry.target
+    chosen = _options(entry.game, len(lines), entry.set, others)
+    if entry.target is not None and find_game(entry.game).target(chosen) is None:
+        raise EntryError(
+            f"a game of the {find_game(entry.game).title.lower()} is one hand, with no target"
+        )
     names = [clean_name(line.name) for line in lines]
     for seat, name in enumerate(names):
         if not name:
@@ -199,7 +210,7 @@ def check(entry: Entry, today: date, options: Mapping[str, Any] | None = None) -
         if name.startswith(FORMULA):
             # Exports are opened in spreadsheets, which run a cell starting so as a formula.
             raise EntryError(f"a name may not start with {name[0]!r} (seat {seat + 1})")
-    folded = [n.casefold() for n in names]
+    folded = [name_key(n) for n in names]
     for seat, name in enumerate(folded):
         if folded.index(name) != seat:
             raise EntryError(f"{names[seat]} sits at two seats")
@@ -216,9 +227,11 @@ def check(entry: Entry, today: date, options: Mapping[str, Any] | None = None) -
             entry.set,
             tuple(Line(n, ln.points, ln.pips, ln.out) for n, ln in zip(names, lines, strict=True)),
             entry.place,
+            entry.target,
         )
         lines = entry.lines
     _check_pips(entry, chosen)
+    _check_points(entry, chosen)
     return _ranked(entry, chosen)
 
 
@@ -234,7 +247,11 @@ def default_set(game: str, players: int) -> int:
 def _options(game: str, players: int, top: int, others: Mapping[str, Any]) -> Any:
     spec = find_game(game)
     try:
-        return spec.options_from_json({**others, "players": players, "set": top})
+        plain = {k: v for k, v in others.items() if k != "target"}
+        chosen = spec.options_from_json({**plain, "players": players, "set": top})
+        if "target" in others and spec.target(chosen) is not None:
+            chosen = spec.options_from_json({**others, "players": players, "set": top})
+        return chosen
     except RuleError as exc:
         raise EntryError(f"{spec.title}: {exc}") from None
     except (TypeError, ValueError):
@@ -287,6 +304,47 @@ def _check_pips(entry: Entry, options: Any) -> None:
             raise EntryError(f"partners {names} share their pair's points")
 
 
+def _check_points(entry: Entry, options: Any) -> None:
+    """Points no game could give (the bound named, from the rules) and matches nobody
+    won are refused."""
+    spec = find_game(entry.game)
+    if spec.entry.points is None:
+        return
+    lines = entry.lines
+    bound = spec.hand_points(options)
+    target = spec.target(options)
+    teams = spec.teams(len(lines))
+    who = "pair" if spec.pairs else "player"
+    totals = [(lines[team[0]].points, " and ".join(lines[s].name for s in team)) for team in teams]
+    if target is None:
+        for points, name in totals:
+            if points > bound.most:
+                raise EntryError(
+                    f"{name}: {points} {spec.entry.points}, but no {who} can score more "
+                    f"than {bound.most} in a game of double-{entry.set} with {len(lines)} "
+                    f"players: {bound.why}"
+                )
+        return
+    reached = [(points, name) for points, name in totals if points >= target]
+    if not reached:
+        raise EntryError(
+            f"the match is not finished: nobody reached {target} "
+            f"({', '.join(str(p) for p, _ in totals)})"
+        )
+    if len(reached) > 1:
+        raise EntryError(
+            f"{' and '.join(n for _, n in reached)} both reached {target}, but only one "
+            f"{who} scores in a hand and the match ends when one reaches the target"
+        )
+    points, name = reached[0]
+    if points > target - 1 + bound.most:
+        raise EntryError(
+            f"{name}: {points} points, but a match to {target} ends with the hand that "
+            f"reaches it, so at most {target - 1} + {bound.most} = {target - 1 + bound.most}: "
+            f"{bound.why}"
+        )
+
+
 def _ranked(entry: Entry, options: Any) -> Checked:
     lines = entry.lines
     spec = find_game(entry.game)
@@ -295,7 +353,8 @@ def _ranked(entry: Entry, options: Any) -> Checked:
         [line.points for line in lines], [line.pips for line in lines], out
     )
     divisor = spec.traits(options).divisor or None
-    return Checked(entry, divisor, final, ranks, spec.teams(len(lines)))
+    target = spec.target(options)
+    return Checked(entry, divisor, final, ranks, spec.teams(len(lines)), target)
 
 
 # -- reading entries ------------------------------------------------------------------
@@ -362,9 +421,22 @@ def entry_from_json(data: Mapping[str, Any]) -> Entry:
         )
     game = str(data.get("game") or GAMES[0])
     top = parse_int(data["set"], "set") if "set" in data else default_set(game, len(lines))
+    target = data.get("target")
     return Entry(
-        game, parse_date(str(data.get("date", ""))), top, tuple(lines), str(data.get("place") or "")
+        game,
+        parse_date(str(data.get("date", ""))),
+        top,
+        tuple(lines),
+        str(data.get("place") or ""),
+        None if target in (None, "") else parse_target(target),
     )
+
+
+def parse_target(text: Any) -> int:
+    target = parse_int(text, "target")
+    if target < 1:
+        raise EntryError(f"a match target is a positive whole number, not {target}")
+    return target
 
 
 def decode_csv(data: bytes) -> str:
@@ -445,7 +517,7 @@ def _csv_game(number: str, rows: list[tuple[int, dict[str, str]]], today: date) 
     if not number:
         raise EntryError("game_no is empty")
     head = rows[0][1]
-    for what in ("date", "game", "set", "place"):
+    for what in ("date", "game", "set", "place", "target"):
         if any((row.get(what) or "").strip() != (head.get(what) or "").strip() for _, row in rows):
             raise EntryError(f"the rows of one game differ in {what}")
     seats = [parse_int(row.get("seat"), "seat") for _, row in rows]
@@ -466,6 +538,7 @@ def _csv_game(number: str, rows: list[tuple[int, dict[str, str]]], today: date) 
             for row in ordered
         ),
         text_cell((head.get("place") or "").strip()),
+        parse_target(target) if (target := (head.get("target") or "").strip()) else None,
     )
     result = check(entry, today)
     for seat, row in enumerate(ordered):
@@ -508,6 +581,7 @@ def csv_rows(number: object, result: Checked) -> Iterable[dict[str, object]]:
             "out": "yes" if line.out else "",
             "final": result.final[seat],
             "rank": result.ranks[seat],
+            "target": "" if result.target is None else result.target,
         }
 
 
@@ -538,4 +612,6 @@ def entry_from_record(data: Mapping[str, Any], played_on: date) -> Entry:
         )
     else:
         lines = tuple(Line(name, result["final"][seat]) for seat, name in enumerate(seats))
-    return Entry(game, played_on, int(options["set"]), lines, "pips server")
+    spec = find_game(game)
+    target = spec.target(spec.options_from_json(options))
+    return Entry(game, played_on, int(options["set"]), lines, "pips server", target)

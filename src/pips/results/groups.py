@@ -43,6 +43,7 @@ class Groups(ServiceBase):
                 "representative": group.representative.name,
                 "members": members,
                 "created_at": group.created_at.isoformat(),
+                "approved": group.approved_at is not None,
             }
 
     def groups(self, member: int | None = None) -> list[dict[str, Any]]:
@@ -51,7 +52,12 @@ class Groups(ServiceBase):
             if member is not None:
                 query = query.join(GroupMember).where(GroupMember.user_id == member)
             return [
-                {"name": g.name, "slug": g.slug, "members": len(g.members)}
+                {
+                    "name": g.name,
+                    "slug": g.slug,
+                    "members": len(g.members),
+                    "approved": g.approved_at is not None,
+                }
                 for g in session.scalars(query.options(selectinload(Group.members)))
             ]
 

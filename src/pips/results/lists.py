@@ -13,21 +13,23 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from pips.core.names import name_key
+from pips.games.registry import find_game
 from pips.results.common import (
-    COUNTED,
     Conflict,
     ResultsError,
     ServiceBase,
+    counted_clause,
     month_bounds,
     month_of,
 )
 from pips.results.entry import GAMES
 from pips.results.rating import RatedGame, compute
 from pips.store.models import (
+    Player,
     Result,
     ResultPlayer,
     WorldList,
+    WorldListResult,
     WorldListRow,
 )
 
@@ -35,11 +37,14 @@ from pips.store.models import (
 class WorldLists(ServiceBase):
     """Computing, publishing and reading the monthly lists."""
 
-    def compute_month(self, month: str, *, publish: bool = True) -> list[dict[str, Any]]:
-        """Compute the month's list of every game family from the results known at the
-        month's end, and publish it (unless ``publish`` is false: a preview). A month is
-        published once: published lists never change."""
-        _, after = month_bounds(month)
+    def compute_month(
+        self, month: str, *, publish: bool = True, top: int = 10
+    ) -> list[dict[str, Any]]:
+        """Compute the month's list of every game family from the results that count
+        at the month's end, and publish it (unless ``publish`` is false: a preview). A
+        month is published once: published lists never change. A game with nothing to
+        rate gets no list (:meth:`explain_month` says why)."""
+        first, after = month_bounds(month)
         cutoff = datetime.combine(after, datetime.min.time())
         if self.clock() < cutoff:
             raise ResultsError(
@@ -56,18 +61,22 @@ class WorldLists(ServiceBase):
             for game in GAMES:
                 games = self._rated_games(session, game, after, cutoff)
                 if games:
+                    new = self._new_results(session, game, games)
                     lists.append(
-                        (game, games, compute(games, after - timedelta(days=1), self.settings))
+                        (game, games, new, compute(games, after - timedelta(days=1), self.settings))
                     )
+            late = {game: self._late(session, new, first) for game, _, new, _ in lists}
             if not publish:
                 return [
-                    self._summary(game, month, games, standings) for game, games, standings in lists
+                    self._summary(game, month, games, standings, len(new), late[game], top)
+                    for game, games, new, standings in lists
                 ]
-            previous = {game: self._previous(session, game, month) for game, _, _ in lists}
+            previous = {game: self._previous(session, game, month) for game, _, _, _ in lists}
+            people = self._people(session, {key for _, _, _, st in lists for key in _keys(st)})
         published = []
         try:
             with self.db.session() as session, session.begin():
-                for game, games, standings in lists:
+                for game, games, new, standings in lists:
                     header = WorldList(
                         game=game,
                         month=month,
@@ -76,81 +85,194 @@ class WorldLists(ServiceBase):
                         settings=self.settings.to_json(),
                         games=len(games),
                         players=len(standings),
+                        late=late[game],
                     )
                     session.add(header)
                     session.flush()
                     before = previous[game]
-                    accounts = self._accounts(session, (s.name for s in standings))
-                    session.execute(
-                        insert(WorldListRow),
-                        [
+                    rows = []
+                    for place, s in enumerate(standings, 1):
+                        player_id = int(s.name)
+                        name, user_id = people.get(player_id, ("?", None))
+                        was = before.get(player_id, (None, None))
+                        rows.append(
                             {
                                 "list_id": header.id,
                                 "place": place,
-                                "name": s.name,
-                                "user_id": accounts.get(name_key(s.name)),
+                                "name": name,
+                                "player_id": player_id,
+                                "user_id": user_id,
                                 "mu": s.mu,
                                 "sigma": s.sigma,
                                 "rating": s.rating,
                                 "games": s.games,
                                 "last_played": s.last_played,
-                                "previous_place": before.get(s.name, (None, None))[0],
-                                "previous_rating": before.get(s.name, (None, None))[1],
+                                "previous_place": was[0],
+                                "previous_rating": was[1],
                             }
-                            for place, s in enumerate(standings, 1)
-                        ],
+                        )
+                    if rows:
+                        session.execute(insert(WorldListRow), rows)
+                    if new:
+                        session.execute(
+                            insert(WorldListResult),
+                            [{"list_id": header.id, "result_id": rid} for rid in new],
+                        )
+                    published.append(
+                        self._summary(game, month, games, standings, len(new), late[game], top)
                     )
-                    published.append(self._summary(game, month, games, standings))
         except IntegrityError:
             raise Conflict(f"the list of {month} was published meanwhile") from None
         return published
 
+    def _new_results(self, session: Session, game: str, games: Sequence[RatedGame]) -> list[int]:
+        """The results of ``games`` no earlier list of ``game`` counted."""
+        earlier = set(
+            session.scalars(
+                select(WorldListResult.result_id)
+                .join(WorldList, WorldList.id == WorldListResult.list_id)
+                .where(WorldList.game == game)
+            )
+        )
+        return sorted(g.order for g in games if g.order not in earlier)
+
     @staticmethod
+    def _late(session: Session, results: Sequence[int], first: date) -> int:
+        """How many of ``results`` were played before the month that counts them."""
+        late = 0
+        for start in range(0, len(results), 5000):
+            chunk = results[start : start + 5000]
+            late += (
+                session.scalar(
+                    select(func.count()).where(Result.id.in_(chunk), Result.played_on < first)
+                )
+                or 0
+            )
+        return late
+
+    @staticmethod
+    def _people(session: Session, ids: set[int]) -> dict[int, tuple[str, int | None]]:
+        people: dict[int, tuple[str, int | None]] = {}
+        ordered = sorted(ids)
+        for start in range(0, len(ordered), 5000):
+            chunk = ordered[start : start + 5000]
+            for pid, name, user in session.execute(
+                select(Player.id, Player.name, Player.user_id).where(Player.id.in_(chunk))
+            ):
+                people[pid] = (name, user)
+        return people
+
+    def explain_month(self, month: str) -> list[str]:
+        """Why a game has no list for ``month``, in words: what its results wait for,
+        and where the results entered after the month count."""
+        first, after = month_bounds(month)
+        cutoff = datetime.combine(after, datetime.min.time())
+        said = []
+        with self.db.session() as session:
+            published = set(session.scalars(select(WorldList.game).where(WorldList.month == month)))
+            for game in GAMES:
+                if game in published:
+                    continue
+                title = find_game(game).title
+                played = select(Result).where(
+                    Result.game == game, Result.played_on >= first, Result.played_on < after
+                )
+                rows = session.scalars(played.where(Result.status != "withdrawn")).all()
+                if not rows:
+                    continue
+                in_time = [r for r in rows if r.entered_at < cutoff]
+                late = len(rows) - len(in_time)
+                parts = []
+                waiting = sum(r.status == "provisional" for r in in_time)
+                disputed = sum(r.status == "disputed" for r in in_time)
+                held = sum(r.flag is not None and r.flag_cleared_by is None for r in in_time)
+                unrated = sum(not r.rated for r in in_time)
+                if waiting:
+                    parts.append(f"{waiting} provisional (not confirmed at the month's end)")
+                if disputed:
+                    parts.append(f"{disputed} disputed")
+                if held:
+                    parts.append(f"{held} held for an administrator")
+                if unrated:
+                    parts.append(f"{unrated} not rated (a bot or a guest played)")
+                sentence = f"{title}: no list of {month}: {len(rows)} results played"
+                if parts:
+                    sentence += "; of those entered in time " + ", ".join(parts)
+                if late:
+                    sentence += (
+                        f"; {late} entered after {after - timedelta(days=1)} (late), which "
+                        f"count from the list of {month_of(after)} on once confirmed"
+                    )
+                said.append(sentence)
+        return said
+
     def _summary(
-        game: str, month: str, games: Sequence[RatedGame], standings: Sequence[Any]
+        self,
+        game: str,
+        month: str,
+        games: Sequence[RatedGame],
+        standings: Sequence[Any],
+        new: int,
+        late: int,
+        top: int,
     ) -> dict[str, Any]:
+        shown = standings[: max(0, top)]
+        with self.db.session() as session:
+            people = self._people(session, set(_keys(shown)))
         return {
             "game": game,
+            "title": find_game(game).title,
             "month": month,
             "games": len(games),
+            "new": new,
+            "late": late,
             "players": len(standings),
             "top": [
-                {"place": i, "name": s.name, "rating": round(s.rating, 2), "games": s.games}
-                for i, s in enumerate(standings[:10], 1)
+                {
+                    "place": i,
+                    "name": people.get(int(s.name), ("?", None))[0],
+                    "player": int(s.name),
+                    "rating": round(s.rating, 2),
+                    "games": s.games,
+                }
+                for i, s in enumerate(shown, 1)
             ],
         }
 
     def _rated_games(
         self, session: Session, game: str, after: date, cutoff: datetime
     ) -> list[RatedGame]:
-        counted = (
+        """The games that count for ``game``'s list up to ``cutoff``, their teams of
+        player ids (as text: the rating's keys) and places; ``order`` is the result's
+        id."""
+        counting = (
             select(Result.id, Result.played_on).where(
                 Result.game == game,
                 Result.played_on < after,
                 Result.entered_at < cutoff,
-                Result.status.in_(COUNTED),
-                Result.rated.is_(True),
+                *counted_clause(),
             )
         ).subquery()
         rows = session.execute(
             select(
-                counted.c.id,
-                counted.c.played_on,
+                counting.c.id,
+                counting.c.played_on,
                 ResultPlayer.team,
-                ResultPlayer.name,
+                ResultPlayer.player_id,
                 ResultPlayer.rank,
             )
-            .join(ResultPlayer, ResultPlayer.result_id == counted.c.id)
-            .order_by(counted.c.id, ResultPlayer.team, ResultPlayer.seat)
+            .join(ResultPlayer, ResultPlayer.result_id == counting.c.id)
+            .order_by(counting.c.id, ResultPlayer.team, ResultPlayer.seat)
         ).all()
         games: list[RatedGame] = []
         current = -1
         teams: dict[int, list[str]] = {}
         ranks: dict[int, int] = {}
         played = date.min
+        complete = True
 
         def flush() -> None:
-            if current >= 0:
+            if current >= 0 and complete:
                 order = sorted(teams)
                 games.append(
                     RatedGame(
@@ -161,16 +283,19 @@ class WorldLists(ServiceBase):
                     )
                 )
 
-        for result_id, played_on, team, name, rank in rows:
+        for result_id, played_on, team, player_id, rank in rows:
             if result_id != current:
                 flush()
                 current, played, teams, ranks = result_id, played_on, defaultdict(list), {}
-            teams[team].append(name)
+                complete = True
+            if player_id is None:
+                complete = False  # a seat that is nobody's cannot be rated
+            teams[team].append(str(player_id))
             ranks[team] = rank
         flush()
         return games
 
-    def _previous(self, session: Session, game: str, month: str) -> dict[str, tuple[int, float]]:
+    def _previous(self, session: Session, game: str, month: str) -> dict[int, tuple[int, float]]:
         header = session.scalars(
             select(WorldList)
             .where(WorldList.game == game, WorldList.month < month)
@@ -179,11 +304,23 @@ class WorldLists(ServiceBase):
         if header is None:
             return {}
         rows = session.execute(
-            select(WorldListRow.name, WorldListRow.place, WorldListRow.rating).where(
-                WorldListRow.list_id == header.id
+            select(WorldListRow.player_id, WorldListRow.place, WorldListRow.rating).where(
+                WorldListRow.list_id == header.id, WorldListRow.player_id.is_not(None)
             )
         ).all()
-        return {name: (place, rating) for name, place, rating in rows}
+        merged: dict[int, int] = {
+            pid: into
+            for pid, into in session.execute(
+                select(Player.id, Player.merged_into).where(Player.merged_into.is_not(None))
+            )
+            if into is not None
+        }
+        previous: dict[int, tuple[int, float]] = {}
+        for player_id, place, rating in rows:
+            if player_id is not None:
+                # A player merged since is the player merged into.
+                previous.setdefault(merged.get(player_id, player_id), (place, rating))
+        return previous
 
     def publish_due(self) -> list[dict[str, Any]]:
         """Publish every month that is over and has no list yet (the server does this
@@ -263,6 +400,8 @@ class WorldLists(ServiceBase):
                 "settings": header.settings,
                 "games": header.games,
                 "players": header.players,
+                "late": header.late,
+                "title": find_game(game).title,
                 "offset": offset,
                 "rows": [_row_json(r) for r in rows],
                 "risers": [_row_json(r) for r in risers],
@@ -270,15 +409,28 @@ class WorldLists(ServiceBase):
                 "newcomers": newcomers,
             }
 
-    def player_history(self, game: str, name: str) -> list[dict[str, Any]]:
+    def player_history(self, game: str, player: int) -> list[dict[str, Any]]:
+        """A player's lines in every published list of ``game`` (with the players
+        merged into them)."""
         with self.db.session() as session:
+            ids = [player, *session.scalars(select(Player.id).where(Player.merged_into == player))]
             rows = session.execute(
                 select(WorldList.month, WorldListRow)
                 .join(WorldListRow, WorldListRow.list_id == WorldList.id)
-                .where(WorldList.game == game, WorldListRow.name == name)
-                .order_by(WorldList.month)
+                .where(WorldList.game == game, WorldListRow.player_id.in_(ids))
+                .order_by(WorldList.month, WorldListRow.place)
             ).all()
-            return [{"month": month, **_row_json(row)} for month, row in rows]
+            seen: set[str] = set()
+            history = []
+            for month, row in rows:
+                if month not in seen:
+                    seen.add(month)
+                    history.append({"month": month, **_row_json(row)})
+            return history
+
+
+def _keys(standings: Sequence[Any]) -> list[int]:
+    return [int(s.name) for s in standings]
 
 
 def _row_json(row: WorldListRow) -> dict[str, Any]:
@@ -286,6 +438,7 @@ def _row_json(row: WorldListRow) -> dict[str, Any]:
     return {
         "place": row.place,
         "name": row.name,
+        "player": row.player_id,
         "rating": round(row.rating, 3),
         "mu": round(row.mu, 3),
         "sigma": round(row.sigma, 3),

@@ -1,14 +1,9 @@
 """Results, groups and world lists in the database: what the web pages, the JSON API
 and ``pips ranking`` do, with their permission rules.
 
-Who may do what:
-
-- enter a result: an account that played in the game; for a group, a member who played
-  in it, or the group's representative for any of the group's games;
-- confirm or dispute: an account that played in the game;
-- resolve a dispute: whoever disputed it, or the group's representative;
-- withdraw: whoever entered it, or the group's representative;
-- nobody changes a published list: a month is computed once (:meth:`compute_month`).
+Who may do what, and which results count: docs/results.md ("Which results count"),
+:mod:`pips.results.review` and :mod:`pips.results.players`. Nobody changes a published
+list: a month is computed once (:meth:`compute_month`).
 
 A batch of results (a CSV upload) is saved whole or not at all.
 """
@@ -17,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pips.results.admin import Administration
 from pips.results.common import (
     COUNTED,
     Conflict,
@@ -53,10 +49,12 @@ __all__ = [
 ]
 
 
-class Results(Groups, Reviews, WorldLists):
-    """The results service: groups (:mod:`pips.results.groups`), entering and reading
-    results (:mod:`pips.results.entries`), reviewing them (:mod:`pips.results.review`)
-    and the world lists (:mod:`pips.results.lists`), over one database."""
+class Results(Administration, Groups, Reviews, WorldLists):
+    """The results service: groups (:mod:`pips.results.groups`), players
+    (:mod:`pips.results.players`), entering and reading results
+    (:mod:`pips.results.entries`), reviewing them (:mod:`pips.results.review`), the
+    world lists (:mod:`pips.results.lists`) and what administrators do
+    (:mod:`pips.results.admin`), over one database."""
 
 
 def publish_due_apart(url: str, settings: RatingSettings) -> list[dict[str, Any]]:

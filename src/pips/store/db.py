@@ -41,9 +41,20 @@ class Database:
     def upgrade(self) -> None:
         """Bring the schema to the newest migration (idempotent)."""
         config = alembic_config(self.url)
-        with self.engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+        sqlite = self.engine.dialect.name == "sqlite"
+        with self.engine.connect() as connection:
+            if sqlite:
+                # SQLite alters a table by copying it and dropping the old one, which
+                # its foreign keys refuse while rows point at it: off for the upgrade
+                # (a pragma only takes effect outside a transaction).
+                connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+                connection.commit()
+            with connection.begin():
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+            if sqlite:
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                connection.commit()
 
     def session(self) -> Session:
         return self.sessions()

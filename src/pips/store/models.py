@@ -43,6 +43,9 @@ class User(Base):
     account per name however it is written."""
     password_hash: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(default=now)
+    admin: Mapped[bool] = mapped_column(default=False)
+    """A site administrator: approves groups, decides disputes, merges players and
+    clears flagged results. Granted only on the command line (``pips admin grant``)."""
 
 
 class SignIn(Base):
@@ -146,8 +149,12 @@ class Group(Base):
     slug: Mapped[str] = mapped_column(String(60), unique=True)
     representative_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[datetime] = mapped_column(default=now)
+    approved_at: Mapped[datetime | None] = mapped_column(nullable=True)
+    """When a site administrator approved the group: its representative's word then
+    confirms the group's results (docs/results.md, "Which results count")."""
+    approved_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
 
-    representative: Mapped[User] = relationship()
+    representative: Mapped[User] = relationship(foreign_keys=[representative_id])
     members: Mapped[list[GroupMember]] = relationship(
         back_populates="group", cascade="all, delete-orphan"
     )
@@ -164,12 +171,39 @@ class GroupMember(Base):
     user: Mapped[User] = relationship()
 
 
+class Player(Base):
+    """A person who plays: the players of results point here, not at names, so that a
+    typo is not a new person and two people of one name are two players.
+
+    A player is made when a result first names them (in the group it was entered for);
+    an account claims a player, approved by the group's representative (or an
+    administrator), and an administrator merges two players who are one person.
+    """
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(160), index=True)
+    group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id"), nullable=True, index=True)
+    """The group whose result first named the player (``None``: entered without one)."""
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
+    """The account that is this player (its claim approved, or its own games)."""
+    claim_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    """An account asking to be this player, waiting for the representative."""
+    claimed_at: Mapped[datetime | None] = mapped_column(nullable=True)
+    merged_into: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    """Merged by an administrator into this player (this one is then only a name)."""
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+
 class Result(Base):
     """A finished game's result: entered by a person (form, CSV, API) or by the server.
 
-    ``status`` is ``entered``, ``confirmed``, ``disputed`` or ``withdrawn``; only the
-    first two count for the world list. A result is never edited: it is withdrawn and
-    entered again, and every change of status is kept in :class:`ResultReview`.
+    ``status`` is ``provisional``, ``confirmed``, ``disputed`` or ``withdrawn``; only a
+    confirmed result that is rated and not held by a flag counts for the world list
+    (docs/results.md, "Which results count"). A result is never edited: it is withdrawn
+    and entered again, and every change of status is kept in :class:`ResultReview`.
     """
 
     __tablename__ = "results"
@@ -186,9 +220,17 @@ class Result(Base):
     table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), nullable=True)
     entered_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     entered_at: Mapped[datetime] = mapped_column(default=now, index=True)
-    status: Mapped[str] = mapped_column(String(10), default="entered", index=True)
+    status: Mapped[str] = mapped_column(String(12), default="provisional", index=True)
+    confirmed_by: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    """What confirmed it: ``server`` (every move seen), ``group`` (the representative of
+    an approved group), ``players`` (the accounts of the other players) or ``admin``."""
     rated: Mapped[bool] = mapped_column(default=True)
     """False for a server game with a bot or a guest at the table."""
+    target: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The match target played to, when not the game's own (FA-11, DB-13, PT-13)."""
+    flag: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    """Why the result is held for an administrator (an anomaly), until cleared."""
+    flag_cleared_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     fingerprint: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     """Refuses the same game entered twice; a withdrawn result gives its fingerprint up,
     so that it can be entered again."""
@@ -200,7 +242,7 @@ class Result(Base):
         back_populates="result", order_by="ResultReview.id", cascade="all, delete-orphan"
     )
     group: Mapped[Group | None] = relationship()
-    enterer: Mapped[User | None] = relationship()
+    enterer: Mapped[User | None] = relationship(foreign_keys=[entered_by])
 
 
 class ResultPlayer(Base):
@@ -213,7 +255,13 @@ class ResultPlayer(Base):
     result_id: Mapped[int] = mapped_column(ForeignKey("results.id"))
     seat: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(40), index=True)
+    """The name as entered (the sheet's words; the player's name may differ)."""
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
+    """The account that played this seat at a server table."""
+    player_id: Mapped[int | None] = mapped_column(
+        ForeignKey("players.id"), nullable=True, index=True
+    )
+    """The person (``None`` only for a guest or a bot at a server table)."""
     team: Mapped[int] = mapped_column(Integer)
     points: Mapped[int] = mapped_column(Integer)
     pips: Mapped[int] = mapped_column(Integer)
@@ -222,6 +270,7 @@ class ResultPlayer(Base):
     rank: Mapped[int] = mapped_column(Integer)
 
     result: Mapped[Result] = relationship(back_populates="players")
+    player: Mapped[Player | None] = relationship()
 
 
 class ResultReview(Base):
@@ -255,6 +304,18 @@ class WorldList(Base):
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)
     games: Mapped[int] = mapped_column(Integer)
     players: Mapped[int] = mapped_column(Integer)
+    late: Mapped[int] = mapped_column(Integer, default=0)
+    """How many of the results new to this list were played in an earlier month."""
+
+
+class WorldListResult(Base):
+    """A result counted for the first time by a published list: a month's export is
+    exactly these, whatever happens to the results afterwards."""
+
+    __tablename__ = "world_list_results"
+
+    list_id: Mapped[int] = mapped_column(ForeignKey("world_lists.id"), primary_key=True)
+    result_id: Mapped[int] = mapped_column(ForeignKey("results.id"), primary_key=True, index=True)
 
 
 class WorldListRow(Base):
@@ -271,6 +332,9 @@ class WorldListRow(Base):
     place: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(40))
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    player_id: Mapped[int | None] = mapped_column(
+        ForeignKey("players.id"), nullable=True, index=True
+    )
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     rating: Mapped[float] = mapped_column(Float)
@@ -288,6 +352,6 @@ def _refuse_change(_mapper: object, _connection: object, target: object) -> None
     raise PublishedListError(f"published lists are never changed ({type(target).__name__})")
 
 
-for _model in (WorldList, WorldListRow):
+for _model in (WorldList, WorldListRow, WorldListResult):
     event.listen(_model, "before_update", _refuse_change)
     event.listen(_model, "before_delete", _refuse_change)

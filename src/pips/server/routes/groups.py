@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 from typing import Any
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel
 
-from pips.results.service import Filter, Results, ResultsError
+from pips.results.service import Filter, Results, ResultsError, month_of
 from pips.server.routes.common import refused, results_of, run
-from pips.server.web import account, check_csrf, page
+from pips.server.web import account, check_csrf, page, who
 
 api = APIRouter()
 
@@ -23,6 +24,10 @@ class GroupBody(BaseModel):
 class MemberBody(BaseModel):
     name: str
     remove: bool = False
+
+
+class ApproveBody(BaseModel):
+    approve: bool = True
 
 
 @api.get("/api/groups", tags=["groups"])
@@ -63,6 +68,23 @@ async def hand_on(request: Request, slug: str, body: MemberBody) -> dict[str, An
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
     return dict(await run(results.set_representative, actor, slug, body.name))
+
+
+@api.post("/api/groups/{slug}/approve", tags=["groups"])
+async def approve_group(request: Request, slug: str, body: ApproveBody) -> dict[str, Any]:
+    """Approve a group (or with ``approve`` false, withdraw the approval): an
+    administrator only. An approved group's representative confirms its results."""
+    results = results_of(request)
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(await run(results.approve_group, actor, slug, body.approve))
+
+
+@api.get("/api/groups/{slug}/players", tags=["groups"])
+async def group_players(request: Request, slug: str) -> list[dict[str, Any]]:
+    """The group's players, their accounts and waiting claims."""
+    results = results_of(request)
+    return list(await run(results.players, slug))
 
 
 @api.get("/groups", response_class=HTMLResponse, include_in_schema=False)
@@ -118,6 +140,20 @@ async def group_member(
     return RedirectResponse(f"/groups/{slug}", status_code=303)
 
 
+@api.post("/groups/{slug}/approve", include_in_schema=False)
+async def group_approval(
+    request: Request, slug: str, csrf: str = Form(""), approve: str = Form("1")
+) -> Response:
+    results = results_of(request)
+    check_csrf(request, csrf)
+    actor = account(request)
+    try:
+        await asyncio.to_thread(results.approve_group, actor, slug, approve == "1")
+    except ResultsError as exc:
+        return await _group_page(request, results, slug, error=str(exc), status_code=exc.status)
+    return RedirectResponse(f"/groups/{slug}", status_code=303)
+
+
 async def _group_page(
     request: Request,
     results: Results,
@@ -131,11 +167,15 @@ async def _group_page(
     except ResultsError as exc:
         raise refused(exc) from None
     rows, total = await asyncio.to_thread(results.results, Filter(group=slug, limit=100))
+    me = who(request)
     return page(
         request,
         "group.html",
         status_code=status_code,
         group=group,
+        players=await run(results.players, slug),
+        is_admin=await run(results.is_admin, me.user_id if me else None),
+        last_month=month_of(results.today().replace(day=1) - timedelta(days=1)),
         rows=rows,
         total=total,
         error=error,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import math
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, Response
 from pips.games.registry import find_game
 from pips.results.entry import GAMES
 from pips.results.rating import NAME as RATING_NAME
+from pips.results.service import month_of
 from pips.results.sheet import SheetError, score_sheet
 from pips.server.routes.common import Count, Offset, PageNumber, Players, SetSize, results_of, run
 from pips.server.web import page
@@ -44,11 +45,37 @@ async def list_months(request: Request, game: str) -> list[dict[str, Any]]:
     return list(await run(results.months, game))
 
 
-@api.get("/api/lists/{game}/players/{name}", tags=["world list"])
-async def rating_history(request: Request, game: str, name: str) -> list[dict[str, Any]]:
-    """A player's place and rating in every published list of the game."""
+@api.get("/api/lists/{game}/players/{player}", tags=["world list"])
+async def rating_history(request: Request, game: str, player: str) -> list[dict[str, Any]]:
+    """A player's place and rating in every published list of the game (``player``:
+    the player's id, or a name only one player has)."""
     results = results_of(request)
-    return list(await run(results.player_history, game, name))
+    _, player_id = await _player(request, player)
+    return list(await run(results.player_history, game, player_id))
+
+
+@api.get("/api/lists/{game}/waiting", tags=["world list"])
+async def waiting(request: Request, game: str, month: str) -> list[str]:
+    """Why a month has no list of a game, in words."""
+    results = results_of(request)
+    return [line for line in await run(results.explain_month, month) if _about(game, line)]
+
+
+def _about(game: str, line: str) -> bool:
+    return line.startswith(find_game(game).title + ":") if game in GAMES else False
+
+
+async def _player(request: Request, player: str) -> tuple[str, int]:
+    """A player's name and id, from an id or a name only one player has."""
+    results = results_of(request)
+    if player.isdigit():
+        found = await run(results.player, int(player))
+        return str(found["name"]), int(found["id"])
+    named = await run(results.find_players, player[:40])
+    if len(named) != 1:
+        said = "no player" if not named else f"{len(named)} players"
+        raise HTTPException(404, f"{said} named {player!r}: ask by the player's number")
+    return str(named[0]["name"]), int(named[0]["id"])
 
 
 @api.get("/sheet.pdf", tags=["score sheets"])
@@ -94,6 +121,14 @@ async def list_page(
     )
     months = await run(results.months, game)
     pages = 1 if shown is None else max(1, math.ceil(shown["players"] / PAGE))
+    why: list[str] = []
+    if shown is None or month:
+        # Say why a month has no list, and where its late results count.
+        asked = month or month_of(results.today().replace(day=1) - timedelta(days=1))
+        try:
+            why = [line for line in await run(results.explain_month, asked) if _about(game, line)]
+        except HTTPException:
+            why = []
     return page(
         request,
         "list.html",
@@ -104,58 +139,88 @@ async def list_page(
         months=months,
         page_number=page_number,
         pages=pages,
+        why=why,
         rating_name=RATING_NAME,
     )
 
 
-@api.get("/list/{game}/players/{name}", response_class=HTMLResponse, include_in_schema=False)
-async def player_rating_page(request: Request, game: str, name: str) -> HTMLResponse:
+@api.get("/list/{game}/players/{player}", response_class=HTMLResponse, include_in_schema=False)
+async def player_rating_page(request: Request, game: str, player: str) -> HTMLResponse:
     results = results_of(request)
-    history = await run(results.player_history, game, name)
     if game not in GAMES:
         raise HTTPException(404, f"no game {game!r}")
+    name, player_id = await _player(request, player)
+    history = await run(results.player_history, game, player_id)
     return page(
         request,
         "rating.html",
         game=game,
         title=find_game(game).title,
         name=name,
+        player=player_id,
         history=history,
         rating_name=RATING_NAME,
     )
 
 
-@api.get("/list/{game}/players/{name}/plot.svg", include_in_schema=False)
-async def player_plot(request: Request, game: str, name: str) -> Response:
+@api.get("/list/{game}/players/{player}/plot.svg", include_in_schema=False)
+async def player_plot(request: Request, game: str, player: str) -> Response:
     results = results_of(request)
-    history = await run(results.player_history, game, name)
+    if game not in GAMES:
+        raise HTTPException(404, f"no game {game!r}")
+    name, player_id = await _player(request, player)
+    history = await run(results.player_history, game, player_id)
     if not history:
         raise HTTPException(404, f"{name} is in no published list of {game}")
-    svg = await asyncio.to_thread(_plot, name, game, history)
+    svg = await asyncio.to_thread(_plot, name, find_game(game).title, history)
     return Response(svg, media_type="image/svg+xml")
 
 
-def _plot(name: str, game: str, history: list[dict[str, Any]]) -> bytes:
+def _plot(name: str, title: str, history: list[dict[str, Any]]) -> bytes:
+    """The rating month by month, its own scale (the band of mu ± sigma drawn faint
+    behind it, never setting the axis), and the place below, best at the top."""
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
     months = [h["month"] for h in history]
-    figure = Figure(figsize=(7, 3.2), dpi=100)
-    axes = figure.subplots()
-    axes.plot(months, [h["rating"] for h in history], marker="o", label=RATING_NAME)
-    axes.fill_between(
-        months,
-        [h["mu"] - 3 * h["sigma"] for h in history],
-        [h["mu"] + 3 * h["sigma"] for h in history],
-        alpha=0.15,
-        label="mu ± 3 sigma",
+    ratings = [h["rating"] for h in history]
+    x = list(range(len(months)))
+    figure = Figure(figsize=(7, 3.6), dpi=100)
+    top, bottom = figure.subplots(2, 1, sharex=True, height_ratios=(3, 1.4))
+    low, high = min(ratings), max(ratings)
+    margin = max(0.5, (high - low) * 0.25)
+    top.fill_between(
+        x,
+        [h["mu"] - h["sigma"] for h in history],
+        [h["mu"] + h["sigma"] for h in history],
+        color="tab:blue",
+        alpha=0.08,
+        label="mu ± sigma",
     )
-    axes.set_title(f"{name} · {game}")
-    axes.set_ylabel(RATING_NAME)
-    axes.legend(loc="best", fontsize="small")
-    axes.tick_params(axis="x", labelrotation=45, labelsize="small")
+    top.plot(x, ratings, marker="o", color="tab:blue", label=RATING_NAME)
+    for i, value in zip(x, ratings, strict=True):
+        top.annotate(
+            f"{value:.1f}",
+            (i, value),
+            textcoords="offset points",
+            xytext=(0, 7),
+            ha="center",
+            fontsize="small",
+        )
+    top.set_ylim(low - margin, high + margin * 1.5)
+    top.set_title(f"{name} · {title}")
+    top.set_ylabel(RATING_NAME)
+    top.legend(loc="lower right", fontsize="x-small")
+    places = [h["place"] for h in history]
+    bottom.plot(x, places, marker="s", color="tab:green")
+    bottom.set_ylabel("place")
+    bottom.invert_yaxis()
+    bottom.set_ylim(max(places) + 1, max(0.5, min(places) - 1))
+    bottom.set_xticks(x, months)
+    bottom.set_xlim(-0.6, len(months) - 0.4)
+    bottom.tick_params(axis="x", labelrotation=45, labelsize="small")
     figure.tight_layout()
     out = io.BytesIO()
     figure.savefig(out, format="svg")

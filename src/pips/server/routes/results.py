@@ -10,15 +10,19 @@ into answers (a page with the message, or JSON ``{"detail": ...}``).
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Sequence
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from pydantic import BaseModel
+from pydantic import BaseModel, Field, StringConstraints
 
+from pips.core.names import name_key
 from pips.games.registry import find_game
+from pips.results.entries import Entered
 from pips.results.entry import (
     GAMES,
+    NAME_LENGTH,
     Checked,
     Entry,
     EntryError,
@@ -28,8 +32,10 @@ from pips.results.entry import (
     entry_from_json,
     parse_date,
     parse_int,
+    parse_target,
     read_csv,
 )
+from pips.results.players import UnknownPlayers
 from pips.results.service import Filter, Results, ResultsError
 from pips.server.limits import Limited
 from pips.server.routes.common import (
@@ -55,12 +61,17 @@ MAX_BATCH = 500
 api = APIRouter()
 
 
+PlayerName = Annotated[str, StringConstraints(max_length=NAME_LENGTH)]
+
+
 class ResultsBatch(BaseModel):
     """Results to enter: one game's object (see ``docs/results.md``) or ``results``, a
-    list of them, all saved or none."""
+    list of them, all saved or none. ``new_players``: names that are new players though
+    they look like known ones (entry asks: "did you mean Anna Berg?")."""
 
     results: list[dict[str, Any]]
     group: str | None = None
+    new_players: list[PlayerName] = Field(default=[], max_length=MAX_BATCH)
 
 
 class Review(BaseModel):
@@ -79,7 +90,22 @@ async def check_results(request: Request, body: ResultsBatch) -> list[dict[str, 
         raise HTTPException(429, str(exc), {"Retry-After": str(exc.retry_after)}) from None
     async with limits.checking:
         checked = await asyncio.to_thread(_checked_all, results, body.results)
-    return [_preview(c) for c in checked]
+    await run(results.duplicates, checked)
+    me = who(request)
+    new: list[str] = []
+    if me is not None and me.user_id is not None:
+        # Signed in: what entering would say of the names, too.
+        entered = await run(
+            results.enter_batch,
+            me.user_id,
+            checked,
+            source="api",
+            group=body.group,
+            new_players=body.new_players,
+            save=False,
+        )
+        new = entered.new_players
+    return [_preview(c, new) for c in checked]
 
 
 @api.post("/api/results", tags=["results"], status_code=201)
@@ -90,20 +116,31 @@ async def enter_results(request: Request, body: ResultsBatch) -> dict[str, Any]:
     actor = account(request)
     async with limits_of(request).checking:
         checked = await asyncio.to_thread(_checked_all, results, body.results)
-    ids = await run(results.enter, actor, checked, source="api", group=body.group)
-    return {"ids": ids, "urls": [f"/results/{i}" for i in ids]}
+    entered = await run(
+        results.enter_batch,
+        actor,
+        checked,
+        source="api",
+        group=body.group,
+        new_players=body.new_players,
+    )
+    ids = entered.ids
+    return {"ids": ids, "urls": [f"/results/{i}" for i in ids], "new_players": entered.new_players}
 
 
 @api.post("/api/results/csv", tags=["results"], status_code=201)
-async def enter_csv(request: Request, group: str | None = None) -> dict[str, Any]:
+async def enter_csv(
+    request: Request, group: str | None = None, new_players: str = ""
+) -> dict[str, Any]:
     """Enter the games of a CSV body (``text/csv``, the columns of ``pips ranking
-    export``), all or none."""
+    export``), all or none. ``new_players``: names, comma-separated, confirmed as new
+    players though they look like known ones."""
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
     body = await request.body()
-    ids = await run(_enter_csv, results, actor, body, group)
-    return {"ids": ids}
+    entered = await run(_enter_csv, results, actor, body, group, _names(new_players))
+    return {"ids": entered.ids, "new_players": entered.new_players}
 
 
 @api.get("/api/results", tags=["results"])
@@ -145,7 +182,9 @@ async def get_result(request: Request, result_id: RowId) -> dict[str, Any]:
 async def review_result(
     request: Request, result_id: RowId, action: str, body: Review | None = None
 ) -> dict[str, Any]:
-    """``confirm``, ``dispute`` (with a comment), ``resolve`` or ``withdraw``."""
+    """``confirm``, ``dispute`` (with a comment), ``resolve`` (one's own dispute),
+    ``reject`` or ``uphold`` a dispute, ``withdraw``, ``clear`` a flag (see
+    ``docs/results.md``)."""
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
@@ -222,17 +261,39 @@ async def post_result(request: Request) -> Response:
         checked = results.check(_form_entry(form))
     except EntryError as exc:
         return await _form_page(request, results, form, error=str(exc), status_code=422)
-    if data.get("action") != "save":
-        return await _form_page(request, results, form, checked=checked)
+    new_players = [str(n) for n in data.getlist("new_players")][:MAX_BATCH]
     try:
-        ids = await asyncio.to_thread(
-            results.enter, actor, [checked], source="form", group=form["group"] or None
+        await run(results.duplicates, [checked])
+        entered = await asyncio.to_thread(
+            results.enter_batch,
+            actor,
+            [checked],
+            source="form",
+            group=form["group"] or None,
+            new_players=new_players,
+            save=data.get("action") == "save",
         )
-    except ResultsError as exc:
+    except UnknownPlayers as exc:
         return await _form_page(
-            request, results, form, checked=checked, error=str(exc), status_code=exc.status
+            request,
+            results,
+            form,
+            checked=checked,
+            error=str(exc),
+            asked=exc.suggestions,
+            status_code=exc.status,
         )
-    return RedirectResponse(f"/results/{ids[0]}", status_code=303)
+    except (ResultsError, HTTPException) as exc:
+        status = exc.status if isinstance(exc, ResultsError) else exc.status_code
+        detail = str(exc) if isinstance(exc, ResultsError) else str(exc.detail)
+        return await _form_page(
+            request, results, form, checked=checked, error=detail, status_code=status
+        )
+    if data.get("action") != "save":
+        return await _form_page(
+            request, results, form, checked=checked, new_players=entered.new_players
+        )
+    return RedirectResponse(f"/results/{entered.ids[0]}", status_code=303)
 
 
 @api.get("/results/upload", response_class=HTMLResponse, include_in_schema=False)
@@ -243,18 +304,33 @@ async def upload_page(request: Request) -> HTMLResponse:
 
 @api.post("/results/upload", response_class=HTMLResponse, include_in_schema=False)
 async def upload(
-    request: Request, file: UploadFile, csrf: str = Form(""), group: str = Form("")
+    request: Request,
+    file: UploadFile,
+    csrf: str = Form(""),
+    group: str = Form(""),
+    new_players: str = Form(""),
 ) -> Response:
     results = results_of(request)
     check_csrf(request, csrf)
     actor = account(request)
     body = await file.read(MAX_UPLOAD + 1)
     try:
-        ids = await asyncio.to_thread(_enter_csv, results, actor, body, group or None)
+        entered = await asyncio.to_thread(
+            _enter_csv, results, actor, body, group or None, _names(new_players)
+        )
     except (ResultsError, EntryError) as exc:
         status = exc.status if isinstance(exc, ResultsError) else 422
-        return await _upload_page(request, results, error=str(exc), status_code=status)
-    return await _upload_page(request, results, entered=ids)
+        return await _upload_page(
+            request,
+            results,
+            error=str(exc),
+            status_code=status,
+            group=group,
+            new_players=new_players,
+        )
+    return await _upload_page(
+        request, results, entered=entered.ids, new=entered.new_players, group=group
+    )
 
 
 @api.get("/results/{result_id}", response_class=HTMLResponse, include_in_schema=False)
@@ -297,24 +373,42 @@ def _checked_all(results: Results, items: list[dict[str, Any]]) -> list[Checked]
     return checked
 
 
-def _enter_csv(results: Results, actor: int | None, body: bytes, group: str | None) -> list[int]:
+def _names(text: str) -> list[str]:
+    """Names given comma-separated (a form field, a query parameter)."""
+    return [n.strip() for n in text.split(",") if n.strip()][:MAX_BATCH]
+
+
+def _enter_csv(
+    results: Results, actor: int | None, body: bytes, group: str | None, new: list[str]
+) -> Entered:
     if actor is None:
         raise ResultsError("sign in with an account first")
     if len(body) > MAX_UPLOAD:
         raise EntryError(f"a CSV upload is at most {MAX_UPLOAD // 1_000_000} MB")
     checked = read_csv(decode_csv(body), results.today())
-    return list(results.enter(actor, checked, source="csv", group=group))
+    if len(checked) > MAX_BATCH * 4:
+        raise EntryError(f"a CSV upload holds at most {MAX_BATCH * 4} games")
+    return results.enter_batch(actor, checked, source="csv", group=group, new_players=new)
 
 
-def _preview(checked: Checked) -> dict[str, Any]:
+def _preview(checked: Checked, new: Sequence[str] = ()) -> dict[str, Any]:
     e = checked.entry
+    fresh = {name_key(n) for n in new}
     return {
         "game": e.game,
         "date": e.played_on.isoformat(),
         "set": e.set,
         "divisor": checked.divisor,
+        "target": checked.target,
         "players": [
-            {"name": ln.name, "points": ln.points, "pips": ln.pips, "final": f, "rank": r}
+            {
+                "name": ln.name,
+                "points": ln.points,
+                "pips": ln.pips,
+                "final": f,
+                "rank": r,
+                "new": name_key(ln.name) in fresh,
+            }
             for ln, f, r in zip(e.lines, checked.final, checked.ranks, strict=True)
         ],
     }
@@ -350,6 +444,7 @@ def _form_values(data: Any) -> dict[str, Any]:
         "date": str(data.get("date", "")),
         "place": str(data.get("place", "")),
         "group": str(data.get("group", "")),
+        "target": str(data.get("target", "")),
         "lines": lines,
     }
 
@@ -369,6 +464,7 @@ def _form_entry(form: dict[str, Any]) -> Entry:
             for seat, line in enumerate(form["lines"])
         ),
         form["place"],
+        parse_target(form["target"]) if form.get("target", "").strip() else None,
     )
 
 
@@ -387,21 +483,29 @@ async def _form_page(
     checked: Checked | None = None,
     error: str | None = None,
     status_code: int = 200,
+    asked: dict[str, list[str]] | None = None,
+    new_players: list[str] | None = None,
 ) -> HTMLResponse:
     mine = await _my_groups(request, results)
-    # Offer the accounts of the groups one belongs to as names (a datalist).
-    members = set()
+    # Offer the players of the groups one belongs to as names (a datalist).
+    known: set[str] = set()
     for group in mine:
-        members.update((await asyncio.to_thread(results.group, group["slug"]))["members"])
+        known.update(p["name"] for p in await run(results.players, group["slug"]))
+    spec = find_game(form["game"])
     return page(
         request,
         "result_form.html",
-        accounts=sorted(members),
+        accounts=sorted(known),
         status_code=status_code,
         form=form,
         checked=checked,
         error=error,
+        asked=asked or {},
+        new_players=new_players or [],
         my_groups=mine,
+        default_target=spec.target(
+            spec.options_from_json({**spec.defaults, "players": form["players"]})
+        ),
         today=results.today().isoformat(),
     )
 
@@ -411,8 +515,11 @@ async def _upload_page(
     results: Results,
     *,
     entered: list[int] | None = None,
+    new: list[str] | None = None,
     error: str | None = None,
     status_code: int = 200,
+    group: str = "",
+    new_players: str = "",
 ) -> HTMLResponse:
     mine = await _my_groups(request, results)
     return page(
@@ -420,6 +527,9 @@ async def _upload_page(
         "upload.html",
         status_code=status_code,
         entered=entered,
+        new=new or [],
         error=error,
         my_groups=mine,
+        group=group,
+        new_players=new_players,
     )

@@ -1,0 +1,97 @@
+"""What a site administrator does: approve groups (their representative's word then
+confirms their results), see what waits for a decision (disputes, claims, flagged
+results). Administrators are made on the command line only (``pips admin grant``):
+no request over the network makes one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from pips.results.common import Conflict, NotAllowed, ServiceBase
+from pips.store.models import Group, Result, User
+
+
+class Administration(ServiceBase):
+    """The administrators' part of the results service."""
+
+    def set_admin(self, name: str, admin: bool = True) -> dict[str, Any]:
+        """Grant or take back the administrator role (the command line's, not the
+        web's: whoever runs ``pips admin`` holds the server's database)."""
+        with self.db.session() as session, session.begin():
+            user = self._user(session, name)
+            user.admin = admin
+            return {"name": user.name, "admin": user.admin}
+
+    def is_admin(self, user_id: int | None) -> bool:
+        with self.db.session() as session:
+            user = session.get(User, user_id) if user_id is not None else None
+            return bool(user and user.admin)
+
+    def admins(self) -> list[str]:
+        with self.db.session() as session:
+            return list(session.scalars(select(User.name).where(User.admin).order_by(User.name)))
+
+    def approve_group(self, actor: int, slug: str, approve: bool = True) -> dict[str, Any]:
+        with self.db.session() as session, session.begin():
+            self._need_admin(session, actor)
+            group = self._group(session, slug)
+            if approve and group.approved_at is not None:
+                raise Conflict(f"{group.name} is approved already")
+            group.approved_at = self.clock() if approve else None
+            group.approved_by = actor if approve else None
+            name = group.name
+        return {"group": slug, "name": name, "approved": approve}
+
+    def waiting(self, actor: int) -> dict[str, Any]:
+        """What waits for an administrator: disputes, held results, groups to approve."""
+        with self.db.session() as session:
+            self._need_admin(session, actor)
+            disputed = session.scalars(
+                select(Result)
+                .where(Result.status == "disputed")
+                .options(selectinload(Result.reviews))
+                .order_by(Result.id)
+                .limit(200)
+            ).all()
+            held = session.scalars(
+                select(Result)
+                .where(
+                    Result.flag.is_not(None),
+                    Result.flag_cleared_by.is_(None),
+                    Result.status != "withdrawn",
+                )
+                .order_by(Result.id)
+                .limit(200)
+            ).all()
+            groups = session.scalars(
+                select(Group).where(Group.approved_at.is_(None)).order_by(Group.created_at)
+            ).all()
+            return {
+                "disputed": [
+                    {
+                        "id": r.id,
+                        "game": r.game,
+                        "date": r.played_on.isoformat(),
+                        "reason": next(
+                            (v.comment for v in reversed(r.reviews) if v.action == "dispute"), ""
+                        ),
+                    }
+                    for r in disputed
+                ],
+                "held": [
+                    {"id": r.id, "game": r.game, "date": r.played_on.isoformat(), "flag": r.flag}
+                    for r in held
+                ],
+                "groups": [
+                    {"name": g.name, "slug": g.slug, "representative": g.representative.name}
+                    for g in groups
+                ],
+            }
+
+    def _need_admin(self, session: Any, actor: int | None) -> None:
+        user = session.get(User, actor) if actor is not None else None
+        if user is None or not user.admin:
+            raise NotAllowed("only an administrator does this")

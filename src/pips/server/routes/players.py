@@ -1,0 +1,147 @@
+"""Players as people: a player's page, claims of players by accounts (decided by the
+group's representative or an administrator), merges by an administrator, and what
+waits for an administrator (``/admin``)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import BaseModel
+
+from pips.results.service import Filter, ResultsError
+from pips.server.routes.common import RowId, results_of, run
+from pips.server.web import account, check_csrf, page, who
+
+api = APIRouter()
+
+
+class MergeBody(BaseModel):
+    player: int
+    into: int
+
+
+@api.get("/api/players", tags=["players"])
+async def find_players(request: Request, name: str) -> list[dict[str, Any]]:
+    """The players of a name (several people may share one)."""
+    results = results_of(request)
+    return list(await run(results.find_players, name[:40]))
+
+
+@api.get("/api/players/{player_id}", tags=["players"])
+async def get_player(request: Request, player_id: RowId) -> dict[str, Any]:
+    results = results_of(request)
+    return dict(await run(results.player, player_id))
+
+
+@api.post("/api/players/{player_id}/claim", tags=["players"])
+async def claim_player(request: Request, player_id: RowId) -> dict[str, Any]:
+    """Ask to be this player (the signed-in account); the group's representative or
+    an administrator decides."""
+    results = results_of(request)
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(await run(results.claim, actor, player_id))
+
+
+@api.post("/api/players/{player_id}/claim/{decision}", tags=["players"])
+async def decide_claim(request: Request, player_id: RowId, decision: str) -> dict[str, Any]:
+    """``approve`` or ``refuse`` the waiting claim of a player."""
+    results = results_of(request)
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    if decision not in ("approve", "refuse"):
+        raise ResultsError("a claim is approved or refused")
+    return dict(await run(results.decide_claim, actor, player_id, decision == "approve"))
+
+
+@api.post("/api/players/merge", tags=["players"])
+async def merge_players(request: Request, body: MergeBody) -> dict[str, Any]:
+    """Merge ``player`` into ``into`` (an administrator)."""
+    results = results_of(request)
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(await run(results.merge, actor, body.player, body.into))
+
+
+@api.get("/api/admin/waiting", tags=["administration"])
+async def admin_waiting(request: Request) -> dict[str, Any]:
+    """Disputes to decide, results held by a flag, groups to approve, claims."""
+    results = results_of(request)
+    actor = account(request)
+    waiting = dict(await run(results.waiting, actor))
+    waiting["claims"] = await run(results.claims_waiting, actor)
+    return waiting
+
+
+@api.get("/players/{player_id}", response_class=HTMLResponse, include_in_schema=False)
+async def player_page(request: Request, player_id: RowId) -> HTMLResponse:
+    return await _player_page(request, player_id)
+
+
+async def _player_page(
+    request: Request, player_id: int, *, error: str | None = None, status_code: int = 200
+) -> HTMLResponse:
+    results = results_of(request)
+    player = await run(results.player, player_id)
+    rows, total = await asyncio.to_thread(
+        results.results, Filter(player=str(player["id"]), limit=50)
+    )
+    return page(
+        request,
+        "player.html",
+        status_code=status_code,
+        player=player,
+        rows=rows,
+        total=total,
+        error=error,
+    )
+
+
+@api.post("/players/{player_id}/claim", include_in_schema=False)
+async def claim_form(request: Request, player_id: RowId, csrf: str = Form("")) -> Response:
+    return await _player_action(request, player_id, csrf, "claim")
+
+
+@api.post("/players/{player_id}/claim/{decision}", include_in_schema=False)
+async def decide_form(
+    request: Request, player_id: RowId, decision: str, csrf: str = Form("")
+) -> Response:
+    return await _player_action(request, player_id, csrf, decision)
+
+
+async def _player_action(request: Request, player_id: int, csrf: str, action: str) -> Response:
+    results = results_of(request)
+    check_csrf(request, csrf)
+    actor = account(request)
+    try:
+        if action == "claim":
+            await asyncio.to_thread(results.claim, actor, player_id)
+        elif action in ("approve", "refuse"):
+            await asyncio.to_thread(results.decide_claim, actor, player_id, action == "approve")
+        else:
+            raise ResultsError("a claim is approved or refused")
+    except ResultsError as exc:
+        return await _player_page(request, player_id, error=str(exc), status_code=exc.status)
+    back = request.headers.get("referer", "")
+    target = back if back.startswith(str(request.base_url)) else f"/players/{player_id}"
+    return RedirectResponse(target, status_code=303)
+
+
+@api.get("/admin", response_class=HTMLResponse, include_in_schema=False)
+async def admin_page(request: Request) -> HTMLResponse:
+    results = results_of(request)
+    me = who(request)
+    if me is None or me.user_id is None or not await run(results.is_admin, me.user_id):
+        return page(
+            request,
+            "admin.html",
+            status_code=403,
+            error="This page is for administrators (granted with pips admin grant).",
+            waiting=None,
+        )
+    waiting = dict(await run(results.waiting, me.user_id))
+    waiting["claims"] = await run(results.claims_waiting, me.user_id)
+    return page(request, "admin.html", waiting=waiting)
