@@ -1,0 +1,283 @@
+"""The trust model of docs/results.md ("Which results count"), on SQLite and PostgreSQL:
+every way found to rig the world list fails to move it, bad data is refused or held
+with a clear message, late results are counted in plain sight, and a published month's
+export stays what its list counted."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pips.results.entries import MAX_GAMES_A_DAY
+from pips.results.entry import Checked, Entry, EntryError, Line, check, read_csv, write_csv
+from pips.results.players import UnknownPlayers, close
+from pips.results.service import Conflict, Filter, NotAllowed, Results
+from pips.server import accounts
+from pips.store.db import Database
+from tests.server_helpers import database_urls, new_database
+
+
+class Club:
+    """A results service over a fresh database, its clock moved by the test, with an
+    administrator (Root), an approved group (Kiel, represented by Anna) and accounts."""
+
+    def __init__(self, url: str) -> None:
+        self.db = Database(url)
+        self.db.upgrade()
+        self.moment = datetime(2026, 10, 20, 12)
+        self.results = Results(self.db, clock=lambda: self.moment)
+        self.ids: dict[str, int] = {}
+        for name in ("Root", "Anna", "Ben", "Mallory"):
+            self.ids[name] = accounts.create_account(self.db, name, "password1").id
+        self.results.set_admin("Root")
+        self.results.create_group(self.ids["Anna"], "Kiel")
+        self.results.approve_group(self.ids["Root"], "kiel")
+
+    def game(self, day: int, *lines: tuple[str, int, int], month: int = 10) -> Checked:
+        entry = Entry("fido", date(2026, month, day), 6, tuple(Line(n, p, q) for n, p, q in lines))
+        return check(entry, self.moment.date())
+
+    def enter(self, who: str, *games: Checked, **options: Any) -> list[int]:
+        return self.results.enter(self.ids[who], list(games), source="api", **options)
+
+    def publish(self, month: str) -> dict[str, list[str]]:
+        """Publish ``month`` (the clock moved past it) and give each list's names."""
+        first = datetime.strptime(month + "-01", "%Y-%m-%d")
+        self.moment = max(self.moment, (first + timedelta(days=32)).replace(day=1, hour=1))
+        self.results.compute_month(month)
+        shown = self.results.world_list("fido", month)
+        return {"fido": [r["name"] for r in shown["rows"]] if shown else []}
+
+
+@pytest.fixture(params=database_urls())
+def club(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Club]:
+    made = Club(new_database(request.param, tmp_path))
+    yield made
+    made.db.dispose()
+
+
+def kiel_month(club: Club) -> None:
+    """Three confirmed October games of the approved group: Anna first, Ben second."""
+    for day in (1, 2, 3):
+        club.enter(
+            "Anna", club.game(day, ("Anna", 30, 0), ("Ben", 10, 2), ("Cleo", 5, 4)), group="kiel"
+        )
+
+
+def test_a_thousand_invented_wins_do_not_move_the_list(club: Club) -> None:
+    kiel_month(club)
+    invented = [
+        club.game(1 + n % 19, ("Mallory", 40, 0), (f"Ghost {n}", 1, 9), (f"Shade {n}", 0, 9))
+        for n in range(1000)
+    ]
+    ids = club.enter("Mallory", *invented)
+    shown = club.results.result(ids[0])
+    assert shown["status"] == "provisional" and not shown["counts"]
+    # 1,000 games in 19 days: more than anyone plays in a day, held for an administrator.
+    assert shown["held"] and f"more than {MAX_GAMES_A_DAY}" in shown["held"]
+    assert club.publish("2026-10") == {"fido": ["Anna", "Ben", "Cleo"]}
+
+
+def test_a_group_nobody_approved_does_not_confirm_its_games(club: Club) -> None:
+    kiel_month(club)
+    club.results.create_group(club.ids["Mallory"], "Mallory's Club")
+    game = club.game(5, ("Zed", 40, 0), ("Yan", 1, 9), ("Xia", 0, 9))
+    [rid] = club.enter("Mallory", game, group="mallory-s-club")
+    assert club.results.result(rid)["status"] == "provisional"
+    # The representative's word is worth nothing until an administrator approves.
+    with pytest.raises(NotAllowed):
+        club.results.review(club.ids["Mallory"], rid, "confirm")
+    assert club.results.result(rid)["status"] == "provisional"
+    with pytest.raises(NotAllowed):
+        club.results.approve_group(club.ids["Mallory"], "mallory-s-club")
+    assert club.publish("2026-10") == {"fido": ["Anna", "Ben", "Cleo"]}
+
+
+def test_a_representative_does_not_decide_a_dispute_of_their_own_entry(club: Club) -> None:
+    [rid] = club.enter(
+        "Anna", club.game(4, ("Anna", 60, 0), ("Ben", 10, 2), ("Cleo", 5, 4)), group="kiel"
+    )
+    kiel_month(club)
+    club.results.review(club.ids["Ben"], rid, "dispute", "Anna had 6 points, not 60")
+    for action in ("resolve", "reject", "confirm"):
+        with pytest.raises((NotAllowed, Conflict)):
+            club.results.review(club.ids["Anna"], rid, action, "it was right")
+    assert club.results.result(rid)["status"] == "disputed"
+    october = club.publish("2026-10")
+    assert club.results.world_list("fido", "2026-10")["games"] == 3
+    # An administrator decides: upheld, the result is withdrawn for good.
+    club.results.review(club.ids["Root"], rid, "uphold", "the sheet says 6")
+    assert club.results.result(rid)["status"] == "withdrawn"
+    assert october == {"fido": ["Anna", "Ben", "Cleo"]}
+
+
+def test_a_stranger_cannot_dispute_by_registering_a_players_name(club: Club) -> None:
+    kiel_month(club)
+    cleo = accounts.create_account(club.db, "Cleo", "password1")
+    first = club.results.results(filter_of("kiel"))[0][0]
+    for action in ("dispute", "confirm"):
+        with pytest.raises(NotAllowed):
+            club.results.review(cleo.id, first["id"], action, "not me")
+    assert club.publish("2026-10") == {"fido": ["Anna", "Ben", "Cleo"]}
+
+
+def filter_of(group: str) -> Filter:
+    return Filter(group=group)
+
+
+def test_a_typo_asks_before_a_new_player_is_made(club: Club) -> None:
+    kiel_month(club)
+    typo = club.game(6, ("Anna", 20, 0), ("Ana Berg", 10, 2), ("Cleo", 5, 4))
+    club.enter(
+        "Anna", club.game(5, ("Anna", 9, 0), ("Anna Berg", 8, 1), ("Cleo", 1, 1)), group="kiel"
+    )
+    with pytest.raises(UnknownPlayers) as asked:
+        club.enter("Anna", typo, group="kiel")
+    assert "did you mean Anna Berg?" in str(asked.value)
+    assert asked.value.suggestions == {"Ana Berg": ["Anna Berg"]}
+    # Confirmed as new, it is a new player.
+    club.enter("Anna", typo, group="kiel", new_players=["ana berg"])
+    names = {p["name"] for p in club.results.players("kiel")}
+    assert {"Anna Berg", "Ana Berg"} <= names
+    assert close("Jörg Müller", "Joerg Mueller") and not close("Anna", "Ben")
+
+
+def test_an_administrator_merges_a_player_entered_twice(club: Club) -> None:
+    club.enter(
+        "Anna", club.game(5, ("Anna", 9, 0), ("Anna Berg", 8, 1), ("Cleo", 1, 1)), group="kiel"
+    )
+    club.enter(
+        "Anna", club.game(6, ("Anna", 9, 0), ("A. Berg", 8, 1), ("Cleo", 1, 1)), group="kiel"
+    )
+    players = {p["name"]: p["id"] for p in club.results.players("kiel")}
+    with pytest.raises(NotAllowed):
+        club.results.merge(club.ids["Anna"], players["A. Berg"], players["Anna Berg"])
+    merged = club.results.merge(club.ids["Root"], players["A. Berg"], players["Anna Berg"])
+    assert merged["results"] == 2
+    # Two players of one game are two people.
+    with pytest.raises(Conflict, match="same game"):
+        club.results.merge(club.ids["Root"], players["Cleo"], players["Anna Berg"])
+
+
+def test_seats_in_another_order_are_the_same_game(club: Club) -> None:
+    club.enter("Anna", club.game(5, ("Anna", 9, 0), ("Ben", 8, 1), ("Cleo", 1, 1)), group="kiel")
+    turned = club.game(5, ("cleo", 1, 1), ("Anna", 9, 0), ("Ben", 8, 1))
+    with pytest.raises(Conflict, match="whatever the order of its seats"):
+        club.enter("Anna", turned, group="kiel")
+    with pytest.raises(Conflict):
+        club.results.duplicates([turned])
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        (
+            Entry(
+                "fido",
+                date(2026, 10, 3),
+                9,
+                (Line("A", 5000, 0), Line("B", 1, 3), Line("C", 2, 3), Line("D", 2, 4)),
+            ),
+            "no player can score more than 814 in a game of double-9 with 4 players",
+        ),
+        (
+            Entry(
+                "partnership",
+                date(2026, 10, 3),
+                6,
+                (Line("A", 12), Line("B", 12), Line("C", 12), Line("D", 12)),
+            ),
+            "the match is not finished: nobody reached 30",
+        ),
+        (
+            Entry(
+                "partnership",
+                date(2026, 10, 3),
+                6,
+                (Line("A", 61), Line("B", 12), Line("C", 61), Line("D", 12)),
+            ),
+            "at most 29 + 17 = 46",
+        ),
+        (
+            Entry(
+                "family",
+                date(2026, 10, 3),
+                6,
+                (Line("A", 101), Line("B", 100)),
+            ),
+            "both reached 100",
+        ),
+        (
+            Entry(
+                "draw", date(2026, 10, 3), 6, (Line("A", 0, 0, True), Line("B", 0, 3)), target=50
+            ),
+            "is one hand, with no target",
+        ),
+    ],
+)
+def test_results_no_game_could_give_are_refused_with_the_bound(entry: Entry, message: str) -> None:
+    with pytest.raises(EntryError, match=message.replace("+", r"\+")):
+        check(entry, date(2026, 11, 1))
+
+
+def test_a_family_game_to_another_target_is_entered_with_it() -> None:
+    entry = Entry("family", date(2026, 10, 3), 6, (Line("A", 55), Line("B", 20)), target=50)
+    checked = check(entry, date(2026, 11, 1))
+    assert checked.target == 50 and checked.ranks == (1, 2)
+    again = read_csv(write_csv([(1, checked)]), date(2026, 11, 1))
+    assert again == [checked]
+
+
+def test_a_german_csv_round_trips_through_the_export(club: Club) -> None:
+    text = (
+        "Spiel;Datum;Ort;Spielart;Satz;Teiler;Sitz;Spieler;Punkte;Augen;Raus;Endstand;Platz\n"
+        "7;03.10.2026;Zur Linde;FIDO;6;3;1;Jörg Müller;14;0;ja;14;1\n"
+        "7;03.10.2026;Zur Linde;FIDO;6;3;2;Zoë Öztürk;9;13;;-4;3\n"
+        "7;03.10.2026;Zur Linde;FIDO;6;3;3;Anna;5;1;;4;2\n"
+    )
+    games = read_csv("\ufeff" + text, club.moment.date())
+    [rid] = club.enter("Anna", *games, group="kiel")
+    club.publish("2026-10")
+    exported = club.results.export("2026-10")
+    assert read_csv(exported, club.moment.date()) == games
+    assert f"{rid},2026-10-03,Zur Linde,fido,6,3,1,Jörg Müller,14,0,yes,14,1," in exported
+
+
+def test_a_month_of_only_late_results_publishes_and_says_so(club: Club) -> None:
+    # Nothing was entered during October; on 23 November its results arrive.
+    club.moment = datetime(2026, 11, 23, 10)
+    kiel_month(club)
+    club.results.compute_month("2026-10")
+    assert club.results.world_list("fido", "2026-10") is None
+    why = club.results.explain_month("2026-10")
+    assert why == [
+        "FIDO divisor game: no list of 2026-10: 3 results played; 3 entered after "
+        "2026-10-31 (late), which count from the list of 2026-11 on once confirmed"
+    ]
+    shown = club.results.results(filter_of("kiel"))[0][0]
+    assert shown["late"] and shown["counts_in"] == "2026-11"
+    assert club.publish("2026-11") == {"fido": ["Anna", "Ben", "Cleo"]}
+    november = club.results.world_list("fido", "2026-11")
+    assert november is not None and november["late"] == 3
+    assert club.results.results(filter_of("kiel"))[0][0]["counts_in"] == "2026-11"
+
+
+def test_the_export_of_a_published_month_is_what_its_list_counted(club: Club) -> None:
+    kiel_month(club)
+    [disputed] = club.enter(
+        "Anna", club.game(9, ("Anna", 20, 0), ("Ben", 10, 2), ("Cleo", 5, 4)), group="kiel"
+    )
+    club.publish("2026-10")
+    before = club.results.export("2026-10")
+    assert len(list(csv.DictReader(io.StringIO(before)))) == 12
+    # Later: a dispute, a withdrawal, a late result of October.
+    club.results.review(club.ids["Ben"], disputed, "dispute", "wrong sheet")
+    club.results.review(club.ids["Anna"], disputed - 1, "withdraw", "entered twice")
+    club.enter("Anna", club.game(30, ("Anna", 1, 0), ("Ben", 2, 0), ("Cleo", 3, 0)), group="kiel")
+    assert club.results.export("2026-10") == before
