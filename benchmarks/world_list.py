@@ -41,8 +41,9 @@ from tests.server_helpers import Server
 from pips.games.fido import DIVISORS, HAND_SIZES
 from pips.results.entry import Entry, Line, check
 from pips.results.service import Results
+from pips.server import accounts
 from pips.store.db import Database
-from pips.store.models import Result, ResultPlayer
+from pips.store.models import Player, Result, ResultPlayer
 
 console = Console()
 OUT = Path(__file__).parent / "results"
@@ -74,6 +75,16 @@ def load(db: Database, games: list[Any], seed: int) -> None:
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("storing results", total=len(games))
         chunk = 5000
+        pool = sorted({line.name for g in games for line in g.entry.lines})
+        player_ids = {name: i for i, name in enumerate(pool, 1)}
+        with db.engine.begin() as connection:
+            connection.execute(
+                insert(Player),
+                [
+                    {"id": i, "name": name, "name_key": name.casefold(), "group_id": 1}
+                    for name, i in player_ids.items()
+                ],
+            )
         for start in range(0, len(games), chunk):
             part = games[start : start + chunk]
             with db.engine.begin() as connection:
@@ -91,7 +102,9 @@ def load(db: Database, games: list[Any], seed: int) -> None:
                             "source": "csv",
                             "entered_at": datetime(2026, 10, 1)
                             + timedelta(minutes=rng.randint(0, 40000)),
-                            "status": "entered",
+                            "status": "confirmed",
+                            "confirmed_by": "group",
+                            "group_id": 1,
                             "rated": True,
                             "fingerprint": g.fingerprint(),
                         }
@@ -105,6 +118,7 @@ def load(db: Database, games: list[Any], seed: int) -> None:
                             "result_id": first + i,
                             "seat": seat,
                             "name": line.name,
+                            "player_id": player_ids[line.name],
                             "team": seat,
                             "points": line.points,
                             "pips": line.pips,
@@ -117,6 +131,27 @@ def load(db: Database, games: list[Any], seed: int) -> None:
                     ],
                 )
             progress.advance(task, len(part))
+
+
+def trust_checks(service: Results, actor: int, seed: int) -> tuple[float, float, int]:
+    """Entering 2,000 new results of the approved group in batches of 500 through the
+    service (players found among 5,000, duplicates, anomalies, confirmation), against
+    the rules' check of the same results alone (the baseline, same process)."""
+    rng = random.Random(seed + 1)
+    pool = [f"Player {i:05d}" for i in range(1, 5000)]
+    entries = []
+    for _ in range(2000):
+        names = ["Player 00000", *rng.sample(pool, 3)]
+        lines = tuple(Line(n, rng.randint(0, 40), rng.randint(0, 20)) for n in names)
+        day = date(2026, 10, rng.randint(1, 31))
+        entries.append(Entry("fido", day, 12, lines, "Benchmark"))
+    started = time.perf_counter()
+    checked = [check(e, MONTH_END) for e in entries]
+    check_s = time.perf_counter() - started
+    started = time.perf_counter()
+    for first in range(0, len(checked), 500):
+        service.enter(actor, checked[first : first + 500], source="api", group="benchmark-club")
+    return check_s, check_s + time.perf_counter() - started, len(checked)
 
 
 def bare_openskill(games: list[Any]) -> float:
@@ -171,12 +206,19 @@ def main() -> None:
         url = f"sqlite:///{home / 'pips.db'}"
         db = Database(url)
         db.upgrade()
+        representative = accounts.create_account(db, "Player 00000", "password1")
+        admin = accounts.create_account(db, "Root", "password1")
+        service = Results(db, clock=lambda: datetime(2026, 11, 1, 6))
+        service.set_admin("Root")
+        service.create_group(representative.id, "Benchmark Club")
+        service.approve_group(admin.id, "benchmark-club")
         with console.status(f"generating {args.results:,} results"):
             games = generate(args.results, args.players, args.seed)
         load(db, games, args.seed)
         with console.status("baseline: openskill alone"):
             baseline = bare_openskill(games)
-        service = Results(db, clock=lambda: datetime(2026, 11, 1, 6))
+        with console.status("the trust checks of entering results"):
+            check_s, enter_s, entered = trust_checks(service, representative.id, args.seed)
         with console.status("computing and publishing October 2026"):
             started = time.perf_counter()
             published = service.compute_month("2026-10")
@@ -222,6 +264,10 @@ def main() -> None:
         "list_page_vs_session_p50": round(statistics.median(page) / statistics.median(base), 1),
         "list_target_p99_ms": 100,
         "requests": args.requests,
+        "entered_with_trust_checks": entered,
+        "check_only_ms_per_result": round(1000 * check_s / entered, 3),
+        "enter_ms_per_result": round(1000 * enter_s / entered, 3),
+        "enter_vs_check": round(enter_s / check_s, 2),
     }
     table = Table(title=f"world list: {args.results:,} results, {args.players:,} players")
     table.add_column("measure")
@@ -241,6 +287,11 @@ def main() -> None:
     )
     table.add_row(
         "list API p50 / p99", f"{report['list_api_ms']['p50']} / {report['list_api_ms']['p99']} ms"
+    )
+    table.add_row(
+        f"enter {entered:,} results (names, duplicates, anomalies, trust)",
+        f"{report['enter_ms_per_result']} ms each ({report['enter_vs_check']}x the rules' "
+        f"check alone, {report['check_only_ms_per_result']} ms)",
     )
     table.add_row(
         "results page p50 / p99",

@@ -110,7 +110,8 @@ def test_a_representative_does_not_decide_a_dispute_of_their_own_entry(club: Clu
             club.results.review(club.ids["Anna"], rid, action, "it was right")
     assert club.results.result(rid)["status"] == "disputed"
     october = club.publish("2026-10")
-    assert club.results.world_list("fido", "2026-10")["games"] == 3
+    listed = club.results.world_list("fido", "2026-10")
+    assert listed is not None and listed["games"] == 3
     # An administrator decides: upheld, the result is withdrawn for good.
     club.results.review(club.ids["Root"], rid, "uphold", "the sheet says 6")
     assert club.results.result(rid)["status"] == "withdrawn"
@@ -281,3 +282,27 @@ def test_the_export_of_a_published_month_is_what_its_list_counted(club: Club) ->
     club.results.review(club.ids["Anna"], disputed - 1, "withdraw", "entered twice")
     club.enter("Anna", club.game(30, ("Anna", 1, 0), ("Ben", 2, 0), ("Cleo", 3, 0)), group="kiel")
     assert club.results.export("2026-10") == before
+
+
+def test_the_results_page_reads_with_few_queries(club: Club) -> None:
+    """46 results are read with a fixed number of queries, not a few per result."""
+    from sqlalchemy import event
+
+    games = [
+        club.game(1 + n % 19, ("Anna", 10 + n, 0), ("Ben", 5, 1), ("Cleo", n % 7, 2))
+        for n in range(46)
+    ]
+    club.enter("Anna", *games, group="kiel")
+    club.results.review(club.ids["Ben"], 1, "dispute", "wrong")
+    statements: list[str] = []
+
+    def count(*args: Any) -> None:
+        statements.append(str(args[2]))
+
+    event.listen(club.db.engine, "before_cursor_execute", count)
+    try:
+        rows, total = club.results.results(Filter(limit=50))
+    finally:
+        event.remove(club.db.engine, "before_cursor_execute", count)
+    assert total == 46 and len(rows) == 46
+    assert len(statements) <= 10, statements

@@ -13,7 +13,7 @@ from pypdf import PdfReader
 from pips.games.fido import DIVISORS, HAND_SIZES
 from pips.results.entry import Entry, Line
 from pips.results.service import Results
-from pips.results.sheet import SheetError, score_sheet
+from pips.results.sheet import SCORING_ROWS, SheetError, score_sheet
 from pips.server import accounts
 from pips.store.db import Database
 from tests.test_cli import run
@@ -29,7 +29,10 @@ def test_fido_sheet_has_the_header_the_hand_size_row_and_a_column_per_player(
 ) -> None:
     names = ["Anna", "Ben", "Cleo"]
     pdf = score_sheet("fido", players, top, names=names, place="Kiel", day=date(2026, 10, 3))
-    assert len(PdfReader(io.BytesIO(pdf)).pages) == 1  # one printed page
+    # A row per scoring play of 99 games in 100, on one page up to about 35 rows, on
+    # at most three for double-18.
+    pages = len(PdfReader(io.BytesIO(pdf)).pages)
+    assert pages == 1 if SCORING_ROWS[(top, players)] < 25 else 2 <= pages <= 3
     text = text_of(pdf)
     assert "FIDO divisor game — score sheet" in text
     assert "Date: 2026-10-03" in text and "Place: Kiel" in text
@@ -43,7 +46,7 @@ def test_fido_sheet_has_the_header_the_hand_size_row_and_a_column_per_player(
     assert f"{players} players hold {hand} tiles each" in flat
     for name in [*names, *(f"Player {i}" for i in range(4, players + 1))]:
         assert name in text
-    for label in ("Scoring play", "Running points", "Pips deducted", "Final score", "Rank"):
+    for label in ("Scoring play", "Went out", "Running points", "Pips left", "Final score", "Rank"):
         assert label in text
     assert f"divides by {DIVISORS[top]}" in flat
 
@@ -51,7 +54,8 @@ def test_fido_sheet_has_the_header_the_hand_size_row_and_a_column_per_player(
 def test_partnership_sheet_tallies_two_pairs_to_the_target() -> None:
     text = " ".join(text_of(score_sheet("partnership", 4, names=["A", "B", "C", "D"])).split())
     assert "Pair A: A + C" in text and "Pair B: B + D" in text
-    assert "Match to: 30" in text and "floor(P / 10) + 1" in text
+    assert "Match to: 30" in text and "1 point for 0 to 9 pips counted, 2 for 10 to 19" in text
+    assert "floor(" not in text and "PT-10, PT-11, PT-13" in text  # ids in the footnote
     assert "Hand" in text and "Total" in text
 
 

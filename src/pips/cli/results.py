@@ -28,16 +28,25 @@ def sheet(
     ] = None,
     names: Annotated[str, typer.Option(help="Players' names in seat order, comma separated.")] = "",
     rows: Annotated[
-        int | None, typer.Option(help="Rows for scoring plays or hands (4 to 60).")
+        int | None,
+        typer.Option(
+            help="Rows for scoring plays or hands (4 to 120; FIDO: enough for 99 games in 100)."
+        ),
     ] = None,
+    target: Annotated[
+        int | None, typer.Option(help="The match target, where the game has one (e.g. 50).")
+    ] = None,
+    group: Annotated[str, typer.Option(help="Print the group (blank to write in).")] = "",
 ) -> None:
     """Make a printable score sheet (PDF) for a game at a real table."""
     from datetime import date
 
     from pips.results.sheet import SheetError, score_sheet
 
-    if rows is not None and not 4 <= rows <= 60:
-        fail("--rows must be 4 to 60")
+    if rows is not None and not 4 <= rows <= 120:
+        fail("--rows must be 4 to 120")
+    if target is not None and not 1 <= target <= 10_000:
+        fail("--target must be 1 to 10000")
     try:
         when = date.fromisoformat(day) if day else None
     except ValueError:
@@ -51,6 +60,8 @@ def sheet(
             place=place,
             day=when,
             rows=rows,
+            target=target,
+            group=group[:60],
         )
     except SheetError as exc:
         fail(str(exc))

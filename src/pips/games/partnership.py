@@ -297,10 +297,17 @@ GAME = GameSpec(
     entry=EntryColumns("pair's points"),
     sheet=SheetKind.PAIR_TALLY,
     sheet_rule=lambda options: (
-        "Partners sit opposite (seats 1 and 3, 2 and 4). A pair scores floor(P / 10) + 1: "
-        "going out, P is the opponents' pips (PT-10); in a blocked hand the pair with "
-        "fewer pips scores, P per the table's block rule (PT-11). Only one pair scores "
-        f"per hand; the first pair to {options.target} wins the match (PT-13)."
+        "Partners sit opposite (seats 1 and 3, 2 and 4). When a player goes out, their "
+        "pair counts the opponents' pips (PT-10); in a blocked hand the pair with fewer "
+        "pips wins the hand and counts "
+        + (
+            "the losers' pips"
+            if options.block_points.value == "losers_only"
+            else "the pips of all four hands"
+        )
+        + " (PT-11). The pair scores 1 point for 0 to 9 pips counted, 2 for 10 to 19, 3 "
+        "for 20 to 29, and so on. Only one pair scores per hand; the first pair to "
+        f"{options.target} wins the match (PT-13)."
     ),
     players=(PLAYERS,),
     summary=SUMMARY,

@@ -3,13 +3,18 @@
 A sheet is laid out like the result form of the web (:mod:`pips.server.results_routes`)
 so that what is written at the table is typed in line by line:
 
-- FIDO: date, place, set, divisor and the F-02 row of hand sizes for the number of
-  players; a column per player for running points, a row per scoring play (F-15), then
-  the pips deducted (F-21), the final score and the rank.
+- FIDO: date, place, group, set, divisor and the F-02 row of hand sizes for the
+  number of players; a column per player for running points, a row per scoring play
+  (F-15) for the 99th percentile of simulated games (:data:`SCORING_ROWS`), then who
+  went out, the pips deducted (F-21), the final score and the rank.
 - The partnership game: a tally per pair, hand by hand, to the match target (PT-10,
   PT-11, PT-13).
 - The family game and Doubles: a column per player, a row per hand, to the target.
 - The draw game: one hand; pips left, who went out, the rank (DR-07).
+
+Every sheet has a signature line for every player; names wrap inside their cells (a
+name of 40 characters never runs over the next column); the rules are said in words,
+their ids only in the footnote.
 
     >>> pdf = score_sheet("fido", players=5, top=12)
     >>> pdf[:5]
@@ -19,13 +24,15 @@ so that what is written at the table is typed in line by line:
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Sequence
 from datetime import date
 from typing import Any
+from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
-from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
@@ -33,10 +40,70 @@ from pips import __version__
 from pips.core.errors import RuleError
 from pips.games.registry import GameSpec, find_game
 from pips.games.traits import SheetKind
+from pips.results.entry import NAME_LENGTH
+
+SCORING_ROWS: dict[tuple[int, int], int] = {
+    (6, 3): 15,
+    (6, 4): 14,
+    (6, 5): 11,
+    (6, 6): 13,
+    (6, 7): 11,
+    (6, 8): 11,
+    (6, 9): 7,
+    (9, 3): 21,
+    (9, 4): 23,
+    (9, 5): 23,
+    (9, 6): 20,
+    (9, 7): 19,
+    (9, 8): 22,
+    (9, 9): 19,
+    (12, 3): 35,
+    (12, 4): 36,
+    (12, 5): 38,
+    (12, 6): 39,
+    (12, 7): 36,
+    (12, 8): 39,
+    (12, 9): 37,
+    (15, 3): 52,
+    (15, 4): 54,
+    (15, 5): 53,
+    (15, 6): 52,
+    (15, 7): 57,
+    (15, 8): 53,
+    (15, 9): 49,
+    (18, 3): 70,
+    (18, 4): 73,
+    (18, 5): 73,
+    (18, 6): 73,
+    (18, 7): 72,
+    (18, 8): 74,
+    (18, 9): 73,
+}
+"""Rows for scoring plays on the FIDO sheet, per (set, players): the 99th percentile of
+the scoring plays of a game in simulated games (``scripts/scoring_plays.py``: greedy and
+expert bots, 100 games per cell up to double-15 with 5 players, 30 per cell beyond), so
+that 99 games in 100 fit; the grid continues on the next page when it needs one."""
+
+RULE_IDS = re.compile(
+    r"\s*\(((?:[A-Z]{1,2}-\d+|§[\d.]+)(?:(?:,| and| to) (?:[A-Z]{1,2}-\d+|§[\d.]+))*)\)"
+)
+"""A parenthesis of rule ids in a game's words, e.g. " (F-15)" or " (PT-10, PT-11)"."""
 
 
 class SheetError(ValueError):
     """Options no game has (a set and player count not in the table)."""
+
+
+def plain_words(text: str) -> tuple[str, list[str]]:
+    """A game's words for club players: the rule ids taken out (for the footnote).
+
+    >>> plain_words("Write the running points (F-15); deduct the pips (F-21).")
+    ('Write the running points; deduct the pips.', ['F-15', 'F-21'])
+    """
+    ids: list[str] = []
+    for match in RULE_IDS.finditer(text):
+        ids += [i.strip() for i in re.split(r",| and| to", match[1])]
+    return RULE_IDS.sub("", text), ids
 
 
 def score_sheet(
@@ -48,9 +115,12 @@ def score_sheet(
     place: str = "",
     day: date | None = None,
     rows: int | None = None,
+    target: int | None = None,
+    group: str = "",
 ) -> bytes:
     """The PDF of a score sheet; ``top`` is the set (12 for double-12), the game's
-    default when left out; blank name, place and date fields are left to fill in."""
+    default when left out; ``target`` the match target where the game has one; blank
+    name, place, group and date fields are left to fill in."""
     try:
         spec = find_game(game)
     except RuleError as exc:
@@ -60,41 +130,49 @@ def score_sheet(
         data["set"] = top
     try:
         options = spec.options_from_json(data)
+        if target is not None:
+            if spec.target(options) is None:
+                raise SheetError(f"a game of the {spec.title.lower()} is one hand, with no target")
+            options = spec.options_from_json({**data, "target": target})
     except (RuleError, TypeError, ValueError) as exc:
+        if isinstance(exc, SheetError):
+            raise
         raise SheetError(f"{spec.title}: {exc}") from None
     if len(names) > players:
         raise SheetError(f"{len(names)} names for {players} players")
+    if any(len(n.strip()) > NAME_LENGTH for n in names):
+        raise SheetError(f"a name is at most {NAME_LENGTH} characters")
     labels = [
         (names[i].strip() if i < len(names) and names[i].strip() else f"Player {i + 1}")
         for i in range(players)
     ]
     styles = getSampleStyleSheet()
     wide = players > 6
+    width = (landscape(A4) if wide else A4)[0] - 28 * mm
+    sheet = Sheet(spec, options, labels, width)
     story: list[Any] = [
         Paragraph(f"{spec.title} — score sheet", styles["Title"]),
-        _header(spec.name, options, place, day),
+        sheet.header(place, day, group),
     ]
     kind = spec.sheet
     if kind is SheetKind.SCORING_PLAYS:
-        story += _scoring_plays(spec, options, labels, rows or (12 if wide else 26))
+        story += sheet.scoring_plays(rows or SCORING_ROWS.get((options.set, players), 26))
     elif kind is SheetKind.PAIR_TALLY:
-        story += _pair_tally(spec, options, labels, rows or 16)
+        story += sheet.pair_tally(rows or 16)
     elif kind is SheetKind.ONE_HAND:
-        story += _one_hand(spec, options, labels)
+        story += sheet.one_hand()
     else:
-        story += _hands(spec, options, labels, rows or 16)
-    story += [
-        Spacer(1, 6 * mm),
-        Paragraph(
-            "Signatures: " + "  ".join("_" * 18 for _ in range(min(players, 4))), styles["Normal"]
-        ),
-        Spacer(1, 3 * mm),
+        story += sheet.hands(rows or 16)
+    story += [Spacer(1, 5 * mm), sheet.signatures(), Spacer(1, 3 * mm)]
+    rules = ", ".join(dict.fromkeys(sheet.rule_ids))
+    story.append(
         Paragraph(
             f"Enter the result on the pips server (Results, Enter a result) or as a CSV row "
-            f"per player. pips {__version__}.",
-            styles["Italic"],
-        ),
-    ]
+            f"per player. Rules: {spec.title}{': ' + rules if rules else ''} "
+            f"(pips rules, SPEC). pips {__version__}.",
+            FOOTNOTE,
+        )
+    )
     out = io.BytesIO()
     document = SimpleDocTemplate(
         out,
@@ -110,23 +188,191 @@ def score_sheet(
     return out.getvalue()
 
 
-def _header(game: str, options: Any, place: str, day: date | None) -> Table:
-    when = day.isoformat() if day else "_" * 16
-    where = place or "_" * 30
-    row = [f"Date: {when}", f"Place: {where}", f"Set: double-{options.set}"]
-    divisor = find_game(game).traits(options).divisor
-    if divisor:
-        row.append(f"Divisor: {divisor}")
-    target = getattr(options, "target", None)
-    if target:
-        row.append(f"Match to: {target}")
-    table = Table([row], hAlign="LEFT")
-    table.setStyle(TableStyle([("FONTSIZE", (0, 0), (-1, -1), 10)]))
-    return table
+_BASE = getSampleStyleSheet()
+CELL = ParagraphStyle("cell", parent=_BASE["Normal"], fontSize=8, leading=9.5)
+HEAD = ParagraphStyle("head", parent=CELL, fontName="Helvetica-Bold")
+TEXT = ParagraphStyle("text", parent=_BASE["Normal"], fontSize=9.5, leading=12)
+FOOTNOTE = ParagraphStyle("footnote", parent=_BASE["Italic"], fontSize=7, leading=8.5)
 
 
-def _grid(data: list[list[Any]], widths: list[float] | None, bold_rows: Sequence[int]) -> Table:
-    table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
+class Sheet:
+    """The parts of one sheet; names are paragraphs, so a long name wraps inside its
+    cell instead of running over the next one."""
+
+    def __init__(self, spec: GameSpec, options: Any, labels: list[str], width: float) -> None:
+        self.spec, self.options, self.labels, self.width = spec, options, labels, width
+        self.rule_ids: list[str] = []
+
+    def words(self, text: str) -> Paragraph:
+        plain, ids = plain_words(text)
+        self.rule_ids += ids
+        return Paragraph(escape(plain), TEXT)
+
+    def header(self, place: str, day: date | None, group: str) -> Table:
+        when = day.isoformat() if day else "_" * 14
+        row = [
+            f"Date: {when}",
+            f"Place: {place or '_' * 24}",
+            f"Group: {group or '_' * 20}",
+            f"Set: double-{self.options.set}",
+        ]
+        divisor = self.spec.traits(self.options).divisor
+        if divisor:
+            row.append(f"Divisor: {divisor}")
+        target = self.spec.target(self.options)
+        if target:
+            row.append(f"Match to: {target}")
+        cells = [Paragraph(escape(text), TEXT) for text in row]
+        table = Table([cells], colWidths=[self.width / len(row)] * len(row), hAlign="LEFT")
+        table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP")]))
+        return table
+
+    def names(self, labels: Sequence[str]) -> list[Paragraph]:
+        return [Paragraph(escape(name), HEAD) for name in labels]
+
+    def scoring_plays(self, rows: int) -> list[Any]:
+        """A row per scoring play, then who went out, the deduction and the result,
+        with the hand sizes of every set for the number of players."""
+        spec, options, labels = self.spec, self.options, self.labels
+        players, top = options.players, options.set
+        hand, stock = _sizes(spec, players, top) or (0, 0)
+        sets = [s for s in spec.sets if _sizes(spec, players, s) is not None]
+        sizes = [["Players"] + [f"double-{s}" for s in sets]]
+        sizes.append(
+            [str(players)] + ["{} ({})".format(*(_sizes(spec, players, s) or (0, 0))) for s in sets]
+        )
+        table = Table(sizes, hAlign="LEFT")
+        chosen = 1 + sets.index(top)
+        table.setStyle(
+            TableStyle(
+                [
+                    ("GRID", (0, 0), (-1, -1), 0.5, colors.grey),
+                    ("FONTSIZE", (0, 0), (-1, -1), 8),
+                    ("BACKGROUND", (chosen, 0), (chosen, -1), colors.HexColor("#e8e4d8")),
+                    ("FONTNAME", (chosen, 1), (chosen, 1), "Helvetica-Bold"),
+                ]
+            )
+        )
+        self.rule_ids.append("F-02")
+        first = 30 * mm
+        grid: list[list[Any]] = [[Paragraph("Scoring play", HEAD), *self.names(labels)]]
+        grid += [[str(i)] + [""] * players for i in range(1, rows + 1)]
+        last = len(grid)
+        grid += [
+            [Paragraph(label, CELL)] + [""] * players
+            for label in (
+                "Went out (mark x)",
+                "Running points at the end",
+                "Pips left in hand (deducted)",
+                "Final score",
+                "Rank",
+            )
+        ]
+        return [
+            Spacer(1, 2 * mm),
+            Paragraph(
+                f"Tiles each (stock) by set: {players} players hold {hand} tiles each, "
+                f"{stock} in the stock.",
+                TEXT,
+            ),
+            table,
+            Spacer(1, 3 * mm),
+            self.words(spec.sheet_rule(options)),
+            Spacer(1, 2 * mm),
+            _grid(
+                grid,
+                [first] + [(self.width - first) / players] * players,
+                [last],
+                # 5 mm to write in: a whole double-18 game on two or three pages.
+                heights=[None] + [ROW] * rows + [None] * (len(grid) - rows - 1),
+            ),
+        ]
+
+    def pair_tally(self, rows: int) -> list[Any]:
+        pairs = [" + ".join(self.labels[s] for s in pair) for pair in self.spec.teams(4)]
+        column = (self.width - 20 * mm - 30 * mm) / 2
+        grid: list[list[Any]] = [
+            [
+                Paragraph("Hand", HEAD),
+                Paragraph(escape(f"Pair A: {pairs[0]}"), HEAD),
+                Paragraph(escape(f"Pair B: {pairs[1]}"), HEAD),
+                Paragraph("Pips counted", HEAD),
+            ]
+        ]
+        grid += [[str(i), "", "", ""] for i in range(1, rows + 1)]
+        last = len(grid)
+        grid += [["Total", "", "", ""], ["Result", "", "", ""]]
+        return [
+            self.words(self.spec.sheet_rule(self.options)),
+            Spacer(1, 2 * mm),
+            _grid(grid, [20 * mm, column, column, 30 * mm], [last]),
+        ]
+
+    def hands(self, rows: int) -> list[Any]:
+        players = len(self.labels)
+        first = 20 * mm
+        grid: list[list[Any]] = [[Paragraph("Hand", HEAD), *self.names(self.labels)]]
+        grid += [[str(i)] + [""] * players for i in range(1, rows + 1)]
+        last = len(grid)
+        grid += [["Total"] + [""] * players, ["Rank"] + [""] * players]
+        target = self.spec.target(self.options)
+        return [
+            self.words(
+                f"{self.spec.sheet_rule(self.options)} Write each hand's points and the "
+                f"running total; the first to {target} wins, the highest total ranks first."
+            ),
+            Spacer(1, 2 * mm),
+            _grid(grid, [first] + [(self.width - first) / players] * players, [last]),
+        ]
+
+    def one_hand(self) -> list[Any]:
+        grid: list[list[Any]] = [
+            [Paragraph(h, HEAD) for h in ("Player", "Went out (mark x)", "Pips left", "Rank")]
+        ]
+        grid += [[name, "", "", ""] for name in self.names(self.labels)]
+        return [
+            self.words(self.spec.sheet_rule(self.options)),
+            Spacer(1, 2 * mm),
+            _grid(grid, [80 * mm, 30 * mm, 30 * mm, 20 * mm], []),
+        ]
+
+    def signatures(self) -> Table:
+        """A signature line for every player, two to a row."""
+        cells = [[name, ""] for name in self.names(self.labels)]
+        rows = [
+            cells[i] + (cells[i + 1] if i + 1 < len(cells) else ["", ""])
+            for i in range(0, len(cells), 2)
+        ]
+        half = self.width / 2
+        table = Table(
+            [[Paragraph("Signatures", HEAD), "", "", ""], *rows],
+            colWidths=[half * 0.45, half * 0.55] * 2,
+            hAlign="LEFT",
+        )
+        table.setStyle(
+            TableStyle(
+                [
+                    ("LINEBELOW", (1, 1), (1, -1), 0.5, colors.black),
+                    ("LINEBELOW", (3, 1), (3, len(cells) // 2), 0.5, colors.black),
+                    ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+                    ("TOPPADDING", (0, 1), (-1, -1), 9),
+                ]
+            )
+        )
+        return table
+
+
+ROW = 5 * mm
+"""The height of a row to write a number in."""
+
+
+def _grid(
+    data: list[list[Any]],
+    widths: list[float] | None,
+    bold_rows: Sequence[int],
+    heights: Sequence[float | None] | None = None,
+) -> Table:
+    table = Table(data, colWidths=widths, rowHeights=heights, repeatRows=1, hAlign="LEFT")
     style = [
         ("GRID", (0, 0), (-1, -1), 0.5, colors.black),
         ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8e4d8")),
@@ -152,95 +398,3 @@ def _sizes(spec: GameSpec, players: int, top: int) -> tuple[int, int] | None:
         return None
     hand = int(options.hand_size)
     return hand, (top + 1) * (top + 2) // 2 - players * hand
-
-
-def _scoring_plays(spec: GameSpec, options: Any, labels: list[str], rows: int) -> list[Any]:
-    """A row per scoring play (F-15), then the deduction (F-21), with the F-02 hand
-    sizes of every set."""
-    styles = getSampleStyleSheet()
-    players, top = options.players, options.set
-    hand, stock = _sizes(spec, players, top) or (0, 0)
-    sets = [s for s in spec.sets if _sizes(spec, players, s) is not None]
-    sizes = [["Players"] + [f"double-{s}" for s in sets]]
-    sizes.append(
-        [str(players)] + ["{} ({})".format(*(_sizes(spec, players, s) or (0, 0))) for s in sets]
-    )
-    table = Table(sizes, hAlign="LEFT")
-    chosen = 1 + sets.index(top)
-    table.setStyle(
-        TableStyle(
-            [
-                ("GRID", (0, 0), (-1, -1), 0.5, colors.grey),
-                ("FONTSIZE", (0, 0), (-1, -1), 8),
-                ("BACKGROUND", (chosen, 0), (chosen, -1), colors.HexColor("#e8e4d8")),
-                ("FONTNAME", (chosen, 1), (chosen, 1), "Helvetica-Bold"),
-            ]
-        )
-    )
-    width = (A4[1] if players > 6 else A4[0]) - 28 * mm
-    grid: list[list[Any]] = [["Scoring play", *labels]]
-    grid += [[str(i)] + [""] * players for i in range(1, rows + 1)]
-    last = len(grid)
-    grid += [
-        ["Running points (end)"] + [""] * players,
-        ["Pips deducted"] + [""] * players,
-        ["Final score"] + [""] * players,
-        ["Rank"] + [""] * players,
-    ]
-    return [
-        Spacer(1, 2 * mm),
-        Paragraph(
-            f"Hand sizes (F-02), tiles each (stock): {players} players hold {hand} tiles each, "
-            f"{stock} in the stock.",
-            styles["Normal"],
-        ),
-        table,
-        Spacer(1, 3 * mm),
-        Paragraph(spec.sheet_rule(options), styles["Normal"]),
-        Spacer(1, 2 * mm),
-        _grid(grid, [36 * mm] + [(width - 36 * mm) / players] * players, [last]),
-    ]
-
-
-def _pair_tally(spec: GameSpec, options: Any, labels: list[str], rows: int) -> list[Any]:
-    styles = getSampleStyleSheet()
-    pairs = [" + ".join(labels[s] for s in pair) for pair in spec.teams(len(labels))]
-    grid: list[list[Any]] = [["Hand", f"Pair A: {pairs[0]}", f"Pair B: {pairs[1]}", "Pips counted"]]
-    grid += [[str(i), "", "", ""] for i in range(1, rows + 1)]
-    last = len(grid)
-    grid += [["Total", "", "", ""], ["Result", "", "", ""]]
-    return [
-        Paragraph(spec.sheet_rule(options), styles["Normal"]),
-        Spacer(1, 2 * mm),
-        _grid(grid, [20 * mm, 60 * mm, 60 * mm, 30 * mm], [last]),
-    ]
-
-
-def _hands(spec: GameSpec, options: Any, labels: list[str], rows: int) -> list[Any]:
-    styles = getSampleStyleSheet()
-    players = len(labels)
-    width = A4[0] - 28 * mm - 20 * mm
-    grid: list[list[Any]] = [["Hand", *labels]]
-    grid += [[str(i)] + [""] * players for i in range(1, rows + 1)]
-    last = len(grid)
-    grid += [["Total"] + [""] * players, ["Rank"] + [""] * players]
-    return [
-        Paragraph(
-            f"{spec.sheet_rule(options)} Write each hand's points and the running total; the "
-            f"first to {options.target} wins, the highest total ranks first.",
-            styles["Normal"],
-        ),
-        Spacer(1, 2 * mm),
-        _grid(grid, [20 * mm] + [width / players] * players, [last]),
-    ]
-
-
-def _one_hand(spec: GameSpec, options: Any, labels: list[str]) -> list[Any]:
-    styles = getSampleStyleSheet()
-    grid: list[list[Any]] = [["Player", "Went out", "Pips left", "Rank"]]
-    grid += [[name, "", "", ""] for name in labels]
-    return [
-        Paragraph(spec.sheet_rule(options), styles["Normal"]),
-        Spacer(1, 2 * mm),
-        _grid(grid, [60 * mm, 30 * mm, 30 * mm, 20 * mm], []),
-    ]

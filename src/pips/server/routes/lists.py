@@ -6,9 +6,9 @@ import asyncio
 import io
 import math
 from datetime import date, timedelta
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from pips.games.registry import find_game
@@ -86,8 +86,11 @@ async def sheet_pdf(
     place: str = "",
     day: str = "",
     names: str = "",
+    group: str = "",
+    target: Annotated[int | None, Query(ge=1, le=10_000)] = None,
 ) -> Response:
-    """A printable score sheet (``set`` is 12 for double-12)."""
+    """A printable score sheet (``set`` is 12 for double-12; ``target``: the match
+    target, where the game has one)."""
     try:
         when = date.fromisoformat(day) if day else None
         pdf = await asyncio.to_thread(
@@ -95,9 +98,11 @@ async def sheet_pdf(
             game,
             players,
             set,
-            names=names.split(",") if names else (),
+            names=names.split(",")[:9] if names else (),
             place=place[:80],
             day=when,
+            target=target,
+            group=group[:60],
         )
     except (SheetError, ValueError) as exc:
         raise HTTPException(422, str(exc)) from None
