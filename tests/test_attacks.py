@@ -265,7 +265,8 @@ def test_a_websocket_from_another_site_is_refused(server: Server) -> None:
 def test_an_exported_place_cannot_be_a_spreadsheet_formula(server: Server) -> None:
     ann = Browser(server)
     register(ann, "Anna")
-    register(Browser(server), "Ben")
+    ben = Browser(server)
+    register(ben, "Ben")
     place = '=HYPERLINK("http://evil.test","x")'
     game = {
         "game": "draw",
@@ -274,7 +275,11 @@ def test_an_exported_place_cannot_be_a_spreadsheet_formula(server: Server) -> No
         "place": place,
         "players": [{"name": "Anna", "pips": 0, "out": True}, {"name": "Ben", "pips": 12}],
     }
-    assert ann.post("/api/results", {"results": [game]}).status_code == 201
+    made = ann.post("/api/results", {"results": [game]})
+    assert made.status_code == 201
+    # Confirmed by Ben's account, it counts and is exported.
+    confirmed = ben.post(f"/api/results/{made.json()['ids'][0]}/confirm", {})
+    assert confirmed.json()["status"] == "confirmed"
     exported = ann.http.get("/api/results/export.csv", params={"month": "2026-10"}).text
     places = {row["place"] for row in csv.DictReader(io.StringIO(exported))}
     assert places == {"'" + place}
