@@ -229,9 +229,7 @@ def admin_grant(
     database: DatabaseOption = None,
 ) -> None:
     """Make an account an administrator (only here, on the server's machine)."""
-    service = results_service(database)
-    done = _admin_call(service.set_admin, name, True)
-    out.print(f"{done['name']} is an administrator", markup=False)
+    _set_admin(name, database, True)
 
 
 @admin.command("revoke")
@@ -240,9 +238,13 @@ def admin_revoke(
     database: DatabaseOption = None,
 ) -> None:
     """Take the administrator role back."""
-    service = results_service(database)
-    done = _admin_call(service.set_admin, name, False)
-    out.print(f"{done['name']} is no longer an administrator", markup=False)
+    _set_admin(name, database, False)
+
+
+def _set_admin(name: str, database: str | None, admin: bool) -> None:
+    done = _admin_call(results_service(database).set_admin, name, admin)
+    said = "is an administrator" if admin else "is no longer an administrator"
+    out.print(f"{done['name']} {said}", markup=False)
 
 
 @admin.command("list")
