@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server_helpers import Server, new_database
+from tests.server_helpers import Server, database_urls, new_database
 
 
 @pytest.fixture
@@ -16,6 +16,20 @@ def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Server]:
     """``pips serve`` over a fresh database; ``indirect`` parametrization names its kind."""
     kind = getattr(request, "param", "sqlite")
     running = Server(tmp_path, new_database(kind, tmp_path), grace=60).start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="module", params=database_urls())
+def shared_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    """One ``pips serve`` per database for a module's tests that change nothing another
+    test reads (each acts as people of its own), so the server starts once, not per test."""
+    home = tmp_path_factory.mktemp("shared")
+    running = Server(home, new_database(request.param, home), grace=60).start()
     try:
         yield running
     finally:

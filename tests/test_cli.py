@@ -165,7 +165,7 @@ def test_replay_shows_every_move_with_count_and_scores(
     plays = [m for m in moves if "play" in m]
     assert out.count(", S = ") == len(plays)
     assert f"S = {plays[0]['count']}" in out
-    assert "Hand 1 over" in out
+    assert "Hand 1: " in out
     code, _, err = run(["replay", str(path), "--game", "3"], capsys)
     assert code == 2 and "--game must be 1 to 2" in err
     code, _, err = run(["replay", str(tmp_path / "missing.json")], capsys)
@@ -201,7 +201,7 @@ def test_play_a_whole_game_from_the_keyboard(
     assert code == 0
     assert "your hand:" in out and "divisor 3" in out
     assert "not a tile: 'hello'" in out and "there is no move 99" in out
-    assert "Hand 1 over" in out and f"record saved to {save}" in out
+    assert "Hand 1: " in out and f"record saved to {save}" in out
     replayed = record.replay(json.loads(save.read_text()))
     assert replayed.seats[0] == "Ann" and replayed.final.is_over
 
@@ -346,4 +346,4 @@ def test_replay_step_by_step_shows_the_layout_and_stops_on_q(
     code, out, _ = run(["replay", str(path), "--step"], capsys)
     assert code == 0
     assert out.count("open ends") == 3 and "naked sides" in out
-    assert "Hand 1 over" not in out
+    assert "Hand 1: " not in out

@@ -44,7 +44,7 @@ def test_simulate_then_check_then_replay_every_game(
     code, out, _ = run(["check", str(out_file)], capsys)
     assert code == 0 and "6 record(s) OK" in out
     code, out, _ = run(["replay", str(out_file), "--game", "2"], capsys)
-    assert code == 0 and "Hand 1 over" in out
+    assert code == 0 and "Hand 1: " in out
 
 
 def test_simulate_records_lots_for_doubles_and_pairs_by_lot(

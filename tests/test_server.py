@@ -136,9 +136,17 @@ def test_bad_messages_get_an_error_to_that_client_only_and_change_nothing(tmp_pa
         table = ann.create("family", {"players": 2}, [{"kind": "me"}, {"kind": "open"}])
         assert bo.post(f"/api/tables/{table}/join").status_code == 200
         a, b, spectator = ann.socket(table), bo.socket(table), Browser(server).socket(table)
-        state_a = json.loads(a.recv(5))
-        state_b = json.loads(b.recv(5))
-        json.loads(spectator.recv(5))
+
+        def settled(connection: Any) -> dict[str, Any]:
+            """The last state before a pong: an arrival tells the others who is here."""
+            connection.send(json.dumps({"v": 1, "type": "ping"}))
+            last: dict[str, Any] = {}
+            while (message := json.loads(connection.recv(5)))["type"] != "pong":
+                last = message
+            return last
+
+        state_a, state_b = settled(a), settled(b)
+        settled(spectator)
         mover, other = (a, b) if state_a.get("legal") else (b, a)
         state = state_a if mover is a else state_b
         made = state["moves_made"]

@@ -17,7 +17,7 @@ from pips.results.service import Results
 from pips.server import accounts
 from pips.store.db import Database
 from tests.server_helpers import Server, running
-from tests.test_web import browser, shot
+from tests.web_helpers import browser, shot
 
 __all__ = ["browser"]  # the module's chromium, shared with these tests
 

@@ -248,9 +248,10 @@ def sheet_table(sheet: ScoreSheet, names: Sequence[str]) -> SheetTable:
     """The lines of ``sheet`` as a table. A game that scores during the hand shows the
     running points, the pips deducted and the final score (F-21); the others the score
     before the hand, the pips left, what the hand scored and the total."""
-    title = f"Hand {sheet.hand} over: {sheet.ended.value}"
     if sheet.out is not None:
-        title += f" ({names[sheet.out]} went out)"
+        title = f"Hand {sheet.hand}: {names[sheet.out]} went out"
+    else:
+        title = f"Hand {sheet.hand}: blocked, nobody can play"
     if find_game(sheet.game).scores_during_hand:
         columns: tuple[str, ...] = ("player", "points", "pips left", "final", "place")
         rows: tuple[tuple[str, ...], ...] = tuple(

@@ -90,6 +90,15 @@ class BotKind:
 
 _BOTS: dict[str, BotKind] = {}
 
+BOT_LEVELS: tuple[tuple[str, str], ...] = (
+    ("beginner", "random"),
+    ("casual", "greedy"),
+    ("expert", "expert"),
+    ("strong", "search:normal"),
+    ("master", "search:hard"),
+)
+"""The bots a player chooses a seat's opponent from, by level, weakest first."""
+
 
 def register_bot(kind: BotKind) -> None:
     """Make a bot available by name everywhere a seat can be filled."""

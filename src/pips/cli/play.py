@@ -24,6 +24,7 @@ from pips.cli.base import (
     with_game_flags,
 )
 from pips.core.errors import RuleError
+from pips.core.legal import representatives
 from pips.core.moves import Move, Pass
 from pips.core.notation import move_text, read_move
 from pips.core.view import View
@@ -35,7 +36,9 @@ from pips.tui.session import PlaySession, SessionError, default_path
 def choose_interactively(
     view: View, moves: Sequence[Move], spec: GameSpec, ask: Callable[[str], str]
 ) -> Move | None:
-    """Ask the person at the keyboard for a move; ``None`` when they quit."""
+    """Ask the person at the keyboard for a move; ``None`` when they quit. Places that
+    make no difference are offered once (:func:`~pips.core.legal.distinct`)."""
+    moves = representatives(moves)
     out.print(describe_layout(view))
     # The order players of the game keep their tiles in (F-03 Ratzek rows, PT-03).
     out.print("your hand: " + " · ".join(" ".join(map(str, row)) for row in hand_rows(view)))

@@ -185,13 +185,20 @@ def representatives(moves: Sequence[Move]) -> list[Move]:
     """One move per group of equivalent moves: the same tile, the same way round, on
     points of equal value and kind lead to the same position for every rule (F-04);
     the move on the oldest point stands for its group."""
+    return [moves[i] for i in distinct(moves)]
+
+
+def distinct(moves: Sequence[Move]) -> list[int]:
+    """The numbers of the moves :func:`representatives` keeps: the choices a player is
+    offered, so nobody is asked to choose between places that make no difference (both
+    halves of a double across showing 9, two ends of the same number)."""
     seen: set[tuple[Tile, int, At, bool]] = set()
-    out: list[Move] = []
-    for move in moves:
+    out: list[int] = []
+    for number, move in enumerate(moves):
         if isinstance(move, Play):
             key = (move.tile, move.touching, move.at, move.inline)
             if key in seen:
                 continue
             seen.add(key)
-        out.append(move)
+        out.append(number)
     return out

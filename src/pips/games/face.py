@@ -79,6 +79,25 @@ def by_number(view: View) -> list[list[Tile]]:
 
 
 @dataclass(frozen=True)
+class FormField:
+    """One option as a form offers it (:meth:`GameSpec.form`)."""
+
+    name: str
+    label: str
+    control: str
+    """``checkbox``, ``choice`` or ``number``."""
+    choices: tuple[Any, ...]
+    minimum: int | None
+    maximum: int | None
+    default: Any
+    fixed: bool
+    """Only one value is possible (shown, not asked)."""
+    help: str
+    values: str
+    rule: str
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """How to build, read, score and show one rule system."""
 
@@ -200,6 +219,56 @@ class GameSpec:
     def pass_verb(self) -> str:
         """The third person: ``passes`` or ``knocks``."""
         return self.pass_word + ("es" if self.pass_word.endswith("s") else "s")
+
+    def form(self) -> list[FormField]:
+        """The game's options as a form offers them: per option the control its kind
+        calls for (a checkbox, a choice, a number with its range), from the option
+        declarations and the player counts and sets the game is played with."""
+        fields: list[FormField] = []
+        for info in self.options.describe():
+            choices: tuple[Any, ...] = info.choices
+            if info.name == "players":
+                choices = self.players
+            elif info.name == "set":
+                choices = self.sets
+            if info.kind is bool:
+                control = "checkbox"
+            elif choices:
+                control = "choice"
+            else:
+                control = "number"
+            default = self.defaults.get(info.name, info.default)
+            fields.append(
+                FormField(
+                    name=info.name,
+                    label=info.name.replace("_", " "),
+                    control=control,
+                    choices=tuple(choices),
+                    minimum=info.minimum,
+                    maximum=info.maximum,
+                    default=default,
+                    fixed=len(choices) == 1,
+                    help=info.help,
+                    values=info.values,
+                    rule=info.rule,
+                )
+            )
+        return fields
+
+    def in_brief(self, options: Any) -> str:
+        """The chosen options in one line: players, set, tiles, what is played to and,
+        in FIDO, what scores (F-01)."""
+        data = options.to_json()
+        parts = [f"{data['players']} players"]
+        if "set" in data:
+            parts.append(f"double-{data['set']}")
+        if "hand_size" in data:
+            parts.append(f"{data['hand_size']} tiles each")
+        if "divisor" in data:
+            parts.append(f"points when the open ends add up to a multiple of {data['divisor']}")
+        target = self.target(options)
+        parts.append("one hand" if target is None else f"first to {target}")
+        return f"{self.title}: " + ", ".join(parts)
 
     def teams(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Seats that score and are rated together: pairs, or every seat alone."""

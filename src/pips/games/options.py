@@ -31,18 +31,26 @@ def option(
     help: str,
     values: str = "",
     minimum: int | None = None,
+    maximum: int | None = None,
 ) -> Any:
     """A game option: its default (none: required), the rule that defines it, a one-line
     help text, where the type does not say it the allowed values in words, and for a
-    whole number its smallest allowed value."""
+    whole number its smallest allowed value (checked) and its largest (forms offer no
+    more; :meth:`GameOptions.check` decides)."""
     return dataclasses.field(
         default=default,
-        metadata={"rule": rule, "help": help, "values": values, "minimum": minimum},
+        metadata={
+            "rule": rule,
+            "help": help,
+            "values": values,
+            "minimum": minimum,
+            "maximum": maximum,
+        },
     )
 
 
 class OptionInfo(NamedTuple):
-    """One option as ``pips rules`` lists it."""
+    """One option as ``pips rules`` lists it (and forms offer it)."""
 
     name: str
     kind: type
@@ -50,6 +58,10 @@ class OptionInfo(NamedTuple):
     values: str
     rule: str
     help: str
+    choices: tuple[Any, ...] = ()
+    """The values to choose from, where there are few (a yes/no, a named variant)."""
+    minimum: int | None = None
+    maximum: int | None = None
 
 
 def _base_type(hint: Any) -> tuple[type, bool]:
@@ -158,7 +170,22 @@ class GameOptions:
             default = None if f.default is dataclasses.MISSING else f.default
             if isinstance(default, StrEnum):
                 default = default.value
+            choices: tuple[Any, ...] = ()
+            if issubclass(kind, StrEnum):
+                choices = tuple(k.value for k in kind)
+            elif kind is bool:
+                choices = (False, True)
             infos.append(
-                OptionInfo(f.name, kind, default, values, f.metadata["rule"], f.metadata["help"])
+                OptionInfo(
+                    f.name,
+                    kind,
+                    default,
+                    values,
+                    f.metadata["rule"],
+                    f.metadata["help"],
+                    choices,
+                    f.metadata["minimum"],
+                    f.metadata["maximum"],
+                )
             )
         return infos

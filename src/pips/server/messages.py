@@ -7,7 +7,9 @@ by pydantic, anything else refused with an ``error`` to that client only):
   numbered ``i`` (from 0) of the ``legal`` list of the last state message, which was
   sent when ``n`` moves had been made (a stale list is refused);
 * ``chat``: ``{"v": 1, "type": "chat", "text": "..."}`` (1 to 300 characters);
-* ``ping``.
+* ``ping``;
+* ``hint``: ``{"v": 1, "type": "hint"}`` asks for the expert bot's advice at your turn
+  (only where the table's ``hints`` is true).
 
 The server sends (declared as typed dicts, so building one costs nothing at run time;
 their JSON schemas are in :func:`asyncapi`, served at ``/api/asyncapi.json``):
@@ -15,7 +17,10 @@ their JSON schemas are in :func:`asyncapi`, served at ``/api/asyncapi.json``):
 * ``state``: the table, the names, the seat's own view (never another seat's tiles), the
   last event as that seat may see it and in words, the legal moves when it is that
   seat's turn, how the hand's points came about, the match's scores;
-* ``chat``, ``pong``, ``error`` (to the sender only; nothing changed).
+  between hands, the hand that has just ended (``hand_over``) and the running match
+  sheet (``hands``); the turn timer's seconds left; on arrival the hand's moves so far;
+* ``hint`` (to the asker only), ``chat``, ``pong``, ``error`` (to the sender only;
+  nothing changed).
 """
 
 from __future__ import annotations
@@ -62,15 +67,22 @@ class PingMessage(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[MoveMessage | ChatMessage | PingMessage, Field(discriminator="type")]
-_CLIENT: TypeAdapter[MoveMessage | ChatMessage | PingMessage] = TypeAdapter(ClientMessage)
+class HintMessage(_Message):
+    """Ask for the expert bot's advice at your turn (where the table offers hints)."""
+
+    type: Literal["hint"]
+
+
+Incoming = MoveMessage | ChatMessage | PingMessage | HintMessage
+ClientMessage = Annotated[Incoming, Field(discriminator="type")]
+_CLIENT: TypeAdapter[Incoming] = TypeAdapter(ClientMessage)
 
 
 class ProtocolError(ValueError):
     """A frame that is not a valid client message; the text says why, in one line."""
 
 
-def parse(frame: str | bytes) -> MoveMessage | ChatMessage | PingMessage:
+def parse(frame: str | bytes) -> Incoming:
     """A client's frame as its message; :class:`ProtocolError` for anything else."""
     if len(frame) > MAX_FRAME:
         raise ProtocolError(f"message too large (over {MAX_FRAME} bytes)")
@@ -122,6 +134,8 @@ class TableSummary(TypedDict):
     practice: bool
     """Dealt from a seed its creator chose (``seed``, shown to everyone): not rated."""
     seed: int | None
+    hints: bool
+    """Whether a seat may ask for a hint (practice tables, one person and bots)."""
 
 
 @with_config(_STRICT)
@@ -143,6 +157,42 @@ class Sheet(TypedDict):
 
 
 @with_config(_STRICT)
+class HandOver(TypedDict):
+    """A hand that has just ended, shown to every seat between hands: how it ended,
+    its last move, every hand face up, the layout as it was left and the sheet."""
+
+    hand: int
+    ended: str
+    out: int | None
+    last: dict[str, Any] | None
+    said: str
+    hands: list[list[list[int]]]
+    layout: dict[str, Any]
+    sheet: Sheet
+    scores: list[int]
+    match_over: bool
+
+
+@with_config(_STRICT)
+class HandLine(TypedDict):
+    """One finished hand on the running match sheet."""
+
+    hand: int
+    ended: str
+    out: int | None
+    change: list[int]
+    totals: list[int]
+
+
+@with_config(_STRICT)
+class Timer(TypedDict):
+    """The turn timer of the seat to move: seconds left when the message was made."""
+
+    seat: int
+    left: float
+
+
+@with_config(_STRICT)
 class SharedState(TypedDict):
     """The part of a state message every seat gets alike."""
 
@@ -154,9 +204,13 @@ class SharedState(TypedDict):
     commitment: NotRequired[str]
     """SHA-256 of the current hand's deal and a secret salt, sent from the deal on; the
     finished record reveals the salt (docs/server.md, "Fair deals")."""
-    explanation: NotRequired[str]
-    sheet: NotRequired[Sheet]
+    hand_over: NotRequired[HandOver]
+    hands: NotRequired[list[HandLine]]
+    """The running match sheet."""
     match: NotRequired[MatchState]
+    timer: NotRequired[Timer]
+    away: NotRequired[list[bool]]
+    """Per seat: its person has no connection (the seat waits, or a bot plays it)."""
 
 
 @with_config(_STRICT)
@@ -169,12 +223,28 @@ class StateMessage(SharedState):
     event: NotRequired[dict[str, Any]]
     said: NotRequired[str]
     legal: NotRequired[list[dict[str, Any]]]
+    choices: NotRequired[list[int]]
+    """The legal moves worth offering: one per group that makes no difference."""
+    log: NotRequired[list[str]]
+    """On arrival: the hand's moves so far as this seat may see them, in words."""
 
 
 ChatLine = TypedDict(
     "ChatLine", {"v": Literal[1], "type": Literal["chat"], "from": str, "text": str}
 )
 ChatLine.__pydantic_config__ = _STRICT  # type: ignore[attr-defined]
+
+
+@with_config(_STRICT)
+class Hint(TypedDict):
+    """The expert bot's advice to the asking seat only: the legal move it would play
+    and why."""
+
+    v: Literal[1]
+    type: Literal["hint"]
+    move: int
+    moves_made: int
+    reasons: list[str]
 
 
 @with_config(_STRICT)
@@ -190,7 +260,7 @@ class Error(TypedDict):
     message: str
 
 
-ServerMessage = StateMessage | ChatLine | Pong | Error
+ServerMessage = StateMessage | ChatLine | Hint | Pong | Error
 SERVER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 """Validates a server message (the protocol tests hold every message sent to it)."""
 
@@ -218,10 +288,12 @@ def asyncapi(version: str) -> dict[str, Any]:
         "move": MoveMessage,
         "chat": ChatMessage,
         "ping": PingMessage,
+        "hintRequest": HintMessage,
     }
     received: dict[str, Any] = {
         "state": StateMessage,
         "chatLine": ChatLine,
+        "hint": Hint,
         "pong": Pong,
         "error": Error,
     }

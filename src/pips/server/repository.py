@@ -192,6 +192,16 @@ class TableRepository:
                 moves=list(moves),
             )
 
+    def chat_lines(self, table_id: str) -> list[tuple[str, str]]:
+        """A table's kept chat, oldest first, as (author, text)."""
+        with self.db.session() as session:
+            rows = session.execute(
+                select(ChatLine.author, ChatLine.text)
+                .where(ChatLine.table_id == table_id)
+                .order_by(ChatLine.id)
+            ).all()
+            return [(author, text) for author, text in rows]
+
     async def load_async(self, table_id: str) -> StoredTable:
         return await asyncio.to_thread(self.load, table_id)
 

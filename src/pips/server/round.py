@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pips.bots.base import Bot, make_bot
+from pips.bots.expert import ExpertBot
 from pips.core.errors import RuleError
 from pips.core.fairness import KeyedRandom, deal_commitment, salt_for
+from pips.core.legal import distinct
 from pips.core.moves import Move
 from pips.core.view import SPECTATOR, Event, move_to_json
 from pips.display import describe_event, hand_order, hand_sheet, sheet_table
@@ -228,6 +230,12 @@ class Round:
         return self.seed is not None
 
     @property
+    def hints(self) -> bool:
+        """Hints (the expert bot's advice) are offered where no other person could be
+        disadvantaged by them: at practice tables and at tables of one person and bots."""
+        return self.practice or sum(e.kind != "bot" or e.taken_over for e in self.entrants) <= 1
+
+    @property
     def _stream(self) -> int | str:
         """What names the table's random streams (deals, bots' choices)."""
         return self.seed if self.seed is not None else str(self.key)
@@ -355,9 +363,14 @@ class Round:
     # -- what clients are sent --------------------------------------------------------
 
     def summary(
-        self, table_id: str, private: bool, turn_seconds: int | None
+        self,
+        table_id: str,
+        private: bool,
+        turn_seconds: int | None,
+        away: frozenset[int] = frozenset(),
     ) -> messages.TableSummary:
-        """What the lobby and the API show of a table (no hidden information)."""
+        """What the lobby and the API show of a table (no hidden information);
+        ``away``: the entrants whose person has no connection."""
         match = self.match
         return {
             "id": table_id,
@@ -366,13 +379,17 @@ class Round:
             "options": self.options.to_json(),
             "status": self.status,  # type: ignore[typeddict-item]
             "private": private,
-            "seats": [{"kind": s.kind, "name": s.name, "bot": s.bot} for s in self.entrants],
+            "seats": [
+                {"kind": s.kind, "name": s.name, "bot": s.bot, "away": i in away}
+                for i, s in enumerate(self.entrants)
+            ],
             "scores": None if match is None else list(match.scores),
             "pairs": self.spec.pairs,
             "face": self.face,  # type: ignore[typeddict-item]
             "turn_seconds": turn_seconds,
             "practice": self.practice,
             "seed": self.seed,
+            "hints": self.hints,
         }
 
     def shared_part(self, summary: messages.TableSummary) -> messages.SharedState:
@@ -386,12 +403,10 @@ class Round:
         }
         match = self.match
         if match is not None:
-            if match.current.result is not None:
-                # The hand's sheet, in the words every client shows, and how its points
-                # came about in the words of its rule.
-                sheet = sheet_table(hand_sheet(match.current, self.names()), self.names())
-                shared["explanation"] = sheet.explanation
-                shared["sheet"] = sheet.to_json()  # type: ignore[typeddict-item]
+            finished = self._just_finished()
+            if finished is not None:
+                shared["hand_over"] = self.hand_over(finished)
+            shared["hands"] = self.match_sheet()
             commitment = self.commitment()
             if commitment is not None:
                 shared["commitment"] = commitment
@@ -403,6 +418,94 @@ class Round:
                 "result": None if result is None else result.to_json(),
             }
         return shared
+
+    def _just_finished(self) -> int | None:
+        """The index of the hand that has just ended: the last one of a match that is
+        over, or the one before a next hand nobody has moved in yet. Between those
+        moments every seat is shown how it ended (all hands are face up by then)."""
+        match = self.match
+        if match is None or not match.hands:
+            return None
+        if match.current.result is not None:
+            return len(match.hands) - 1
+        if len(match.hands) > 1 and not match.current.history:
+            return len(match.hands) - 2
+        return None
+
+    def hand_over(self, index: int) -> messages.HandOver:
+        """How hand ``index`` ended, for every seat alike: the last move, every hand
+        face up, the layout as it was left and the sheet with the arithmetic in words."""
+        match = self.match
+        assert match is not None
+        state = match.hands[index]
+        assert state.result is not None
+        names = self.names()
+        table = sheet_table(hand_sheet(state, names), names)
+        last = state.history[-1] if state.history else None
+        return {
+            "hand": index + 1,
+            "ended": state.result.ended.value,
+            "out": state.result.out,
+            "said": "" if last is None else self._said(last.seen_by(SPECTATOR)),
+            "last": None if last is None else messages.event_json(last.seen_by(SPECTATOR)),
+            "hands": [[t.to_json() for t in state.view(s).hand] for s in range(state.players)],
+            "layout": state.view(SPECTATOR).to_json(history=False)["layout"],
+            "sheet": table.to_json(),  # type: ignore[typeddict-item]
+            "scores": list(state.result.final),
+            "match_over": match.is_over and index == len(match.hands) - 1,
+        }
+
+    def match_sheet(self) -> list[messages.HandLine]:
+        """The running match sheet: every finished hand, what it gave each seat and the
+        totals after it."""
+        match = self.match
+        assert match is not None
+        lines: list[messages.HandLine] = []
+        for number, state in enumerate(match.hands, 1):
+            if state.result is None:
+                continue
+            before = tuple(state.context.scores) or (0,) * state.players
+            lines.append(
+                {
+                    "hand": number,
+                    "ended": state.result.ended.value,
+                    "out": state.result.out,
+                    "change": [f - b for f, b in zip(state.result.final, before, strict=True)],
+                    "totals": list(state.result.final),
+                }
+            )
+        return lines
+
+    def log(self, seat: int) -> list[str]:
+        """The current hand's moves so far as ``seat`` may see them, in words."""
+        match = self.match
+        if match is None:
+            return []
+        names = self.names()
+        return [
+            describe_event(event, names, self.spec.name)
+            for event in match.current.view(seat).history
+        ]
+
+    def hint(self, seat: int) -> messages.Hint:
+        """The expert bot's advice for ``seat`` at its turn, with its reasons."""
+        if not self.hints:
+            raise TableError(
+                "hints are given at practice tables and in games against bots only: "
+                "a hint is the expert bot playing for you"
+            )
+        match = self.match
+        if match is None or self.status != "playing" or match.current_seat != seat or seat < 0:
+            raise TableError("a hint is given at your turn")
+        legal = match.legal_moves()
+        advice = ExpertBot().advise(match.current.view(seat), legal)
+        return {
+            "v": messages.VERSION,
+            "type": "hint",
+            "move": list(legal).index(advice.move),
+            "moves_made": self.moves_made,
+            "reasons": list(advice.reasons),
+        }
 
     def _said(self, event: Event) -> str:
         # A move reads the same to every seat but the mover (a drawn tile is hidden):
@@ -433,5 +536,7 @@ class Round:
             message["event"] = messages.event_json(seen)
             message["said"] = self._said(seen)
         if seat >= 0 and match.current_seat == seat:
-            message["legal"] = [move_to_json(seat, m) for m in match.legal_moves()]
+            legal = match.legal_moves()
+            message["legal"] = [move_to_json(seat, m) for m in legal]
+            message["choices"] = distinct(legal)
         return message

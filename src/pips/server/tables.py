@@ -65,6 +65,15 @@ class LiveTable:
     timers: set[asyncio.Task[None]] = field(default_factory=set)
     empty: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     """Seats of people with no connection, with the task that hands them to a bot."""
+    hand_pause: float = 0.0
+    """Seconds the table waits after a hand before the next one is played on (for the
+    sheet between hands)."""
+    deadline: float | None = None
+    """When the turn timer of the person to move runs out (the event loop's clock)."""
+    deadline_at: int = -1
+    """The number of moves made when :attr:`deadline` was set."""
+    chat: list[tuple[str, str]] = field(default_factory=list)
+    """The kept chat, oldest first, as (author, text)."""
 
     # -- reading -----------------------------------------------------------------------
 
@@ -78,41 +87,83 @@ class LiveTable:
     def names(self) -> list[str]:
         return self.round.names()
 
+    def away(self) -> frozenset[int]:
+        """The entrants whose person has no connection (their seat waits, or a bot
+        plays it for them)."""
+        here = list(self.clients.values())
+        return frozenset(
+            i
+            for i, holder in enumerate(self.round.entrants)
+            if (holder.kind == "person" or holder.taken_over)
+            and not any(holder.belongs_to(w) for w in here)
+        )
+
+    def _summary(self) -> messages.TableSummary:
+        return self.round.summary(self.id, self.private, self.turn_seconds, self.away())
+
     def summary(self) -> dict[str, Any]:
         """What the lobby and the API show of a table (no hidden information)."""
-        return dict(self.round.summary(self.id, self.private, self.turn_seconds))
+        return dict(self._summary())
+
+    def at_new_hand(self) -> bool:
+        """Nobody has moved yet in a hand after the first: the sheet of the last one is
+        being shown."""
+        match = self.round.match
+        return match is not None and len(match.hands) > 1 and not match.current.history
+
+    def _shared(self) -> messages.SharedState:
+        away = self.away()
+        shared = self.round.shared_part(
+            self.round.summary(self.id, self.private, self.turn_seconds, away)
+        )
+        shared["away"] = [entrant in away for entrant in self.round.seating_order]
+        match = self.round.match
+        seat = None if match is None else match.current_seat
+        if seat is not None and self.turn_seconds is not None and not self.round.is_bot(seat):
+            loop = asyncio.get_running_loop()
+            if self.deadline_at != self.round.moves_made or self.deadline is None:
+                pause = self.hand_pause if self.at_new_hand() else 0.0
+                self.deadline = loop.time() + self.turn_seconds + pause
+                self.deadline_at = self.round.moves_made
+            left = max(0.0, self.deadline - loop.time())
+            shared["timer"] = {"seat": seat, "left": round(left, 1)}
+        return shared
 
     def message_for(self, seat: int, event: Event | None = None) -> messages.StateMessage:
-        shared = self.round.shared_part(
-            self.round.summary(self.id, self.private, self.turn_seconds)
-        )
-        return self.round.message_for(seat, shared, event)
+        return self.round.message_for(seat, self._shared(), event)
 
     # -- telling -----------------------------------------------------------------------
 
-    def publish(self, event: Event | None = None) -> Outgoing:
+    def publish(self, event: Event | None = None, skip: Client | None = None) -> Outgoing:
         """Every client's state message, as the round is now (each its own seat's view;
         seats are looked up every time: the lots may move people). Made under the
         table's lock once what changed is stored, so no client ever hears of a move the
         database does not hold; sent by :meth:`deliver` after the lock is released. A
         client that already has this position (it connected meanwhile) is not told of
         the move again."""
-        summary = self.round.summary(self.id, self.private, self.turn_seconds)
-        shared = self.round.shared_part(summary)
+        shared = self._shared()
         made = self.round.moves_made
         out: Outgoing = []
         for client, who in self.clients.items():
-            if event is not None and self.told.get(client, -1) >= made:
+            if client is skip or (event is not None and self.told.get(client, -1) >= made):
                 continue
             out.append((client, self.round.message_for(self.seat_of(who), shared, event)))
             self.told[client] = made
         return out
 
     def greet(self, client: Client, who: Identity) -> Outgoing:
-        """A client arrives (under the lock): it gets the table as its seat sees it."""
+        """A client arrives (under the lock): it gets the kept chat and the table as its
+        seat sees it with the hand's moves so far; the others see it is here."""
+        away = self.away()
         self.clients[client] = who
         self.told[client] = self.round.moves_made
-        return [(client, self.message_for(self.seat_of(who)))]
+        seat = self.seat_of(who)
+        state = self.message_for(seat)
+        state["log"] = self.round.log(seat)
+        out: Outgoing = [(client, messages.chat(author, text)) for author, text in self.chat]
+        out.append((client, state))
+        # The others are told only when a player is back (a spectator changes nothing).
+        return out + (self.publish(skip=client) if self.away() != away else [])
 
     async def deliver(self, out: Outgoing) -> None:
         """Send what :meth:`publish` made. Deliveries go one after another, in the order
@@ -138,10 +189,20 @@ class LiveTable:
 class Tables:
     """Every live table of one server process, over one database."""
 
-    def __init__(self, db: Database, *, bot_delay: float = 0.6, grace: float = 60.0) -> None:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        bot_delay: float = 0.6,
+        grace: float = 60.0,
+        hand_pause: float | None = None,
+    ) -> None:
         self.repository = TableRepository(db)
         self.live: dict[str, LiveTable] = {}
         self.bot_delay = bot_delay
+        self.hand_pause = 8 * bot_delay if hand_pause is None else hand_pause
+        """Seconds between hands for the sheet before the next hand is played on (the
+        person to open it may go on at once)."""
         self.keep_finished = 600.0
         """Seconds a finished table stays live before only its record remains."""
         self.grace = grace
@@ -184,6 +245,7 @@ class Tables:
             turn_seconds=turn_seconds,
             bot_delay=self.bot_delay,
             creator=creator,
+            hand_pause=self.hand_pause,
         )
         await self.repository.create(
             table.id,
@@ -269,7 +331,7 @@ class Tables:
         if seat is None:
             return
         if not table.round.is_bot(seat):
-            if table.turn_seconds is not None:
+            if table.turn_seconds is not None and table.deadline_at == table.round.moves_made:
                 made = table.round.moves_made
                 timer = asyncio.create_task(self._turn_timer(table, seat, made))
                 table.timers.add(timer)
@@ -280,7 +342,8 @@ class Tables:
         if self._back(table, seat):
             table.task = asyncio.create_task(self._give_back(table, seat))
             return
-        table.task = asyncio.create_task(self._bot_turn(table, seat, table.round.moves_made))
+        delay = table.bot_delay + (table.hand_pause if table.at_new_hand() else 0.0)
+        table.task = asyncio.create_task(self._bot_turn(table, seat, table.round.moves_made, delay))
 
     @staticmethod
     def _back(table: LiveTable, seat: int) -> bool:
@@ -304,8 +367,8 @@ class Tables:
 
     async def _turn_timer(self, table: LiveTable, seat: int, moves_made: int) -> None:
         """The turn timer ran out: the greedy choice is played for the seat."""
-        assert table.turn_seconds is not None
-        await asyncio.sleep(table.turn_seconds)
+        assert table.deadline is not None
+        await asyncio.sleep(max(0.0, table.deadline - asyncio.get_running_loop().time()))
         match = table.round.match
         if match is None or table.round.moves_made != moves_made or match.current_seat != seat:
             return
@@ -349,8 +412,8 @@ class Tables:
         await table.deliver(out)
         self.schedule(table)
 
-    async def _bot_turn(self, table: LiveTable, seat: int, moves_made: int) -> None:
-        await asyncio.sleep(table.bot_delay)
+    async def _bot_turn(self, table: LiveTable, seat: int, moves_made: int, delay: float) -> None:
+        await asyncio.sleep(delay)
         match = table.round.match
         assert match is not None
         if table.round.moves_made != moves_made or match.current_seat != seat:
@@ -404,7 +467,26 @@ class Tables:
 
     async def chat(self, table: LiveTable, author: str, text: str) -> None:
         await self.repository.add_chat(table.id, author, text, self.chat_history)
+        table.chat = [*table.chat, (author, text)][-self.chat_history :]
         await table.tell_all(messages.chat(author, text))
+
+    async def hint(self, table: LiveTable, seat: int) -> messages.Hint:
+        """The expert bot's advice for ``seat`` at its turn (refused where the table
+        gives no hints)."""
+        async with table.lock:
+            return table.round.hint(seat)
+
+    async def left(self, table: LiveTable, client: Client) -> None:
+        """A client went away: the others see if its person is now away, and its seat's
+        grace period starts."""
+        away = table.away()
+        table.leave(client)
+        self.watch_seats(table)
+        if table.away() == away:
+            return
+        async with table.lock:
+            out = table.publish()
+        await table.deliver(out)
 
     async def arrive(self, table: LiveTable, client: Client, who: Identity) -> None:
         """A client connects: it is told the table as stored, then every change."""
@@ -439,6 +521,8 @@ class Tables:
                 invite=stored.invite,
                 turn_seconds=stored.turn_seconds,
                 bot_delay=self.bot_delay,
+                hand_pause=self.hand_pause,
+                chat=self.repository.chat_lines(stored.id)[-self.chat_history :],
             )
         return len(ids)
 

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markdown_it import MarkdownIt
+from markupsafe import Markup
 
+from pips.bots.base import BOT_LEVELS
+from pips.core.errors import RuleError
+from pips.games.registry import find_game
 from pips.server import accounts
 from pips.server.routes.common import address, tables_of
 from pips.server.routes.tables import visible
@@ -15,13 +23,21 @@ api = APIRouter()
 
 @api.get("/", response_class=HTMLResponse, include_in_schema=False)
 async def lobby(request: Request) -> HTMLResponse:
-    listed = [t.summary() for t in tables_of(request).live.values() if not t.private]
-    return page(request, "lobby.html", tables=listed)
+    return page(request, "lobby.html", **listed(request))
+
+
+def listed(request: Request) -> dict[str, Any]:
+    """The public tables of the lobby: those to join or watch, and recent finished ones."""
+    public = [t.summary() for t in tables_of(request).live.values() if not t.private]
+    return {
+        "tables": [t for t in public if t["status"] != "finished"],
+        "recent": [t for t in public if t["status"] == "finished"],
+        "bot_levels": BOT_LEVELS,
+    }
 
 
 def refused_sign_in(request: Request, exc: accounts.AccountError) -> HTMLResponse:
-    listed = [t.summary() for t in tables_of(request).live.values() if not t.private]
-    response = page(request, "lobby.html", exc.status, tables=listed, error=str(exc))
+    response = page(request, "lobby.html", exc.status, error=str(exc), **listed(request))
     if exc.retry_after is not None:
         response.headers["Retry-After"] = str(exc.retry_after)
     return response
@@ -91,6 +107,40 @@ async def table_page(request: Request, table_id: str, invite: str = "") -> Respo
     if not visible(request, table, invite):
         raise HTTPException(404, "no such table")
     return page(request, "table.html", table=table.summary(), invite=invite)
+
+
+RULE_ID = re.compile(r"\b([A-Z]{1,2}-\d{2})\b")
+
+
+def rules_html(text: str) -> str:
+    """A game's rules in brief as HTML; the first mention of each rule id becomes the
+    place a link ``#F-22`` (from an error or an option) lands."""
+    html = MarkdownIt("commonmark", {"html": False}).render(text)
+    seen: set[str] = set()
+
+    def anchor(found: re.Match[str]) -> str:
+        rule = found.group(1)
+        if rule in seen:
+            return rule
+        seen.add(rule)
+        return f'<span id="{rule}" class="rule-id">{rule}</span>'
+
+    return RULE_ID.sub(anchor, html)
+
+
+@api.get("/rules/{game}", response_class=HTMLResponse, include_in_schema=False)
+async def rules(request: Request, game: str) -> HTMLResponse:
+    """A game's rules help: its rules in brief with their SPEC ids, and its options."""
+    try:
+        spec = find_game(game)
+    except RuleError:
+        raise HTTPException(404, "no such game") from None
+    return page(request, "rules.html", spec=spec, rules=Markup(rules_html(spec.summary)))
+
+
+@api.get("/favicon.ico", include_in_schema=False)
+async def favicon() -> RedirectResponse:
+    return RedirectResponse("/static/favicon.svg", status_code=301)
 
 
 @api.get("/fair", response_class=HTMLResponse, include_in_schema=False)

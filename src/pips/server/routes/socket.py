@@ -102,6 +102,11 @@ async def socket(websocket: WebSocket, table_id: str, invite: str = "") -> None:
                     await client.send(messages.error(str(exc)))
                     continue
                 await tables.chat(table, me.name, message.text)
+            elif isinstance(message, messages.HintMessage):
+                try:
+                    await client.send(await tables.hint(table, table.seat_of(me)))
+                except TableError as exc:
+                    await client.send(messages.error(str(exc)))
             else:
                 try:
                     await tables.play(table, table.seat_of(me), message.move, message.moves_made)
@@ -114,8 +119,7 @@ async def socket(websocket: WebSocket, table_id: str, invite: str = "") -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        table.leave(client)
-        tables.watch_seats(table)
+        await tables.left(table, client)
 
 
 def may_chat(table: LiveTable, me: Identity) -> None:

@@ -11,8 +11,10 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from pips import __version__, record
+from pips.core.errors import RuleError
 from pips.core.view import event_to_json
 from pips.display import describe_event, replay_positions
+from pips.games.registry import find_game
 from pips.server import accounts, messages
 from pips.server.limits import Limited
 from pips.server.routes.common import address, limits_of, tables_of
@@ -83,6 +85,47 @@ async def list_tables(request: Request) -> list[dict[str, Any]]:
 async def get_table(request: Request, table_id: str, invite: str = "") -> dict[str, Any]:
     """One table as a spectator sees it (a private one: with ``?invite=``)."""
     return dict(await tables_of(request).spectate(find_visible(request, table_id, invite)))
+
+
+class Choice(BaseModel):
+    """Options a form is about to create a table with."""
+
+    options: dict[str, Any] = {}
+
+
+@api.post("/api/games/{game}/check", tags=["tables"])
+async def check_options(game: str, body: Choice) -> dict[str, Any]:
+    """Whether ``options`` make a game of ``game``: its summary in one line and how
+    many seats it has, or the error in plain words with the rule it comes from and the
+    option to change (the one whose default would make the rest valid)."""
+    try:
+        spec = find_game(game)
+    except RuleError as exc:
+        return {"ok": False, "error": exc.detail, "rule": exc.rule, "field": None}
+    try:
+        options = spec.options_from_json(body.options)
+    except (RuleError, TypeError) as exc:
+        rule = getattr(exc, "rule", None)
+        message = getattr(exc, "detail", str(exc))
+        culprit = None
+        for name in body.options:
+            rest = {k: v for k, v in body.options.items() if k != name}
+            try:
+                spec.options_from_json(rest)
+            except (RuleError, TypeError):
+                continue
+            culprit = name
+            break
+        return {"ok": False, "error": message, "rule": rule, "field": culprit}
+    if spec.dealt_by_hand(options):
+        return {
+            "ok": False,
+            "error": "a server table deals itself: manual deals are for entering games "
+            "played at a real table",
+            "rule": "F-24",
+            "field": "deal_mode",
+        }
+    return {"ok": True, "brief": spec.in_brief(options), "players": options.players}
 
 
 @api.post("/api/tables", tags=["tables"], status_code=201)

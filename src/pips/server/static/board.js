@@ -1,12 +1,16 @@
 // The table in the browser: one websocket, each message the seat's own view.
 "use strict";
 (() => {
-  const board = document.getElementById("board");
-  const tableId = board.dataset.table;
-  const invite = board.dataset.invite;
+  const root = document.getElementById("board");
+  const tableId = root.dataset.table;
+  const invite = root.dataset.invite;
   const csrf = document.querySelector("meta[name=csrf]").content;
   const $ = (id) => document.getElementById(id);
-  let socket = null, last = null, chosen = null, sheetShown = "", retry = 500, rejoining = false;
+  const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  let socket = null, last = null, chosen = null, retry = 500, rejoining = false;
+  let pending = false;          // a move is on its way: further clicks wait for the answer
+  let handOverShown = 0, lastTiles = -1, lastHand = 0, hinted = null, timer = null;
+  let zoom = 1, focus = null;  // magnification of the board (1: all of it fits) and its centre
   const soundBox = $("sound");
   soundBox.checked = localStorage.getItem("pips-sound") !== "off";
   soundBox.addEventListener("change", () => localStorage.setItem("pips-sound", soundBox.checked ? "on" : "off"));
@@ -27,12 +31,12 @@
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}/ws/${tableId}?invite=${encodeURIComponent(invite)}`);
-    socket.addEventListener("open", () => { retry = 500; say(""); });
+    socket.addEventListener("open", () => { retry = 500; say(""); $("chat-lines").replaceChildren(); });
     socket.addEventListener("message", (e) => receive(JSON.parse(e.data)));
     socket.addEventListener("close", () => {
       // Joining closes the socket on purpose, to come back as the new seat at once.
       if (rejoining) { rejoining = false; say("taking your seat…"); connect(); return; }
-      say("connection lost: reconnecting…");
+      say("connection lost: reconnecting…", "error");
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 8000);
     });
@@ -42,50 +46,74 @@
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ v: 1, ...message }));
   }
 
+  function move(index) {
+    if (pending || !last) return;
+    pending = true;
+    send({ type: "move", move: index, moves_made: last.moves_made });
+  }
+
   function say(text, kind) {
     const box = $("message");
     box.textContent = text;
     box.className = "message " + (kind || "");
   }
 
+  function logLine(text, kind) {
+    const list = $("log-lines");
+    const item = document.createElement("li");
+    item.textContent = text;
+    if (kind) item.className = kind;
+    list.appendChild(item);
+    while (list.children.length > 300) list.firstChild.remove();
+    list.scrollTop = list.scrollHeight;
+  }
+
   function receive(msg) {
-    if (msg.type === "error") return say(msg.message, "error");
+    if (msg.type === "error") { pending = false; return say(msg.message, "error"); }
     if (msg.type === "chat") {
       const line = document.createElement("div");
       line.textContent = `${msg.from}: ${msg.text}`;
       $("chat-lines").appendChild(line);
+      $("chat-lines").scrollTop = $("chat-lines").scrollHeight;
       return;
     }
+    if (msg.type === "hint") return showHint(msg);
     if (msg.type !== "state") return;
-    last = msg; chosen = null;
+    const before = last;
+    last = msg; pending = false; hinted = null;
+    if (!before || before.moves_made !== msg.moves_made) chosen = null;
     // Kept on the page for the player to compare with the record after the game.
     if (msg.commitment && $("commitment")) $("commitment").textContent = msg.commitment;
+    const view = msg.view;
+    if (msg.log) {
+      $("log-lines").replaceChildren();
+      if (view) logLine(`hand ${view.hand_number}`, "hand");
+      msg.log.forEach((line) => logLine(line));
+    } else if (msg.event && msg.said) {
+      logLine(msg.said + (msg.event.points ? `: ${msg.event.points} points` : ""));
+    }
+    if (msg.hand_over && msg.event && handOverShown !== msg.hand_over.hand) logLine(msg.hand_over.sheet.title, "hand");
+    if (view && lastHand && view.hand_number !== lastHand && !msg.log) logLine(`hand ${view.hand_number}`, "hand");
     if (msg.event && msg.event.play) beep(msg.event.play[0] === msg.event.play[1]);
-    render();
+    render(msg.event || null);
+    if (view) lastHand = view.hand_number;
   }
 
-  function tileKey(t) { return `${Math.max(t[0], t[1])}-${Math.min(t[0], t[1])}`; }
+  // -- drawing -----------------------------------------------------------------------
 
   function playsOf(key) {
-    return (last.legal || []).map((m, i) => [m, i]).filter(([m]) => m.play && tileKey(m.play) === key);
+    const offered = new Set(last.choices || []);
+    return (last.legal || []).map((m, i) => [m, i]).filter(([m, i]) => m.play && offered.has(i) && tileKey(m.play) === key);
   }
 
-  function render() {
+  function myTurn() {
+    return last && last.view && last.seat >= 0 && last.view.turn === last.seat && last.legal;
+  }
+
+  function render(event) {
     const msg = last, view = msg.view, table = msg.table;
     document.title = `${table.title} · pips`;
-    // Seats
-    const seats = $("seats");
-    seats.replaceChildren();
-    msg.names.forEach((name, seat) => {
-      const div = document.createElement("div");
-      div.className = "seat-box" + (view && view.turn === seat ? " turn" : "") + (seat === msg.seat ? " me" : "");
-      const size = view ? view.hand_sizes[seat] : "";
-      const score = view ? (view.result ? view.result.final[seat] : view.scores[seat]) : "";
-      const pair = table.pairs ? ` · pair ${"AB"[seat % 2]}` : "";
-      div.textContent = `${view && view.turn === seat ? "▶ " : ""}${name}${seat === msg.seat ? " (you)" : ""}${pair} · tiles ${size} · ${score}`;
-      seats.appendChild(div);
-    });
-    // Info line
+    drawSeats(msg);
     const info = [];
     if (table.status === "waiting") info.push("waiting for players: " + table.seats.filter((s) => s.kind === "open").length + " open seat(s)");
     if (view) {
@@ -99,88 +127,340 @@
     }
     $("info").textContent = info.join(" · ");
     $("join").hidden = !(table.status === "waiting" && msg.seat < 0 && table.seats.some((s) => s.kind === "open"));
-    if (!view) { $("layout").replaceChildren(); $("hand").replaceChildren(); return; }
-    // Layout, with the places the chosen tile can go
-    const targets = new Map();
-    if (chosen) for (const [m, i] of playsOf(chosen)) targets.set(m.end, i);
-    drawLayout($("layout"), view.layout, {
-      playable: new Set(targets.keys()),
-      last: view.layout.tiles.length - 1,
-      onPoint: (id) => { if (targets.has(id)) send({ type: "move", move: targets.get(id), moves_made: msg.moves_made }); },
+    $("hint").hidden = !(table.hints && myTurn());
+    $("sheet-open").hidden = !(msg.hands && msg.hands.length);
+    if (!view) { $("layout").replaceChildren(); $("hand").replaceChildren(); drawActions(msg); return; }
+    // Redrawing replaces the buttons: a keyboard player keeps the focus at the table.
+    const active = document.activeElement;
+    const atTable = active && active !== document.body && ["hand", "layout", "actions"].some((id) => $(id).contains(active));
+    const focusedTile = active && active.dataset ? active.dataset.tile : null;
+    drawBoard(msg, event);
+    drawHand(msg);
+    drawActions(msg);
+    if ((atTable || active === document.body) && keyboardUsed && !chosen) {
+      const again = (focusedTile && document.querySelector(`#hand button[data-tile="${focusedTile}"]`)) ||
+        document.querySelector("#hand button.playable") || [$("draw"), $("knock")].find((b) => !b.hidden);
+      if (again) again.focus(); else if (atTable) $("hand").focus();
+    }
+    if (myTurn()) say(chosen ? "choose where: a highlighted place (Esc to choose again)" : "your turn");
+    else if (msg.match.over) say("the match is over");
+    else if (view.turn !== null && view.turn !== undefined) say(`${msg.names[view.turn]} to play`);
+    startTimer(msg);
+    if (msg.hand_over && handOverShown !== msg.hand_over.hand) showHandOver(msg);
+  }
+
+  function drawSeats(msg) {
+    const view = msg.view, table = msg.table, seats = $("seats");
+    seats.replaceChildren();
+    msg.names.forEach((name, seat) => {
+      const div = document.createElement("div");
+      const away = msg.away && msg.away[seat];
+      div.className = "seat-box" + (view && view.turn === seat ? " turn" : "") + (seat === msg.seat ? " me" : "") + (away ? " away" : "");
+      div.dataset.seat = seat;
+      const size = view ? view.hand_sizes[seat] : "";
+      const score = view ? (view.result ? view.result.final[seat] : view.scores[seat]) : "";
+      // Pairs exist once the lots are drawn, that is once the game has begun.
+      const pair = table.pairs && view ? ` · pair ${"AB"[seat % 2]}` : "";
+      const parts = [`${view && view.turn === seat ? "▶ " : ""}${name}${seat === msg.seat ? " (you)" : ""}${pair}`];
+      if (view) parts.push(`tiles ${size}`, `${score}`);
+      div.textContent = parts.join(" · ");
+      if (away) {
+        const tag = document.createElement("span");
+        tag.className = "away-tag";
+        tag.textContent = name.endsWith("(bot)") ? "away: a bot plays" : "away";
+        div.append(" ", tag);
+      }
+      const clock = document.createElement("span");
+      clock.className = "clock";
+      div.append(clock);
+      seats.appendChild(div);
     });
-    // Hand
-    const hand = $("hand");
+  }
+
+  function drawBoard(msg, event) {
+    const view = msg.view;
+    const targets = new Map();
+    if (chosen) for (const [m, i] of playsOf(chosen)) targets.set(m.end, `${m.play[0]}-${m.play[1]}`);
+    const lastIndex = view.layout.tiles.length - 1;
+    const board = drawLayout($("layout"), view.layout, {
+      targets, last: lastIndex,
+      onPoint: (id) => {
+        const found = chosen && playsOf(chosen).find(([m]) => m.end === id);
+        if (found) move(found[1]);
+      },
+    });
+    board.querySelectorAll(".place.target").forEach((b) => b.setAttribute("data-drop", "1"));
+    magnify(board);
+    const grew = lastTiles >= 0 && lastIndex === lastTiles + 1 && event && event.play;
+    if (grew && !reduced) flyIn(board, lastIndex, event);
+    if (event && event.play && event.points) scoreAt(board, lastIndex, event.points, msg.names[event.seat]);
+    lastTiles = lastIndex;
+  }
+
+  // The tile just laid moves from where it came (the hand, or the player's place at
+  // the table) to where it lies.
+  function flyIn(board, index, event) {
+    const laid = board.querySelector(`g.laid[data-node="${index}"]`);
+    if (!laid) return;
+    const from = event.seat === last.seat ? $("hand") : document.querySelector(`.seat-box[data-seat="${event.seat}"]`);
+    if (!from) return;
+    const a = from.getBoundingClientRect(), b = laid.getBoundingClientRect();
+    const scale = board.viewBox.baseVal.width / board.getBoundingClientRect().width;
+    const dx = (a.left + a.width / 2 - (b.left + b.width / 2)) * scale;
+    const dy = (a.top + a.height / 2 - (b.top + b.height / 2)) * scale;
+    laid.animate([{ transform: `translate(${dx}px, ${dy}px)`, opacity: 0.4 }, { transform: "translate(0, 0)", opacity: 1 }],
+      { duration: 550, easing: "ease-out" });
+  }
+
+  function scoreAt(board, index, points, name) {
+    const laid = board.querySelector(`g.laid[data-node="${index}"]`);
+    if (!laid) return;
+    const box = laid.getBBox();
+    const text = svg("text", { x: box.x + box.width / 2, y: box.y - 6, "text-anchor": "middle", class: "scored" });
+    text.textContent = `+${points} ${name}`;
+    board.appendChild(text);
+    // The board may be small: let the label show outside its box.
+    board.style.overflow = "visible";
+  }
+
+  function drawHand(msg) {
+    const hand = $("hand"), view = msg.view;
     hand.replaceChildren();
+    const turn = myTurn();
     for (const t of msg.hand_order || view.hand) {
       const key = tileKey(t);
-      const plays = playsOf(key);
-      const el = tileSvg(t[0], t[1], false, plays.length ? ["playable"] : []);
-      if (key === chosen) el.classList.add("chosen");
+      const plays = turn ? playsOf(key) : [];
+      const face = tileSvg(t[0], t[1], false, []);
+      face.setAttribute("aria-hidden", "true");
       if (plays.length) {
-        el.setAttribute("tabindex", "0");
-        el.setAttribute("draggable", "true");
-        el.addEventListener("click", () => choose(key));
-        el.addEventListener("dragstart", (e) => { chosen = key; e.dataTransfer.setData("text/plain", key); render(); });
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "hand-tile playable" + (key === chosen ? " chosen" : "") + (hinted && hinted.key === key ? " hinted" : "");
+        button.dataset.tile = key;
+        button.setAttribute("aria-label", `${t[0]}-${t[1]}, ${plays.length > 1 ? `fits ${plays.length} places` : "fits"}`);
+        button.setAttribute("aria-pressed", key === chosen ? "true" : "false");
+        button.appendChild(face);
+        button.addEventListener("click", () => { if (!button.dataset.dragged) choose(key); delete button.dataset.dragged; });
+        dragFrom(button, key);
+        hand.appendChild(button);
+      } else {
+        const span = document.createElement("span");
+        span.className = "hand-tile";
+        span.setAttribute("role", "img");
+        span.setAttribute("aria-label", `${t[0]}-${t[1]}${turn ? ", does not fit" : ""}`);
+        span.appendChild(face);
+        hand.appendChild(span);
       }
-      hand.appendChild(el);
     }
-    $("layout").querySelectorAll(".socket.target").forEach((b) => {
-      b.addEventListener("dragover", (e) => e.preventDefault());
-      b.addEventListener("drop", (e) => { e.preventDefault(); b.click(); });
-    });
+    hand.setAttribute("aria-label", `your hand, ${view.hand.length} tiles`);
+  }
+
+  function drawActions(msg) {
     const legal = msg.legal || [];
     const drawAt = legal.findIndex((m) => "draw" in m), passAt = legal.findIndex((m) => "pass" in m);
     $("draw").hidden = drawAt < 0;
     $("knock").hidden = passAt < 0;
-    $("knock").textContent = table.face.pass_word;
-    $("draw").onclick = () => send({ type: "move", move: drawAt, moves_made: msg.moves_made });
-    $("knock").onclick = () => send({ type: "move", move: passAt, moves_made: msg.moves_made });
-    if (view.turn === msg.seat && msg.seat >= 0) say(chosen ? "choose where: a highlighted place" : "your turn");
-    else if (msg.match.over) say("the match is over");
-    else if (view.turn !== null && view.turn !== undefined) say(`${msg.names[view.turn]} to play`);
-    if (view.result && sheetShown !== `${view.hand_number}`) showSheet(msg);
+    $("knock").textContent = msg.table.face.pass_word;
+    $("draw").onclick = () => move(drawAt);
+    $("knock").onclick = () => move(passAt);
+  }
+
+  // Drag a tile from the hand onto a place (mouse, pen and touch alike).
+  function dragFrom(button, key) {
+    button.addEventListener("pointerdown", (down) => {
+      if (down.button !== 0) return;
+      let ghost = null;
+      const startX = down.clientX, startY = down.clientY;
+      const moveTo = (e) => {
+        if (!ghost && Math.hypot(e.clientX - startX, e.clientY - startY) < 8) return;
+        if (!ghost) {
+          chosen = key; render(null);
+          ghost = button.cloneNode(true);
+          ghost.className = "hand-tile ghost";
+          document.body.appendChild(ghost);
+        }
+        ghost.style.left = `${e.clientX - 30}px`;
+        ghost.style.top = `${e.clientY - 15}px`;
+      };
+      const up = (e) => {
+        window.removeEventListener("pointermove", moveTo);
+        window.removeEventListener("pointerup", up);
+        if (!ghost) return;
+        ghost.remove();
+        const now = document.querySelector(`#hand [data-tile="${key}"]`);
+        if (now) now.dataset.dragged = "1";
+        const place = document.elementFromPoint(e.clientX, e.clientY)?.closest("[data-point]");
+        const found = place && playsOf(key).find(([m]) => String(m.end) === place.dataset.point);
+        if (found) move(found[1]);
+      };
+      window.addEventListener("pointermove", moveTo);
+      window.addEventListener("pointerup", up);
+    });
   }
 
   function choose(key) {
+    if (pending) return;
     const plays = playsOf(key);
-    if (plays.length === 1) {
-      send({ type: "move", move: plays[0][1], moves_made: last.moves_made });
-    } else {
-      chosen = key;
-      render();
+    if (plays.length === 1) return move(plays[0][1]);
+    chosen = key;
+    render(null);
+    // The keyboard goes on to the places the tile can go.
+    const first = document.querySelector("#layout .place.target");
+    if (first) first.focus();
+  }
+
+  // -- the turn timer ----------------------------------------------------------------
+
+  function startTimer(msg) {
+    clearInterval(timer);
+    document.querySelectorAll(".seat-box .clock").forEach((c) => (c.textContent = ""));
+    $("timer").hidden = true;
+    if (!msg.timer) return;
+    const ends = performance.now() + msg.timer.left * 1000;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((ends - performance.now()) / 1000));
+      const clock = document.querySelector(`.seat-box[data-seat="${msg.timer.seat}"] .clock`);
+      if (clock) clock.textContent = ` ⏱ ${left}s`;
+      if (msg.timer.seat === msg.seat) {
+        $("timer").hidden = false;
+        $("timer").textContent = `${left} s left to play`;
+        $("timer").className = "timer" + (left <= 5 ? " urgent" : "");
+      }
+      if (left <= 0) clearInterval(timer);
+    };
+    tick();
+    timer = setInterval(tick, 250);
+  }
+
+  // -- hints, sheets ------------------------------------------------------------------
+
+  function showHint(msg) {
+    if (!last || msg.moves_made !== last.moves_made) return;
+    const m = last.legal[msg.move];
+    const what = m.play ? `play ${m.play[0]}-${m.play[1]}` : m.draw !== undefined ? "draw" : last.table.face.pass_word.toLowerCase();
+    say(`Hint: ${what}, because ${msg.reasons.join("; ")}`, "hint");
+    if (m.play) {
+      hinted = { key: tileKey(m.play) };
+      const tile = document.querySelector(`#hand [data-tile="${hinted.key}"]`);
+      if (tile) tile.classList.add("hinted");
     }
   }
 
-  function showSheet(msg) {
-    sheetShown = `${msg.view.hand_number}`;
-    const sheet = msg.sheet;
-    const head = sheet.columns.map((c) => `<th>${escape(c)}</th>`).join("");
+  function escape(text) { const d = document.createElement("div"); d.textContent = String(text); return d.innerHTML; }
+
+  function sheetHtml(sheet) {
+    const head = sheet.columns.map((c) => `<th scope="col">${escape(c)}</th>`).join("");
     const rows = sheet.rows.map((r) => `<tr>${r.map((c) => `<td>${escape(c)}</td>`).join("")}</tr>`).join("");
-    let html = `<h2>${escape(sheet.title)}</h2><table class="list"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table><p>${escape(sheet.explanation)}</p>`;
-    if (msg.match.over) {
-      html += `<p><strong>Match over.</strong> <a href="/replay/${tableId}">Replay</a> · <a href="/api/records/${tableId}">Download record</a></p><button id="rematch">Rematch</button>`;
-    }
-    $("sheet-body").innerHTML = html;
+    return `<table class="list sheet-table"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table><p class="explanation">${escape(sheet.explanation)}</p>`;
+  }
+
+  function showHandOver(msg) {
+    const over = msg.hand_over;
+    handOverShown = over.hand;
+    const body = $("sheet-body");
+    body.innerHTML = `<h2 id="sheet-title">${escape(over.sheet.title)}</h2><p class="last-move">Last move: ${escape(over.said || "–")}</p>` +
+      `<div class="final-layout" aria-label="the layout at the end of the hand"></div><h3>Hands</h3><div class="open-hands"></div>` + sheetHtml(over.sheet);
+    const hands = body.querySelector(".open-hands");
+    over.hands.forEach((tiles, seat) => {
+      const row = document.createElement("div");
+      row.className = "open-hand";
+      const pips = tiles.reduce((sum, t) => sum + t[0] + t[1], 0);
+      row.append(`${msg.names[seat]}: `);
+      if (!tiles.length) row.append("went out");
+      for (const t of tiles) row.appendChild(tileSvg(t[0], t[1], false));
+      if (tiles.length) row.append(` (${pips} pips)`);
+      hands.appendChild(row);
+    });
     const dialog = $("sheet");
     if (!dialog.open) dialog.showModal();
-    const again = $("rematch");
-    if (again) again.onclick = rematch;
+    drawLayout(body.querySelector(".final-layout"), over.layout, { last: over.layout.tiles.length - 1, unitPx: 16 });
+    const actions = $("sheet-actions");
+    actions.replaceChildren();
+    if (over.match_over) {
+      const done = document.createElement("p");
+      done.innerHTML = `<strong>${msg.match.target ? "Match over" : "Game over"}.</strong> <a href="/replay/${tableId}">Replay</a> · <a href="/api/records/${tableId}">Download record</a>`;
+      actions.appendChild(done);
+      if (msg.seat >= 0) actions.appendChild(button("Rematch", rematch, "rematch"));
+      actions.appendChild(button("Close", () => dialog.close(), "sheet-close"));
+    } else {
+      actions.appendChild(button("Next hand", () => dialog.close(), "sheet-close"));
+    }
+    $("sheet-close").focus();
+  }
+
+  function button(text, onClick, id) {
+    const b = document.createElement("button");
+    b.type = "button"; b.textContent = text; b.id = id; b.onclick = onClick;
+    return b;
+  }
+
+  function showMatchSheet() {
+    const msg = last, lines = msg.hands || [];
+    const head = ["hand", ...msg.names].map((c) => `<th scope="col">${escape(c)}</th>`).join("");
+    const rows = lines.map((h) => `<tr><td>${h.hand}</td>${h.totals.map((t, s) => `<td>${t} <small>(${h.change[s] >= 0 ? "+" : ""}${h.change[s]})</small></td>`).join("")}</tr>`).join("");
+    $("sheet-body").innerHTML = `<h2 id="sheet-title">Match sheet${msg.match.target ? ` (to ${msg.match.target})` : ""}</h2><table class="list"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
+    const actions = $("sheet-actions");
+    actions.replaceChildren(button("Close", () => $("sheet").close(), "sheet-close"));
+    if (!$("sheet").open) $("sheet").showModal();
   }
 
   async function rematch() {
     const t = last.table;
-    const seats = t.seats.map((s, i) => (s.kind === "bot" ? { kind: "bot", bot: s.bot } : i === 0 ? { kind: "me" } : { kind: "open" }));
-    const mine = seats.findIndex((s) => s.kind === "me");
-    if (mine < 0) seats[seats.findIndex((s) => s.kind === "open")] = { kind: "me" };
+    const seats = t.seats.map((s, i) => (s.kind === "bot" && !s.name.endsWith("(bot)") ? { kind: "bot", bot: s.bot } : i === 0 ? { kind: "me" } : { kind: "open" }));
+    if (!seats.some((s) => s.kind === "me")) seats[seats.findIndex((s) => s.kind === "open")] = { kind: "me" };
     const response = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
       body: JSON.stringify({ game: t.game, options: t.options, seats }) });
     const data = await response.json();
     if (response.ok) location.href = data.url; else say(data.detail, "error");
   }
 
-  function escape(text) { const d = document.createElement("div"); d.textContent = text; return d.innerHTML; }
+  // -- controls -------------------------------------------------------------------------
 
-  $("sheet-close").addEventListener("click", () => $("sheet").close());
+  $("sheet-open").addEventListener("click", showMatchSheet);
+  $("hint").addEventListener("click", () => send({ type: "hint" }));
+  $("zoom-in").addEventListener("click", () => setZoom(zoom * 1.5));
+  $("zoom-out").addEventListener("click", () => setZoom(zoom / 1.5));
+  function setZoom(value) {
+    zoom = Math.max(1, Math.min(5, value));
+    if (zoom === 1) focus = null;
+    if (last && last.view) render(null);
+  }
+
+  // A magnified board shows part of the layout (its viewBox), dragged to move around:
+  // nothing on the page scrolls sideways however large the layout grows.
+  function magnify(board) {
+    const full = board.viewBox.baseVal;
+    const whole = { x: full.x, y: full.y, w: full.width, h: full.height };
+    $("zoom-out").disabled = zoom === 1;
+    if (zoom === 1) return;
+    if (!focus) {
+      const laid = board.querySelector("g.laid.last") || board.querySelector("g.laid");
+      const box = laid ? laid.getBBox() : { x: whole.x, y: whole.y, width: whole.w, height: whole.h };
+      focus = [box.x + box.width / 2, box.y + box.height / 2];
+    }
+    const w = whole.w / zoom, h = whole.h / zoom;
+    const show = () => {
+      focus[0] = Math.max(whole.x + w / 2, Math.min(whole.x + whole.w - w / 2, focus[0]));
+      focus[1] = Math.max(whole.y + h / 2, Math.min(whole.y + whole.h - h / 2, focus[1]));
+      board.setAttribute("viewBox", `${focus[0] - w / 2} ${focus[1] - h / 2} ${w} ${h}`);
+    };
+    show();
+    board.classList.add("magnified");
+    board.addEventListener("pointerdown", (down) => {
+      if (down.target.closest(".place.target")) return;
+      const scale = w / board.getBoundingClientRect().width;
+      let x = down.clientX, y = down.clientY;
+      const drag = (e) => {
+        focus[0] -= (e.clientX - x) * scale; focus[1] -= (e.clientY - y) * scale;
+        x = e.clientX; y = e.clientY; show();
+      };
+      const stop = () => { window.removeEventListener("pointermove", drag); window.removeEventListener("pointerup", stop); };
+      window.addEventListener("pointermove", drag);
+      window.addEventListener("pointerup", stop);
+    });
+  }
+  let resizing = null;
+  window.addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(() => last && render(null), 150); });
   $("join").addEventListener("click", async () => {
     const response = await fetch(`/api/tables/${tableId}/join?invite=${encodeURIComponent(invite)}`, { method: "POST", headers: { "X-CSRF-Token": csrf } });
     const data = await response.json();
@@ -188,12 +468,31 @@
     rejoining = true;
     socket.close();  // reconnect as the new seat
   });
+  if ($("invite-copy")) {
+    $("invite-copy").addEventListener("click", async () => {
+      const field = $("invite-link");
+      try { await navigator.clipboard.writeText(field.value); } catch (e) { field.select(); document.execCommand("copy"); }
+      $("invite-copy").textContent = "Copied";
+    });
+  }
   $("chat-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const text = $("chat-text").value.trim();
     if (text) send({ type: "chat", text });
     $("chat-text").value = "";
   });
-  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && chosen) { chosen = null; render(); } });
+  let keyboardUsed = false;
+  document.addEventListener("keydown", () => { keyboardUsed = true; }, true);
+  document.addEventListener("pointerdown", () => { keyboardUsed = false; }, true);
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && chosen && !$("sheet").open) {
+      const key = chosen;
+      chosen = null; render(null);
+      const back = document.querySelector(`#hand [data-tile="${key}"]`);
+      if (back) back.focus();
+    }
+  });
+  // For the benchmark of a redraw (benchmarks/web_table.py).
+  window.pipsRedraw = () => last && last.view && render(null);
   connect();
 })();

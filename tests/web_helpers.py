@@ -1,0 +1,210 @@
+"""Playwright helpers of the browser tests: Debian's chromium, guests, tables, turns taken
+by clicking, tapping or the keyboard, and the checks every page must pass (nothing
+scrolls sideways, every place to play is on screen). Screenshots go to
+``test-artifacts/``."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from tests.server_helpers import Server
+
+ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
+CHROMIUM = os.environ.get("PIPS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "has_touch": True}
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 900}}
+
+if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
+    pytest.skip("Debian's chromium is not installed (CI installs it)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / f"{name}.png", full_page=True)
+
+
+def as_guest(browser: Browser, server: Server, name: str, **context: Any) -> Page:
+    page = browser.new_context(**{**DESKTOP, **context}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors  # type: ignore[attr-defined]
+    page.goto(server.url + "/")
+    page.click("summary")
+    page.fill("#guest-form input[name=name]", name)
+    page.click("#guest-form button")
+    page.wait_for_selector(f"text={name} (guest)")
+    return page
+
+
+def create_table(page: Page, game: str, seats: list[str], **options: str) -> str:
+    """Create a table through the lobby's form: options by their controls, seats as
+    ``me``, ``open`` or ``bot:NAME``."""
+    page.select_option("#game", game)
+    fields = f'.game-options[data-game="{game}"]'
+    for name, value in options.items():
+        control = page.locator(f'{fields} [name="{name}"]')
+        kind = control.get_attribute("data-control")
+        if kind == "choice":
+            control.select_option(value)
+        elif kind == "checkbox":
+            control.set_checked(value == "true")
+        else:
+            control.fill(value)
+            control.dispatch_event("change")
+    page.wait_for_function(
+        f"document.querySelectorAll('#seat-list .seat-kind').length === {len(seats)}"
+    )
+    for number, seat in enumerate(seats):
+        page.locator("#seat-list .seat-kind").nth(number).select_option(seat)
+    page.wait_for_selector("#brief:not(:empty)")
+    page.click("#new-table button")
+    page.wait_for_url("**/t/*")
+    return page.url.rsplit("/", 1)[-1].split("?")[0]
+
+
+def practice_table(
+    page: Page, server: Server, game: str, options: dict[str, Any], seats: list[str], seed: int
+) -> str:
+    """A practice table dealt from ``seed`` (the same hands every run), made through the
+    API with the page's session, then opened."""
+    csrf = page.locator("meta[name=csrf]").get_attribute("content") or ""
+    body = {
+        "game": game,
+        "options": options,
+        "seed": seed,
+        "seats": [
+            {"kind": "bot", "bot": s[4:]} if s.startswith("bot:") else {"kind": s} for s in seats
+        ],
+    }
+    response = page.request.post(
+        server.url + "/api/tables", data=body, headers={"X-CSRF-Token": csrf}
+    )
+    assert response.ok, response.text()
+    table = str(response.json()["id"])
+    page.goto(f"{server.url}/t/{table}")
+    return table
+
+
+def nothing_scrolls_sideways(page: Page) -> None:
+    """No element of the page is wider than its box (``scrollWidth`` at most
+    ``clientWidth``), the page included (the shapes inside a drawing are not boxes)."""
+    wide = page.evaluate(
+        """() => [document.documentElement, ...document.querySelectorAll('body *')]
+            .filter((e) => !e.ownerSVGElement && e.clientWidth > 0
+                           && e.scrollWidth > e.clientWidth + 1)
+            .map((e) => `${e.tagName}#${e.id}.${e.className.baseVal ?? e.className}`
+                        + ` ${e.scrollWidth}>${e.clientWidth}`)"""
+    )
+    assert wide == [], wide
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def targets_on_screen(page: Page) -> int:
+    """Every place to play lies inside the viewport (scrolled to, as a player would);
+    how many there are."""
+    places = page.locator("#layout .place.target")
+    width = page.evaluate("window.innerWidth")
+    height = page.evaluate("window.innerHeight")
+    for number in range(places.count()):
+        place = places.nth(number)
+        place.scroll_into_view_if_needed()
+        box = place.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, box
+    return places.count()
+
+
+def close_sheet(page: Page, sheets: list[str] | None = None) -> bool:
+    """Close the sheet between hands if it is open; its title goes to ``sheets``."""
+    if not page.locator("#sheet[open]").count():
+        return False
+    if sheets is not None:
+        sheets.append(page.inner_text("#sheet-title"))
+    page.click("#sheet-close")
+    return True
+
+
+def click_turn(page: Page, tap: bool = False) -> bool:
+    """If it is this page's turn, make a move by clicking (or tapping); whether one
+    was made. Places are checked to be on screen whenever they are offered."""
+    act: Callable[[Any], None] = (lambda el: el.tap()) if tap else (lambda el: el.click())
+    playable = page.locator("#hand button.playable")
+    if playable.count():
+        act(playable.first)
+        if page.locator("#layout .place.target").count():
+            targets_on_screen(page)
+            act(page.locator("#layout .place.target").first)
+        return True
+    for button in ("#draw", "#knock"):
+        if page.locator(button).is_visible():
+            act(page.locator(button))
+            return True
+    return False
+
+
+def keyboard_turn(page: Page) -> bool:
+    """Make a move with the keyboard alone: Tab to a tile, Enter, then Enter on the
+    place the focus moves to; or Tab to draw or knock."""
+    wanted = None
+    if page.locator("#hand button.playable").count():
+        wanted = "#hand button.playable"
+    elif page.locator("#draw").is_visible():
+        wanted = "#draw"
+    elif page.locator("#knock").is_visible():
+        wanted = "#knock"
+    if wanted is None:
+        return False
+    for _ in range(80):
+        if page.evaluate(f"document.activeElement.matches('{wanted}')"):
+            break
+        page.keyboard.press("Tab")
+    else:
+        raise AssertionError(f"Tab never reached {wanted}")
+    before = page.evaluate("document.activeElement.outerHTML")
+    assert before
+    page.keyboard.press("Enter")
+    if wanted.startswith("#hand") and page.locator("#layout .place.target").count():
+        assert page.evaluate("document.activeElement.matches('#layout .place.target')")
+        page.keyboard.press("Enter")
+    return True
+
+
+def play_until(
+    pages: list[Page],
+    done: Callable[[], bool],
+    turn: Callable[[Page], bool] = click_turn,
+    sheets: list[str] | None = None,
+    timeout: float = 150,
+) -> None:
+    """Take every page's turns until ``done()``; sheets between hands are closed."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if done():
+            return
+        for page in pages:
+            close_sheet(page, sheets)
+            if turn(page):
+                page.wait_for_timeout(120)
+        time.sleep(0.05)
+    raise AssertionError("the game did not get there in time")
+
+
+def match_over(page: Page) -> Callable[[], bool]:
+    return lambda: page.locator("#sheet[open] #sheet-actions", has_text="over").count() > 0
