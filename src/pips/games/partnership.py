@@ -275,7 +275,11 @@ def explain(options: PartnershipOptions, result: HandResult, names: Sequence[str
         losers_only = options.block_points is BlockPoints.LOSERS_ONLY
         lost = opponents if losers_only else sum(pips)
         rule = "PT-11: the pips counted in a blocked hand"
-    return f"{how}; {pair} score {result.points[w]} = {lost}//10 + 1 ({rule})."
+    points = result.points[w]
+    return (
+        f"{how}; {pair} score {points}: {lost} pips counted, 1 point for 0 to 9 and one "
+        f"more for every full 10 ({rule})."
+    )
 
 
 def hand_rows(view: View) -> list[list[Tile]]:
