@@ -130,17 +130,19 @@ def running(
         server.stop()
 
 
+def an_address() -> str:
+    """An address of its own for one client (told by the proxy header the server trusts
+    from 127.0.0.1), as people have: the limits per address apply to each alone, so tests
+    sharing a server do not use up one another's allowance."""
+    return f"10.{secrets.randbelow(256)}.{secrets.randbelow(256)}.{secrets.randbelow(254) + 1}"
+
+
 class Browser:
     """One person's cookies: an HTTP client with a session, and websockets as them."""
 
     def __init__(self, server: Server, name: str | None = None) -> None:
         self.server = server
-        # Each browser comes from an address of its own (told by the proxy header the
-        # server trusts from 127.0.0.1), as people do: the limits per address apply
-        # to each alone.
-        self.address = (
-            f"10.{secrets.randbelow(256)}.{secrets.randbelow(256)}.{secrets.randbelow(254) + 1}"
-        )
+        self.address = an_address()
         self.http = httpx.Client(
             base_url=server.url, timeout=30, headers={"X-Forwarded-For": self.address}
         )

@@ -1,6 +1,7 @@
 """The table in a real browser, as players use it: a full hand of every game by
-clicking; one on a phone by touch, one by keyboard alone; the sheet between hands; a
-player away past the grace period who comes back. After each, nothing on the page
+clicking; one on a phone by touch, one by keyboard alone, one by dragging tiles; the
+sheet between hands; a player away past the grace period who comes back; a friend
+invited by the copied link; the lobby's errors beside their fields. After each, nothing on the page
 scrolls sideways and every place to play was on screen (tests/web_helpers.py).
 Screenshots go to ``test-artifacts/``."""
 
@@ -10,7 +11,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from tests.server_helpers import Server, running, wait_for
 from tests.web_helpers import (
@@ -19,6 +20,7 @@ from tests.web_helpers import (
     browser,
     click_turn,
     create_table,
+    drag_turn,
     keyboard_turn,
     match_over,
     nothing_scrolls_sideways,
@@ -54,7 +56,7 @@ def test_a_hand_of_every_game_is_played_by_clicking(
 ) -> None:
     seats, options = ONE_HAND[game]
     page = as_guest(browser, server, f"Click {game}")
-    create_table(page, game, seats, **options)
+    create_table(page, game, seats, private=False, **options)
     page.wait_for_selector("#hand button.hand-tile, #hand span.hand-tile")
     nothing_scrolls_sideways(page)
     play_until([page], match_over(page), click_turn)
@@ -155,3 +157,76 @@ def test_a_player_away_past_the_grace_period_takes_the_seat_back(
     if not match_over(bo)():
         assert ann.locator(".seat-box.away").count() == 0
     shot(bo, "table-back")
+
+
+def test_a_hand_by_dragging_tiles_onto_the_table(browser: Browser, server: Server) -> None:
+    page = as_guest(browser, server, "Drags")
+    # Seed 2 gives the person the opening: the first tile is dragged onto the empty table.
+    practice_table(page, server, "draw", {"players": 2}, ["me", "bot:greedy"], seed=2)
+    page.wait_for_selector("#hand .hand-tile")
+    page.wait_for_selector("#hand button.playable")
+    assert page.locator("#layout .laid").count() == 0
+    dragged: list[int] = []
+
+    def turn(page: Page) -> bool:
+        tiles = page.locator("#hand .hand-tile").count()
+        made = drag_turn(page)
+        if made and page.locator("#hand .hand-tile").count() < tiles:
+            dragged.append(tiles)
+        return made
+
+    play_until([page], match_over(page), turn)
+    shot(page, "table-dragged-over")
+    assert len(dragged) >= 3
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_friend_joins_a_private_table_by_the_copied_invitation(
+    browser: Browser, server: Server
+) -> None:
+    host = as_guest(browser, server, "Hostine")
+    host.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+    table = create_table(host, "family", ["me", "open"], private=True, players="2")
+    link = host.input_value("#invite-link")
+    assert link.startswith(f"{server.url}/t/{table}?invite=")
+    host.click("#invite-copy")
+    host.wait_for_selector("#invite-copy:has-text('Copied')")
+    assert host.evaluate("navigator.clipboard.readText()") == link
+    # Without the invitation the table is not open to others; with it, the friend sits.
+    friend = as_guest(browser, server, "Freundin")
+    friend.goto(f"{server.url}/t/{table}")
+    assert friend.locator("#join:visible").count() == 0
+    friend.goto(link)
+    friend.click("#join")
+    friend.wait_for_selector("#hand .hand-tile")
+    host.wait_for_selector(".seat-box:has-text('Freundin')")
+    shot(friend, "table-invited")
+
+
+def test_the_lobby_shows_an_error_beside_its_field_with_its_rule(
+    browser: Browser, server: Server
+) -> None:
+    page = as_guest(browser, server, "Fehler")
+    page.select_option("#game", "doubles")
+    fields = '.game-options[data-game="doubles"]'
+    page.select_option(f'{fields} [name="players"]', "4")
+    page.fill(f'{fields} [name="hand_size"]', "9")
+    page.dispatch_event(f'{fields} [name="hand_size"]', "change")
+    error = page.locator(f'{fields} .field[data-field="hand_size"] .field-error')
+    error.locator("a").wait_for()
+    assert "not 9" in error.inner_text()
+    assert error.locator("a").get_attribute("href") == "/rules/doubles#DB-02"
+    assert page.get_attribute(f'{fields} [name="hand_size"]', "aria-invalid") == "true"
+    assert page.inner_text("#brief") == ""
+    shot(page, "lobby-field-error")
+    # Creating is refused in the page, with nothing sent; a good value clears the error.
+    with page.expect_request("**/api/games/doubles/check"):
+        page.click("#new-table button")
+    assert "/t/" not in page.url
+    page.fill(f'{fields} [name="hand_size"]', "7")
+    page.dispatch_event(f'{fields} [name="hand_size"]', "change")
+    page.wait_for_selector("#brief:not(:empty)")
+    assert error.inner_text() == ""
+    # The rule link opens the rules help at the rule.
+    page.goto(f"{server.url}/rules/doubles#DB-02")
+    assert page.locator('[id="DB-02"]').count() == 1

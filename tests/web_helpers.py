@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.server_helpers import Server
+from tests.server_helpers import Server, an_address
 
 ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
 CHROMIUM = os.environ.get("PIPS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -40,7 +41,8 @@ def shot(page: Page, name: str) -> None:
 
 
 def as_guest(browser: Browser, server: Server, name: str, **context: Any) -> Page:
-    page = browser.new_context(**{**DESKTOP, **context}).new_page()
+    headers = {"X-Forwarded-For": an_address()}
+    page = browser.new_context(**{**DESKTOP, "extra_http_headers": headers, **context}).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.errors = errors  # type: ignore[attr-defined]
@@ -52,9 +54,11 @@ def as_guest(browser: Browser, server: Server, name: str, **context: Any) -> Pag
     return page
 
 
-def create_table(page: Page, game: str, seats: list[str], **options: str) -> str:
+def create_table(
+    page: Page, game: str, seats: list[str], *, private: bool = False, **options: str
+) -> str:
     """Create a table through the lobby's form: options by their controls, seats as
-    ``me``, ``open`` or ``bot:NAME``."""
+    ``me``, ``open`` or ``bot:NAME``; a private table opens with its invitation."""
     page.select_option("#game", game)
     fields = f'.game-options[data-game="{game}"]'
     for name, value in options.items():
@@ -72,8 +76,17 @@ def create_table(page: Page, game: str, seats: list[str], **options: str) -> str
     )
     for number, seat in enumerate(seats):
         page.locator("#seat-list .seat-kind").nth(number).select_option(seat)
+    page.set_checked('#new-table [name="private"]', private)
     page.wait_for_selector("#brief:not(:empty)")
-    page.click("#new-table button")
+    # The answer is awaited so that a refusal fails with the server's words, not a
+    # navigation timeout.
+    try:
+        with page.expect_response(lambda r: r.url.endswith("/api/tables")) as created:
+            page.click("#new-table button")
+    except PlaywrightTimeout:
+        raise AssertionError(f"the lobby sent no table: {page.inner_text('#new-table')}") from None
+    answer = created.value
+    assert answer.ok, (answer.status, answer.text(), page.inner_text("#new-table"))
     page.wait_for_url("**/t/*")
     return page.url.rsplit("/", 1)[-1].split("?")[0]
 
@@ -157,6 +170,31 @@ def click_turn(page: Page, tap: bool = False) -> bool:
             act(page.locator(button))
             return True
     return False
+
+
+def drag_turn(page: Page) -> bool:
+    """If it is this page's turn, drag a tile from the hand onto a place with the mouse
+    (draw and knock are clicked); whether a move was made. The tile must leave the hand."""
+    playable = page.locator("#hand button.playable")
+    if not playable.count():
+        return click_turn(page)
+    tile = playable.first
+    key = tile.get_attribute("data-tile")
+    box = tile.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 15, y - 15, steps=3)  # past the 8 px that tell a drag from a click
+    target = page.locator("#layout .place.target").first
+    target.wait_for(timeout=5_000)
+    targets_on_screen(page)
+    spot = target.bounding_box()
+    assert spot is not None
+    page.mouse.move(spot["x"] + spot["width"] / 2, spot["y"] + spot["height"] / 2, steps=8)
+    page.mouse.up()
+    page.wait_for_selector(f'#hand [data-tile="{key}"]', state="detached", timeout=10_000)
+    return True
 
 
 def keyboard_turn(page: Page) -> bool:

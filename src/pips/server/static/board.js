@@ -106,6 +106,9 @@
     return (last.legal || []).map((m, i) => [m, i]).filter(([m, i]) => m.play && offered.has(i) && tileKey(m.play) === key);
   }
 
+  // The place a play goes: an open point of the layout, or the empty table's middle.
+  const pointOf = (m) => (m.at === "open" ? OPENING : String(m.end));
+
   function myTurn() {
     return last && last.view && last.seat >= 0 && last.view.turn === last.seat && last.legal;
   }
@@ -180,12 +183,14 @@
   function drawBoard(msg, event) {
     const view = msg.view;
     const targets = new Map();
-    if (chosen) for (const [m, i] of playsOf(chosen)) targets.set(m.end, `${m.play[0]}-${m.play[1]}`);
+    if (chosen) for (const [m] of playsOf(chosen)) targets.set(pointOf(m), `${m.play[0]}-${m.play[1]}`);
+    // The legend explains what the board shows: sides only once there are any.
+    $("legend-side").hidden = !view.layout.points.some((p) => p.kind === "side");
     const lastIndex = view.layout.tiles.length - 1;
     const board = drawLayout($("layout"), view.layout, {
       targets, last: lastIndex,
       onPoint: (id) => {
-        const found = chosen && playsOf(chosen).find(([m]) => m.end === id);
+        const found = chosen && playsOf(chosen).find(([m]) => pointOf(m) === String(id));
         if (found) move(found[1]);
       },
     });
@@ -290,7 +295,7 @@
         const now = document.querySelector(`#hand [data-tile="${key}"]`);
         if (now) now.dataset.dragged = "1";
         const place = document.elementFromPoint(e.clientX, e.clientY)?.closest("[data-point]");
-        const found = place && playsOf(key).find(([m]) => String(m.end) === place.dataset.point);
+        const found = place && playsOf(key).find(([m]) => pointOf(m) === place.dataset.point);
         if (found) move(found[1]);
       };
       window.addEventListener("pointermove", moveTo);

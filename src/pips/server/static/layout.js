@@ -133,7 +133,11 @@ function layoutGeometry(layout, columns) {
   return place(layout, Infinity, false);
 }
 
+// The id of the one place on an empty table, where the opening tile goes.
+const OPENING = "open";
+
 function describePoint(p) {
+  if (p.kind === OPENING) return "middle of the table";
   return `${p.kind === "side" ? "side" : "end"} showing ${p.value}`;
 }
 
@@ -143,6 +147,9 @@ function drawLayout(box, layout, options) {
   const { targets = new Map(), onPoint = null, last = -1, unitPx = 26 } = options || {};
   const room = Math.max(160, box.clientWidth - 8);
   const geometry = layoutGeometry(layout, Math.floor(room / unitPx));
+  if (!layout.tiles.length && targets.has(OPENING)) {
+    geometry.points.push({ x: -1, y: -0.5, w: 2, h: 1, point: { id: OPENING, kind: OPENING, value: "" } });
+  }
   const all = [...geometry.tiles, ...geometry.points];
   const minX = Math.min(-1, ...all.map((r) => r.x)) - 0.25, minY = Math.min(-1, ...all.map((r) => r.y)) - 0.25;
   const maxX = Math.max(1, ...all.map((r) => r.x + r.w)) + 0.25, maxY = Math.max(1, ...all.map((r) => r.y + r.h)) + 0.25;
@@ -162,7 +169,7 @@ function drawLayout(box, layout, options) {
     board.appendChild(g);
   }
   for (const spot of geometry.points) {
-    const p = spot.point, isTarget = targets.has(p.id);
+    const p = spot.point, isTarget = targets.has(String(p.id));
     const g = svg("g", { class: `place ${p.kind}` + (isTarget ? " target" : ""), "data-point": p.id });
     const inset = 0.08;
     g.appendChild(svg("rect", { x: (spot.x + inset) * UNIT, y: (spot.y + inset) * UNIT,
@@ -176,7 +183,7 @@ function drawLayout(box, layout, options) {
     if (isTarget) {
       g.setAttribute("role", "button");
       g.setAttribute("tabindex", "0");
-      g.setAttribute("aria-label", `play ${targets.get(p.id)} at the ${describePoint(p)}`);
+      g.setAttribute("aria-label", `play ${targets.get(String(p.id))} at the ${describePoint(p)}`);
       if (onPoint) {
         g.addEventListener("click", () => onPoint(p.id));
         g.addEventListener("keydown", (e) => {
