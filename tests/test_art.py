@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from pips.core.moves import At
 from pips.games.registry import find_game
-from pips.tui.art import draw_layout, plain
+from pips.tui.art import draw_picture, plain
 
 CASES: list[tuple[str, dict[str, Any]]] = [
     ("fido", {"players": 3, "set": 6}),
@@ -48,7 +48,7 @@ def test_every_tile_and_open_point_is_drawn(
         state.play(legal[rng.randrange(len(legal))])
     layout = state.view(-1).layout
     labels = {p.id: chr(ord("a") + i % 26) for i, p in enumerate(layout.points)}
-    text = plain(draw_layout(layout, top=opts.set, labels=labels, max_width=width))
+    text = plain(draw_picture(layout, top=opts.set, labels=labels, max_width=width).lines)
     if not layout.tiles:
         assert "no tile" in text
         return

@@ -145,8 +145,10 @@ def targets_on_screen(page: Page) -> int:
 
 
 def close_sheet(page: Page, sheets: list[str] | None = None) -> bool:
-    """Close the sheet between hands if it is open; its title goes to ``sheets``."""
-    if not page.locator("#sheet[open]").count():
+    """Close the sheet between hands if it is open; its title goes to ``sheets``. The
+    sheet at the end of the match stays open (it may have opened just after the caller
+    last looked for it)."""
+    if not page.locator("#sheet[open]").count() or match_over(page)():
         return False
     if sheets is not None:
         sheets.append(page.inner_text("#sheet-title"))

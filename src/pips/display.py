@@ -64,31 +64,45 @@ def count_divisor(view: View) -> int:
     return spec.traits(view.options).divisor if spec.scores_during_hand else 0
 
 
-def describe_event(event: Event, names: Sequence[str], game: str) -> str:
-    """One move in words, as every client's log shows it."""
-    who = names[event.seat] if 0 <= event.seat < len(names) else f"seat {event.seat}"
+def describe_event(event: Event, names: Sequence[str], game: str, *, you: int | None = None) -> str:
+    """One move in words, as every client's log shows it; the seat ``you`` is spoken
+    to ("You lay 6-4 on 6"), as the terminal client speaks to its player."""
+    second = event.seat == you
+    who = (
+        "You"
+        if second
+        else names[event.seat]
+        if 0 <= event.seat < len(names)
+        else f"seat {event.seat}"
+    )
+
+    def verb(base: str, third: str | None = None) -> str:
+        return base if second else third or base + "s"
+
     move = event.move
     if isinstance(move, Play):
         if move.at is At.OPEN:
-            text = f"{who} opens with {move.touching}-{move.free}"
+            text = f"{who} {verb('open')} with {move.touching}-{move.free}"
         elif move.at is At.SIDE:
-            text = f"{who} lays {move.touching}-{move.free} at the side of {move.touching}"
+            text = f"{who} {verb('lay')} {move.touching}-{move.free} at the side of {move.touching}"
         else:
-            text = f"{who} lays {move.touching}-{move.free} on {move.touching}"
+            text = f"{who} {verb('lay')} {move.touching}-{move.free} on {move.touching}"
         if move.inline:
             text += " in line"
         if event.layout_count is not None:
             text += f", S = {event.layout_count}"
             if event.points:
-                text += f", scores {event.points}"
+                text += f", {verb('score')} {event.points}"
         return text
     if isinstance(move, Draw):
-        return f"{who} draws {move.tile}" if move.tile else f"{who} draws a tile"
+        return f"{who} {verb('draw')} {move.tile}" if move.tile else f"{who} draws a tile"
     if isinstance(move, Pass):
+        spec = find_game(game)
         if event.set_aside:
             aside = " ".join(map(str, event.set_aside))
-            return f"{who} knocks falsely: {aside} set aside face up (PT-08)"
-        return f"{who} {find_game(game).pass_verb()}"
+            knock = verb(spec.pass_word, spec.pass_verb())
+            return f"{who} {knock} falsely: {aside} set aside face up (PT-08)"
+        return f"{who} {verb(spec.pass_word, spec.pass_verb())}"
     if isinstance(move, Misdeal):
         return f"misdeal: {move}"
     return f"{who}: {move}"

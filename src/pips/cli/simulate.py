@@ -86,7 +86,7 @@ def simulate(
     finally:
         if sink is not None:
             sink.close()
-    table = Table(title=f"{hands} {spec.title} {kind}, seeds {seed}..{seed + hands - 1}")
+    table = Table(title=f"{spec.title}: {hands} {kind}, seeds {seed}..{seed + hands - 1}")
     for column in ("entrant", "bot", "points/hand", "final/game", "win share"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for i in range(players):

@@ -303,6 +303,17 @@ class HandState:
         seen.extend(e.seen_by(seat) for e in self.history[len(seen) :])
         return tuple(seen)
 
+    def refusal(self, move: Move) -> IllegalMoveError | None:
+        """The error :meth:`play` would raise for ``move`` now, in its rule's words, or
+        ``None`` when it would be taken; found on a copy, so nothing changes."""
+        if self.legal_moves().find(move) is not None:
+            return None
+        try:
+            self.clone().play(move)
+        except IllegalMoveError as error:
+            return error
+        return None
+
     # -- changing -----------------------------------------------------------------------
 
     def play(self, move: Move) -> Event:

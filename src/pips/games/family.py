@@ -194,7 +194,7 @@ def explain(options: FamilyOptions, result: HandResult, names: Sequence[str]) ->
 
 GAME = GameSpec(
     name=NAME,
-    title="Family game (5 tiles, first to 100)",
+    title="Family game",
     rules="SPEC section 2 (FA-01 to FA-11)",
     aliases=("familie", "five-tiles"),
     options=FamilyOptions,

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
-from textual.screen import ModalScreen
+from textual.containers import Horizontal, ScrollableContainer, VerticalScroll
+from textual.geometry import Region
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, RichLog, Static
 
 from pips.core.errors import RuleError
@@ -34,24 +36,41 @@ from pips.display import (
     score_sheet,
 )
 from pips.games.registry import GameSpec
+from pips.games.traits import LayoutKind
 from pips.record import Replay
-from pips.tui.art import draw_layout
+from pips.tui.art import Picture, Spot, draw_picture
 from pips.tui.session import PlaySession
-from pips.tui.widgets import count_panel, hand_line, seats_panel, sheet_table
+from pips.tui.widgets import count_panel, hand_line, seats_line, seats_panel, sheet_table
 
 CSS = """
 #top { height: auto; max-height: 12; }
 #seats { width: 1fr; padding: 0 1; }
 #log { width: 1fr; height: 10; border-left: solid $panel-lighten-2; }
-#table-box { height: 1fr; border: round $panel-lighten-2; }
-#table { width: auto; padding: 0 1; }
-#count { height: auto; padding: 0 1; }
+#seats-line { height: auto; max-height: 4; padding: 0 1; display: none; }
+#table-box { height: 1fr; min-height: 5; border: round $panel-lighten-2; overflow: auto auto; }
+#table { width: auto; height: auto; padding: 0 1; }
+#count { height: auto; max-height: 2; padding: 0 1; }
 #hand { height: auto; padding: 0 1; border-top: solid $panel-lighten-2; }
-#status { height: auto; padding: 0 1; color: $text-muted; }
+#status { height: auto; max-height: 2; padding: 0 1; color: $text-muted; }
+#too-small { display: none; padding: 1 2; }
+Screen.replay #top { max-height: 50%; }
+Screen.short #top { display: none; }
+Screen.short #seats-line { display: block; }
+Screen.too-small > * { display: none; }
+Screen.too-small #too-small { display: block; }
 ModalScreen { align: center middle; }
 #dialog { width: 90%; max-width: 100; height: auto; max-height: 90%;
           border: thick $accent; background: $surface; padding: 1 2; }
 """
+
+SMALLEST = (60, 20)
+"""Below this many columns and rows the table cannot be drawn usefully: it says so."""
+SHORT = 32
+"""Below this many rows the seats take a few lines and the log opens on ``l``."""
+
+VIEWS = ("auto", "compact", "full")
+"""How the layout is drawn: ``compact`` (a row per lane, long lanes shortened in the
+middle), ``full`` (as laid, panned with the keys), ``auto`` (full while it fits)."""
 
 
 class TextScreen(ModalScreen[None]):
@@ -76,32 +95,100 @@ class TextScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+class TableScreen(Screen[object]):
+    """The table's own screen: it tells the app when the terminal changes size."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        app = self.app
+        if isinstance(app, TableApp):
+            app.fit_screen()
+
+
 class TableApp(App[object]):
-    """The table both apps draw: seats and log, the layout, the count, the hand."""
+    """The table both apps draw: seats and log, the layout, the count, the hand.
+
+    The layout sits in a box that scrolls both ways from the keyboard (↑/↓ by rows,
+    Shift+↑/↓ by pages, Shift+←/→ sideways) and follows the last tile laid, or the
+    places offered for a tile.
+    """
 
     CSS = CSS
+    ENABLE_COMMAND_PALETTE = False  # its key would take the footer's room
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "scroll_board(0, -2)", "Scroll up", show=False),
+        Binding("down", "scroll_board(0, 2)", "Scroll down", show=False),
+        Binding("shift+up", "scroll_board(0, -10)", "Page up", show=False),
+        Binding("shift+down", "scroll_board(0, 10)", "Page down", show=False),
+        Binding("shift+left", "scroll_board(-10, 0)", "Pan left", show=False),
+        Binding("shift+right", "scroll_board(10, 0)", "Pan right", show=False),
+        Binding("c", "cycle_view", "View", show=False),
+        Binding("period", "follow", "Last tile", show=False),
+        Binding("l", "show_log", "Moves", show=False),
+        Binding("question_mark,f1", "help", "Help"),
+    ]
 
-    def __init__(self, spec: GameSpec, names: Sequence[str]) -> None:
+    def __init__(self, spec: GameSpec, options: Any, names: Sequence[str]) -> None:
         super().__init__()
         self.spec = spec
         self.names = list(names)
         self.title = spec.title
+        # The options in words ("3 players, double-12, ..., first to 30"), not the defaults.
+        self.sub_title = spec.in_brief(options).removeprefix(f"{spec.title}: ")
+        self.board_view = "auto"
+        self.picture = Picture([])
+        self.follow: list[Spot] = []
+        self.shown: View | None = None
+        self.drawn_with: tuple[dict[int, str], tuple[int, ...]] = ({}, ())
+        self.log_lines: list[RenderableType] = []
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="top"):
             yield Static(id="seats")
-            log = RichLog(id="log", wrap=True, markup=False)
+            # min_width: lines wrap at the pane's width, not at 78 columns.
+            log = RichLog(id="log", wrap=True, markup=False, min_width=20)
             log.can_focus = False  # the arrow keys belong to the hand, not the log
             yield log
-        box = VerticalScroll(id="table-box")
-        box.can_focus = False
+        yield Static(id="seats-line")
+        box = ScrollableContainer(id="table-box")
+        box.can_focus = False  # scrolled by the app's keys: the hand keeps the arrows
         with box:
             yield Static(id="table")
         yield Static(id="count")
         yield Static(id="hand")
         yield Static(id="status")
+        yield Static(id="too-small")
         yield Footer()
+
+    def get_default_screen(self) -> Screen[object]:
+        self.table_screen = TableScreen(id="_default")
+        return self.table_screen
+
+    # -- the size of the screen ------------------------------------------------------------
+
+    def fit_screen(self) -> None:
+        """Classes of the table's screen by the terminal's size; then draw again."""
+        width, height = self.size
+        screen = self.table_screen
+        small = width < SMALLEST[0] or height < SMALLEST[1]
+        screen.set_class(small, "too-small")
+        screen.set_class(height < SHORT, "short")
+        if small:
+            self.query_one("#too-small", Static).update(
+                Text(
+                    f"The terminal is {width}x{height}; the table needs at least "
+                    f"{SMALLEST[0]}x{SMALLEST[1]}. Make the window larger (q quits).",
+                    style="bold",
+                )
+            )
+        self.redraw()
+
+    @property
+    def short(self) -> bool:
+        return self.size.height < SHORT
+
+    def redraw(self) -> None:
+        """Draw the table again at the current size (the apps say what is on it)."""
 
     # -- drawing -------------------------------------------------------------------------
 
@@ -112,27 +199,91 @@ class TableApp(App[object]):
         labels: dict[int, str] | None = None,
         chosen: Sequence[int] = (),
     ) -> None:
-        width = max(20, self.size.width - 6)
+        self.shown, self.drawn_with = view, (dict(labels or {}), tuple(chosen))
+        box = self.query_one("#table-box", ScrollableContainer)
+        room_x = max(20, (box.size.width or self.size.width - 4) - 2)
+        room_y = max(3, box.size.height or self.size.height // 3)
         last = len(view.layout.tiles) - 1 if view.layout.tiles else None
-        lines = draw_layout(
-            view.layout,
-            top=int(view.options.get("set", 6)),
-            labels=labels,
-            chosen=chosen,
-            last=last,
-            max_width=width,
+        through_sides = self.spec.traits(view.options).layout is LayoutKind.SPINNER
+
+        def draw(compact: bool) -> Picture:
+            return draw_picture(
+                view.layout,
+                top=int(view.options.get("set", 6)),
+                labels=labels,
+                chosen=chosen,
+                last=last,
+                max_width=room_x if compact else None,
+                through_sides=through_sides,
+                compact=compact,
+            )
+
+        picture = draw(self.board_view == "compact")
+        if self.board_view == "auto" and (picture.width > room_x or len(picture.lines) > room_y):
+            picture = draw(True)
+        self.picture = picture
+        self.query_one("#table", Static).update(Text("\n").join(picture.lines))
+        # Follow the places offered, else the tile just laid.
+        spots = [picture.points[p] for p in chosen if p in picture.points]
+        if not spots and last is not None and last in picture.tiles:
+            spots = [picture.tiles[last]]
+        self.follow = spots
+        self.call_after_refresh(self.action_follow)
+
+    def action_follow(self) -> None:
+        """Scroll the board to what it follows (the last tile, or the places offered)."""
+        if not self.follow:
+            return
+        top = min(s.row for s in self.follow) - 1
+        left = min(s.column for s in self.follow)
+        right = max(s.column + s.width for s in self.follow) + 2  # the padding
+        bottom = max(s.row for s in self.follow) + 2
+        box = self.query_one("#table-box", ScrollableContainer)
+        box.scroll_to_region(
+            Region(left, max(0, top), right - left, bottom - max(0, top)), animate=False
         )
-        self.query_one("#table", Static).update(Text("\n").join(lines))
+
+    def action_scroll_board(self, dx: int, dy: int) -> None:
+        box = self.query_one("#table-box", ScrollableContainer)
+        box.scroll_to(box.scroll_x + dx, box.scroll_y + dy, animate=False)
+
+    def action_cycle_view(self) -> None:
+        self.board_view = VIEWS[(VIEWS.index(self.board_view) + 1) % len(VIEWS)]
+        if self.shown is not None:
+            labels, chosen = self.drawn_with
+            self.draw_table(self.shown, labels=labels, chosen=chosen)
+        self.show_status(Text(f"board: {self.board_view} view (c changes it)", style="yellow"))
 
     def show_status(self, message: str | Text) -> None:
         self.query_one("#status", Static).update(message)
 
     def log_line(self, text: RenderableType) -> None:
+        self.log_lines.append(text)
         self.query_one("#log", RichLog).write(text)
 
-    def action_rules(self) -> None:
-        body = Text(self.spec.summary or "(no summary)")
-        self.push_screen(TextScreen(body, f"Rules: {self.spec.title}"))
+    def action_show_log(self) -> None:
+        lines = [Text(line) if isinstance(line, str) else line for line in self.log_lines]
+        self.push_screen(TextScreen(Group(*lines[-400:]), "Moves"))
+
+    def action_help(self) -> None:
+        keys = Table(box=None, show_header=False)
+        for binding in self._help_keys():
+            keys.add_row(Text(binding[0], style="bold"), binding[1])
+        body = Group(
+            Text(self.spec.summary or "", overflow="fold"),
+            Text("\nKeys", style="bold"),
+            keys,
+        )
+        self.push_screen(TextScreen(body, f"Help: {self.spec.title}"))
+
+    def _help_keys(self) -> list[tuple[str, str]]:
+        return [
+            ("↑ ↓ Shift+↑ Shift+↓", "scroll the board"),
+            ("Shift+← Shift+→", "pan the board sideways"),
+            (".", "back to the last tile laid"),
+            ("c", "board view: auto, compact, full"),
+            ("l", "every move so far"),
+        ]
 
 
 @dataclass
@@ -151,20 +302,18 @@ class PlayApp(TableApp):
         Binding("right", "cursor(1)", "▶", show=False),
         Binding("enter", "confirm", "Play"),
         Binding("d", "draw", "Draw"),
-        Binding("k", "knock", "Knock/pass"),
         Binding("h", "hint", "Hint"),
         Binding("u", "undo", "Undo"),
         Binding("s", "sheet", "Sheet"),
-        Binding("space", "skip", "Skip bots"),
+        Binding("space", "skip", "Skip bots", show=False),
         # "-" belongs to typed tiles (6-4), so the pace has keys of its own.
-        Binding("greater_than_sign,plus", "pace(0.5)", "Faster"),
-        Binding("less_than_sign", "pace(2)", "Slower"),
-        Binding("question_mark,f1", "rules", "Rules"),
-        Binding("q", "quit_game", "Save & quit"),
+        Binding("greater_than_sign,plus", "pace(0.5)", "Faster", show=False),
+        Binding("less_than_sign", "pace(2)", "Slower", show=False),
+        Binding("q", "quit_game", "Quit"),
     ]
 
     def __init__(self, session: PlaySession, *, delay: float = 0.8) -> None:
-        super().__init__(session.spec, session.names)
+        super().__init__(session.spec, session.options, session.names)
         self.session = session
         self.delay = delay
         self.cursor = 0
@@ -177,6 +326,10 @@ class PlayApp(TableApp):
         self.order: list[Tile] = []
         self.turn_key: tuple[int, int] = (0, -1)  # (hand, moves made) the cursor is for
         self.outcomes: dict[Tile, list[PlayOutcome]] = {}
+        self.hinted: Move | None = None  # the hint of this turn: Enter plays it
+        self.knock_asked = False  # a knock the rules would penalize waits for a second k
+        # The game's own word for passing (the partnership game knocks, PT-07).
+        self.bind("k", "knock", description=self.spec.pass_word.capitalize())
 
     def on_mount(self) -> None:
         session = self.session
@@ -189,11 +342,21 @@ class PlayApp(TableApp):
             entrant_names = {session.match.seating[s]: n for s, n in enumerate(self.names)}
             drawn = ", ".join(f"{entrant_names[d.entrant]} {d.tile}" for d in lots.draws)
             self.log_line(f"lots: {drawn}")
-        for hand in session.match.hands:
+        for number, hand in enumerate(session.match.hands, start=1):
             for event in hand.history:
-                self.log_line(describe_event(event.seen_by(session.me), self.names, self.spec.name))
-        self.refresh_table()
+                self.log_line(
+                    describe_event(
+                        event.seen_by(session.me), self.names, self.spec.name, you=session.me
+                    )
+                )
+            if hand.is_over:
+                # A resumed match keeps the sheet of its last finished hand.
+                self.last_sheet = self.sheet_of(number)[0]
+        self.fit_screen()
         self.advance()
+
+    def redraw(self) -> None:
+        self.refresh_table()
 
     # -- the flow of the game ------------------------------------------------------------
 
@@ -212,7 +375,11 @@ class PlayApp(TableApp):
                 labels[end] = labels[end] + "/" + key if end in labels else key
                 chosen.append(end)
         self.draw_table(view, labels=labels, chosen=chosen)
-        self.query_one("#seats", Static).update(seats_panel(view, self.names, session.match.target))
+        target = session.match.target
+        self.query_one("#seats", Static).update(seats_panel(view, self.names, target))
+        self.query_one("#seats-line", Static).update(
+            seats_line(view, self.names, target, self.size.width - 2)
+        )
         self.query_one("#count", Static).update(count_panel(view, self.outcomes))
         _, self.order = hand_line(view, playable, None)
         position = (view.hand_number, len(view.history))
@@ -220,8 +387,16 @@ class PlayApp(TableApp):
             # A new turn: the cursor starts on the first tile that can be played.
             self.turn_key = position
             self.cursor = next((i for i, t in enumerate(self.order) if t in playable), 0)
+            self.hinted = None
+            self.knock_asked = False
         self.cursor = min(self.cursor, max(0, len(self.order) - 1))
-        text, _ = hand_line(view, playable, self.cursor if mine else None)
+        text, _ = hand_line(
+            view,
+            playable,
+            self.cursor if mine else None,
+            width=self.size.width - 2,
+            rows=2 if self.short else 3,
+        )
         self.query_one("#hand", Static).update(text)
         self.show_status(self.prompt(moves))
 
@@ -237,6 +412,12 @@ class PlayApp(TableApp):
                 f"{key}: {_where(o)}" for key, o in zip(_KEYS, self.choice.outcomes, strict=False)
             )
             return Text(f"{self.choice.tile} fits more than one place: {options}  (Esc cancels)")
+        if self.knock_asked:
+            return Text(
+                f"A tile fits: {self.spec.pass_word} anyway and be penalized? "
+                f"k again to {self.spec.pass_word}, any other key to play on.",
+                style="bold yellow",
+            )
         if self.typed:
             return Text(f"tile: {self.typed}▏ (Enter plays it, Esc clears)")
         if any(isinstance(m, Play) for m in moves):
@@ -280,14 +461,16 @@ class PlayApp(TableApp):
         self.choice = None
         self.typed = ""
         event = played.event.seen_by(session.me)
-        self.log_line(describe_event(event, self.names, self.spec.name))
+        self.log_line(describe_event(event, self.names, self.spec.name, you=session.me))
         if isinstance(event.move, Play) and event.move.tile.is_double:
             # "Rostock knocking": the table knocks when a double is laid (§1.10).
             knock = f"{event.move.tile} laid · knock knock! (Rostock knocking)"
             self.notify(knock, title="A double", timeout=2)
             self.log_line(Text(knock, style="italic"))
         elif isinstance(event.move, Pass):
-            self.notify(describe_event(event, self.names, self.spec.name), timeout=2)
+            self.notify(
+                describe_event(event, self.names, self.spec.name, you=session.me), timeout=2
+            )
         if played.hand_over:
             self.show_sheet(played.hand)
             return True
@@ -299,7 +482,9 @@ class PlayApp(TableApp):
             self.call_later(self.advance)
         return True
 
-    def show_sheet(self, hand_number: int) -> None:
+    def sheet_of(self, hand_number: int) -> tuple[RenderableType, str]:
+        """The score sheet of a finished hand (the match's end under the last) and its
+        explanation in words."""
         session = self.session
         state = session.match.hands[hand_number - 1]
         result = state.result
@@ -315,11 +500,16 @@ class PlayApp(TableApp):
         )
         body: RenderableType = sheet_table(sheet, self.names, session.match.target)
         outcome = session.match.result
-        if outcome is not None:
+        if outcome is not None and hand_number == len(session.match.hands):
             winners = ", ".join(self.names[s] for s in outcome.winners)
-            body = Group(body, Text(f"\nMatch over: {winners} won.", style="bold"))
+            over = "Match over" if session.match.target is not None else "Game over"
+            body = Group(body, Text(f"\n{over}: {winners} won.", style="bold"))
+        return body, sheet.explanation
+
+    def show_sheet(self, hand_number: int) -> None:
+        body, explanation = self.sheet_of(hand_number)
         self.last_sheet = body
-        self.log_line(sheet.explanation)
+        self.log_line(explanation)
         self.refresh_table()
         self.push_screen(TextScreen(body, f"Score sheet, hand {hand_number}"), self._sheet_closed)
 
@@ -331,6 +521,9 @@ class PlayApp(TableApp):
     def on_key(self, event: events.Key) -> None:
         if not self.session.my_turn or self.session.is_over or isinstance(self.screen, ModalScreen):
             return
+        if self.knock_asked and event.key != "k":
+            self.knock_asked = False  # any other key: no penalized knock
+            self.refresh_table()
         if self.choice is not None:
             if event.character and event.character in _KEYS:
                 index = _KEYS.index(event.character)
@@ -364,7 +557,13 @@ class PlayApp(TableApp):
 
     def action_confirm(self) -> None:
         session = self.session
-        if not session.my_turn or session.is_over or self.choice is not None:
+        if not session.my_turn or session.is_over:
+            return
+        hinted = self.hinted
+        if self.choice is not None:
+            # Enter while choosing a place plays the hinted place of that tile.
+            if isinstance(hinted, Play) and hinted.tile == self.choice.tile:
+                self.apply(hinted)
             return
         if self.typed:
             text, self.typed = self.typed, ""
@@ -374,6 +573,13 @@ class PlayApp(TableApp):
                 self.refresh_table()
                 self.show_status(Text(f"{text!r} is not a tile; type it like 6-4", style="red"))
                 return
+        elif hinted is not None and (
+            not isinstance(hinted, Play)
+            or self.order[self.cursor : self.cursor + 1] == [hinted.tile]
+        ):
+            # The hint, as given: a draw, a pass, or the tile at the place it named.
+            self.apply(hinted)
+            return
         elif self.order:
             tile = self.order[self.cursor]
         else:
@@ -384,7 +590,7 @@ class PlayApp(TableApp):
         found = self.outcomes.get(tile)
         if not found:
             self.refresh_table()
-            self.show_status(Text(f"{tile} cannot be played now", style="red"))
+            self.show_status(Text(self.session.why_not(tile), style="red"))
             return
         if len(found) == 1:
             self.apply(found[0].move)
@@ -401,9 +607,17 @@ class PlayApp(TableApp):
                 self.show_status(Text("You cannot draw now.", style="red"))
 
     def action_knock(self) -> None:
-        # Also when a tile fits: the rules decide (refused, or penalized: PT-08).
-        if self.session.my_turn and not self.session.is_over:
-            self.apply(Pass())
+        # Also when a tile fits: the rules decide (refused, or penalized: PT-08), and a
+        # penalty is asked for twice.
+        session = self.session
+        if not session.my_turn or session.is_over:
+            return
+        if self.outcomes and not self.knock_asked and session.penalized_pass():
+            self.knock_asked = True
+            self.refresh_table()
+            return
+        self.knock_asked = False
+        self.apply(Pass())
 
     def action_hint(self) -> None:
         if not self.session.my_turn or self.session.is_over:
@@ -416,10 +630,12 @@ class PlayApp(TableApp):
         elif isinstance(move, Pass):
             what = self.spec.pass_word
         if isinstance(move, Play) and move.tile in self.order:
-            self.cursor = self.order.index(move.tile)  # Enter now plays the hint
-            self.refresh_table()
+            self.cursor = self.order.index(move.tile)
+        self.hinted = move
+        self.refresh_table()
         text = Text("Hint: ", style="bold")
         text.append(f"{what} — " + "; ".join(advice.reasons))
+        text.append("  (Enter plays it)", style="dim")
         self.show_status(text)
         self.log_line(text)
 
@@ -462,18 +678,21 @@ class ReplayApp(TableApp):
         Binding("pageup,p", "hand(-1)", "Previous hand"),
         Binding("home", "jump(0)", "Start"),
         Binding("end", "jump(-1)", "End"),
-        Binding("question_mark,f1", "rules", "Rules"),
         Binding("q,escape", "quit", "Quit"),
     ]
 
     def __init__(self, replayed: Replay) -> None:
-        super().__init__(replayed.spec, replayed.seats)
+        super().__init__(replayed.spec, replayed.options, replayed.seats)
         self.replayed = replayed
         self.frames = replay_positions(replayed)
         self.position = 0
         self.logged: set[int] = set()
 
     def on_mount(self) -> None:
+        self.screen.add_class("replay")
+        self.fit_screen()
+
+    def redraw(self) -> None:
         self.show()
 
     def show(self) -> None:
@@ -482,6 +701,9 @@ class ReplayApp(TableApp):
         target = self.replayed.match.target
         self.query_one("#seats", Static).update(
             seats_panel(frame.view, self.names, target, hands=frame.hands)
+        )
+        self.query_one("#seats-line", Static).update(
+            seats_line(frame.view, self.names, target, self.size.width - 2)
         )
         self.query_one("#count", Static).update(count_panel(frame.view, {}))
         last = len(self.frames) - 1

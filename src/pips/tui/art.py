@@ -14,7 +14,7 @@ across stands upright over three rows; an open point is a marked socket, ``‹2�
     >>> line = LineLayout()
     >>> line.open_with(Tile.of(6, 2), 0)
     >>> line.attach(Tile.of(2, 5), 2, line.ends_with(2)[0], 1)
-    >>> print(plain(draw_layout(line.snapshot(), top=6)))
+    >>> print(plain(draw_picture(line.snapshot(), top=6).lines))
     ‹6›[6│2][2│5]‹5›
 """
 
@@ -50,6 +50,29 @@ class _Cell:
     hidden: tuple[int, ...] = ()  # tiles left out of a lane too wide to show whole
 
 
+@dataclass(frozen=True)
+class Spot:
+    """Where a tile or an open point is in the picture: row, column and width."""
+
+    row: int
+    column: int
+    width: int
+
+
+@dataclass
+class Picture:
+    """The layout drawn: its lines, and where each tile (by index) and each open point
+    (by id) is, so a screen can scroll to the last tile or the places offered."""
+
+    lines: list[Text]
+    tiles: dict[int, Spot] = field(default_factory=dict)
+    points: dict[int, Spot] = field(default_factory=dict)
+
+    @property
+    def width(self) -> int:
+        return max((line.cell_len for line in self.lines), default=0)
+
+
 @dataclass
 class _Lane:
     cells: list[_Cell]
@@ -58,7 +81,7 @@ class _Lane:
     left: list[_Cell] = field(default_factory=list)  # the first lane's left arm
 
 
-def draw_layout(
+def draw_picture(
     layout: LayoutView,
     *,
     top: int,
@@ -66,19 +89,26 @@ def draw_layout(
     chosen: Iterable[int] = (),
     last: int | None = None,
     max_width: int | None = None,
-) -> list[Text]:
-    """The picture, line by line.
+    through_sides: bool = False,
+    compact: bool = False,
+) -> Picture:
+    """The picture of ``layout``.
 
     ``top`` is the set's highest number (it sets the width of a half); ``labels`` puts a
     key next to the value of open points (to choose among them); ``chosen`` points are
     drawn in the choosing colour; ``last`` is the index of a tile to mark as just laid.
     When a lane would reach past ``max_width``, tiles in its middle give way to a
     ``…N…`` mark, so that its open end, where play goes on, stays in sight.
+    ``through_sides``: the first tile's line runs through its sides (the Doubles
+    spinner, whose sides are taken first, DB-05), its ends hang below. ``compact``
+    draws every lane on one row (a double across as ``┃6┃``), for big sets.
     """
     if not layout.tiles:
-        return [Text("(no tile laid yet)", style="dim")]
+        return Picture([Text("(no tile laid yet)", style="dim")])
     width = 1 if top < 10 else 2
-    painter = _Painter(layout, width, labels or {}, set(chosen), last, max_width)
+    painter = _Painter(
+        layout, width, labels or {}, set(chosen), last, max_width, through_sides, compact
+    )
     return painter.paint()
 
 
@@ -96,8 +126,12 @@ class _Painter:
         chosen: set[int],
         last: int | None,
         max_width: int | None,
+        through_sides: bool = False,
+        compact: bool = False,
     ) -> None:
         self.layout = layout
+        self.line_slots = ("side-a", "side-b") if through_sides else ("half-a", "half-b")
+        self.compact = compact
         self.max_width = max_width
         self.width = width
         self.labels = labels
@@ -138,13 +172,14 @@ class _Painter:
                     lanes.append(_Lane([], anchor=child, slot=other))
             node, slot = child, onward
 
-    def paint(self) -> list[Text]:
+    def paint(self) -> Picture:
         pending: list[_Lane] = []
         first = _Lane(cells=[_Cell(node=0)])
-        first.left = self.arm(0, "half-a", pending, flipped=True)
-        first.cells += self.arm(0, "half-b", pending, flipped=False)
+        left, right = self.line_slots
+        first.left = self.arm(0, left, pending, flipped=True)
+        first.cells += self.arm(0, right, pending, flipped=False)
         for slot in self.slots(0):
-            if slot not in ("half-a", "half-b"):
+            if slot not in self.line_slots:
                 pending.append(_Lane([], anchor=0, slot=slot))
         lanes = [first]
         # Lanes are laid out breadth-first: an arm's own side arms come after it.
@@ -173,7 +208,7 @@ class _Painter:
             return len(self.socket_text(cell.point))
         return self.tile_width(cell.node)
 
-    def render(self, lanes: list[_Lane]) -> list[Text]:
+    def render(self, lanes: list[_Lane]) -> Picture:
         # Columns: the first lane's left arm runs left of the first tile.
         first = [*reversed(lanes[0].left), *lanes[0].cells]
         placed = [self.place(self.fit(first, self.max_width), 0)]
@@ -186,10 +221,10 @@ class _Painter:
             placed.append([(start, _Cell()), *row])
             prefixes.append(prefix)
         shift = -min(x for row in placed for x, _ in row)
-        lines: list[Text] = []
+        picture = Picture([])
         for row, prefix in zip(placed, prefixes, strict=True):
-            lines += self.render_lane(row, shift, prefix)
-        return lines
+            picture.lines += self.render_lane(row, shift, prefix, picture)
+        return picture
 
     def place(self, cells: list[_Cell], x: int) -> list[tuple[int, _Cell]]:
         """The cells of a lane at their columns from ``x``; tiles note their column so
@@ -227,12 +262,15 @@ class _Painter:
             return cells  # nothing can go: the lane stays whole, wider than asked
         return [*left, _Cell(hidden=tuple(hidden)), *right]
 
-    def render_lane(self, row: list[tuple[int, _Cell]], shift: int, prefix: str) -> list[Text]:
-        tall = any(
+    def render_lane(
+        self, row: list[tuple[int, _Cell]], shift: int, prefix: str, picture: Picture
+    ) -> list[Text]:
+        tall = not self.compact and any(
             c.point is None and c.node >= 0 and self.layout.tiles[c.node].across for _, c in row
         )
         lines = [Text(), Text(), Text()]
         middle = lines[1]
+        y = len(picture.lines) + (1 if tall else 0)
         for x, cell in row:
             column = x + shift
             for line in lines:
@@ -249,11 +287,15 @@ class _Painter:
                 if point.id in self.chosen:
                     style = CHOSEN_STYLE
                 middle.append(self.socket_text(point), style=style)
+                picture.points[point.id] = Spot(y, column, self.cell_width(cell))
                 continue
             laid = self.layout.tiles[cell.node]
             style = LAST_STYLE if cell.node == self.last else TILE_STYLE
             w = self.width
-            if laid.across:
+            picture.tiles[cell.node] = Spot(y, column, self.cell_width(cell))
+            if laid.across and self.compact:
+                middle.append(f"┃{str(laid.tile.high).rjust(w)}┃", style=style)
+            elif laid.across:
                 n = str(laid.tile.high).rjust(w)
                 lines[0].append(f"┌{n}┐", style=style)
                 middle.append(f"├{'─' * w}┤", style=style)

@@ -22,7 +22,8 @@ from typing import Any
 from pips import record
 from pips.bots.base import Bot, make_bot
 from pips.bots.expert import Advice, ExpertBot
-from pips.core.moves import Move
+from pips.core.moves import At, Move, Pass, Play
+from pips.core.tiles import Tile
 from pips.core.view import Event, View
 from pips.games.match import Match
 from pips.games.registry import GameSpec, GameState
@@ -122,6 +123,37 @@ class PlaySession:
     @property
     def can_undo(self) -> bool:
         return not self.is_over and any(self._mine(i) for i in range(len(self.moves)))
+
+    def why_not(self, tile: Tile) -> str:
+        """Why the person cannot lay ``tile`` now, in the words of the rule that refuses
+        it (a suit whose double is not laid, DB-06; a tile that matches no end ...)."""
+        view = self.view()
+        top = int(view.options.get("set", 6))
+        if tile.high > top:
+            return f"{tile} is not a tile of the double-{top} set"
+        if tile not in view.hand:
+            return f"you do not hold {tile}"
+        if not view.layout.tiles:
+            tries = [Play(tile, tile.high, At.OPEN)]
+        else:
+            tries = [
+                Play(tile, p.value, p.kind, p.id)
+                for p in view.layout.points
+                if tile.contains(p.value)
+            ]
+        if not tries:
+            ends = ", ".join(sorted({str(p.value) for p in view.layout.points}, key=int))
+            return f"{tile} matches no open end (they show {ends})"
+        for move in tries:
+            error = self.state.refusal(move)
+            if error is not None:
+                return f"{error.detail} ({error.rule})"
+        return f"{tile} cannot be played now"
+
+    def penalized_pass(self) -> bool:
+        """Whether passing now is accepted with a penalty (PT-08 ``penalize``: a false
+        knock sets tiles aside) rather than listed as a move or refused."""
+        return Pass() not in self.legal_moves() and self.state.refusal(Pass()) is None
 
     def hint(self) -> Advice:
         """What the ``expert`` bot would play here, and why."""

@@ -44,24 +44,30 @@ def seats_panel(
     spec = find_game(view.game)
     scores = view.result.final if view.result is not None else view.scores
     table = Table(box=None, show_header=True, pad_edge=False, expand=False)
-    for column in ("", "seat", "tiles", "points" if spec.scores_during_hand else "score"):
-        table.add_column(column, justify="left" if column in ("", "seat") else "right")
+    columns = ["", "seat", "tiles", "points" if spec.scores_during_hand else "score"]
+    if hands is not None:
+        columns.append("hand")  # beside the seat, so nine seats still fit
+    for column in columns:
+        table.add_column(column, justify="left" if column in ("", "seat", "hand") else "right")
     for seat, name in enumerate(names):
         marker = "▶" if view.turn == seat else ""
         label = name + (" (you)" if seat == view.seat else "")
         if spec.pairs:
             label += f"  pair {'AB'[seat % 2]}"
-        table.add_row(
+        row: list[RenderableType] = [
             Text(marker, style="bold yellow"),
             Text(label, style="bold" if seat == view.turn else ""),
             str(view.hand_sizes[seat]),
             str(scores[seat]),
-        )
+        ]
         if hands is not None:
-            table.add_row("", Text(" ".join(map(tile_text, hands[seat])), style=DIM), "", "")
+            row.append(Text(" ".join(map(tile_text, hands[seat])), style=DIM))
+        table.add_row(*row)
         if view.set_aside and view.set_aside[seat]:
             aside = " ".join(map(tile_text, view.set_aside[seat]))
-            table.add_row("", Text(f"set aside: {aside}", style="magenta"), "", "")
+            table.add_row(
+                "", Text(f"set aside: {aside}", style="magenta"), *[""] * (len(columns) - 2)
+            )
     lines: list[RenderableType] = [table]
     facts = []
     if spec.traits(view.options).draw is not DrawRule.NONE or view.stock_size:
@@ -93,7 +99,8 @@ def count_panel(view: View, outcomes: Mapping[Tile, Sequence[PlayOutcome]]) -> T
         text.append("\nyour plays: ")
         parts = []
         for tile, found in outcomes.items():
-            for outcome in found:
+            # Places that make the same count are one entry.
+            for outcome in {(o.count, o.points): o for o in found}.values():
                 part = Text(f"{tile}→{outcome.count}")
                 if outcome.points:
                     part.append(f" +{outcome.points}", style="bold green")
@@ -102,24 +109,97 @@ def count_panel(view: View, outcomes: Mapping[Tile, Sequence[PlayOutcome]]) -> T
     return text
 
 
-def hand_line(view: View, playable: set[Tile], cursor: int | None) -> tuple[Text, list[Tile]]:
-    """The hand in its game's order (rows apart), playable tiles marked, and the tiles
-    in the order the cursor walks them."""
+def hand_line(
+    view: View,
+    playable: set[Tile],
+    cursor: int | None,
+    *,
+    width: int | None = None,
+    rows: int | None = None,
+) -> tuple[Text, list[Tile]]:
+    """The hand in its game's order (groups apart), playable tiles marked, and the tiles
+    in the order the cursor walks them.
+
+    Within ``width`` columns the hand is broken into lines; when it takes more than
+    ``rows`` lines (a double-18 hand of 47 tiles), the lines around the cursor are shown
+    with how many tiles are before and after them, so the table keeps its room.
+    """
     order: list[Tile] = []
-    text = Text()
+    pieces: list[tuple[Text, int | None]] = []  # (text, tile index or None for a gap)
     for row_number, row in enumerate(hand_rows(view)):
-        if row_number:
-            text.append("  ┆  ", style=DIM)
+        if row_number and row:
+            pieces.append((Text("┆ ", style=DIM), None))
         for tile in row:
             style = PLAYABLE if tile in playable else DIM
             if cursor is not None and len(order) == cursor:
                 style = CURSOR
-            text.append(tile_text(tile), style=style)
-            text.append(" ")
+            pieces.append((Text(tile_text(tile), style=style) + " ", len(order)))
             order.append(tile)
     if not order:
-        text.append("(no tiles)", style=DIM)
+        return Text("(no tiles)", style=DIM), order
+    lines: list[list[tuple[Text, int | None]]] = [[]]
+    used = 0
+    room = None if width is None else max(12, width - 8)  # room for the "+N" marks
+    for piece in pieces:
+        size = piece[0].cell_len
+        if room is not None and used + size > room and lines[-1]:
+            lines.append([])
+            used = 0
+        lines[-1].append(piece)
+        used += size
+    shown = range(len(lines))
+    if rows is not None and len(lines) > rows:
+        at = next((n for n, line in enumerate(lines) if any(i == cursor for _, i in line)), 0)
+        first = min(max(0, at - rows // 2), len(lines) - rows)
+        shown = range(first, first + rows)
+    text = Text()
+    for n in shown:
+        if n != shown.start:
+            text.append("\n")
+        if n == shown.start and n > 0:
+            before = sum(i is not None for line in lines[:n] for _, i in line)
+            text.append(f"+{before} ◂ ", style=DIM)
+        for shown_piece, _ in lines[n]:
+            text.append_text(shown_piece)
+        if n == shown.stop - 1 and n < len(lines) - 1:
+            after = sum(i is not None for line in lines[n + 1 :] for _, i in line)
+            text.append(f"▸ +{after}", style=DIM)
     return text, order
+
+
+def seats_line(view: View, names: Sequence[str], target: int | None, width: int) -> Text:
+    """Every seat in a few lines, for a short screen: name, tiles and score, the seat
+    to play marked; then the stock and the hand."""
+    spec = find_game(view.game)
+    scores = view.result.final if view.result is not None else view.scores
+    long = [
+        f"{name}{' (you)' if seat == view.seat else ''}: {view.hand_sizes[seat]} tiles, "
+        f"{scores[seat]} {'points' if spec.scores_during_hand else 'score'}"
+        for seat, name in enumerate(names)
+    ]
+    short = [
+        f"{name}{'*' if seat == view.seat else ''} {view.hand_sizes[seat]}/{scores[seat]}"
+        for seat, name in enumerate(names)
+    ]
+    brief = sum(len(w) + 5 for w in long) > 2 * width
+    words = short if brief else long
+    # A seat's words stay on one line: the line breaks only between seats.
+    words = [w.replace(" ", "\u00a0") for w in words]
+    text = Text()
+    for seat, said in enumerate(words):
+        if seat:
+            text.append("  │  ", style=DIM)
+        turn = view.turn == seat
+        text.append(("▶ " if turn else "") + said, style="bold" if turn else "")
+    facts = [f"hand {view.hand_number}"]
+    if spec.traits(view.options).draw is not DrawRule.NONE or view.stock_size:
+        facts.insert(0, f"stock {view.stock_size}")
+    if target is not None:
+        facts.append(f"match to {target}")
+    if brief:
+        facts.append("* you · tiles/score")
+    text.append("\n" + " · ".join(facts), style=DIM)
+    return text
 
 
 def sheet_lines(shown: SheetTable) -> Table:
