@@ -119,7 +119,7 @@ def test_simulate_is_reproducible(tmp_path: Path, capsys: pytest.CaptureFixture[
         (["simulate", "fido", "--players", "4", "--bots", "oracle"], "unknown bot"),
         (["simulate", "fido", "--players", "4", "--hands", "0"], "--hands must be"),
         (["simulate", "chess", "--players", "4"], "unknown game"),
-        (["simulate", "fido"], "players must be given"),
+        (["simulate", "fido"], "fido needs --players (3 to 9)"),
         (["play", "fido", "--players", "4", "--seat", "4"], "--seat must be"),
     ],
 )

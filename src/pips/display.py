@@ -291,6 +291,15 @@ def sheet_table(sheet: ScoreSheet, names: Sequence[str]) -> SheetTable:
             )
             for ln in sheet.lines
         )
+    # A column of zeros says nothing (a one-hand draw game has no score before or
+    # after): it is left out. The players, pips and places always stay.
+    keep = [
+        i
+        for i, column in enumerate(columns)
+        if column in ("player", "pips left", "place") or any(row[i] != "0" for row in rows)
+    ]
+    columns = tuple(columns[i] for i in keep)
+    rows = tuple(tuple(row[i] for i in keep) for row in rows)
     return SheetTable(title, columns, rows, sheet.explanation)
 
 

@@ -12,6 +12,7 @@ Bots are named by a word and an optional setting after a colon: ``random``, ``gr
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -146,7 +147,16 @@ def _external(setting: str | None) -> Bot:
 
     if not setting:
         raise OptionError("bots", "external needs a command: external:python3 my_bot.py")
-    return ExternalBot(setting)
+    seconds = os.environ.get("PIPS_EXTERNAL_SECONDS", "30")
+    try:
+        timeout = float(seconds)
+    except ValueError:
+        timeout = -1.0
+    if not 0 < timeout <= 3600:
+        raise OptionError(
+            "bots", f"PIPS_EXTERNAL_SECONDS must be 0 to 3600 seconds, not {seconds!r}"
+        )
+    return ExternalBot(setting, timeout=timeout)
 
 
 register_bot(BotKind("random", "any legal move, uniformly", _plain(RandomBot)))

@@ -14,8 +14,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import Annotated
+
+import typer
 
 from pips import __version__, record
+from pips.bots.external import BotError
 from pips.cli import enter, play, records, results, serve, simulate
 from pips.cli.base import UsageError, app, err, out
 from pips.core.errors import RuleError
@@ -29,11 +33,29 @@ def version() -> None:
     out.print(f"pips {__version__}")
 
 
+def _version_flag(given: bool) -> None:
+    if given:
+        out.print(f"pips {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", help="Print the version and exit.", is_eager=True, callback=_version_flag
+        ),
+    ] = False,
+) -> None:
+    """Play, study and rank dominoes."""
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: user errors become one line on stderr and exit code 2."""
     try:
         app(args=list(argv) if argv is not None else None, standalone_mode=True)
-    except (UsageError, RuleError) as exc:
+    except (UsageError, RuleError, BotError) as exc:
         err.print(f"error: {exc}", markup=False, soft_wrap=True)
         sys.exit(2)
     except record.RecordError as exc:

@@ -73,7 +73,15 @@ def _game_flags() -> tuple[GameFlag, ...]:
     games: dict[str, list[str]] = {}
     for spec in all_games():
         for info in spec.options.describe():
-            games.setdefault(info.name, []).append(spec.name)
+            # Per game: the values it takes and its default ("fido: 3 to 9, required").
+            if info.kind is bool:
+                default = "on" if info.default else "off"
+            elif info.default is None:
+                default = "required" if info.required else "as the rules say"
+            else:
+                default = f"default {info.default}"
+            values = "" if info.kind is bool else f"{info.values}, "
+            games.setdefault(info.name, []).append(f"{spec.name}: {values}{default}")
             if info.name in flags:
                 continue
             kind: type = info.kind if info.kind in (int, bool) else str
@@ -82,7 +90,7 @@ def _game_flags() -> tuple[GameFlag, ...]:
             short = ("-p",) if info.name == "players" else ()
             flags[info.name] = GameFlag(info.name, kind, info.help, short)
     return tuple(
-        GameFlag(f.name, f.kind, f"{f.help} ({', '.join(games[f.name])})", f.flags)
+        GameFlag(f.name, f.kind, f"{f.help} {'; '.join(games[f.name])}.", f.flags)
         for f in flags.values()
     )
 
@@ -102,6 +110,10 @@ class GameFlags:
         if "set" in given:
             given["set"] = parse_set(given["set"])
         given.update(fixed)
+        for info in spec.options.describe():
+            if info.required and info.name not in given:
+                flag = "--" + info.name.replace("_", "-")
+                fail(f"{spec.name} needs {flag} ({info.values}): {info.help.rstrip('.')}")
         try:
             return spec.options_from_json(given)
         except RuleError as exc:

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from pips.bots.external import BotError
 from pips.cli.base import (
     GameFlags,
     app,
@@ -116,16 +117,26 @@ def play(
         others = bot_specs(bots, options.players - 1)
         entrants: list[str | None] = [*others[:seat], None, *others[seat:]]
         names = [name if b is None else f"{b}-{i}" for i, b in enumerate(entrants)]
+        if save is not None and save.exists():
+            fail(f"{save} exists: choose another file, or go on with it by --resume {save}")
         path = save or default_path(records_dir(), spec.name, seed)
         session = PlaySession(spec, options, entrants, names, seed, path)
     full_screen = not text and sys.stdin.isatty() and sys.stdout.isatty()
+    failure: str | None = None
     if full_screen:
         from pips.tui.app import PlayApp
 
-        PlayApp(session, delay=delay).run()
-        session.save()
+        client = PlayApp(session, delay=delay)
+        client.run()
+        failure = client.failure
     else:
-        play_in_text(session)
+        try:
+            play_in_text(session)
+        except BotError as error:
+            failure = str(error)
+    session.save()
+    if failure is not None:
+        fail(f"{failure}; the game so far is saved to {session.path}")
     status = "record" if session.is_over else "unfinished game"
     out.print(f"{status} saved to {session.path}")
 

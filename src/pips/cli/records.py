@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markdown import Markdown
 from rich.table import Table
 
 from pips import record
@@ -103,17 +104,19 @@ def check(
 def rules(
     game: Annotated[str, typer.Argument(help=game_help())],
 ) -> None:
-    """List a game's options with their defaults and allowed values."""
+    """The rules of a game in words (each rule with its id), then its options with
+    their defaults and allowed values."""
     spec = spec_for(game)
     out.print(f"[bold]{spec.title}[/bold] ({spec.name}) · {spec.rules}")
     if spec.aliases:
         out.print("also called: " + ", ".join(spec.aliases))
-    table = Table(caption="a true/false option is switched off with --no-FLAG")
+    out.print(Markdown(spec.summary or "(no summary of the rules yet)"), soft_wrap=False)
+    table = Table(title="Options", caption="a true/false option is switched off with --no-FLAG")
     for column in ("flag", "default", "values", "rule", "meaning"):
         table.add_column(column, no_wrap=column in ("flag", "rule"), overflow="fold")
     for info in spec.options.describe():
         if info.default is None:
-            default = "required" if info.name == "players" else "see meaning"
+            default = "required" if info.required else "see meaning"
         elif isinstance(info.default, bool):
             default = str(info.default).lower()
         else:

@@ -147,15 +147,22 @@ def tournament(
         f"{spec.title}: {hands} deals x {rotations} rotations, seats {', '.join(setup.seats)}, "
         f"on {where}"
     )
-    with progress:
-        task = progress.add_task("deals", total=hands)
-        rows = tour.run(
-            setup,
-            out_dir,
-            scheduler=scheduler,
-            workers=workers,
-            progress=lambda done, total: progress.update(task, completed=done),
+    finished = [0]
+
+    def advanced(done: int, total: int) -> None:
+        finished[0] = done
+        progress.update(task, completed=done)
+
+    try:
+        with progress:
+            task = progress.add_task("deals", total=hands)
+            rows = tour.run(setup, out_dir, scheduler=scheduler, workers=workers, progress=advanced)
+    except KeyboardInterrupt:
+        err.print(
+            f"interrupted after {finished[0]} of {hands} deals; the finished deals are kept "
+            f"in {out_dir / tour.RESULTS}: run the same command again to go on"
         )
+        raise typer.Exit(130) from None
     summary = tour.summarize(setup, rows)
     written = tour.write_outputs(summary, out_dir)
     table = Table(title=f"{spec.title}: {summary.deals} deals x {rotations} rotations (duplicate)")

@@ -62,6 +62,8 @@ class OptionInfo(NamedTuple):
     """The values to choose from, where there are few (a yes/no, a named variant)."""
     minimum: int | None = None
     maximum: int | None = None
+    required: bool = False
+    """No default: the option must be given (the number of players, mostly)."""
 
 
 def _base_type(hint: Any) -> tuple[type, bool]:
@@ -186,6 +188,7 @@ class GameOptions:
                     choices,
                     f.metadata["minimum"],
                     f.metadata["maximum"],
+                    f.default is dataclasses.MISSING,
                 )
             )
         return infos

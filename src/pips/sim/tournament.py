@@ -262,6 +262,22 @@ class Estimate:
         half = Z95 * math.sqrt(var / n)
         return cls(mean, mean - half, mean + half, n)
 
+    @classmethod
+    def share(cls, samples: Sequence[float]) -> Estimate:
+        """The mean of shares in [0, 1] with Wilson's score interval, which stays
+        inside [0, 1] (a normal interval around 1% of 200 deals goes below 0)."""
+        n = len(samples)
+        if n == 0:
+            return cls(math.nan, math.nan, math.nan, 0)
+        p = sum(samples) / n
+        z2 = Z95 * Z95
+        centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+        half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+        # At 0 and 1 the bound is exact (rounding would leave it a hair inside).
+        low = 0.0 if p <= 0 else max(0.0, centre - half)
+        high = 1.0 if p >= 1 else min(1.0, centre + half)
+        return cls(p, low, high, n)
+
     @property
     def excludes_zero(self) -> bool:
         return self.low > 0 or self.high < 0
@@ -346,7 +362,7 @@ def summarize(tournament: Tournament, rows: Sequence[dict[str, Any]]) -> Summary
             bot,
             hands[bot],
             Estimate.of(points[bot]),
-            Estimate.of(wins[bot]),
+            Estimate.share(wins[bot]),
             sole[bot] / decided if decided else math.nan,
             decisions[bot] / seconds[bot] if seconds[bot] > 0 else math.inf,
             decisions[bot],
@@ -424,9 +440,11 @@ def draw(summary: Summary, path: Path) -> None:
         axes.invert_yaxis()
         axes.set(title=f"{title} (95% interval)")
     t = summary.tournament
+    spec = find_game(t.game)
     figure.suptitle(
-        f"{t.game} {json.dumps(t.options, separators=(',', ':'))[:80]}\n"
-        f"{summary.deals} deals x {len(t.rotations())} rotations, duplicate"
+        f"{spec.in_brief(spec.options_from_json(t.options))}\n"
+        f"{summary.deals} deals x {len(t.rotations())} rotations, duplicate",
+        wrap=True,
     )
     figure.tight_layout()
     figure.savefig(path, dpi=100)

@@ -23,6 +23,7 @@ from textual.geometry import Region
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, RichLog, Static
 
+from pips.bots.external import BotError
 from pips.core.errors import RuleError
 from pips.core.moves import Draw, Move, Pass, Play
 from pips.core.notation import NotationError, move_text, read_tile
@@ -327,6 +328,7 @@ class PlayApp(TableApp):
         self.turn_key: tuple[int, int] = (0, -1)  # (hand, moves made) the cursor is for
         self.outcomes: dict[Tile, list[PlayOutcome]] = {}
         self.hinted: Move | None = None  # the hint of this turn: Enter plays it
+        self.failure: str | None = None  # why a bot ended the session
         self.knock_asked = False  # a knock the rules would penalize waits for a second k
         # The game's own word for passing (the partnership game knocks, PT-07).
         self.bind("k", "knock", description=self.spec.pass_word.capitalize())
@@ -440,8 +442,18 @@ class PlayApp(TableApp):
 
     @work(thread=True, exclusive=True, group="bot")
     def decide_bot_move(self, generation: int) -> None:
-        move = self.session.decide()
+        try:
+            move = self.session.decide()
+        except BotError as error:
+            self.call_from_thread(self.bot_failed, str(error))
+            return
         self.call_from_thread(self.bot_decided, move, generation)
+
+    def bot_failed(self, error: str) -> None:
+        """A bot that cannot go on (an external program that exited, hung or answered
+        nonsense) ends the session; the command says why in one line."""
+        self.failure = error
+        self.exit(None, return_code=1)
 
     def bot_decided(self, move: Move, generation: int) -> None:
         self.thinking = False

@@ -93,6 +93,9 @@ class PlaySession:
         for hand in replayed.match.hands:
             for event in hand.history:
                 session._apply(event.move)
+        # Moves taken back before the game was saved still count (the record says so).
+        undos = records[0].get("undos", 0)
+        session.undos = undos if isinstance(undos, int) and undos >= 0 else 0
         return session
 
     # -- reading -----------------------------------------------------------------------

@@ -22,6 +22,7 @@ from pips.games.traits import DrawRule
 PLAYABLE = "bold green"
 CURSOR = "bold black on bright_white"
 DIM = "dim"
+ASIDE = "magenta"
 
 
 def tile_text(tile: Tile) -> str:
@@ -126,14 +127,19 @@ def hand_line(
     """
     order: list[Tile] = []
     pieces: list[tuple[Text, int | None]] = []  # (text, tile index or None for a gap)
+    # Tiles set aside after a false knock lie face up and go last (PT-08): marked apart.
+    aside = set(view.set_aside[view.seat]) if view.set_aside and view.seat >= 0 else set()
     for row_number, row in enumerate(hand_rows(view)):
         if row_number and row:
             pieces.append((Text("┆ ", style=DIM), None))
         for tile in row:
             style = PLAYABLE if tile in playable else DIM
+            if tile in aside:
+                style = ASIDE
             if cursor is not None and len(order) == cursor:
                 style = CURSOR
-            pieces.append((Text(tile_text(tile), style=style) + " ", len(order)))
+            face = f"({tile.high}│{tile.low})" if tile in aside else tile_text(tile)
+            pieces.append((Text(face, style=style) + " ", len(order)))
             order.append(tile)
     if not order:
         return Text("(no tiles)", style=DIM), order

@@ -1,0 +1,142 @@
+"""The rough edges of the `pips` command and the terminal client, each as a user meets
+it: a failing external bot, help that names values and defaults, `--version`, a record
+that would be overwritten, the rules in words, words about the person ("You lay"),
+sheets without empty columns, win shares inside [0, 1]."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from pips.core.moves import At, Pass, Play
+from pips.core.tiles import Tile
+from pips.core.view import Event
+from pips.display import describe_event, hand_sheet, sheet_table
+from pips.games.registry import find_game
+from pips.sim.tournament import Estimate
+from pips.tui.app import PlayApp
+from pips.tui.session import PlaySession
+from tests.test_cli import run
+from tests.test_tui import run_app
+
+FAILING_BOTS = {
+    "exits": "false",
+    "answers garbage": "echo garbage",
+    "hangs": f"{sys.executable} -c 'import time; time.sleep(30)'",
+}
+
+
+@pytest.mark.parametrize("fault", list(FAILING_BOTS))
+def test_a_failing_external_bot_ends_the_game_with_one_line(tmp_path: Path, fault: str) -> None:
+    saved = tmp_path / "game.json"
+    bots = f"external:{FAILING_BOTS[fault]},greedy"
+    game = ["play", "fido", "--players", "3", "--seed", "2", "--bots", bots]
+    done = subprocess.run(
+        [sys.executable, "-m", "pips", *game, "--text", "--save", str(saved)],
+        input="1\n" * 40,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PIPS_EXTERNAL_SECONDS": "1"},
+    )
+    assert done.returncode != 0
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("error: external bot") and str(saved) in lines[0]
+    assert "Traceback" not in done.stdout + done.stderr
+    assert saved.exists()  # the game so far is kept
+
+
+def test_a_failing_bot_in_the_full_screen_client_ends_it_with_its_reason(
+    tmp_path: Path,
+) -> None:
+    spec = find_game("fido")
+    options = spec.options_from_json({"players": 3, "set": 6})
+    session = PlaySession(
+        spec, options, [None, "external:false", "greedy"], ["Ann", "x", "g"], 2, tmp_path / "g"
+    )
+    app = PlayApp(session, delay=0)
+
+    async def script(pilot: Pilot[object]) -> None:
+        for _ in range(400):
+            if app.failure is not None:
+                break
+            if session.my_turn:
+                await pilot.press("h", "enter")
+            await pilot.pause()
+
+    run_app(app, script)
+    assert app.failure is not None and "external bot" in app.failure
+    assert app.return_code == 1
+
+
+def test_version_and_help_name_values_and_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["--version"], capsys)
+    assert code == 0 and out.startswith("pips ")
+    code, out, _ = run(["play", "--help"], capsys)
+    flat = " ".join(out.replace("│", " ").split())
+    assert code == 0
+    assert "fido: 3 to 9, required" in flat
+    assert "partnership: 30, 10 or any positive whole number, default 30" in flat
+
+
+def test_a_missing_option_names_its_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["play", "doubles", "--text"], capsys)
+    assert code == 2
+    assert err.strip() == "error: doubles needs --players (2 or more): Number of players"
+
+
+def test_save_never_overwrites_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    kept = tmp_path / "kept.json"
+    kept.write_text("{}", encoding="utf-8")
+    code, _, err = run(["play", "fido", "-p", "3", "--text", "--save", str(kept)], capsys)
+    assert code == 2 and "exists" in err and "--resume" in err
+    assert kept.read_text(encoding="utf-8") == "{}"
+
+
+def test_rules_prints_the_rules_in_words_then_the_options(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(["rules", "doubles"], capsys)
+    assert code == 0
+    flat = " ".join(out.split())
+    assert "A suit may be matched only once its double is in the layout" in flat
+    assert "(DB-06)" in flat and "--hand-size" in flat
+    assert flat.index("DB-06") < flat.index("Options")
+
+
+def test_the_person_is_spoken_to() -> None:
+    names = ["Ann", "Bo", "Cy", "Di"]
+    laid = Event(0, Play(Tile.of(6, 4), 6, At.END, 3))
+    assert describe_event(laid, names, "draw", you=0) == "You lay 6-4 on 6"
+    assert describe_event(laid, names, "draw") == "Ann lays 6-4 on 6"
+    knock = Event(1, Pass())
+    assert describe_event(knock, names, "partnership", you=1) == "You knock"
+    assert describe_event(knock, names, "partnership") == "Bo knocks"
+
+
+def test_a_one_hand_sheet_leaves_out_columns_of_zeros() -> None:
+    spec = find_game("draw")
+    state = spec.new_hand(spec.options_from_json({"players": 2}), random.Random(3))
+    while not state.is_over:
+        state.play(state.legal_moves()[0])
+    shown = sheet_table(hand_sheet(state, ["Ann", "Bo"]), ["Ann", "Bo"])
+    assert shown.columns[0] == "player" and "pips left" in shown.columns
+    for i, column in enumerate(shown.columns):
+        if column not in ("player", "pips left", "place"):
+            assert any(row[i] != "0" for row in shown.rows), column
+
+
+def test_win_shares_stay_inside_zero_and_one() -> None:
+    rare = Estimate.share([0.0] * 198 + [1.0] * 2)
+    assert 0 <= rare.low < rare.mean < rare.high <= 1
+    never = Estimate.share([0.0] * 50)
+    assert never.low == 0 and 0 < never.high < 0.1
+    always = Estimate.share([1.0] * 50)
+    assert always.high == 1 and 0.9 < always.low < 1
