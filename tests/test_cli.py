@@ -293,12 +293,51 @@ def test_enter_a_real_table_game_with_misdeals(
     assert replayed.result is not None and Tile.of(5, 1) in replayed.hands[3]
 
 
-def test_enter_refuses_a_deal_that_does_not_fit_the_set(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+def test_enter_checks_each_hand_as_it_is_typed_and_keeps_the_others(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sys, "stdin", io.StringIO("6-6 5-5\n6-6\n1-0\n"))
-    code, _, err = run(["enter", "fido", "--players", "3", "--set", "6"], capsys)
-    assert code == 2 and "6-6" in err and "twice" in err
+    """A tile outside the set, twice in a hand or in another hand is refused at once and
+    only that hand is typed again; a wrong number of tiles is a misdeal (F-24.1),
+    said at once and again until corrected before the opening."""
+    hands = ["6-6 5-5 4-4 3-3 2-2 1-1 0-0", "6-5 6-4 6-3 6-2 6-1 6-0 5-4", "5-3 5-2 5-1"]
+    typed = [hands[0], "6-6 1-0", "9-9 1-0", "6-5 6-5", hands[1], hands[2]]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(typed) + "\n"))
+    save = tmp_path / "entry.json"
+    argv = ["enter", "fido", "--players", "3", "--set", "6", "--names", "Ann,Bo,Cy"]
+    code, out, _ = run([*argv, "--save", str(save)], capsys)
+    flat = " ".join(out.split())
+    assert code == 0, out
+    assert "6-6 is already in the hand of Ann; type the hand again" in flat
+    assert "9-9 is not a tile of the double-6 set" in flat
+    assert "6-5 is typed twice" in flat
+    assert "Cy holds 3 tiles, not 7: a misdeal" in flat
+    assert "a hand is 7 tiles (F-02): Cy holds 3" in flat
+    # Saved as it went: the deal is in the file, the entry unfinished, to go on with.
+    assert f"pips enter --resume {save}" in flat
+    data = json.loads(save.read_text())
+    assert [" ".join(f"{a}-{b}" for a, b in h) for h in data["hands"][0]["deal"]] == hands
+    # Going on: the misdeal is corrected by name, then the opening is entered.
+    monkeypatch.setattr(
+        sys, "stdin", io.StringIO("misdeal Zed draw 4-0\nmisdeal cy draw 4-0 4-1 4-2 4-3\n1\n")
+    )
+    code, out, _ = run(["enter", "--resume", str(save)], capsys)
+    flat = " ".join(out.split())
+    assert code == 0, out
+    assert "there is no player 'zed' (ann, bo, cy, or a seat 0 to 2)" in flat.lower()
+    replayed = record.replay(json.loads(save.read_text()))
+    state = replayed.states[-1]
+    assert len(state.hands[2]) == 7 and len(state.history) == 2  # the misdeal, the opening
+
+
+def test_enter_refuses_to_overwrite_and_to_resume_what_was_not_entered(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kept = tmp_path / "kept.json"
+    kept.write_text("{}", encoding="utf-8")
+    code, _, err = run(["enter", "fido", "-p", "3", "--save", str(kept)], capsys)
+    assert code == 2 and "--resume" in err and kept.read_text(encoding="utf-8") == "{}"
+    code, _, err = run(["enter", "--resume", str(kept)], capsys)
+    assert code == 2 and "format must be" in err
 
 
 def test_ctrl_c_during_play_saves_the_game_so_far(

@@ -5,25 +5,27 @@ sheets without empty columns, win shares inside [0, 1]."""
 
 from __future__ import annotations
 
+import _thread
 import os
 import random
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
 
-from pips.core.moves import At, Pass, Play
+from pips.core.moves import At, Draw, Pass, Play
 from pips.core.tiles import Tile
 from pips.core.view import Event
 from pips.display import describe_event, hand_sheet, sheet_table
 from pips.games.registry import find_game
 from pips.sim.tournament import Estimate
-from pips.tui.app import PlayApp
+from pips.tui.app import PlayApp, TextScreen
 from pips.tui.session import PlaySession
 from tests.test_cli import run
-from tests.test_tui import run_app
+from tests.test_tui import new_session, run_app, settle
 
 FAILING_BOTS = {
     "exits": "false",
@@ -140,3 +142,93 @@ def test_win_shares_stay_inside_zero_and_one() -> None:
     assert never.low == 0 and 0 < never.high < 0.1
     always = Estimate.share([1.0] * 50)
     assert always.high == 1 and 0.9 < always.low < 1
+
+
+def test_enter_help_offers_only_the_games_dealt_by_hand(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(["enter", "--help"], capsys)
+    flat = " ".join(out.replace("│", " ").split())
+    assert code == 0 and "The game: fido (the games dealt by hand" in flat
+    assert "--deal-mode" not in out and "--hand-size" not in out and "partnership" not in out
+
+
+def test_hint_then_enter_plays_the_hint_whatever_it_is(tmp_path: Path) -> None:
+    """Draws, passes and a tile on one of several places: Enter after h plays exactly
+    the move the hint named."""
+    session = new_session(tmp_path, "fido", seed=2, options={"players": 3, "set": 6})
+    app = PlayApp(session, delay=0)
+    kinds: set[str] = set()
+
+    async def script(pilot: Pilot[object]) -> None:
+        while not session.is_over:
+            await settle(pilot, session)
+            if isinstance(app.screen, TextScreen) or session.is_over:
+                break
+            advice = session.hint().move
+            if isinstance(advice, Play):
+                several = len(app.outcomes.get(advice.tile, ())) > 1
+                kinds.add("place" if several else "tile")
+            else:
+                kinds.add(type(advice).__name__)
+            before = len(session.moves)
+            await pilot.press("h", "enter")
+            await settle(pilot, session)
+            played = session.moves[before]
+            assert played == advice or (type(played) is type(advice) is Draw)
+
+    run_app(app, script)
+    assert {"Draw", "place", "tile"} <= kinds, kinds
+
+
+def test_a_tile_refused_by_doubles_says_its_rule(tmp_path: Path) -> None:
+    session = new_session(tmp_path, "doubles", seed=3, options={"players": 2})
+    said: set[str] = set()
+    for _ in range(200):
+        if session.is_over:
+            break
+        if session.my_turn:
+            view = session.view()
+            playable = {m.tile for m in session.legal_moves() if isinstance(m, Play)}
+            ends = {p.value for p in view.layout.points}
+            for tile in view.hand:
+                if tile not in playable and (tile.high in ends or tile.low in ends):
+                    said.add(session.why_not(tile))
+        session.play(session.legal_moves()[0] if session.my_turn else session.decide())
+    assert any("is not in the layout (DB-06)" in s for s in said), said
+
+
+def test_resume_keeps_the_undo_count_and_the_last_sheet(tmp_path: Path) -> None:
+    session = new_session(tmp_path, "family", seed=4, options={"players": 3, "target": 60})
+    while len(session.match.hands) < 2:
+        session.play(session.legal_moves()[0] if session.my_turn else session.decide())
+    while not session.my_turn:
+        session.play(session.decide())
+    session.play(session.legal_moves()[0])
+    assert session.undo() > 0
+    resumed = PlaySession.resume(session.path)
+    assert resumed.undos == 1
+    app = PlayApp(resumed, delay=0)
+
+    async def script(pilot: Pilot[object]) -> None:
+        await pilot.pause()
+        await pilot.press("s")
+        assert isinstance(app.screen, TextScreen)
+
+    run_app(app, script)
+    assert app.last_sheet is not None
+
+
+def test_ctrl_c_on_a_tournament_says_where_the_finished_deals_are(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Ctrl-C, as the main thread receives it, while far more deals are left than 5 s play.
+    threading.Timer(5, _thread.interrupt_main).start()
+    argv = ["tournament", "--game", "fido", "--players", "3", "--set", "6"]
+    code, _, err = run(
+        [*argv, "--bots", "greedy,random", "--out", str(tmp_path), "--hands", "500000"], capsys
+    )
+    assert code == 130
+    flat = " ".join(err.split())
+    assert "interrupted after" in flat and "run the same command again to go on" in flat
+    assert (tmp_path / "results.jsonl").exists()

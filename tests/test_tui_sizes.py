@@ -10,6 +10,7 @@ goes to ``test-artifacts/``.
 from __future__ import annotations
 
 import io
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -20,8 +21,9 @@ from textual.containers import ScrollableContainer
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from pips import record
 from pips.core.moves import Draw, Play
-from pips.tui.app import PlayApp, TextScreen
+from pips.tui.app import PlayApp, ReplayApp, TextScreen
 from pips.tui.art import Spot
 from tests.test_tui import new_session, run_app, settle, text_of
 
@@ -41,7 +43,7 @@ CASES: dict[str, tuple[str, dict[str, Any], int]] = {
 SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
 
 
-def screen_text(app: PlayApp) -> str:
+def screen_text(app: PlayApp | ReplayApp) -> str:
     """The whole screen as plain text (as textual's own screenshots render it)."""
     width, height = app.size
     console = Console(width=width, height=height, file=io.StringIO(), record=True)
@@ -180,3 +182,39 @@ def test_the_board_scrolls_from_the_keyboard_and_comes_back(tmp_path: Path) -> N
         assert in_view(box, last)
 
     run_app(app, script)
+
+
+def test_the_replay_shows_every_seat_of_nine_with_its_hand(tmp_path: Path) -> None:
+    session = new_session(tmp_path, "fido", seed=7, options={"players": 9, "set": 18})
+    while not session.is_over:
+        session.play(session.legal_moves()[0] if session.my_turn else session.decide())
+    replayed = record.replay(json.loads(session.path.read_text(encoding="utf-8")))
+    app = ReplayApp(replayed)
+    shown: list[str] = []
+
+    async def script(pilot: Pilot[object]) -> None:
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        shown.append(screen_text(app))
+
+    run_app(app, script)
+    for name in replayed.seats:
+        assert name in shown[0], f"{name} is not on the replay's screen"
+
+
+def test_the_log_wraps_long_lines_at_its_own_width(tmp_path: Path) -> None:
+    session = new_session(tmp_path, "fido", seed=7, options={"players": 9, "set": 18})
+    app = PlayApp(session, delay=0)
+    logged: list[str] = []
+
+    async def script(pilot: Pilot[object]) -> None:
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot, session)
+        # The log's part of the screen: right of the seats.
+        log = app.query_one("#log").region
+        rows = screen_text(app).splitlines()[log.y : log.bottom]
+        logged.append(" ".join(row[log.x : log.right] for row in rows))
+
+    run_app(app, script)
+    words = " ".join(logged[0].replace("│", " ").split())
+    assert "bot7 (greedy), bot8 (greedy)" in words  # the end of the line, not cut off

@@ -66,13 +66,15 @@ class GameFlag:
         )
 
 
-def _game_flags() -> tuple[GameFlag, ...]:
-    """One flag per option of any game, typed and described by the games' own
-    declarations (:mod:`pips.games.options`)."""
+def game_flags(specs: Sequence[GameSpec], leave_out: Sequence[str] = ()) -> tuple[GameFlag, ...]:
+    """One flag per option of the games ``specs``, typed and described by the games'
+    own declarations (:mod:`pips.games.options`), but those in ``leave_out``."""
     flags: dict[str, GameFlag] = {}
     games: dict[str, list[str]] = {}
-    for spec in all_games():
+    for spec in specs:
         for info in spec.options.describe():
+            if info.name in leave_out:
+                continue
             # Per game: the values it takes and its default ("fido: 3 to 9, required").
             if info.kind is bool:
                 default = "on" if info.default else "off"
@@ -95,7 +97,7 @@ def _game_flags() -> tuple[GameFlag, ...]:
     )
 
 
-GAME_FLAGS = _game_flags()
+GAME_FLAGS = game_flags(all_games())
 """Every game option as a flag; a game refuses the ones it does not have."""
 
 
@@ -122,16 +124,18 @@ class GameFlags:
             fail(f"{spec.name}: {exc}")
 
 
-def with_game_flags(command: Callable[..., None]) -> Callable[..., None]:
-    """Give ``command`` every game option flag after its first argument; the values
-    reach it as ``flags: GameFlags``."""
+def with_game_flags(
+    command: Callable[..., None], flags: Sequence[GameFlag] = GAME_FLAGS
+) -> Callable[..., None]:
+    """Give ``command`` the game option ``flags`` (every game's by default) after its
+    first argument; the values reach it as ``flags: GameFlags``."""
     signature = inspect.signature(command, eval_str=True)
     params = [p for p in signature.parameters.values() if p.name != "flags"]
-    extra = [flag.parameter() for flag in GAME_FLAGS]
+    extra = [flag.parameter() for flag in flags]
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> None:
-        given = {flag.name: kwargs.pop(flag.name, None) for flag in GAME_FLAGS}
+        given = {flag.name: kwargs.pop(flag.name, None) for flag in flags}
         command(*args, flags=GameFlags(given), **kwargs)
 
     # Click calls commands with keyword arguments only, so everything after the game
@@ -194,6 +198,11 @@ def records_dir() -> Path:
 
 def game_help() -> str:
     return "The game: " + ", ".join(game_names())
+
+
+def manual_games() -> list[GameSpec]:
+    """The games whose tiles may be taken by hand at a real table (F-24)."""
+    return [spec for spec in all_games() if spec.manual_deal]
 
 
 def result_table(state: GameState, names: Sequence[str]) -> Group:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -14,7 +15,8 @@ from pips.cli.base import (
     GameFlags,
     app,
     fail,
-    game_help,
+    game_flags,
+    manual_games,
     out,
     records_dir,
     result_table,
@@ -22,12 +24,13 @@ from pips.cli.base import (
     with_game_flags,
 )
 from pips.core.errors import RuleError
+from pips.core.legal import representatives
 from pips.core.moves import Draw, Move
 from pips.core.notation import move_text, read_move
 from pips.core.tiles import Tile
 from pips.core.view import Event
 from pips.display import describe_event, describe_layout
-from pips.games.registry import all_games
+from pips.games.registry import find_game
 
 ENTER_HELP = """Enter what happened at the table, one action per line:
   a number          the listed move with that number
@@ -37,25 +40,76 @@ ENTER_HELP = """Enter what happened at the table, one action per line:
   misdeal S draw 5-1 4-0 / misdeal S return 6-6
                     seat S (number or name) was misdealt (F-24)
   undo              take back the last entry
-  q                 save and stop"""
+  q                 stop (every entry is saved as it is made)"""
 
 
-def parse_entry(text: str, state: Any, names: Sequence[str]) -> Move | str:
-    """One line of ``pips enter`` as a move (:mod:`pips.core.notation`), or a word
-    (``undo``, ``quit``, ``help``); ValueError with a message for anything else."""
+def parse_entry(
+    text: str, state: Any, names: Sequence[str], offered: Sequence[Move] | None = None
+) -> Move | str:
+    """One line of ``pips enter`` as a move (:mod:`pips.core.notation`) among those
+    ``offered`` (the state's legal moves by default), or a word (``undo``, ``quit``,
+    ``help``); ValueError with a message for anything else."""
     word = text.strip().lower()
     if word in {"q", "quit", "undo", "help", "?"}:
         return {"q": "quit", "?": "help"}.get(word, word)
-    move = read_move(text, state.legal_moves(), names)
+    move = read_move(text, state.legal_moves() if offered is None else offered, names)
     if isinstance(move, Draw) and move.tile is None and state.options.deal_mode.value == "manual":
         raise ValueError("name the tile drawn: draw 5-1")
     return move
 
 
+ENTER_FLAGS = game_flags(manual_games(), leave_out=("deal_mode",))
+"""The options of the games dealt by hand; the deal mode is manual by definition."""
+
+
+def check_hand(
+    tiles: Sequence[Tile], top: int, taken: dict[Tile, str], name: str, size: int
+) -> str | None:
+    """What is wrong with a hand just typed (a tile outside the set, one typed twice or
+    already in another hand), or ``None``. A wrong number of tiles is not wrong here:
+    it is a misdeal, corrected by an entry (F-24)."""
+    seen: set[Tile] = set()
+    for tile in tiles:
+        if tile.high > top:
+            return f"{tile} is not a tile of the double-{top} set"
+        if tile in seen:
+            return f"{tile} is typed twice"
+        if tile in taken:
+            return f"{tile} is already in the hand of {taken[tile]}"
+        seen.add(tile)
+    return None
+
+
+def size_warning(state: Any, seats: Sequence[str]) -> str | None:
+    """Before the opening: the hands of the wrong size and how to correct them."""
+    if state.layout.tiles:
+        return None
+    size = state.options.hand_size
+    wrong = [
+        f"{seats[seat]} holds {len(hand)}"
+        for seat, hand in enumerate(state.hands)
+        if len(hand) != size
+    ]
+    if not wrong:
+        return None
+    return (
+        f"a hand is {size} tiles (F-02): {', '.join(wrong)}. Correct it before the opening "
+        "(F-24.1): misdeal NAME return 6-6, or misdeal NAME draw 5-1"
+    )
+
+
 @app.command()
-@with_game_flags
+@functools.partial(with_game_flags, flags=ENTER_FLAGS)
 def enter(
-    game: Annotated[str, typer.Argument(help=game_help())],
+    game: Annotated[
+        str | None,
+        typer.Argument(
+            help="The game: "
+            + ", ".join(spec.name for spec in manual_games())
+            + " (the games dealt by hand at a real table, F-24)."
+        ),
+    ] = None,
+    *,
     flags: GameFlags,
     names: Annotated[
         str | None, typer.Option(help="Players in playing order, comma separated.")
@@ -63,38 +117,51 @@ def enter(
     save: Annotated[
         Path | None, typer.Option(help="Record file (default: a new file in $PIPS_HOME/records).")
     ] = None,
+    resume: Annotated[
+        Path | None, typer.Option(help="Go on with an unfinished entry saved in this record.")
+    ] = None,
 ) -> None:
-    """Record a game played at a real table, tiles taken by hand (manual deal, F-24)."""
-    spec = spec_for(game)
-    if not spec.manual_deal:
-        manual = ", ".join(g.title for g in all_games() if g.manual_deal)
-        fail(f"pips enter records games dealt by hand (F-24): {manual}")
-    options = flags.options(spec, deal_mode="manual")
-    seats = (
-        [n.strip() for n in names.split(",")]
-        if names
-        else [f"player {i + 1}" for i in range(options.players)]
-    )
-    if len(seats) != options.players or not all(seats):
-        fail(f"--names must give {options.players} names")
+    """Record a game played at a real table, tiles taken by hand (manual deal, F-24).
+
+    Each hand is checked as it is typed; every entry is saved at once, so an entry
+    stopped half way goes on with --resume FILE.
+    """
     ask = input
-    try:
-        hands = []
-        for name in seats:
-            while True:
-                text = ask(f"tiles of {name}: ")
-                try:
-                    hands.append([Tile.parse(word) for word in text.split()])
-                    break
-                except ValueError as exc:
-                    out.print(f"[red]{exc}[/red]")
-        state = spec.from_deal(options, hands, None)
-    except RuleError as exc:
-        fail(f"the deal: {exc}")
-    except EOFError:
-        fail("no deal entered")
+    if resume is not None:
+        if game is not None or names is not None or save is not None:
+            fail("--resume takes the game, the names and the file from the record")
+        state, seats, path = _resumed(resume)
+        spec, options = find_game(state.game), state.options
+        hands = [list(h) for h in state.dealt.hands]
+    else:
+        if game is None:
+            fail("name the game: " + ", ".join(spec.name for spec in manual_games()))
+        spec = spec_for(game)
+        if not spec.manual_deal:
+            manual = ", ".join(g.title for g in manual_games())
+            fail(f"pips enter records games dealt by hand (F-24): {manual}")
+        options = flags.options(spec, deal_mode="manual")
+        seats = (
+            [n.strip() for n in names.split(",")]
+            if names
+            else [f"player {i + 1}" for i in range(options.players)]
+        )
+        if len(seats) != options.players or not all(seats):
+            fail(f"--names must give {options.players} names")
+        if save is not None and save.exists():
+            fail(f"{save} exists: choose another file, or go on with it by --resume {save}")
+        path = save or records_dir() / f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{spec.name}-table.json"
+        typed = _ask_hands(ask, seats, options)
+        if typed is None:
+            fail("no deal entered")
+        hands = typed
+        try:
+            state = spec.from_deal(options, hands, None)
+        except RuleError as exc:
+            fail(f"the deal: {exc}")
+        _save(state, seats, path)
+        out.print(f"the deal is saved to {path}")
     out.print(ENTER_HELP)
-    path = save or records_dir() / f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{spec.name}-table.json"
 
     def rebuild(events: Sequence[Event]) -> Any:
         fresh = spec.from_deal(options, hands, None)
@@ -103,25 +170,30 @@ def enter(
         return fresh
 
     while True:
+        warning = size_warning(state, seats)
+        if warning:
+            out.print(f"[yellow]{warning}[/yellow]")
         if state.is_over:
             out.print(result_table(state, seats))
-            prompt = "hand over: a late misdeal, undo, or q to save: "
+            prompt = "hand over: a late misdeal, undo, or q to stop: "
+            offered: list[Move] = []
         else:
             turn = state.current_seat
             assert turn is not None
             view = state.view(turn)
             out.print(describe_layout(view))
             out.print(f"{seats[turn]} to move; stock {view.stock_size}")
-            legal = state.legal_moves()
-            for number, move in enumerate(legal, 1):
-                out.print(f"  {number:>2}. {move_text(move, legal)}")
+            # Places that make no difference are offered once (F-04).
+            offered = representatives(state.legal_moves())
+            for number, move in enumerate(offered, 1):
+                out.print(f"  {number:>2}. {move_text(move, offered)}")
             prompt = "what happened? "
         try:
             text = ask(prompt)
         except (EOFError, KeyboardInterrupt):
-            break  # save what was entered
+            break  # every entry is saved already
         try:
-            entry = parse_entry(text, state, seats)
+            entry = parse_entry(text, state, seats, offered)
         except ValueError as exc:
             out.print(f"[red]{exc}[/red]")
             continue
@@ -132,6 +204,7 @@ def enter(
         elif entry == "undo":
             if state.history:
                 state = rebuild(state.history[:-1])
+                _save(state, seats, path)
                 out.print("last entry taken back")
         elif not isinstance(entry, str):
             try:
@@ -139,7 +212,66 @@ def enter(
             except RuleError as exc:
                 out.print(f"[red]{exc}[/red]")
                 continue
+            _save(state, seats, path)
             out.print(describe_event(event, seats, spec.name))
+    _save(state, seats, path)
+    if state.is_over:
+        out.print(f"record saved to {path}")
+    else:
+        out.print(f"unfinished entry saved to {path}; go on with: pips enter --resume {path}")
+
+
+def _ask_hands(
+    ask: Callable[[str], str], seats: Sequence[str], options: Any
+) -> list[list[Tile]] | None:
+    """Every hand, checked as it is typed: a wrong line is asked again, the hands
+    before it kept. ``None`` when the input ends first."""
+    top, size = int(options.set), int(options.hand_size)
+    taken: dict[Tile, str] = {}
+    hands: list[list[Tile]] = []
+    for name in seats:
+        while True:
+            try:
+                text = ask(f"tiles of {name} ({size}): ")
+            except (EOFError, KeyboardInterrupt):
+                return None
+            try:
+                tiles = [Tile.parse(word) for word in text.replace(",", " ").split()]
+            except ValueError as exc:
+                out.print(f"[red]{exc}; type the hand again[/red]")
+                continue
+            wrong = check_hand(tiles, top, taken, name, size)
+            if wrong:
+                out.print(f"[red]{wrong}; type the hand again[/red]")
+                continue
+            if len(tiles) != size:
+                out.print(
+                    f"[yellow]{name} holds {len(tiles)} tiles, not {size}: a misdeal, "
+                    "corrected before the opening (F-24.1)[/yellow]"
+                )
+            taken.update(dict.fromkeys(tiles, name))
+            hands.append(tiles)
+            break
+    return hands
+
+
+def _resumed(path: Path) -> tuple[Any, list[str], Path]:
+    """The unfinished entry saved in ``path``: its hand, names and file."""
+    try:
+        records = list(record.load(path))
+        if len(records) != 1:
+            fail(f"{path} holds {len(records)} records; --resume needs one game")
+        replayed = record.replay(records[0])
+    except record.RecordError as exc:
+        fail(f"{path}: {exc}")
+    state = replayed.states[-1]
+    if not replayed.spec.manual_deal or not replayed.spec.dealt_by_hand(replayed.options):
+        fail(f"{path} is not a game entered by hand (F-24)")
+    if state.is_over:
+        out.print(f"{path}: that game is over; a late misdeal or undo may still be entered")
+    return state, list(replayed.seats), path
+
+
+def _save(state: Any, seats: Sequence[str], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     record.save([record.write_record(state, seats)], path)
-    out.print(f"{'record' if state.is_over else 'unfinished game'} saved to {path}")

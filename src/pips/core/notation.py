@@ -141,12 +141,13 @@ def _misdeal(words: list[str], names: Sequence[str]) -> Misdeal:
         raise NotationError("misdeal needs a seat: misdeal 2 draw 5-1")
     who = words[0]
     lowered = [n.lower() for n in names]
-    if who.isdigit():
+    if who.isdigit() and (not names or int(who) < len(names)):
         seat = int(who)
-    elif who in lowered:
-        seat = lowered.index(who)
+    elif who.lower() in lowered:
+        seat = lowered.index(who.lower())
     else:
-        raise NotationError(f"misdeal: no seat {who!r}")
+        players = f" ({', '.join(names)}, or a seat 0 to {len(names) - 1})" if names else ""
+        raise NotationError(f"misdeal: there is no player {who!r}{players}")
     returned: list[Tile] = []
     drawn: list[Tile] = []
     target: list[Tile] | None = None

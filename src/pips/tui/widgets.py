@@ -44,12 +44,22 @@ def seats_panel(
     """
     spec = find_game(view.game)
     scores = view.result.final if view.result is not None else view.scores
-    table = Table(box=None, show_header=True, pad_edge=False, expand=False)
+    table = Table(box=None, show_header=True, pad_edge=False, expand=hands is not None)
     columns = ["", "seat", "tiles", "points" if spec.scores_during_hand else "score"]
     if hands is not None:
         columns.append("hand")  # beside the seat, so nine seats still fit
+    # The seats keep their width; a hand stays on its seat's line (cut short with …
+    # when long), so nine seats fit.
+    widest = max(len(n) for n in names) + (6 if spec.pairs else 0) + 6
     for column in columns:
-        table.add_column(column, justify="left" if column in ("", "seat", "hand") else "right")
+        table.add_column(
+            column,
+            justify="left" if column in ("", "seat", "hand") else "right",
+            no_wrap=True,
+            overflow="ellipsis",
+            min_width={"": 1, "seat": widest, "hand": 8}.get(column, len(column)),
+            ratio=1 if column == "hand" else None,
+        )
     for seat, name in enumerate(names):
         marker = "▶" if view.turn == seat else ""
         label = name + (" (you)" if seat == view.seat else "")
@@ -62,7 +72,7 @@ def seats_panel(
             str(scores[seat]),
         ]
         if hands is not None:
-            row.append(Text(" ".join(map(tile_text, hands[seat])), style=DIM))
+            row.append(Text(" ".join(map(str, hands[seat])), style=DIM))
         table.add_row(*row)
         if view.set_aside and view.set_aside[seat]:
             aside = " ".join(map(tile_text, view.set_aside[seat]))
