@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from pips.core.moves import At, Draw, Pass, Play
 from pips.core.tiles import Tile
@@ -25,7 +26,7 @@ from pips.sim.tournament import Estimate
 from pips.tui.app import PlayApp, TextScreen
 from pips.tui.session import PlaySession
 from tests.test_cli import run
-from tests.test_tui import new_session, run_app, settle
+from tests.test_tui import new_session, rendered, run_app, settle
 
 FAILING_BOTS = {
     "exits": "false",
@@ -232,3 +233,62 @@ def test_ctrl_c_on_a_tournament_says_where_the_finished_deals_are(
     flat = " ".join(err.split())
     assert "interrupted after" in flat and "run the same command again to go on" in flat
     assert (tmp_path / "results.jsonl").exists()
+
+
+def test_the_titles_say_what_is_played(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = find_game("family")
+    options = spec.options_from_json({"players": 2, "target": 30})
+    session = PlaySession(spec, options, [None, "greedy"], ["Ann", "g"], 1, tmp_path / "f.json")
+    app = PlayApp(session, delay=0)
+    assert app.title == "Family game" and app.sub_title.endswith("first to 30")
+    code, out, _ = run(["simulate", "fido", "-p", "3", "--hands", "5", "--set", "6"], capsys)
+    assert code == 0 and "FIDO divisor game: 5 games" in " ".join(out.split())
+
+
+def test_a_knock_that_costs_tiles_is_asked_twice(
+    tmp_path: Path,
+) -> None:
+    spec = find_game("partnership")
+    options = spec.options_from_json({"target": 1, "false_knock": "penalize", "teams": "fixed"})
+    session = PlaySession(
+        spec,
+        options,
+        [None, "greedy", "greedy", "greedy"],
+        ["Ann", "b", "c", "d"],
+        2,
+        tmp_path / "p.json",
+    )
+    app = PlayApp(session, delay=0)
+    asked: list[str] = []
+
+    async def script(pilot: Pilot[object]) -> None:
+        await settle(pilot, session)
+        # A tile fits: k asks first and changes nothing; a second k knocks (PT-08).
+        while not app.outcomes:
+            await pilot.press("h", "enter")
+            await settle(pilot, session)
+        before = len(session.moves)
+        await pilot.press("k")
+        asked.append(str(app.query_one("#status", Static).content))
+        assert len(session.moves) == before
+        await pilot.press("k")
+        await settle(pilot, session)
+        assert isinstance(session.moves[before], Pass)
+        assert session.view().set_aside[session.me]
+        while not session.is_over:
+            if isinstance(app.screen, TextScreen):
+                await pilot.press("enter")
+            await pilot.press("h", "enter")
+            await settle(pilot, session)
+
+    run_app(app, script)
+    assert "k again to knock" in asked[0]
+    assert app.last_sheet is not None
+
+
+def test_a_one_hand_game_ends_with_game_over(tmp_path: Path) -> None:
+    session = new_session(tmp_path, "fido", seed=2, options={"players": 3, "set": 6})
+    while not session.is_over:
+        session.play(session.legal_moves()[0] if session.my_turn else session.decide())
+    shown = rendered(PlayApp(session, delay=0).sheet_of(1)[0])
+    assert "Game over:" in shown and "Match over" not in shown

@@ -188,8 +188,10 @@ def seats_line(view: View, names: Sequence[str], target: int | None, width: int)
     to play marked; then the stock and the hand."""
     spec = find_game(view.game)
     scores = view.result.final if view.result is not None else view.scores
+    # The person is "(you)" unless already called You.
+    you = [" (you)" if s == view.seat and n != "You" else "" for s, n in enumerate(names)]
     long = [
-        f"{name}{' (you)' if seat == view.seat else ''}: {view.hand_sizes[seat]} tiles, "
+        f"{name}{you[seat]}: {view.hand_sizes[seat]} tiles, "
         f"{scores[seat]} {'points' if spec.scores_during_hand else 'score'}"
         for seat, name in enumerate(names)
     ]
@@ -199,14 +201,20 @@ def seats_line(view: View, names: Sequence[str], target: int | None, width: int)
     ]
     brief = sum(len(w) + 5 for w in long) > 2 * width
     words = short if brief else long
-    # A seat's words stay on one line: the line breaks only between seats.
-    words = [w.replace(" ", "\u00a0") for w in words]
+    # A seat's words stay on one line: lines break only between seats.
     text = Text()
+    used = 0
     for seat, said in enumerate(words):
-        if seat:
-            text.append("  │  ", style=DIM)
         turn = view.turn == seat
-        text.append(("▶ " if turn else "") + said, style="bold" if turn else "")
+        item = ("▶ " if turn else "") + said
+        if seat and used + 5 + len(item) > width:
+            text.append("\n")
+            used = 0
+        elif seat:
+            text.append("  │  ", style=DIM)
+            used += 5
+        text.append(item, style="bold" if turn else "")
+        used += len(item)
     facts = [f"hand {view.hand_number}"]
     if spec.traits(view.options).draw is not DrawRule.NONE or view.stock_size:
         facts.insert(0, f"stock {view.stock_size}")
