@@ -62,7 +62,7 @@ def seats_panel(
         )
     for seat, name in enumerate(names):
         marker = "▶" if view.turn == seat else ""
-        label = name + (" (you)" if seat == view.seat else "")
+        label = name + (" (you)" if seat == view.seat and name != "You" else "")
         if spec.pairs:
             label += f"  pair {'AB'[seat % 2]}"
         row: list[RenderableType] = [
