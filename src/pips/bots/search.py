@@ -102,6 +102,18 @@ class SearchBot:
 
     def evaluate(self, view: View, candidates: Sequence[Move], rng: random.Random) -> np.ndarray:
         """The summed outcome of each candidate over the budget's playouts."""
+        return self._search(view, candidates, rng)[0]
+
+    def expected(self, view: View, candidates: Sequence[Move], rng: random.Random) -> np.ndarray:
+        """The mean outcome of each candidate (the seat's points less the others' mean,
+        or its pair's less the other pair's), as the search sees it from ``view``."""
+        totals, playouts = self._search(view, candidates, rng)
+        return totals / max(1, playouts)
+
+    def _search(
+        self, view: View, candidates: Sequence[Move], rng: random.Random
+    ) -> tuple[np.ndarray, int]:
+        """The summed outcomes and the playouts each candidate had."""
         rules = self._fast_rules(view)
         knowledge = Knowledge.of(view)
         base = FastState.of_view(rules, view, [], [])
@@ -143,7 +155,7 @@ class SearchBot:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         self.playouts_done += done
-        return totals
+        return totals, done // len(candidates)
 
     def _fast_rules(self, view: View) -> FastRules:
         first = view.hand_number == 1

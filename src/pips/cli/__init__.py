@@ -20,11 +20,11 @@ import typer
 
 from pips import __version__, record
 from pips.bots.external import BotError
-from pips.cli import enter, play, records, results, serve, simulate
+from pips.cli import analyse, enter, play, records, results, serve, simulate
 from pips.cli.base import UsageError, app, err, out
 from pips.core.errors import RuleError
 
-__all__ = ["app", "enter", "main", "play", "records", "results", "serve", "simulate"]
+__all__ = ["analyse", "app", "enter", "main", "play", "records", "results", "serve", "simulate"]
 
 
 @app.command()

@@ -145,6 +145,9 @@ class GameSpec:
     """What a player who can do nothing does: ``pass``, or ``knock`` (PT-07)."""
     side_word: str = "side"
     """What the layout's sides are called: FIDO's naked sides, the spinner's sides."""
+    mistake_points: tuple[float, float, float] = (1.0, 3.0, 8.0)
+    """Expected points lost at which an analysed decision is an inaccuracy, a mistake,
+    a blunder (in the game's own points: pips in most games, steps of 10 in PT-10)."""
     manual_deal: bool = False
     """Games at a real table can be entered tile by tile (F-24)."""
     dealt_by_hand: Callable[[Any], bool] = lambda options: False

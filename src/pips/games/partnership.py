@@ -325,4 +325,6 @@ GAME = GameSpec(
     hand_rows=hand_rows,
     pairs=True,
     pass_word="knock",
+    # A point is 10 pips (PT-10): half of one is already a lot to give away.
+    mistake_points=(0.5, 1.0, 2.0),
 )

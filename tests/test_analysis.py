@@ -1,0 +1,111 @@
+"""Analysis of finished games (`pips analyse`): every decision valued from the deciding
+seat's view only, the loss against the best choice, flags by size, a summary per player,
+the same figures from the same seed, files and a plot."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from pips import record
+from pips.bots.analysis import SIZES, analyse
+from pips.bots.base import make_bot
+from pips.bots.search import SearchBot
+from pips.core.legal import representatives
+from pips.core.view import View
+from pips.games.match import Match
+from pips.games.registry import find_game
+from pips.sim.seating import Seating
+from tests.test_cli import run
+
+
+def a_record(game: str, options: dict[str, Any], bots: list[str], seed: int) -> dict[str, Any]:
+    """A finished match of ``bots``, as its record."""
+    spec = find_game(game)
+    match = Match(spec, spec.options_from_json(options), random.Random(seed))
+    seating = Seating(match, [make_bot(b) for b in bots], seed)
+    while not match.is_over:
+        seating.play(seating.decide())
+    return record.write_record(match, [f"{b}-{i}" for i, b in enumerate(bots)], seed=seed)
+
+
+def test_every_decision_is_valued_from_the_deciders_view_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    data = a_record("fido", {"players": 4, "set": 9}, ["greedy", "random"] * 2, seed=3)
+    replayed = record.replay(data)
+    seen: list[View] = []
+    original = SearchBot.expected
+
+    def spy(self: SearchBot, view: View, candidates: Any, rng: random.Random) -> np.ndarray:
+        seen.append(view)
+        return original(self, view, candidates, rng)
+
+    monkeypatch.setattr(SearchBot, "expected", spy)
+    found = analyse(replayed, "300", seed=5)
+    assert len(seen) == len(found.decisions) > 0
+    hands = replayed.match.hands[0]
+    state = find_game("fido").from_deal(replayed.options, hands.dealt.hands, hands.dealt.stock)
+    at = {d.move: (d, view) for d, view in zip(found.decisions, seen, strict=True)}
+    for number, event in enumerate(hands.history, 1):
+        if number in at:
+            decision, view = at[number]
+            # The view searched is exactly what the seat to move could see then.
+            assert decision.seat == state.current_seat
+            assert view == state.view(decision.seat)
+            assert len(representatives(state.legal_moves())) == len(decision.choices) > 1
+        else:  # a position with one choice that matters is no decision
+            assert len(representatives(state.legal_moves())) == 1
+        state.play(event.move)
+
+
+def test_losses_flags_and_the_summary_add_up() -> None:
+    data = a_record("partnership", {"target": 3}, ["greedy", "random", "greedy", "random"], 2)
+    replayed = record.replay(data)
+    found = analyse(replayed, "300", seed=1)
+    small, medium, large = replayed.spec.mistake_points
+    for d in found.decisions:
+        values = dict(d.choices)
+        assert d.loss == pytest.approx(max(values.values()) - values[d.played])
+        assert values[d.best] == max(values.values())
+        floors = zip(reversed(SIZES), (large, medium, small), strict=True)
+        assert d.size == next((size for size, floor in floors if d.loss >= floor), "")
+    for line in found.summary():
+        mine = [d for d in found.decisions if d.seat == line.seat]
+        assert line.decisions == len(mine)
+        assert line.average_loss == pytest.approx(sum(d.loss for d in mine) / len(mine))
+        assert sum(line.flagged.values()) == sum(1 for d in mine if d.size)
+    # The same seed gives the same figures.
+    again = analyse(replayed, "300", seed=1)
+    assert [d.choices for d in again.decisions] == [d.choices for d in found.decisions]
+
+
+def test_analyse_writes_its_files_and_refuses_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    games = tmp_path / "games.jsonl"
+    lines = [a_record("family", {"players": 3, "target": 20}, ["greedy"] * 3, s) for s in (1, 2)]
+    games.write_text("".join(record.dumps(r) + "\n" for r in lines), encoding="utf-8")
+    out_dir = tmp_path / "out"
+    code, out, err = run(["analyse", str(games), "--level", "300", "--out", str(out_dir)], capsys)
+    assert code == 0, err
+    assert "valued from the deciding seat's view only" in " ".join(out.split())
+    assert "average loss" in out and out.count("Per player") == 2
+    for number in (1, 2):
+        data = json.loads((out_dir / f"analysis-{number}.json").read_text(encoding="utf-8"))
+        assert data["information"].startswith("each decision is valued from")
+        assert set(data["summary"][0]["flagged"]) == set(SIZES)
+        assert (out_dir / f"analysis-{number}.png").stat().st_size > 1000
+        assert (out_dir / f"analysis-{number}.svg").read_text(encoding="utf-8").startswith("<?xml")
+    for argv, said in (
+        (["analyse", str(games), "--level", "fast"], "search level 'fast'"),
+        (["analyse", str(games), "--game", "3"], "--game must be 1 to 2"),
+        (["analyse", str(tmp_path / "none.json")], "cannot read"),
+    ):
+        code, _, err = run(argv, capsys)
+        assert code == 2 and said in err and len(err.strip().splitlines()) == 1
