@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from textual.pilot import Pilot
+from textual.widgets import Static
 
 from pips import record
 from pips.bots.analysis import SIZES, analyse
@@ -21,7 +23,9 @@ from pips.core.view import View
 from pips.games.match import Match
 from pips.games.registry import find_game
 from pips.sim.seating import Seating
+from pips.tui.app import ReplayApp, TextScreen
 from tests.test_cli import run
+from tests.test_tui import rendered, run_app, text_of
 
 
 def a_record(game: str, options: dict[str, Any], bots: list[str], seed: int) -> dict[str, Any]:
@@ -109,3 +113,32 @@ def test_analyse_writes_its_files_and_refuses_bad_input(
     ):
         code, _, err = run(argv, capsys)
         assert code == 2 and said in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_terminal_replay_analyses_the_game(tmp_path: Path) -> None:
+    data = a_record("fido", {"players": 3, "set": 6}, ["greedy", "random", "greedy"], seed=4)
+    app = ReplayApp(record.replay(data), level="300")
+    said: list[str] = []
+
+    async def script(pilot: Pilot[object]) -> None:
+        await pilot.press("a")
+        for _ in range(600):
+            if app.analysis is not None:
+                break
+            await pilot.pause(0.02)
+        assert app.analysis is not None
+        first = app.analysis.decisions[0]
+        app.position = next(
+            i for i, f in enumerate(app.frames) if (f.hand, f.move) == (first.hand, first.move)
+        )
+        app.show()
+        said.append(text_of(app, "#status"))
+        await pilot.press("a")
+        assert isinstance(app.screen, TextScreen)
+        said.append(rendered(app.screen.query_one("#dialog-body", Static).content))
+
+    run_app(app, script)
+    assert app.analysis is not None
+    assert f"from {app.names[app.analysis.decisions[0].seat]}'s view: played" in said[0]
+    assert "choices:" in said[0]
+    assert "Per player" in said[1] and "average loss" in said[1]

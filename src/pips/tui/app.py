@@ -23,6 +23,7 @@ from textual.geometry import Region
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, RichLog, Static
 
+from pips.bots.analysis import SIZES, Analysis, analyse
 from pips.bots.external import BotError
 from pips.core.errors import RuleError
 from pips.core.moves import Draw, Move, Pass, Play
@@ -690,15 +691,19 @@ class ReplayApp(TableApp):
         Binding("pageup,p", "hand(-1)", "Previous hand"),
         Binding("home", "jump(0)", "Start"),
         Binding("end", "jump(-1)", "End"),
+        Binding("a", "analyse", "Analyse"),
         Binding("q,escape", "quit", "Quit"),
     ]
 
-    def __init__(self, replayed: Replay) -> None:
+    def __init__(self, replayed: Replay, *, level: str = "normal") -> None:
         super().__init__(replayed.spec, replayed.options, replayed.seats)
         self.replayed = replayed
         self.frames = replay_positions(replayed)
         self.position = 0
         self.logged: set[int] = set()
+        self.level = level
+        self.analysis: Analysis | None = None
+        self.analysing = False
 
     def on_mount(self) -> None:
         self.screen.add_class("replay")
@@ -737,7 +742,76 @@ class ReplayApp(TableApp):
             if frame.hand not in self.logged:
                 self.logged.add(frame.hand)
                 self.log_line(sheet_table(sheet, self.names, target))
-        self.show_status(status)
+        said_by_analysis = self.analysed(frame.hand, frame.move)
+        self.show_status(said_by_analysis or status)
+
+    # -- analysis ----------------------------------------------------------------------
+
+    def analysed(self, hand: int, move: int) -> Text | None:
+        """What the analysis says of the decision that made this position's move."""
+        if self.analysis is None:
+            return None
+        found = next(
+            (d for d in self.analysis.decisions if d.hand == hand and d.move == move), None
+        )
+        if found is None:
+            return Text("analysis: no choice that mattered here", style="dim")
+        name = self.names[found.seat]
+        text = Text(f"from {name}'s view: ", style="bold")
+        text.append(f"played {found.played}")
+        if found.loss > 0:
+            text.append(f", best {found.best}, loss {found.loss:.2f}")
+        if found.size:
+            text.append(f" — {found.size}", style="bold red")
+        choices = "  ".join(f"{m} {v:+.1f}" for m, v in found.choices)
+        text.append(f"\nchoices: {choices}", style="dim")
+        return text
+
+    def action_analyse(self) -> None:
+        """Start the analysis (off the screen's thread), or show its summary."""
+        if self.analysis is not None:
+            self.push_screen(TextScreen(self.analysis_summary(), "Analysis"))
+            return
+        if not self.analysing:
+            self.analysing = True
+            self.show_status(Text("analysing every decision…", style="yellow"))
+            self.run_analysis()
+
+    @work(thread=True, exclusive=True, group="analysis")
+    def run_analysis(self) -> None:
+        def advanced(done: int, total: int) -> None:
+            said = Text(f"analysing: {done} of {total} decisions", style="yellow")
+            self.call_from_thread(self.show_status, said)
+
+        found = analyse(self.replayed, self.level, progress=advanced)
+        self.call_from_thread(self.analysis_done, found)
+
+    def analysis_done(self, found: Analysis) -> None:
+        self.analysis, self.analysing = found, False
+        self.show()
+
+    def analysis_summary(self) -> RenderableType:
+        assert self.analysis is not None
+        table = Table(title="Per player (each decision valued from that seat's view only)")
+        for column in ("player", "decisions", "average loss", *SIZES):
+            table.add_column(column, justify="left" if column == "player" else "right")
+        for line in self.analysis.summary():
+            table.add_row(
+                line.name,
+                str(line.decisions),
+                f"{line.average_loss:.2f}",
+                *(str(line.flagged[size]) for size in SIZES),
+            )
+        worst = sorted(self.analysis.decisions, key=lambda d: -d.loss)[:8]
+        lines = [
+            Text(
+                f"hand {d.hand} move {d.move}: {self.names[d.seat]} played {d.played}, "
+                f"best {d.best} (loss {d.loss:.2f}{', ' + d.size if d.size else ''})"
+            )
+            for d in worst
+            if d.loss > 0
+        ]
+        return Group(table, Text("\nThe largest losses", style="bold"), *lines)
 
     def action_step(self, step: int) -> None:
         self.position = min(len(self.frames) - 1, max(0, self.position + step))
