@@ -12,9 +12,10 @@ from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from pips import record
-from pips.bots.analysis import SIZES, Analysis, analyse, plot
+from pips.bots.analysis import Analysis, analyse, plot
 from pips.bots.search import Budget
 from pips.cli.base import app, err, fail, out, progress_bar
+from pips.tui.widgets import analysis_table
 
 
 @app.command(name="analyse")
@@ -85,14 +86,4 @@ def show(found: Analysis, number: int) -> None:
                 str(d.hand), str(d.move), names[d.seat], d.played, d.best, f"{d.loss:.2f}", d.size
             )
         out.print(table)
-    summary = Table(title="Per player")
-    for column in ("player", "decisions", "average loss", *SIZES):
-        summary.add_column(column, justify="left" if column == "player" else "right")
-    for line in found.summary():
-        summary.add_row(
-            line.name,
-            str(line.decisions),
-            f"{line.average_loss:.2f}",
-            *(str(line.flagged[size]) for size in SIZES),
-        )
-    out.print(summary)
+    out.print(analysis_table(found))

@@ -23,7 +23,7 @@ from textual.geometry import Region
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, RichLog, Static
 
-from pips.bots.analysis import SIZES, Analysis, analyse
+from pips.bots.analysis import Analysis, analyse
 from pips.bots.external import BotError
 from pips.core.errors import RuleError
 from pips.core.moves import Draw, Move, Pass, Play
@@ -42,7 +42,14 @@ from pips.games.traits import LayoutKind
 from pips.record import Replay
 from pips.tui.art import Picture, Spot, draw_picture
 from pips.tui.session import PlaySession
-from pips.tui.widgets import count_panel, hand_line, seats_line, seats_panel, sheet_table
+from pips.tui.widgets import (
+    analysis_table,
+    count_panel,
+    hand_line,
+    seats_line,
+    seats_panel,
+    sheet_table,
+)
 
 CSS = """
 #top { height: auto; max-height: 12; }
@@ -792,16 +799,7 @@ class ReplayApp(TableApp):
 
     def analysis_summary(self) -> RenderableType:
         assert self.analysis is not None
-        table = Table(title="Per player (each decision valued from that seat's view only)")
-        for column in ("player", "decisions", "average loss", *SIZES):
-            table.add_column(column, justify="left" if column == "player" else "right")
-        for line in self.analysis.summary():
-            table.add_row(
-                line.name,
-                str(line.decisions),
-                f"{line.average_loss:.2f}",
-                *(str(line.flagged[size]) for size in SIZES),
-            )
+        table = analysis_table(self.analysis)
         worst = sorted(self.analysis.decisions, key=lambda d: -d.loss)[:8]
         lines = [
             Text(

@@ -12,6 +12,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from pips.bots.analysis import SIZES, Analysis
 from pips.core.tiles import Tile
 from pips.core.view import View
 from pips.display import PlayOutcome, ScoreSheet, SheetTable, count_divisor, hand_rows
@@ -257,3 +258,18 @@ def sheet_table(sheet: ScoreSheet, names: Sequence[str], target: int | None) -> 
     if target is not None:
         parts.append(Text(f"match to {target}", style=DIM))
     return Group(*parts)
+
+
+def analysis_table(analysis: Analysis) -> Table:
+    """Each player's decisions, average loss and flags (:mod:`pips.bots.analysis`)."""
+    table = Table(title="Per player (each decision valued from that seat's view only)")
+    for column in ("player", "decisions", "average loss", *SIZES):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    for line in analysis.summary():
+        table.add_row(
+            line.name,
+            str(line.decisions),
+            f"{line.average_loss:.2f}",
+            *(str(line.flagged[size]) for size in SIZES),
+        )
+    return table
