@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from pips.games.match import Match
 from pips.games.registry import find_game
 from pips.sim.seating import Seating
 from pips.tui.app import ReplayApp, TextScreen
+from tests.server_helpers import Browser, running, wait_for
 from tests.test_cli import run
 from tests.test_tui import rendered, run_app, text_of
 
@@ -142,3 +144,41 @@ def test_the_terminal_replay_analyses_the_game(tmp_path: Path) -> None:
     assert f"from {app.names[app.analysis.decisions[0].seat]}'s view: played" in said[0]
     assert "choices:" in said[0]
     assert "Per player" in said[1] and "average loss" in said[1]
+
+
+def test_the_server_analyses_a_finished_game_once_and_limits_new_ones(tmp_path: Path) -> None:
+    with running(tmp_path) as server:
+        ann = Browser(server, "Ann")
+        bots = [{"kind": "bot", "bot": b} for b in ("greedy", "random", "greedy")]
+        tables: list[str] = []
+        for seed in range(4):  # one after another: three may be open at once
+            table = ann.create("fido", {"players": 3, "set": 6}, bots, seed=seed)
+            wait_for(lambda t=table: ann.http.get(f"/api/records/{t}").status_code == 200)
+            tables.append(table)
+        # Two at once for the same game: made once, the same answer to both.
+        answers: list[Any] = []
+        asking = [
+            threading.Thread(
+                target=lambda: answers.append(ann.http.get(f"/api/records/{tables[0]}/analysis"))
+            )
+            for _ in range(2)
+        ]
+        for thread in asking:
+            thread.start()
+        for thread in asking:
+            thread.join()
+        assert [a.status_code for a in answers] == [200, 200]
+        first = answers[0].json()
+        assert first == answers[1].json() and first["decisions"]
+        assert first["information"].startswith("each decision is valued from the deciding")
+        picture = ann.http.get(f"/api/records/{tables[0]}/analysis.svg")
+        assert picture.status_code == 200 and picture.text.startswith("<?xml")
+        assert picture.headers["content-type"].startswith("image/svg+xml")
+        # A new analysis is limited per address (3 at once); a made one is not.
+        assert ann.http.get(f"/api/records/{tables[1]}/analysis").status_code == 200
+        assert ann.http.get(f"/api/records/{tables[2]}/analysis").status_code == 200
+        refused = ann.http.get(f"/api/records/{tables[3]}/analysis")
+        assert refused.status_code == 429 and "Retry-After" in refused.headers
+        assert ann.http.get(f"/api/records/{tables[0]}/analysis").json() == first
+        # An unknown game is a 404, and costs no allowance.
+        assert ann.http.get("/api/records/nope/analysis").status_code == 404

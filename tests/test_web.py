@@ -107,3 +107,17 @@ def test_a_finished_game_replays_step_by_step(browser: Browser, server: Server) 
     shot(page, "replay")
     download = page.request.get(f"{server.url}/api/records/{table}")
     assert download.ok and download.json()["format"] == "pips.record/1"
+    # The analysis: each player's summary, the plot, and at each move what the mover
+    # lost, valued from the mover's view.
+    page.click("#analyse")
+    page.wait_for_selector("#analysis:not([hidden])", timeout=60_000)
+    assert page.locator("#analysis-summary tbody tr").count() == 2
+    assert "from the deciding seat's view" in page.inner_text("#analysis")
+    page.wait_for_function("() => document.getElementById('analysis-plot').naturalWidth > 0")
+    for _ in range(60):
+        if "view: played" in page.inner_text("#analysis-line"):
+            break
+        page.click("#next")
+    assert "'s view: played" in page.inner_text("#analysis-line")
+    shot(page, "replay-analysis")
+    nothing_scrolls_sideways(page)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import IO, Any
 
 from pips.bots.search import SearchBot
 from pips.core.legal import representatives
@@ -183,9 +183,9 @@ def _group(candidates: Sequence[Move], move: Move) -> int:
     raise ValueError(f"{move} is none of the choices")
 
 
-def plot(analysis: Analysis, path: str) -> None:
+def plot(analysis: Analysis, path: str | IO[bytes], format: str | None = None) -> None:
     """Each seat's expected result over each hand, at its own decisions (PNG or SVG by
-    the file's suffix)."""
+    the file's suffix, or ``format`` for a stream)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -215,5 +215,5 @@ def plot(analysis: Analysis, path: str) -> None:
         wrap=True,
     )
     figure.tight_layout()
-    figure.savefig(path, dpi=100)
+    figure.savefig(path, dpi=100, format=format)
     plt.close(figure)

@@ -29,6 +29,7 @@ from pips import __version__
 from pips.bots.search import warm_up
 from pips.results.service import Results, publish_due_apart, settings_from_env, utc_now
 from pips.server import accounts
+from pips.server.analyses import Analyses
 from pips.server.guard import Guard
 from pips.server.limits import Limits
 from pips.server.routes import groups, lists, pages, players, socket
@@ -151,6 +152,7 @@ def create_app(
     app.state.limits = limits
     app.state.db = db
     app.state.results = results
+    app.state.analyses = Analyses()
     app.add_middleware(
         SessionMiddleware,
         secret_key=secret or accounts.secret_key(),

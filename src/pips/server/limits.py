@@ -72,6 +72,8 @@ class Limits:
     """Chat messages per person and table."""
     chat_history: int = 200
     """Chat lines a table keeps (the oldest go first)."""
+    analyses: RateLimit = field(default_factory=lambda: RateLimit(3, 6, "analyses started"))
+    """Analyses of finished games started (not those already made), per address."""
     checks: RateLimit = field(default_factory=lambda: RateLimit(10, 30, "checks"))
     """Result checks and uploads, per address."""
     checking: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))

@@ -7,15 +7,17 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.requests import HTTPConnection
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
 from pips import __version__, record
+from pips.bots.analysis import Analysis
 from pips.core.errors import RuleError
 from pips.core.view import event_to_json
 from pips.display import describe_event, replay_positions
 from pips.games.registry import find_game
 from pips.server import accounts, messages
+from pips.server.analyses import Analyses
 from pips.server.limits import Limited
 from pips.server.routes.common import address, limits_of, tables_of
 from pips.server.tables import LiveTable, TableError, Tables
@@ -212,6 +214,33 @@ async def positions(request: Request, table_id: str) -> list[dict[str, Any]]:
         }
         for p in replay_positions(replayed)
     ]
+
+
+@api.get("/api/records/{table_id}/analysis", tags=["records"])
+async def analysis(request: Request, table_id: str) -> dict[str, Any]:
+    """Every decision of a finished game valued by the search from the deciding seat's
+    view only (docs/bots.md, ``pips analyse``); made once per game, then kept."""
+    return (await analysed(request, table_id)).to_json()
+
+
+@api.get("/api/records/{table_id}/analysis.svg", tags=["records"])
+async def analysis_plot(request: Request, table_id: str) -> Response:
+    """Each seat's expected result at its decisions, hand by hand, as a picture."""
+    found = await analysed(request, table_id)
+    analyses: Analyses = request.app.state.analyses
+    return Response(await analyses.picture(table_id, found), media_type="image/svg+xml")
+
+
+async def analysed(request: Request, table_id: str) -> Analysis:
+    analyses: Analyses = request.app.state.analyses
+
+    def starting() -> None:
+        try:
+            limits_of(request).analyses.hit(address(request))
+        except Limited as exc:
+            raise HTTPException(429, str(exc), {"Retry-After": str(exc.retry_after)}) from None
+
+    return await analyses.of(table_id, lambda: finished_record(request, table_id), starting)
 
 
 @api.get("/api/players/{name}/history", tags=["players"])
