@@ -37,7 +37,7 @@ CASES: dict[str, tuple[str, dict[str, Any], int]] = {
     "draw": ("draw", {"players": 3}, 4),
     "doubles": ("doubles", {"players": 3}, 5),
     "partnership": ("partnership", {}, 5),
-    "fido-18-3": ("fido", {"players": 3, "set": 18}, 12),
+    "fido-18-3": ("fido", {"players": 3, "set": 18}, 7),
     "fido-18-9": ("fido", {"players": 9, "set": 18}, 6),
 }
 SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
