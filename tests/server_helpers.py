@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import secrets
@@ -44,8 +45,27 @@ def new_database(kind: str, home: Path) -> str:
     name = f"pips_test_{secrets.token_hex(6)}"
     with psycopg.connect(POSTGRES, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
+    if not _created:
+        atexit.register(_drop_databases)
+    _created.append(name)
     base = POSTGRES.rsplit("/", 1)[0]
     return f"{base.replace('postgresql://', 'postgresql+psycopg://', 1)}/{name}"
+
+
+_created: list[str] = []
+"""The databases this test process made, dropped when it ends so that runs do not pile
+up databases on a server that outlives them."""
+
+
+def _drop_databases() -> None:
+    import psycopg
+
+    try:
+        with psycopg.connect(POSTGRES or "", autocommit=True) as admin:
+            for name in _created:
+                admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    except psycopg.Error as error:
+        print(f"could not drop the test databases: {error}", file=sys.stderr)
 
 
 def free_port() -> int:
