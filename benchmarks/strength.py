@@ -1,21 +1,25 @@
 """How strong the bots are: duplicate tournaments for the strength targets.
 
-Targets (issue 4):
+Targets (issues 4 and 19):
 
-* FIDO double-12, five players: ``search`` at ``normal`` beats ``expert`` and ``expert``
-  beats ``greedy``, each margin's 95% interval excluding zero, in points per hand;
-* partnership game: a ``search:normal`` pair wins at least 70% of the hands won against
-  a ``greedy`` pair, and ``search:hard`` beats ``search:normal``;
+* partnership game: a ``search`` (``normal``) pair wins at least 75% of the hands won
+  against a ``greedy`` pair, at no more than 0.25 s per decision; ``search:hard`` beats
+  ``search`` and ``search`` beats ``expert``;
+* FIDO double-12 with five players and double-9 with four: the same ladder
+  (``search:hard`` > ``search`` > ``expert`` > ``greedy``);
+* the playout policy (``greedy:newer``) beats ``greedy``, and ``search`` beats the same
+  search with greedy playouts (``search-greedy-playouts``, registered here only);
 * family, draw (with match scoring, so hands score) and Doubles: ``search`` beats
-  ``greedy`` significantly.
+  ``greedy``.
 
-Each cell is one ``pips tournament`` (the same code, :mod:`pips.sim.tournament`), played
-on every core; its folder under ``benchmarks/results/strength/`` keeps the deals, so an
-interrupted run resumes. A hand is one deal played from one rotation of the seats.
+"Beats" means the margin in points per hand, paired by deal, has a 95% interval above
+zero. Each cell is one ``pips tournament`` (the same code, :mod:`pips.sim.tournament`),
+played on every core; its folder under ``benchmarks/results/strength/`` keeps the deals,
+so an interrupted run resumes. A hand is one deal played from one rotation of the seats.
 
-    python benchmarks/strength.py                 # every cell (about an hour on 2 cores)
-    python benchmarks/strength.py --cells fido    # one cell
-    python benchmarks/strength.py --scale 0.1     # a tenth of the deals, a quick look
+    python -m benchmarks.strength                 # every cell (hours on 2 cores)
+    python -m benchmarks.strength --cells fido    # one cell
+    python -m benchmarks.strength --scale 0.1     # a tenth of the deals, a quick look
 
 Results: ``benchmarks/results/strength.json`` and one ``summary.png`` per cell.
 """
@@ -32,7 +36,18 @@ from typing import Any
 from rich.console import Console
 from rich.progress import Progress
 
+from pips.bots import kernel as k
+from pips.bots.base import BotKind, register_bot
+from pips.bots.search import SearchBot
 from pips.sim import tournament as tour
+
+register_bot(
+    BotKind(
+        "search-greedy-playouts",
+        "search at normal with the greedy bot's playouts (the policy before issue 19)",
+        lambda _setting: SearchBot("normal", policy=k.POLICY_GREEDY),
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -46,9 +61,55 @@ class Cell:
     """Pairs (a, b): a must beat b in points per hand, the interval excluding zero."""
     decided_share: tuple[str, float] | None = None
     """A bot that must win at least this share of the hands won by one side."""
+    seconds: tuple[str, float] | None = None
+    """A bot that may spend at most this many seconds per decision on average."""
 
+
+PARTNERSHIP = {"teams": "fixed", "target": 1}
 
 CELLS = [
+    Cell(
+        "partnership",
+        "partnership",
+        PARTNERSHIP,
+        ("search", "greedy"),
+        1000,
+        (("search", "greedy"),),
+        ("search", 0.75),
+        ("search", 0.25),
+    ),
+    Cell(
+        "partnership-expert",
+        "partnership",
+        PARTNERSHIP,
+        ("search", "expert"),
+        500,
+        (("search", "expert"),),
+    ),
+    Cell(
+        "partnership-hard",
+        "partnership",
+        PARTNERSHIP,
+        ("search:hard", "search"),
+        500,
+        (("search:hard", "search"),),
+    ),
+    Cell(
+        "partnership-policy",
+        "partnership",
+        PARTNERSHIP,
+        ("greedy:newer", "greedy"),
+        2000,
+        (("greedy:newer", "greedy"),),
+    ),
+    Cell(
+        "partnership-playouts",
+        "partnership",
+        PARTNERSHIP,
+        ("search", "search-greedy-playouts"),
+        500,
+        (("search", "search-greedy-playouts"),),
+    ),
     Cell(
         "fido",
         "fido",
@@ -58,20 +119,35 @@ CELLS = [
         (("search", "expert"), ("expert", "greedy")),
     ),
     Cell(
-        "partnership",
-        "partnership",
-        {"teams": "fixed", "target": 1},
-        ("search", "greedy"),
-        1000,
-        (("search", "greedy"),),
-        ("search", 0.70),
+        "fido-hard",
+        "fido",
+        {"players": 5, "set": 12},
+        ("search:hard", "search", "search", "search", "search"),
+        100,
+        (("search:hard", "search"),),
     ),
     Cell(
-        "partnership-hard",
-        "partnership",
-        {"teams": "fixed", "target": 1},
-        ("search:hard", "search"),
-        500,
+        "fido-policy",
+        "fido",
+        {"players": 5, "set": 12},
+        ("greedy:newer", "greedy", "greedy", "greedy", "greedy"),
+        1000,
+        (("greedy:newer", "greedy"),),
+    ),
+    Cell(
+        "fido-9",
+        "fido",
+        {"players": 4, "set": 9},
+        ("search", "expert", "greedy", "expert"),
+        300,
+        (("search", "expert"), ("expert", "greedy")),
+    ),
+    Cell(
+        "fido-9-hard",
+        "fido",
+        {"players": 4, "set": 9},
+        ("search:hard", "search", "search", "search"),
+        150,
         (("search:hard", "search"),),
     ),
     Cell(
@@ -138,6 +214,16 @@ def run_cell(cell: Cell, scale: float, out_dir: Path, console: Console) -> dict[
                 "met": got >= share,
             }
         )
+    if cell.seconds is not None:
+        bot, limit = cell.seconds
+        per_move = 1 / next(b.moves_per_second for b in summary.bots if b.bot == bot)
+        checks.append(
+            {
+                "claim": f"{bot} spends <= {limit} s per decision",
+                "seconds": per_move,
+                "met": per_move <= limit,
+            }
+        )
     hands = sum(len(r["hands"]) for r in rows)
     return {
         "cell": cell.name,
@@ -149,6 +235,9 @@ def run_cell(cell: Cell, scale: float, out_dir: Path, console: Console) -> dict[
         "deals": deals,
         "hands": hands,
         "seconds": round(time.perf_counter() - start, 1),
+        "seconds_per_decision": {
+            b.bot: round(1 / b.moves_per_second, 5) for b in summary.bots if b.moves_per_second
+        },
         "summary": summary.to_json(),
         "checks": checks,
     }
@@ -172,11 +261,14 @@ def main() -> None:
         args.out.mkdir(parents=True, exist_ok=True)
         report_path.write_text(json.dumps(report, indent=1) + "\n")
         for check in result["checks"]:
-            detail = (
-                f"margin {check['margin']:.2f} [{check['low95']:.2f}, {check['high95']:.2f}]"
-                if "margin" in check
-                else f"share {check['share']:.1%}"
-            )
+            if "margin" in check:
+                detail = (
+                    f"margin {check['margin']:.2f} [{check['low95']:.2f}, {check['high95']:.2f}]"
+                )
+            elif "share" in check:
+                detail = f"share {check['share']:.1%}"
+            else:
+                detail = f"{check['seconds']:.3f} s per decision"
             verdict = "met" if check["met"] else "MISSED"
             console.print(
                 f"{cell.name}: {check['claim']}: {detail} over {result['hands']} hands ({verdict})"

@@ -39,8 +39,12 @@ def test_registry_names_and_settings() -> None:
     assert bot_names() == ["random", "greedy", "expert", "search", "external"]
     assert isinstance(make_bot("Greedy"), GreedyBot)
     assert make_bot("search:hard").name == "search:hard"
-    assert Budget.parse("0.25s") == Budget(seconds=0.25)
-    assert Budget.parse("750") == Budget(playouts=750)
+    assert Budget.parse("0.25s").seconds == 0.25
+    assert Budget.parse("0.25s").playouts is None
+    assert Budget.parse("750").playouts == 750
+    assert Budget.parse("750").solve_deals == Budget.parse("normal").solve_deals > 0
+    assert isinstance(make_bot("greedy:newer"), GreedyBot)
+    assert make_bot("greedy:newer").name == "greedy:newer"
     for bad in ("nobody", "greedy:3", "search:fast", "search:0", "search:-1s", "external"):
         with pytest.raises(OptionError, match="bots"):
             make_bot(bad)

@@ -61,9 +61,12 @@ def play_both(state: GameState, fast: FastState, greed: int, seed: int) -> int:
         legal = list(state.legal_moves())
         assert fast.legal() == legal, f"move {played}: legal moves differ"
         n = fast.legal_count()
-        i = k.choose(fast.game, fast.pos, n, greed, rs)
         if greed == GREEDY:
             view = state.view(state.current_seat)  # type: ignore[arg-type]
+            newer = k.choose(fast.game, fast.pos, n, greed, k.POLICY_NEWER, rs)
+            assert legal[newer] == GreedyBot(newer=True).choose(view, legal, random.Random(0))
+        i = k.choose(fast.game, fast.pos, n, greed, k.POLICY_GREEDY, rs)
+        if greed == GREEDY:
             assert legal[i] == GreedyBot().choose(view, legal, random.Random(0))
         event = state.play(legal[i])
         assert fast.apply(i) == event.points, f"move {played}: points differ"

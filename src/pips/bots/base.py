@@ -57,12 +57,15 @@ class RandomBot:
 class GreedyBot:
     """The play that scores most now; among equals, the heaviest tile (C-04).
 
-    Ties left after that (the same tile on equivalent points) go to the first move in
-    the engine's documented order, so the bot is deterministic. The kernel's playout
-    policy makes the same choice (``tests/test_fast_playouts.py``).
+    A tile that fits several places goes to the first in the engine's documented order
+    (the oldest end), or with ``newer`` to the last (the newest end, ``greedy:newer``,
+    the search's playout policy), so the bot is deterministic. The kernel's playout
+    policies make the same choices (``tests/test_fast_playouts.py``).
     """
 
-    name = "greedy"
+    def __init__(self, newer: bool = False) -> None:
+        self.newer = newer
+        self.name = "greedy:newer" if newer else "greedy"
 
     def choose(self, view: View, moves: Sequence[Move], rng: random.Random) -> Move:
         if len(moves) == 1:
@@ -74,7 +77,8 @@ class GreedyBot:
                 return (-1, 0, 0)
             return (points(view, move), move.tile.pips, move.tile.high)
 
-        return max(moves, key=value)
+        # max() keeps the first of equal values: over the reversed list, the last.
+        return max(reversed(moves) if self.newer else moves, key=value)
 
 
 @dataclass(frozen=True)
@@ -160,7 +164,22 @@ def _external(setting: str | None) -> Bot:
 
 
 register_bot(BotKind("random", "any legal move, uniformly", _plain(RandomBot)))
-register_bot(BotKind("greedy", "most points now, else the heaviest tile", _plain(GreedyBot)))
+
+
+def _greedy(setting: str | None) -> Bot:
+    if setting not in (None, "", "newer"):
+        raise OptionError("bots", f"greedy takes no setting or 'newer', not {setting!r}")
+    return GreedyBot(newer=setting == "newer")
+
+
+register_bot(
+    BotKind(
+        "greedy",
+        "most points now, else the heaviest tile",
+        _greedy,
+        setting="newer: a tile that fits two ends goes to the newer (the search's playouts)",
+    )
+)
 register_bot(BotKind("expert", "hand-written strategy from the FIDO tips and common play", _expert))
 register_bot(
     BotKind(

@@ -366,12 +366,18 @@ class FastState:
         self.n_moves = -1
         return int(scored)
 
-    def playout(self, rs: np.ndarray, greed: int = 0, trace: np.ndarray | None = None) -> int:
-        """Play to the end of the hand with the playout policy (``greed``/256 greedy,
-        the rest uniformly random); return the number of moves played."""
+    def playout(
+        self,
+        rs: np.ndarray,
+        greed: int = 0,
+        trace: np.ndarray | None = None,
+        policy: int = k.POLICY_GREEDY,
+    ) -> int:
+        """Play to the end of the hand with the playout policy (``greed``/256 moves of
+        ``policy``, the rest uniformly random); return the number of moves played."""
         if trace is None:
             trace = _NO_TRACE
-        played = k.playout(self.game, self.pos, greed, rs, trace)
+        played = k.playout(self.game, self.pos, greed, policy, rs, trace)
         self.n_moves = -1
         return int(played)
 

@@ -596,10 +596,18 @@ def hand_points(game: Game, pos: Position, out: np.ndarray) -> None:
 # -- playouts ---------------------------------------------------------------------------
 
 
+POLICY_GREEDY = 0
+"""The ``greedy`` bot: most points now, then the heaviest tile, the first place in the
+engine's order on ties (the older end)."""
+POLICY_NEWER = 1
+"""The same, but a tile that fits several places goes to the newest (``greedy:newer``,
+the search's playouts): it beat ``greedy`` on duplicate deals (docs/bots.md)."""
+
+
 @helper
-def choose(game: Game, pos: Position, n: int, greed: int, rs: np.ndarray) -> int:
-    """The playout policy: with probability ``greed``/256 the greedy bot's move (most
-    points now, then the heaviest tile, the first in order on ties), else any move."""
+def choose(game: Game, pos: Position, n: int, greed: int, policy: int, rs: np.ndarray) -> int:
+    """The playout policy: with probability ``greed``/256 the move of ``policy``
+    (:data:`POLICY_GREEDY` or :data:`POLICY_NEWER`), else any move, uniformly."""
     if n == 1:
         return 0
     if greed < 256 and (greed == 0 or next_random(rs, 256) >= greed):
@@ -609,13 +617,15 @@ def choose(game: Game, pos: Position, n: int, greed: int, rs: np.ndarray) -> int
     best = 0
     best_key = -1
     cross = rules[R_LAYOUT] == LAYOUT_CROSS
+    newer = policy == POLICY_NEWER
     for i in range(n):
         t = moves[i, 0]
         if t < 0:
             continue
         points = _points_if(game, pos, i) if cross else 0
         key = (points * 256 + high[t] + low[t]) * 32 + high[t]
-        if key > best_key:
+        # Moves come in point-id order, so the last of equal keys is the newest place.
+        if key > best_key or (newer and key == best_key):
             best_key = key
             best = i
     return best
@@ -647,14 +657,16 @@ def _points_if(game: Game, pos: Position, i: int) -> int:
 
 
 @kernel
-def playout(game: Game, pos: Position, greed: int, rs: np.ndarray, trace: np.ndarray) -> int:
-    """Play the hand out with the playout policy; record each chosen move's index in
-    ``trace`` (when it has room) and return how many moves were played."""
+def playout(
+    game: Game, pos: Position, greed: int, policy: int, rs: np.ndarray, trace: np.ndarray
+) -> int:
+    """Play the hand out with the playout policy (:func:`choose`); record each chosen
+    move's index in ``trace`` (when it has room) and return how many moves were played."""
     state = pos[0]
     played = 0
     while state[S_RESULT] == RESULT_NONE:
         n = legal_moves(game, pos)
-        i = choose(game, pos, n, greed, rs)
+        i = choose(game, pos, n, greed, policy, rs)
         if played < trace.shape[0]:
             trace[played] = i
         apply_move(game, pos, i)
@@ -770,7 +782,7 @@ def random_hands(
         gained[s] = 0
     for _ in range(hands):
         deal(game, pos, rs)
-        total += playout(game, pos, 0, rs, no_trace)
+        total += playout(game, pos, 0, POLICY_GREEDY, rs, no_trace)
         hand_points(game, pos, points_of)
         for s in range(players):
             gained[s] += points_of[s]
@@ -812,16 +824,18 @@ def evaluate(
     candidates: np.ndarray,
     playouts: int,
     greed: int,
+    policy: int,
     rs: np.ndarray,
     me: int,
     pairs: int,
+    weight: float,
     gained: np.ndarray,
     totals: np.ndarray,
 ) -> None:
     """Play each candidate move (a row like the move rows) from ``root``, then
-    ``playouts`` playouts after it, adding the mover's utility to ``totals``: its points
-    minus the others' mean, or with ``pairs`` its pair's points minus the other pair's
-    (PT-10)."""
+    ``playouts`` playouts after it, adding ``weight`` times the mover's utility to
+    ``totals``: its points minus the others' mean, or with ``pairs`` its pair's points
+    minus the other pair's (PT-10)."""
     players = game[0][R_PLAYERS]
     w_moves = work[8]
     no_trace = work[7][:0]
@@ -831,7 +845,7 @@ def evaluate(
             for col in range(MOVE_WIDTH):
                 w_moves[0, col] = candidates[c, col]
             apply_move(game, work, 0)
-            playout(game, work, greed, rs, no_trace)
+            playout(game, work, greed, policy, rs, no_trace)
             hand_points(game, work, gained)
             if pairs != 0:
                 value = float(gained[me] - gained[(me + 1) % players])
@@ -841,4 +855,329 @@ def evaluate(
                     if s != me:
                         others += gained[s]
                 value = gained[me] - others / (players - 1)
-            totals[c] += value
+            totals[c] += weight * value
+
+
+# -- exact solving ----------------------------------------------------------------------
+#
+# With every hand and the stock's order fixed (one sampled deal), a hand is a game of
+# perfect information, and the rest of it is small enough to solve exactly once few
+# tiles are left (a whole 7-tile partnership hand included). The solver is alpha-beta
+# over the mover's utility in whole units: ``players - 1`` times its points less the
+# others' sum (the search's "points less the others' mean", scaled to stay an integer),
+# or its pair's points less the other pair's. The mover (and its partner) maximise it,
+# every other seat minimises it: exact for pairs and two players, and the cautious
+# ("paranoid") reading of a table of three or more.
+#
+# A node's value is what the rest of the hand adds to the utility, so it depends on the
+# position alone and goes into a transposition table keyed by a Zobrist hash of the
+# hands, the turn, the open points (as a multiset: their ids only order the moves), the
+# stock's size and the spinner's sides left. The table is shared by the candidates of
+# one sampled deal; a new ``salt`` per deal retires the old entries without clearing.
+#
+# Positions live in a stack of arrays with the depth as first axis: each level is a
+# copy of the one above with one move applied, so nothing is undone.
+
+TT_EXACT = 1
+TT_LOWER = 2
+TT_UPPER = 3
+SOLVE_INFINITY = 1 << 40
+
+
+@helper
+def _level(stack: Position, d: int) -> Position:
+    return (
+        stack[0][d],
+        stack[1][d],
+        stack[2][d],
+        stack[3][d],
+        stack[4][d],
+        stack[5][d],
+        stack[6][d],
+        stack[7][d],
+        stack[8][d],
+        stack[9][d],
+    )
+
+
+@helper
+def _units(game: Game, values: np.ndarray, me: int, pairs: int) -> int:
+    """The utility of per-seat ``values`` for ``me``, in whole units."""
+    players = game[0][R_PLAYERS]
+    if pairs != 0:
+        mine = 0
+        for s in range(players):
+            mine += values[s] if s % 2 == me % 2 else -values[s]
+        return mine // 2  # both partners carry the pair's points
+    total = 0
+    for s in range(players):
+        total += (players - 1) * values[s] if s == me else -values[s]
+    return total
+
+
+@helper
+def _scored_units(game: Game, seat: int, scored: int, me: int, pairs: int) -> int:
+    """What ``scored`` points for ``seat`` during the hand (F-15) add to the utility."""
+    if scored == 0:
+        return 0
+    if pairs != 0:
+        return scored if seat % 2 == me % 2 else -scored
+    return (game[0][R_PLAYERS] - 1) * scored if seat == me else -scored
+
+
+@helper
+def _zobrist(game: Game, pos: Position, zobrist: np.ndarray, counts: np.ndarray) -> int:
+    """The position's hash (see the section's text); ``counts`` is scratch space."""
+    rules, high, _, _ = game
+    state, _, hand, aside, points = pos[0], pos[1], pos[2], pos[3], pos[4]
+    players = rules[R_PLAYERS]
+    size = high.shape[0]
+    top = rules[R_TOP]
+    h = zobrist[0, 0]
+    for s in range(players):
+        row = 1 + s
+        for t in range(size):
+            if hand[s, t] != 0:
+                h ^= zobrist[row, t]
+            if aside[s, t] != 0:
+                h ^= zobrist[row + players, t]
+    base = 1 + 2 * players
+    h ^= zobrist[base, state[S_TURN]]
+    h ^= zobrist[base + 1, state[S_STOCK]]
+    h ^= zobrist[base + 2, state[S_SIDES_LEFT]]
+    for v in range(top + 1):
+        counts[v, 0] = 0
+        counts[v, 1] = 0
+    for k in range(state[S_POINTS]):
+        counts[points[k, 1], points[k, 2] - 1] += 1
+    for v in range(top + 1):
+        for kind in range(2):
+            c = counts[v, kind]
+            if c != 0:
+                h ^= zobrist[base + 3 + kind * (top + 1) + v, c]
+    return int(h)
+
+
+# The columns of a level's frame in :func:`solve_node`'s explicit stack (numba cannot
+# load a cached recursive function, so the search keeps its own stack).
+F_MOVES = 0
+F_TRIED = 1
+F_LOW = 2
+F_HIGH = 3
+F_BEST = 4
+F_ALPHA = 5
+F_BETA = 6
+F_KEY = 7
+F_GAIN = 8
+F_MAX = 9
+F_SIZE = 10
+
+
+@helper
+def _fold(frame: np.ndarray, value: int) -> None:
+    """A child's ``value`` (from the child on) into its parent's frame."""
+    value += frame[F_GAIN]
+    if frame[F_MAX] != 0:
+        if value > frame[F_BEST]:
+            frame[F_BEST] = value
+        if frame[F_BEST] > frame[F_LOW]:
+            frame[F_LOW] = frame[F_BEST]
+    else:
+        if value < frame[F_BEST]:
+            frame[F_BEST] = value
+        if frame[F_BEST] < frame[F_HIGH]:
+            frame[F_HIGH] = frame[F_BEST]
+
+
+@kernel
+def solve_node(
+    game: Game,
+    stack: Position,
+    order_keys: np.ndarray,
+    frames: np.ndarray,
+    top_level: int,
+    me: int,
+    pairs: int,
+    alpha: int,
+    beta: int,
+    tt_keys: np.ndarray,
+    tt_values: np.ndarray,
+    tt_flags: np.ndarray,
+    zobrist: np.ndarray,
+    salt: int,
+    counts: np.ndarray,
+    nodes: np.ndarray,
+) -> int:
+    """The value (in utility units) of the rest of the hand from level ``top_level`` of
+    ``stack``, exact when it lies strictly between ``alpha`` and ``beta``, else a bound
+    on the side it falls. ``nodes[0]`` counts the positions visited; once it passes
+    ``nodes[1]`` the search gives up and the value means nothing."""
+    rules, high, low, _ = game
+    players = rules[R_PLAYERS]
+    cross = rules[R_LAYOUT] == LAYOUT_CROSS
+    mask = tt_keys.shape[0] - 1
+    d = top_level
+    entering = True
+    value = 0
+    while True:
+        if entering:
+            # A new position at level d, searched within (alpha, beta).
+            pos = _level(stack, d)
+            state, seats = pos[0], pos[1]
+            nodes[0] += 1
+            if nodes[0] > nodes[1]:
+                return 0
+            entering = False
+            if state[S_RESULT] != RESULT_NONE:
+                values = counts[:, 2]
+                hand_points(game, pos, values)
+                final = _units(game, values, me, pairs)
+                for s in range(players):
+                    values[s] = seats[s, C_RUNNING]
+                value = final - _units(game, values, me, pairs)
+            else:
+                key = _zobrist(game, pos, zobrist, counts) ^ salt
+                slot = key & mask
+                hit = False
+                if tt_flags[slot] != 0 and tt_keys[slot] == key:
+                    stored = tt_values[slot]
+                    flag = tt_flags[slot]
+                    if (
+                        flag == TT_EXACT
+                        or (flag == TT_LOWER and stored >= beta)
+                        or (flag == TT_UPPER and stored <= alpha)
+                    ):
+                        value = stored
+                        hit = True
+                if not hit:
+                    n = legal_moves(game, pos)
+                    moves = pos[8]
+                    keys = order_keys[d]
+                    for i in range(n):
+                        t = moves[i, 0]
+                        if t < 0:
+                            keys[i] = 0
+                        else:
+                            points = _points_if(game, pos, i) if cross else 0
+                            keys[i] = (points * 256 + high[t] + low[t]) * 32 + high[t] + 1
+                    seat = state[S_TURN]
+                    maximising = seat == me or (pairs != 0 and seat % 2 == me % 2)
+                    frame = frames[d]
+                    frame[F_MOVES] = n
+                    frame[F_TRIED] = 0
+                    frame[F_LOW] = alpha
+                    frame[F_HIGH] = beta
+                    frame[F_BEST] = -SOLVE_INFINITY if maximising else SOLVE_INFINITY
+                    frame[F_ALPHA] = alpha
+                    frame[F_BETA] = beta
+                    frame[F_KEY] = key
+                    frame[F_MAX] = 1 if maximising else 0
+                    value = SOLVE_INFINITY + 1  # no value yet: go down to a child
+            if value != SOLVE_INFINITY + 1:
+                # Back up to the parent with the value found here.
+                if d == top_level:
+                    return value
+                d -= 1
+                _fold(frames[d], value)
+        # Level d has a frame: try its next move, or finish it.
+        frame = frames[d]
+        n = frame[F_MOVES]
+        if frame[F_TRIED] < n and frame[F_LOW] < frame[F_HIGH]:
+            frame[F_TRIED] += 1
+            pos = _level(stack, d)
+            moves = pos[8]
+            keys = order_keys[d]
+            # The likeliest best move first: the most points now, then the heaviest.
+            i = 0
+            for j in range(1, n):
+                if keys[j] > keys[i]:
+                    i = j
+            keys[i] = -1
+            child = _level(stack, d + 1)
+            copy_position(pos, child)
+            child_moves = child[8]
+            for col in range(MOVE_WIDTH):
+                child_moves[0, col] = moves[i, col]
+            seat = pos[0][S_TURN]
+            scored = apply_move(game, child, 0)
+            gain = _scored_units(game, seat, scored, me, pairs)
+            frame[F_GAIN] = gain
+            alpha = frame[F_LOW] - gain
+            beta = frame[F_HIGH] - gain
+            d += 1
+            entering = True
+            continue
+        best = frame[F_BEST]
+        if best <= frame[F_ALPHA]:
+            flag = TT_UPPER
+        elif best >= frame[F_BETA]:
+            flag = TT_LOWER
+        else:
+            flag = TT_EXACT
+        key = frame[F_KEY]
+        slot = key & mask
+        tt_keys[slot] = key
+        tt_values[slot] = best
+        tt_flags[slot] = flag
+        if d == top_level:
+            return int(best)
+        d -= 1
+        _fold(frames[d], best)
+
+
+@kernel
+def solve(
+    game: Game,
+    stack: Position,
+    order_keys: np.ndarray,
+    frames: np.ndarray,
+    candidates: np.ndarray,
+    me: int,
+    pairs: int,
+    tt_keys: np.ndarray,
+    tt_values: np.ndarray,
+    tt_flags: np.ndarray,
+    zobrist: np.ndarray,
+    salt: int,
+    counts: np.ndarray,
+    nodes: np.ndarray,
+    values: np.ndarray,
+) -> bool:
+    """The exact value of each candidate move (rows like the move rows) from level 0 of
+    ``stack``, in the search's units (points less the others' mean, or the pair's less
+    the other pair's), counted from the position on; ``False`` when the search passed
+    ``nodes[1]`` positions and gave up."""
+    rules = game[0]
+    players = rules[R_PLAYERS]
+    root = _level(stack, 0)
+    child = _level(stack, 1)
+    seat = root[0][S_TURN]
+    scale = 1 if pairs != 0 else players - 1
+    for c in range(candidates.shape[0]):
+        copy_position(root, child)
+        for col in range(MOVE_WIDTH):
+            child[8][0, col] = candidates[c, col]
+        scored = apply_move(game, child, 0)
+        gain = _scored_units(game, seat, scored, me, pairs)
+        value = gain + solve_node(
+            game,
+            stack,
+            order_keys,
+            frames,
+            1,
+            me,
+            pairs,
+            -SOLVE_INFINITY,
+            SOLVE_INFINITY,
+            tt_keys,
+            tt_values,
+            tt_flags,
+            zobrist,
+            salt,
+            counts,
+            nodes,
+        )
+        if nodes[0] > nodes[1]:
+            return False
+        values[c] = value / scale
+    return True

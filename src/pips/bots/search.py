@@ -29,7 +29,8 @@ import numpy as np
 
 from pips.bots import kernel as k
 from pips.bots.fast import FastRules, FastState, rules_of
-from pips.bots.knowledge import Knowledge
+from pips.bots.knowledge import HEAVINESS, Knowledge
+from pips.bots.solver import Solver
 from pips.core.errors import OptionError
 from pips.core.legal import representatives
 from pips.core.moves import Move
@@ -37,11 +38,11 @@ from pips.core.view import Event, View
 from pips.games.registry import all_games, find_game
 from pips.games.traits import HandScoring
 
-LEVELS: dict[str, int] = {"easy": 300, "normal": 3000, "hard": 12000}
-"""Playouts per decision for each level."""
-
 GREED = 192
-"""Out of 256: the share of greedy moves in a playout."""
+"""Out of 256: the share of policy moves in a playout (the rest are uniformly random)."""
+
+POLICY = k.POLICY_NEWER
+"""The playouts' policy: greedy, a tile that fits several places to the newest."""
 
 PLAYOUTS_PER_SAMPLE = 2
 """Playouts per candidate in each sampled deal."""
@@ -49,25 +50,35 @@ PLAYOUTS_PER_SAMPLE = 2
 
 @dataclass(frozen=True)
 class Budget:
+    """What a decision may spend. Playouts (or seconds) for the Monte Carlo part; once
+    at most ``solve_tiles`` tiles are held or in the stock, ``solve_deals`` sampled
+    deals are each solved exactly instead, falling back to playouts when a deal takes
+    more than ``solve_nodes`` positions."""
+
     playouts: int | None = None
     seconds: float | None = None
+    solve_tiles: int = 0
+    solve_deals: int = 0
+    solve_nodes: int = 0
 
     @staticmethod
     def parse(text: str) -> Budget:
-        """``easy``/``normal``/``hard``, a playout count (``5000``) or seconds (``0.5s``)."""
+        """``easy``/``normal``/``hard``, a playout count (``5000``) or seconds (``0.5s``);
+        the last two solve as ``normal`` does."""
         word = text.strip().lower()
         if word in LEVELS:
-            return Budget(playouts=LEVELS[word])
+            return LEVELS[word]
+        solving = LEVELS["normal"]
         try:
             if word.endswith("s"):
                 seconds = float(word[:-1])
                 if not 0 < seconds <= 600:
                     raise ValueError
-                return Budget(seconds=seconds)
+                return replace(solving, playouts=None, seconds=seconds, solve_deals=10_000)
             playouts = int(word)
             if not 1 <= playouts <= 10_000_000:
                 raise ValueError
-            return Budget(playouts=playouts)
+            return replace(solving, playouts=playouts)
         except ValueError:
             raise OptionError(
                 "bots",
@@ -75,16 +86,55 @@ class Budget:
                 "(1 to 10000000) or seconds like 0.5s",
             ) from None
 
+    def describe(self) -> str:
+        """The budget in words, for help texts and docs."""
+        spend = f"{self.playouts:,} playouts" if self.seconds is None else f"{self.seconds} s"
+        if not self.solve_deals:
+            return spend
+        return (
+            f"{spend}; with at most {self.solve_tiles} tiles left, {self.solve_deals} deals "
+            f"solved exactly (up to {self.solve_nodes:,} positions each)"
+        )
+
+
+LEVELS: dict[str, Budget] = {
+    "easy": Budget(playouts=300),
+    "normal": Budget(playouts=3000, solve_tiles=12, solve_deals=24, solve_nodes=20_000),
+    "hard": Budget(playouts=12000, solve_tiles=16, solve_deals=96, solve_nodes=100_000),
+}
+"""What each level spends on a decision."""
+
+
+@dataclass(frozen=True)
+class _Decision:
+    """What one decision's search works from."""
+
+    view: View
+    candidates: Sequence[Move]
+    rng: random.Random
+    rules: FastRules
+    knowledge: Knowledge
+    base: FastState
+    deadline: float | None
+    pairs: bool
+
 
 class SearchBot:
-    """Determinized Monte Carlo search (see the module's text)."""
+    """Determinized search (see the module's text)."""
 
-    def __init__(self, level: str = "normal") -> None:
+    def __init__(
+        self, level: str = "normal", policy: int = POLICY, heaviness: float = HEAVINESS
+    ) -> None:
         self.budget = Budget.parse(level)
         self.level = level
+        self.policy = policy
+        self.heaviness = heaviness
+        """The model of play that weighs sampled deals (0: every deal alike)."""
         self.name = f"search:{level}" if level != "normal" else "search"
         self._rules: dict[tuple[str, str, bool], FastRules] = {}
+        self._solvers: dict[int, Solver] = {}
         self.playouts_done = 0
+        self.deals_solved = 0
 
     def reset(self, seat: int) -> None:
         """A new hand: nothing is carried over."""
@@ -96,46 +146,78 @@ class SearchBot:
         candidates = representatives(moves)
         if len(candidates) == 1:
             return candidates[0]
-        totals = self.evaluate(view, candidates, rng)
-        best = int(np.argmax(totals))
-        return candidates[best]
-
-    def evaluate(self, view: View, candidates: Sequence[Move], rng: random.Random) -> np.ndarray:
-        """The summed outcome of each candidate over the budget's playouts."""
-        return self._search(view, candidates, rng)[0]
+        means = self.expected(view, candidates, rng)
+        return candidates[int(np.argmax(means))]
 
     def expected(self, view: View, candidates: Sequence[Move], rng: random.Random) -> np.ndarray:
-        """The mean outcome of each candidate (the seat's points less the others' mean,
-        or its pair's less the other pair's), as the search sees it from ``view``."""
-        totals, playouts = self._search(view, candidates, rng)
-        return totals / max(1, playouts)
-
-    def _search(
-        self, view: View, candidates: Sequence[Move], rng: random.Random
-    ) -> tuple[np.ndarray, int]:
-        """The summed outcomes and the playouts each candidate had."""
+        """The expected outcome of each candidate (the seat's points less the others'
+        mean, or its pair's less the other pair's), as the search sees it from ``view``:
+        averaged over sampled deals, each weighted by its likelihood
+        (:meth:`Knowledge.likelihood`)."""
         rules = self._fast_rules(view)
         knowledge = Knowledge.of(view)
         base = FastState.of_view(rules, view, [], [])
+        budget = self.budget
+        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        pairs = find_game(view.game).pairs
+        held = int(sum(view.hand_sizes)) + view.stock_size
+        at = _Decision(view, candidates, rng, rules, knowledge, base, deadline, pairs)
+        if budget.solve_deals and held <= budget.solve_tiles:
+            solved = self._solve(at)
+            if solved is not None:
+                return solved
+        return self._playouts(at)
+
+    def _solve(self, at: _Decision) -> np.ndarray | None:
+        """Each candidate's weighted mean over exactly solved deals; ``None`` when a
+        deal was too deep for the budget's positions."""
+        view, candidates, rng, rules = at.view, at.candidates, at.rng, at.rules
+        knowledge, base, deadline, pairs = at.knowledge, at.base, at.deadline, at.pairs
+        solver = self._solvers.get(id(rules))
+        if solver is None:
+            solver = self._solvers[id(rules)] = Solver(rules)
+        root = base.copy()
+        rows = np.zeros((len(candidates), k.MOVE_WIDTH), np.int64)
+        totals = np.zeros(len(candidates), np.float64)
+        weights = 0.0
+        for _ in range(self.budget.solve_deals):
+            hands, stock = knowledge.sample(rng, view.stock_size)
+            root.copy_from(base)
+            root.set_hidden(hands, stock)
+            self._rows(root, candidates, rows)
+            values = solver.values(
+                root, rows, view.seat, pairs, rng.getrandbits(62), self.budget.solve_nodes
+            )
+            if values is None:
+                return None
+            weight = knowledge.likelihood(root.hand, self.heaviness)
+            totals += weight * values
+            weights += weight
+            self.deals_solved += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        return totals / weights if weights > 0 else totals
+
+    def _playouts(self, at: _Decision) -> np.ndarray:
+        """Each candidate's weighted mean outcome over playouts from sampled deals."""
+        view, candidates, rng, rules = at.view, at.candidates, at.rng, at.rules
+        knowledge, base, deadline, pairs = at.knowledge, at.base, at.deadline, at.pairs
         root = base.copy()
         work = FastState(rules)
         totals = np.zeros(len(candidates), np.float64)
         gained = np.zeros(rules.players, np.int64)
         rows = np.zeros((len(candidates), k.MOVE_WIDTH), np.int64)
         rs = np.array([rng.getrandbits(32) or 1], np.int64)
-        pairs = 1 if find_game(view.game).pairs else 0
         per_sample = PLAYOUTS_PER_SAMPLE * len(candidates)
-        budget, seconds = self.budget.playouts, self.budget.seconds
-        deadline = None if seconds is None else time.perf_counter() + seconds
+        budget = self.budget.playouts
         done = 0
+        weights = 0.0
         while True:
             hands, stock = knowledge.sample(rng, view.stock_size)
             root.copy_from(base)
             root.set_hidden(hands, stock)
-            n = root.legal_count()
-            legal = [root.move(i) for i in range(n)]
-            for c, move in enumerate(candidates):
-                rows[c] = root.moves[legal.index(move)]
+            self._rows(root, candidates, rows)
+            weight = knowledge.likelihood(root.hand, self.heaviness)
             k.evaluate(
                 rules.arrays,
                 root.pos,
@@ -143,19 +225,30 @@ class SearchBot:
                 rows,
                 PLAYOUTS_PER_SAMPLE,
                 GREED,
+                self.policy,
                 rs,
                 view.seat,
-                pairs,
+                1 if pairs else 0,
+                weight,
                 gained,
                 totals,
             )
+            weights += weight * PLAYOUTS_PER_SAMPLE
             done += per_sample
             if budget is not None and done >= budget:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         self.playouts_done += done
-        return totals, done // len(candidates)
+        return totals / weights if weights > 0 else totals
+
+    @staticmethod
+    def _rows(root: FastState, candidates: Sequence[Move], rows: np.ndarray) -> None:
+        """The kernel's move rows of ``candidates`` in ``root``."""
+        n = root.legal_count()
+        legal = [root.move(i) for i in range(n)]
+        for c, move in enumerate(candidates):
+            rows[c] = root.moves[legal.index(move)]
 
     def _fast_rules(self, view: View) -> FastRules:
         first = view.hand_number == 1
@@ -181,4 +274,15 @@ def warm_up(game: str | None = None, options: dict[str, Any] | None = None) -> N
     state = spec.new_hand(spec.options_from_json(chosen), random.Random(0))
     seat = state.current_seat
     assert seat is not None
-    SearchBot("2").evaluate(state.view(seat), list(state.legal_moves())[:1], random.Random(0))
+    view = state.view(seat)
+    moves = list(state.legal_moves())[:1]
+    SearchBot("2").expected(view, moves, random.Random(0))
+    rules = rules_of(spec.name, spec.traits(view.options, True))
+    solver = Solver(rules)
+    root = FastState.of_view(rules, view, [], [])
+    knowledge = Knowledge.of(view)
+    hands, stock = knowledge.sample(random.Random(0), view.stock_size)
+    root.set_hidden(hands, stock)
+    rows = np.zeros((1, k.MOVE_WIDTH), np.int64)
+    SearchBot._rows(root, moves, rows)
+    solver.values(root, rows, seat, spec.pairs, 1, 1)
