@@ -8,6 +8,9 @@ rules), :mod:`~pips.cli.serve`, :mod:`~pips.cli.results` (sheets, the world list
 Every game option is a flag named after it (``--doubles-inline optional``); a flag
 that the chosen game does not have, or a value out of range, is a one-line error with
 exit code 2, never a traceback.
+
+The command answers in the language of ``--lang``, else of the environment (``LANG``
+and the other gettext variables, :func:`pips.i18n.from_environment`).
 """
 
 from __future__ import annotations
@@ -18,11 +21,12 @@ from typing import Annotated
 
 import typer
 
-from pips import __version__, record
+from pips import __version__, i18n, record
 from pips.bots.external import BotError
 from pips.cli import analyse, enter, play, records, results, serve, simulate
 from pips.cli.base import UsageError, app, err, out
 from pips.core.errors import RuleError
+from pips.i18n import _
 
 __all__ = ["analyse", "app", "enter", "main", "play", "records", "results", "serve", "simulate"]
 
@@ -39,6 +43,15 @@ def _version_flag(given: bool) -> None:
         raise typer.Exit()
 
 
+def _language_flag(given: str | None) -> str | None:
+    if given is not None:
+        try:
+            i18n.use(i18n.supported(given))
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    return given
+
+
 @app.callback()
 def _options(
     version: Annotated[
@@ -47,20 +60,27 @@ def _options(
             "--version", help="Print the version and exit.", is_eager=True, callback=_version_flag
         ),
     ] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="The language to answer in: en or de (default: from LANG).",
+            is_eager=True,
+            callback=_language_flag,
+        ),
+    ] = None,
 ) -> None:
     """Play, study and rank dominoes."""
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: user errors become one line on stderr and exit code 2."""
+    i18n.use(i18n.from_environment())
     try:
         app(args=list(argv) if argv is not None else None, standalone_mode=True)
-    except (UsageError, RuleError, BotError) as exc:
-        err.print(f"error: {exc}", markup=False, soft_wrap=True)
-        sys.exit(2)
-    except record.RecordError as exc:
-        err.print(f"error: {exc}", markup=False, soft_wrap=True)
+    except (UsageError, RuleError, BotError, record.RecordError) as exc:
+        err.print(_("error: {message}").format(message=exc), markup=False, soft_wrap=True)
         sys.exit(2)
     except KeyboardInterrupt:
-        err.print("interrupted")
+        err.print(_("interrupted"))
         sys.exit(130)

@@ -15,6 +15,7 @@ from pips import record
 from pips.bots.analysis import Analysis, analyse, plot
 from pips.bots.search import Budget
 from pips.cli.base import app, err, fail, out, progress_bar
+from pips.i18n import _
 from pips.tui.widgets import analysis_table
 
 
@@ -41,7 +42,11 @@ def analyse_command(
     Budget.parse(level)  # a bad level is one line before any work
     records = list(record.load(file))
     if game_number is not None and not 1 <= game_number <= len(records):
-        fail(f"{file} holds {len(records)} record(s); --game must be 1 to {len(records)}")
+        fail(
+            _("{file} holds {count} record(s); --game must be 1 to {count}").format(
+                file=file, count=len(records)
+            )
+        )
     chosen = range(len(records)) if game_number is None else [game_number - 1]
     for index in chosen:
         replayed = record.replay(records[index])

@@ -20,6 +20,7 @@ from pips.core.errors import RuleError
 from pips.display import hand_sheet, sheet_table, standings
 from pips.games.match import Match
 from pips.games.registry import GameSpec, GameState, all_games, find_game, game_names
+from pips.i18n import _
 from pips.paths import pips_home
 from pips.tui.widgets import sheet_lines
 
@@ -115,7 +116,11 @@ class GameFlags:
         for info in spec.options.describe():
             if info.required and info.name not in given:
                 flag = "--" + info.name.replace("_", "-")
-                fail(f"{spec.name} needs {flag} ({info.values}): {info.help.rstrip('.')}")
+                fail(
+                    _("{game} needs {flag} ({values}): {meaning}").format(
+                        game=spec.name, flag=flag, values=info.values, meaning=info.help.rstrip(".")
+                    )
+                )
         try:
             return spec.options_from_json(given)
         except RuleError as exc:
@@ -150,7 +155,7 @@ def with_game_flags(
 def parse_set(text: str) -> int:
     raw = text.strip().lower().removeprefix("double-").removeprefix("d")
     if not raw.isdigit():
-        fail(f"--set takes a set like 12 or double-12, not {text!r}")
+        fail(_("--set takes a set like 12 or double-12, not {text!r}").format(text=text))
     return int(raw)
 
 
@@ -158,7 +163,7 @@ def bot_specs(text: str, seats: int) -> list[str]:
     """``greedy,random`` fills the seats in order, repeating; each name is checked."""
     names = [n for n in (part.strip() for part in text.split(",")) if n]
     if not names:
-        fail(f"--bots needs at least one of {', '.join(bot_names())}")
+        fail(_("--bots needs at least one of {names}").format(names=", ".join(bot_names())))
     try:
         for name in set(names):
             make_bot(name)

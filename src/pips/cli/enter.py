@@ -31,6 +31,7 @@ from pips.core.tiles import Tile
 from pips.core.view import Event
 from pips.display import describe_event, describe_layout
 from pips.games.registry import find_game
+from pips.i18n import _
 
 ENTER_HELP = """Enter what happened at the table, one action per line:
   a number          the listed move with that number
@@ -129,17 +130,21 @@ def enter(
     ask = input
     if resume is not None:
         if game is not None or names is not None or save is not None:
-            fail("--resume takes the game, the names and the file from the record")
+            fail(_("--resume takes the game, the names and the file from the record"))
         state, seats, path = _resumed(resume)
         spec, options = find_game(state.game), state.options
         hands = [list(h) for h in state.dealt.hands]
     else:
         if game is None:
-            fail("name the game: " + ", ".join(spec.name for spec in manual_games()))
+            fail(
+                _("name the game: {games}").format(
+                    games=", ".join(spec.name for spec in manual_games())
+                )
+            )
         spec = spec_for(game)
         if not spec.manual_deal:
             manual = ", ".join(g.title for g in manual_games())
-            fail(f"pips enter records games dealt by hand (F-24): {manual}")
+            fail(_("pips enter records games dealt by hand (F-24): {games}").format(games=manual))
         options = flags.options(spec, deal_mode="manual")
         seats = (
             [n.strip() for n in names.split(",")]
@@ -147,18 +152,22 @@ def enter(
             else [f"player {i + 1}" for i in range(options.players)]
         )
         if len(seats) != options.players or not all(seats):
-            fail(f"--names must give {options.players} names")
+            fail(_("--names must give {count} names").format(count=options.players))
         if save is not None and save.exists():
-            fail(f"{save} exists: choose another file, or go on with it by --resume {save}")
+            fail(
+                _("{file} exists: choose another file, or go on with it by --resume {file}").format(
+                    file=save
+                )
+            )
         path = save or records_dir() / f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{spec.name}-table.json"
         typed = _ask_hands(ask, seats, options)
         if typed is None:
-            fail("no deal entered")
+            fail(_("no deal entered"))
         hands = typed
         try:
             state = spec.from_deal(options, hands, None)
         except RuleError as exc:
-            fail(f"the deal: {exc}")
+            fail(_("the deal: {problem}").format(problem=exc))
         _save(state, seats, path)
         out.print(f"the deal is saved to {path}")
     out.print(ENTER_HELP)
@@ -260,13 +269,17 @@ def _resumed(path: Path) -> tuple[Any, list[str], Path]:
     try:
         records = list(record.load(path))
         if len(records) != 1:
-            fail(f"{path} holds {len(records)} records; --resume needs one game")
+            fail(
+                _("{file} holds {count} records; --resume needs one game").format(
+                    file=path, count=len(records)
+                )
+            )
         replayed = record.replay(records[0])
     except record.RecordError as exc:
         fail(f"{path}: {exc}")
     state = replayed.states[-1]
     if not replayed.spec.manual_deal or not replayed.spec.dealt_by_hand(replayed.options):
-        fail(f"{path} is not a game entered by hand (F-24)")
+        fail(_("{file} is not a game entered by hand (F-24)").format(file=path))
     if state.is_over:
         out.print(f"{path}: that game is over; a late misdeal or undo may still be entered")
     return state, list(replayed.seats), path

@@ -31,6 +31,7 @@ from pips.core.notation import move_text, read_move
 from pips.core.view import View
 from pips.display import describe_event, describe_layout, hand_rows
 from pips.games.registry import GameSpec, game_names
+from pips.i18n import _
 from pips.tui.session import PlaySession, SessionError, default_path
 
 
@@ -98,27 +99,35 @@ def play(
     """Play a game (every hand of a match) against bots in the terminal; the record is
     saved after every move, in $PIPS_HOME/records unless --save names a file."""
     if not 0 <= delay <= 5:
-        fail("--delay must be 0 to 5 seconds")
+        fail(_("--delay must be 0 to 5 seconds"))
     if resume is not None:
         if game is not None or any(v is not None for v in flags.given.values()):
-            fail("--resume takes the game and its options from the record: give neither")
+            fail(_("--resume takes the game and its options from the record: give neither"))
         try:
             session = PlaySession.resume(resume)
         except SessionError as exc:
             fail(str(exc))
     else:
         if game is None:
-            fail("name a game to play (" + ", ".join(game_names()) + ") or --resume FILE")
+            fail(
+                _("name a game to play ({games}) or --resume FILE").format(
+                    games=", ".join(game_names())
+                )
+            )
         spec = spec_for(game)
         options = flags.options(spec)
         if not 0 <= seat < options.players:
-            fail(f"--seat must be 0 to {options.players - 1}")
+            fail(_("--seat must be 0 to {last}").format(last=options.players - 1))
         seed = random.SystemRandom().randrange(2**31) if seed is None else seed
         others = bot_specs(bots, options.players - 1)
         entrants: list[str | None] = [*others[:seat], None, *others[seat:]]
         names = [name if b is None else f"{b}-{i}" for i, b in enumerate(entrants)]
         if save is not None and save.exists():
-            fail(f"{save} exists: choose another file, or go on with it by --resume {save}")
+            fail(
+                _("{file} exists: choose another file, or go on with it by --resume {file}").format(
+                    file=save
+                )
+            )
         path = save or default_path(records_dir(), spec.name, seed)
         session = PlaySession(spec, options, entrants, names, seed, path)
     full_screen = not text and sys.stdin.isatty() and sys.stdout.isatty()
@@ -136,7 +145,11 @@ def play(
             failure = str(error)
     session.save()
     if failure is not None:
-        fail(f"{failure}; the game so far is saved to {session.path}")
+        fail(
+            _("{problem}; the game so far is saved to {file}").format(
+                problem=failure, file=session.path
+            )
+        )
     status = "record" if session.is_over else "unfinished game"
     out.print(f"{status} saved to {session.path}")
 

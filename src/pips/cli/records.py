@@ -14,6 +14,7 @@ from pips import record
 from pips.cli.base import app, err, fail, game_help, match_line, out, result_table, spec_for
 from pips.core.view import SPECTATOR
 from pips.display import describe_event, describe_layout
+from pips.i18n import _
 
 
 @app.command()
@@ -38,7 +39,11 @@ def replay(
     hand by hand and move by move with points and scores."""
     records = list(record.load(file))
     if not 1 <= game_number <= len(records):
-        fail(f"{file} holds {len(records)} record(s); --game must be 1 to {len(records)}")
+        fail(
+            _("{file} holds {count} record(s); --game must be 1 to {count}").format(
+                file=file, count=len(records)
+            )
+        )
     replayed = record.replay(records[game_number - 1])
     if not (text or step) and sys.stdin.isatty() and sys.stdout.isatty():
         from pips.tui.app import ReplayApp

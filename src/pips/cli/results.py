@@ -11,6 +11,7 @@ import typer
 from rich.table import Table
 
 from pips.cli.base import app, err, fail, game_help, out, parse_set
+from pips.i18n import _
 
 
 @app.command()
@@ -44,13 +45,13 @@ def sheet(
     from pips.results.sheet import SheetError, score_sheet
 
     if rows is not None and not 4 <= rows <= 120:
-        fail("--rows must be 4 to 120")
+        fail(_("--rows must be 4 to 120"))
     if target is not None and not 1 <= target <= 10_000:
-        fail("--target must be 1 to 10000")
+        fail(_("--target must be 1 to 10000"))
     try:
         when = date.fromisoformat(day) if day else None
     except ValueError:
-        fail(f"--date {day!r} is not a date (YYYY-MM-DD)")
+        fail(_("--date {text!r} is not a date (YYYY-MM-DD)").format(text=day))
     try:
         pdf = score_sheet(
             game,
@@ -68,7 +69,7 @@ def sheet(
     try:
         out_file.write_bytes(pdf)
     except OSError as exc:
-        fail(f"cannot write {out_file}: {exc.strerror}")
+        fail(_("cannot write {file}: {problem}").format(file=out_file, problem=exc.strerror))
     out.print(f"wrote {out_file} ({len(pdf)} bytes)")
 
 
@@ -99,7 +100,7 @@ def results_service(database: str | None, half_life: float | None = None) -> Any
         db = Database(database)
         db.upgrade()
     except Exception as exc:  # a malformed URL, a missing driver, no server
-        fail(f"cannot use database {database!r}: {exc}")
+        fail(_("cannot use database {url!r}: {problem}").format(url=database, problem=exc))
     return Results(db, settings=settings)
 
 
@@ -128,7 +129,7 @@ def ranking_compute(
     from pips.results.service import ResultsError
 
     if not 1 <= top <= 500:
-        fail("--top must be 1 to 500")
+        fail(_("--top must be 1 to 500"))
     service = results_service(database, half_life)
     chosen = month or last_month()
     with err.status(f"computing the lists of {chosen}"):
@@ -186,7 +187,7 @@ def ranking_export(
     try:
         out_file.write_text(text)
     except OSError as exc:
-        fail(f"cannot write {out_file}: {exc.strerror}")
+        fail(_("cannot write {file}: {problem}").format(file=out_file, problem=exc.strerror))
     err.print(f"wrote {out_file} ({text.count(chr(10)) - 1} rows)")
 
 
@@ -210,7 +211,7 @@ def _as_admin(service: Any, name: str) -> int:
     with service.db.session() as session:
         user = session.scalars(select(User).where(User.name_key == name_key(name))).first()
         if user is None or not user.admin:
-            fail(f"{name!r} is not an administrator (pips admin grant NAME)")
+            fail(_("{name!r} is not an administrator (pips admin grant NAME)").format(name=name))
         return int(user.id)
 
 

@@ -8,6 +8,7 @@ import typer
 
 from pips import __version__
 from pips.cli.base import app, fail, out
+from pips.i18n import _
 
 
 @app.command()
@@ -41,11 +42,11 @@ def serve(
 ) -> None:
     """Run the pips server: play in the browser with friends and bots."""
     if not 0 <= bot_delay <= 5:
-        fail("--bot-delay must be 0 to 5 seconds")
+        fail(_("--bot-delay must be 0 to 5 seconds"))
     if not 1 <= grace <= 3600:
-        fail("--grace must be 1 to 3600 seconds")
+        fail(_("--grace must be 1 to 3600 seconds"))
     if not 1 <= port <= 65535:
-        fail("--port must be 1 to 65535")
+        fail(_("--port must be 1 to 65535"))
     import uvicorn
 
     from pips.server.app import create_app
@@ -54,7 +55,7 @@ def serve(
     try:
         db = Database(database)
     except Exception as exc:  # a malformed URL or a missing driver
-        fail(f"cannot use database {database!r}: {exc}")
+        fail(_("cannot use database {url!r}: {problem}").format(url=database, problem=exc))
     server_app = create_app(
         db, bot_delay=bot_delay, grace=grace, warm=warm_up, https_cookies=https_cookies
     )

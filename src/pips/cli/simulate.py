@@ -22,6 +22,7 @@ from pips.cli.base import (
     spec_for,
     with_game_flags,
 )
+from pips.i18n import _
 from pips.sim import deal_seed, play_game
 
 
@@ -43,7 +44,7 @@ def simulate(
     spec = spec_for(game)
     options = flags.options(spec)
     if hands < 1:
-        fail("--hands must be at least 1")
+        fail(_("--hands must be at least 1"))
     entrants = parse_bots(bots, options.players)
     entrant_names = [f"{b.name}-{i}" for i, b in enumerate(entrants)]
     players = options.players
@@ -137,7 +138,7 @@ def tournament(
     spec = spec_for(game)
     options = flags.options(spec)
     if workers is not None and workers < 1:
-        fail("--workers must be at least 1")
+        fail(_("--workers must be at least 1"))
     names = [n for n in (part.strip() for part in bots.split(",")) if n]
     setup = tour.Tournament.of(spec.name, options.to_json(), names, hands, seed)
     rotations = len(setup.rotations())

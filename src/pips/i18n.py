@@ -1,0 +1,167 @@
+"""Languages: which one a person reads, and pips's words in it (issue 20).
+
+Every text a person reads is written in English in the code, marked with :func:`_` (or
+:func:`ngettext`), and looked up in a gettext catalog of the person's language:
+``src/pips/locale/LANG/LC_MESSAGES/pips.po``. The catalogs are the source; they are
+compiled in memory on first use (Babel), so there is no build step and no binary file in
+the repository. A third language is one more catalog (docs/i18n.md).
+
+The language is chosen per person, never globally: the ``pips`` command takes ``--lang``
+or the environment (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``); the server
+takes a visitor's choice or their browser's ``Accept-Language``. The current language
+lives in a context variable, so concurrent requests of the server do not share it.
+
+Messages are templates with named fields (``_("--seat must be 0 to {last}").format(
+last=...)``): a translation may move the fields, never drop or add one
+(``tests/test_i18n.py``).
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import io
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from datetime import date
+from pathlib import Path
+
+LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
+"""The languages pips speaks, by code, each named in itself."""
+
+SOURCE = "en"
+"""The language the code is written in (it needs no catalog)."""
+
+CATALOGS = Path(__file__).parent / "locale"
+DOMAIN = "pips"
+
+_current: ContextVar[str] = ContextVar("pips_language", default=SOURCE)
+
+
+@functools.cache
+def translations(language: str) -> gettext.NullTranslations:
+    """The compiled catalog of ``language`` (the source language translates to itself)."""
+    if language == SOURCE or language not in LANGUAGES:
+        return gettext.NullTranslations()
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with (CATALOGS / language / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as po:
+        catalog = read_po(po, locale=language, domain=DOMAIN)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog, use_fuzzy=False)
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
+
+
+def current() -> str:
+    """The language of the person being answered now."""
+    return _current.get()
+
+
+def use(language: str) -> None:
+    """Answer in ``language`` from now on (in this context: a command, a request)."""
+    _current.set(language if language in LANGUAGES else SOURCE)
+
+
+@contextmanager
+def speaking(language: str) -> Iterator[None]:
+    """Answer in ``language`` inside the block."""
+    token = _current.set(language if language in LANGUAGES else SOURCE)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+def _(message: str) -> str:
+    """``message`` in the current language."""
+    return translations(current()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of ``singular``/``plural`` for ``n``, in the current language."""
+    return translations(current()).ngettext(singular, plural, n)
+
+
+def supported(text: str) -> str:
+    """The language code ``text`` names (``de``, ``de_DE.UTF-8``, ``de-AT``), or
+    :class:`ValueError` naming the languages pips speaks."""
+    code = text.strip().replace("-", "_").split(".")[0].split("@")[0].split("_")[0].lower()
+    if code in LANGUAGES:
+        return code
+    choices = ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
+    raise ValueError(
+        _("unknown language {text!r}; choose from {choices}").format(text=text, choices=choices)
+    )
+
+
+def from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """The language the environment asks for, as gettext reads it: the first of
+    ``LANGUAGE`` (a colon-separated list), ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that
+    is set; within it, the first language pips speaks; else English."""
+    env = os.environ if environ is None else environ
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "")
+        if not value:
+            continue
+        for item in value.split(":"):
+            if item in ("C", "POSIX") or not item:
+                continue
+            try:
+                return supported(item)
+            except ValueError:
+                continue
+        return SOURCE
+    return SOURCE
+
+
+def negotiate(accept_language: str | None) -> str:
+    """The language to answer a browser's ``Accept-Language`` header in (RFC 9110:
+    the highest ``q`` that pips speaks; ties keep the header's order)."""
+    best, best_q = SOURCE, 0.0
+    for position, part in enumerate((accept_language or "").split(",")):
+        fields = part.strip().split(";")
+        tag = fields[0].strip()
+        q = 1.0
+        for extra in fields[1:]:
+            key, _eq, value = extra.strip().partition("=")
+            if key.strip() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if not tag or tag == "*" or q <= 0:
+            continue
+        try:
+            code = supported(tag)
+        except ValueError:
+            continue
+        if q > best_q or (q == best_q and position == 0):
+            best, best_q = code, q
+    return best
+
+
+def ordinal(n: int, language: str | None = None) -> str:
+    """``n`` as an ordinal: 1st, 2nd, 3rd, 11th, 21st in English; 1., 2. in German."""
+    if (language or current()) == "de":
+        return f"{n}."
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def format_date(day: date, language: str | None = None) -> str:
+    """``day`` as people of the language write it (3 Oct 2026; 03.10.2026)."""
+    from babel.dates import format_date as babel_date
+
+    return babel_date(day, format="medium", locale=language or current())
+
+
+def format_number(value: float, language: str | None = None, digits: int = 0) -> str:
+    """``value`` with the language's separators (1,234.5; 1.234,5)."""
+    from babel.numbers import format_decimal
+
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(value, format=pattern, locale=language or current())

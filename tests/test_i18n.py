@@ -1,0 +1,124 @@
+"""Languages (issue 20): catalogs complete and current, the language chosen per person,
+numbers, dates and ordinals in the language's form, the command's errors in German."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from pips import i18n
+from pips.i18n import _
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCALE = ROOT / "src" / "pips" / "locale"
+FIELD = re.compile(r"\{(\w*)[^{}]*\}")
+
+
+def code_messages() -> set[str]:
+    """Every message the code marks for translation, as pybabel extracts it."""
+    found = extract_from_dir(str(ROOT / "src"), method_map=[("pips/**.py", "python")])
+    ids: set[str] = set()
+    for _filename, _line, message, _comments, _context in found:
+        ids.add(message if isinstance(message, str) else message[0])
+    return ids
+
+
+def catalog(path: Path) -> dict[str, object]:
+    with path.open("rb") as po:
+        read = read_po(po)
+    return {m.id if isinstance(m.id, str) else m.id[0]: m for m in read if m.id}
+
+
+def test_the_template_holds_exactly_the_messages_of_the_code() -> None:
+    marked = code_messages()
+    assert marked, "no message is marked for translation"
+    template = set(catalog(LOCALE / "pips.pot"))
+    assert template == marked, (
+        f"stale catalogs (run scripts/catalogs): new {sorted(marked - template)}, "
+        f"gone {sorted(template - marked)}"
+    )
+
+
+@pytest.mark.parametrize("language", [code for code in i18n.LANGUAGES if code != i18n.SOURCE])
+def test_every_message_is_translated_with_the_same_fields(language: str) -> None:
+    messages = catalog(LOCALE / language / "LC_MESSAGES" / "pips.po")
+    assert set(messages) == code_messages(), "stale catalog: run scripts/catalogs"
+    for msgid, message in messages.items():
+        text = message.string  # type: ignore[attr-defined]
+        assert text, f"{language}: no translation of {msgid!r}"
+        assert "fuzzy" not in message.flags, f"{language}: fuzzy {msgid!r}"  # type: ignore[attr-defined]
+        assert sorted(FIELD.findall(text)) == sorted(FIELD.findall(msgid)), msgid
+
+
+def test_the_language_comes_from_the_environment_as_gettext_reads_it() -> None:
+    assert i18n.from_environment({"LANG": "de_DE.UTF-8"}) == "de"
+    assert i18n.from_environment({"LANG": "de_DE.UTF-8", "LC_ALL": "en_GB.UTF-8"}) == "en"
+    assert i18n.from_environment({"LANGUAGE": "fr:de", "LANG": "en_US"}) == "de"
+    assert i18n.from_environment({"LC_MESSAGES": "de_AT", "LANG": "C"}) == "de"
+    assert i18n.from_environment({"LANG": "fr_FR.UTF-8"}) == "en"
+    assert i18n.from_environment({"LANG": "C"}) == "en"
+    assert i18n.from_environment({}) == "en"
+
+
+def test_a_browser_gets_the_best_language_it_accepts() -> None:
+    assert i18n.negotiate("de-DE,de;q=0.9,en;q=0.8") == "de"
+    assert i18n.negotiate("fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5") == "en"
+    assert i18n.negotiate("en;q=0.5, de;q=0.6") == "de"
+    assert i18n.negotiate("de;q=0, en") == "en"
+    assert i18n.negotiate("fr") == "en"
+    assert i18n.negotiate("") == "en"
+    assert i18n.negotiate(None) == "en"
+    assert i18n.negotiate("de;q=abc, en;q=0.1") == "en"
+
+
+def test_an_unknown_language_is_refused_with_the_choices() -> None:
+    assert i18n.supported("DE") == "de"
+    assert i18n.supported("de_CH.UTF-8") == "de"
+    with pytest.raises(ValueError, match=r"unknown language 'xx'.*de \(Deutsch\)"):
+        i18n.supported("xx")
+
+
+def test_messages_numbers_dates_and_ordinals_in_each_language() -> None:
+    with i18n.speaking("de"):
+        assert _("interrupted") == "abgebrochen"
+        assert i18n.ordinal(3) == "3."
+        assert i18n.format_date(date(2026, 10, 3)) == "03.10.2026"
+        assert i18n.format_number(1234.5, digits=1) == "1.234,5"
+    assert _("interrupted") == "interrupted"
+    assert [i18n.ordinal(n, "en") for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th",
+    ]  # fmt: skip
+    assert i18n.format_date(date(2026, 10, 3), "en") == "Oct 3, 2026"
+    assert i18n.format_number(1234.5, "en", digits=1) == "1,234.5"
+
+
+def pips(*args: str, lang: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG"))}
+    env["LANG"] = lang
+    return subprocess.run(
+        [sys.executable, "-m", "pips", *args], capture_output=True, text=True, env=env, timeout=120
+    )
+
+
+def test_the_commands_errors_in_german_under_a_german_lang() -> None:
+    german = pips("simulate", "fido", "--players", "3", "--hands", "0", lang="de_DE.UTF-8")
+    assert german.returncode == 2
+    assert german.stderr.strip() == "Fehler: --hands muss mindestens 1 sein"
+    english = pips("simulate", "fido", "--players", "3", "--hands", "0", lang="en_US.UTF-8")
+    assert english.stderr.strip() == "error: --hands must be at least 1"
+    chosen = pips(
+        "--lang", "en", "simulate", "fido", "--players", "3", "--hands", "0", lang="de_DE.UTF-8"
+    )
+    assert chosen.stderr.strip() == "error: --hands must be at least 1"
+    wrong = pips("--lang", "xx", "version", lang="de_DE.UTF-8")
+    assert wrong.returncode == 2
+    assert "Fehler: unbekannte Sprache 'xx'" in wrong.stderr
+    assert "Traceback" not in wrong.stderr
