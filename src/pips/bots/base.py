@@ -184,7 +184,7 @@ register_bot(BotKind("expert", "hand-written strategy from the FIDO tips and com
 register_bot(
     BotKind(
         "search",
-        "determinized Monte Carlo search over sampled deals",
+        "determinized search: sampled deals weighed by inference, playouts, exact endgames",
         _search,
         setting="easy, normal (default), hard, a playout count, or seconds like 0.5s",
     )

@@ -1,20 +1,28 @@
-"""The ``search`` bot: determinized Monte Carlo over the kernel's playouts.
+"""The ``search`` bot: determinized search over deals sampled from the seat's view.
 
-The bot sees only its view. For each decision it samples many deals of the hidden tiles
+The bot sees only its view. For each decision it samples deals of the hidden tiles
 consistent with everything public (:class:`~pips.bots.knowledge.Knowledge`: tiles laid,
-hand sizes, the stock's size, what a seat showed it lacks by knocking or drawing), and
-in each sampled deal plays every candidate move followed by a playout to the end of the
-hand, in compiled code (:func:`pips.bots.kernel.evaluate`). The candidate with the best
-mean outcome is played: the mover's hand points minus the mean of the others', or in
-the partnership game its pair's points minus the other pair's.
+hand sizes, the stock's size, what a seat showed it lacks by knocking or drawing) and
+weighs each by how likely it makes the other seats' past plays
+(:meth:`~pips.bots.knowledge.Knowledge.likelihood`). In each deal it values every
+candidate move:
 
-Playouts follow a mixed policy: most moves greedy (the play that scores most, else the
-heaviest tile), some uniformly random, so that sampled futures are plausible without
-being predictable.
+* once few tiles are left (``Budget.solve_tiles``), exactly: the deal is a game of
+  perfect information and :class:`~pips.bots.solver.Solver` solves it (alpha-beta with
+  a transposition table, compiled);
+* before that, by playouts to the end of the hand in compiled code
+  (:func:`pips.bots.kernel.evaluate`), mostly by the policy ``greedy:newer`` (the most
+  points now, the heaviest tile, a tile that fits two ends on the newer), partly
+  uniformly random, so that sampled futures are plausible without being predictable.
 
-The budget is a number of playouts per decision, so a decision replays exactly from the
-seeded random source; levels name budgets. A time budget (``search:0.5s``) is offered
-for interactive use; decisions made under it depend on the machine's speed.
+The candidate with the best weighted mean is played. The outcome measured is the
+mover's hand points less the mean of the others', or in the partnership game its pair's
+points less the other pair's.
+
+Levels name budgets (:data:`LEVELS`): playouts per decision and deals solved, so a
+decision replays exactly from the seeded random source. A time budget
+(``search:0.5s``) is offered for interactive use; decisions made under it depend on the
+machine's speed.
 """
 
 from __future__ import annotations
