@@ -11,7 +11,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po
 
 from pips import i18n
@@ -23,8 +23,12 @@ FIELD = re.compile(r"\{(\w*)[^{}]*\}")
 
 
 def code_messages() -> set[str]:
-    """Every message the code marks for translation, as pybabel extracts it."""
-    found = extract_from_dir(str(ROOT / "src"), method_map=[("pips/**.py", "python")])
+    """Every message the code marks for translation, as pybabel extracts it
+    (``scripts/catalogs``: ``_``, ``ngettext``, and the core's ``N_`` and ``phrase``)."""
+    keywords = {**DEFAULT_KEYWORDS, "N_": None, "phrase": None}
+    found = extract_from_dir(
+        str(ROOT / "src"), method_map=[("pips/**.py", "python")], keywords=keywords
+    )
     ids: set[str] = set()
     for _filename, _line, message, _comments, _context in found:
         ids.add(message if isinstance(message, str) else message[0])

@@ -195,3 +195,50 @@ def test_admin_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert code == 0 and "groups not approved: 1" in out and "kiel (Kiel, Anna)" in out
     code, out, _ = run(["admin", "revoke", "Anna", "--database", url], capsys)
     assert code == 0 and "no longer" in out
+
+
+@pytest.mark.parametrize(("game", "players"), [("fido", 5), ("partnership", 4), ("family", 3)])
+def test_a_german_sheet_reads_back_in_german(game: str, players: int) -> None:
+    """Issue 20: the sheet in German, with the German rules' words (Spielformular,
+    Augen, Abzug, Stock) and the date as German clubs write it."""
+    names = ["Jürgen", "Bärbel", "Jörg"]
+    pdf = score_sheet(
+        game, players, names=names, place="Büdelsdorf", day=date(2026, 10, 3), language="de"
+    )
+    flat = " ".join(text_of(pdf).split())
+    assert "— Spielformular" in flat
+    assert "Datum: 03.10.2026" in flat and "Ort: Büdelsdorf" in flat
+    assert "Unterschriften" in flat
+    for name in names:
+        assert name in flat
+    english = ("score sheet", "Date:", "Signatures", "Player ", "Rank", "Total", "Pips")
+    assert not [word for word in english if word in flat], flat
+    if game == "fido":
+        assert "FIDO-Divisorspiel" in flat and "Spiel: Doppel-12" in flat
+        assert "Summe der Enden S ohne Rest durch 7 teilbar" in flat
+        for label in ("Punktender Zug", "Raus (x eintragen)", "Augen in der Hand (Abzug)"):
+            assert label in flat
+        assert "Endstand" in flat and "Platz" in flat and "im Stock" in flat
+        assert "SpielerIn 4" in flat
+    if game == "partnership":
+        assert "Paar A: Jürgen + Jörg" in flat and "Gezählte Augen" in flat
+
+
+def test_the_sheet_command_takes_a_language_and_a_german_date(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_file = tmp_path / "formular.pdf"
+    code, out, err = run(
+        [
+            "sheet", "fido", "--players", "4", "--set", "9", "--lang", "de",
+            "--date", "03.10.2026", "--out", str(out_file),
+        ],
+        capsys,
+    )  # fmt: skip
+    assert code == 0, err
+    assert out.startswith(f"wrote {out_file}")  # the command's language: the sheet's is de
+    assert "Datum: 03.10.2026" in text_of(out_file.read_bytes())
+    code, _, err = run(
+        ["sheet", "fido", "--players", "4", "--lang", "xx", "--out", str(out_file)], capsys
+    )
+    assert code == 2 and "unknown language 'xx'" in err

@@ -11,6 +11,9 @@ or the environment (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``); the se
 takes a visitor's choice or their browser's ``Accept-Language``. The current language
 lives in a context variable, so concurrent requests of the server do not share it.
 
+The rules core and the games mark their words without knowing languages
+(:mod:`pips.core.phrase`); :func:`say` translates them at the edge.
+
 Messages are templates with named fields (``_("--seat must be 0 to {last}").format(
 last=...)``): a translation may move the fields, never drop or add one
 (``tests/test_i18n.py``).
@@ -27,6 +30,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import date
 from pathlib import Path
+
+from pips.core.phrase import Phrase
 
 LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
 """The languages pips speaks, by code, each named in itself."""
@@ -79,6 +84,14 @@ def speaking(language: str) -> Iterator[None]:
 def _(message: str) -> str:
     """``message`` in the current language."""
     return translations(current()).gettext(message)
+
+
+def say(words: Phrase | str) -> str:
+    """Words the core or a game marked (:mod:`pips.core.phrase`), in the current
+    language: the template translated, then its fields filled in."""
+    if isinstance(words, Phrase):
+        return _(words.template).format(**words.fields)
+    return _(words)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
@@ -157,6 +170,13 @@ def format_date(day: date, language: str | None = None) -> str:
     from babel.dates import format_date as babel_date
 
     return babel_date(day, format="medium", locale=language or current())
+
+
+def numeric_date(day: date, language: str | None = None) -> str:
+    """``day`` in digits: 2026-10-03 in English (ISO 8601), 03.10.2026 in German."""
+    if (language or current()) == "de":
+        return day.strftime("%d.%m.%Y")
+    return day.isoformat()
 
 
 def format_number(value: float, language: str | None = None, digits: int = 0) -> str:

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from pips import i18n
 from pips.cli.base import app, err, fail, game_help, out, parse_set
 from pips.i18n import _
 
@@ -25,7 +26,10 @@ def sheet(
     ] = None,
     place: Annotated[str, typer.Option(help="Print the place (blank to write in).")] = "",
     day: Annotated[
-        str | None, typer.Option("--date", help="Print the date, YYYY-MM-DD (blank to write in).")
+        str | None,
+        typer.Option(
+            "--date", help="Print the date, 2026-10-03 or 03.10.2026 (blank to write in)."
+        ),
     ] = None,
     names: Annotated[str, typer.Option(help="Players' names in seat order, comma separated.")] = "",
     rows: Annotated[
@@ -38,10 +42,13 @@ def sheet(
         int | None, typer.Option(help="The match target, where the game has one (e.g. 50).")
     ] = None,
     group: Annotated[str, typer.Option(help="Print the group (blank to write in).")] = "",
+    lang: Annotated[
+        str | None,
+        typer.Option("--lang", help="The sheet's language: en or de (default: the command's)."),
+    ] = None,
 ) -> None:
     """Make a printable score sheet (PDF) for a game at a real table."""
-    from datetime import date
-
+    from pips.results.entry import EntryError, parse_date
     from pips.results.sheet import SheetError, score_sheet
 
     if rows is not None and not 4 <= rows <= 120:
@@ -49,9 +56,13 @@ def sheet(
     if target is not None and not 1 <= target <= 10_000:
         fail(_("--target must be 1 to 10000"))
     try:
-        when = date.fromisoformat(day) if day else None
-    except ValueError:
-        fail(_("--date {text!r} is not a date (YYYY-MM-DD)").format(text=day))
+        when = parse_date(day) if day else None
+    except EntryError:
+        fail(_("--date {text!r} is not a date (2026-10-03 or 03.10.2026)").format(text=day))
+    try:
+        language = i18n.supported(lang) if lang else None
+    except ValueError as exc:
+        fail(str(exc))
     try:
         pdf = score_sheet(
             game,
@@ -63,6 +74,7 @@ def sheet(
             rows=rows,
             target=target,
             group=group[:60],
+            language=language,
         )
     except SheetError as exc:
         fail(str(exc))
@@ -70,7 +82,7 @@ def sheet(
         out_file.write_bytes(pdf)
     except OSError as exc:
         fail(_("cannot write {file}: {problem}").format(file=out_file, problem=exc.strerror))
-    out.print(f"wrote {out_file} ({len(pdf)} bytes)")
+    out.print(_("wrote {file} ({size} bytes)").format(file=out_file, size=len(pdf)))
 
 
 ranking = typer.Typer(

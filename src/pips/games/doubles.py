@@ -28,6 +28,7 @@ from pips.core.errors import DealError, IllegalMoveError, OptionError
 from pips.core.lots import LotRule
 from pips.core.moves import At, Play
 from pips.core.outcome import Ending, HandResult
+from pips.core.phrase import N_, phrase
 from pips.core.tiles import DOUBLES, MAX_NUMBER, Tile, set_size
 from pips.games.common import (
     HandContext,
@@ -283,7 +284,7 @@ def explain(options: DoublesOptions, result: HandResult, names: Sequence[str]) -
 
 GAME = GameSpec(
     name=NAME,
-    title="Doubles",
+    title=N_("Doubles"),
     rules="SPEC section 4 (DB-01 to DB-14)",
     aliases=("double",),
     options=DoublesOptions,
@@ -292,7 +293,7 @@ GAME = GameSpec(
     explain=explain,
     entry=EntryColumns("match points"),
     sheet=SheetKind.HANDS,
-    sheet_rule=lambda options: (
+    sheet_rule=lambda options: phrase(
         "The winner of a hand earns the pips left in all opponents' hands (DB-12)."
     ),
     players=tuple(range(2, 10)),

@@ -24,6 +24,7 @@ from pips.core.deal import Deal, deal_until
 from pips.core.errors import OptionError
 from pips.core.moves import At, Play
 from pips.core.outcome import Ending, HandResult
+from pips.core.phrase import N_, phrase
 from pips.core.tiles import heaviest
 from pips.games.common import (
     HandContext,
@@ -201,7 +202,7 @@ def explain(options: DrawOptions, result: HandResult, names: Sequence[str]) -> s
 
 GAME = GameSpec(
     name=NAME,
-    title="Draw game",
+    title=N_("Draw game"),
     rules="SPEC section 3 (DR-01 to DR-10)",
     aliases=("draw-game", "anleitung"),
     options=DrawOptions,
@@ -210,7 +211,7 @@ GAME = GameSpec(
     explain=explain,
     entry=EntryColumns(None, pips=True, out=True, out_rule="DR-07"),
     sheet=SheetKind.ONE_HAND,
-    sheet_rule=lambda options: (
+    sheet_rule=lambda options: phrase(
         "One hand. The winner went out first or, in a blocked hand, holds the fewest "
         "pips; equal lowest pips share the win (DR-07, DR-08)."
     ),

@@ -29,6 +29,7 @@ from pips.core.layout import Layout
 from pips.core.lots import LotRule
 from pips.core.moves import At, Move, Play
 from pips.core.outcome import HandResult
+from pips.core.phrase import Phrase
 from pips.core.tiles import Tile, set_size
 from pips.core.view import View
 from pips.games.common import HandContext, HandState
@@ -118,7 +119,7 @@ class GameSpec:
     """What a result of this game gives per player, typed or from a record."""
     sheet: SheetKind
     """The kind of printed score sheet."""
-    sheet_rule: Callable[[Any], str]
+    sheet_rule: Callable[[Any], Phrase]
     """``(options)``: the scoring rule as the printed sheet states it."""
     players: tuple[int, ...]
     """Player counts offered by forms (the options decide what is legal)."""

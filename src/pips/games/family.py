@@ -26,6 +26,7 @@ from pips.core.deal import Deal, deal_until
 from pips.core.errors import DealError, OptionError
 from pips.core.moves import At, Play
 from pips.core.outcome import Ending, HandResult
+from pips.core.phrase import N_, phrase
 from pips.games.common import (
     HandContext,
     HandState,
@@ -194,7 +195,7 @@ def explain(options: FamilyOptions, result: HandResult, names: Sequence[str]) ->
 
 GAME = GameSpec(
     name=NAME,
-    title="Family game",
+    title=N_("Family game"),
     rules="SPEC section 2 (FA-01 to FA-11)",
     aliases=("familie", "five-tiles"),
     options=FamilyOptions,
@@ -203,7 +204,7 @@ GAME = GameSpec(
     explain=explain,
     entry=EntryColumns("match points"),
     sheet=SheetKind.HANDS,
-    sheet_rule=lambda options: (
+    sheet_rule=lambda options: phrase(
         "The winner of a hand gains every other player's pips minus their own (FA-08)."
     ),
     players=tuple(STOCK_SIZES),

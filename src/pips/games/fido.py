@@ -30,6 +30,7 @@ from pips.core.layout import CrossLayout, Point
 from pips.core.legal import Doubles, Group, LegalMoves, group_size
 from pips.core.moves import At, Draw, Misdeal, Move, Play
 from pips.core.outcome import Ending, HandResult, competition_ranks
+from pips.core.phrase import N_, Phrase, phrase
 from pips.core.tiles import DOUBLES, Tile, double_set, iter_doubles
 from pips.core.view import Event, View
 from pips.games.common import HandContext, HandState, holds_a_double
@@ -567,12 +568,12 @@ def explain(options: FidoOptions, result: HandResult, names: Sequence[str]) -> s
     return f"{how}; every player's pips left are deducted from the points they scored (F-21)."
 
 
-def sheet_rule(options: FidoOptions) -> str:
-    d = options.divisor
-    return (
-        f"After every play, if the open-end sum S divides by {d}, the player scores "
-        f"S / {d} (F-15). Write the running points after each scoring play. At the end "
-        "every player deducts the pips left in hand (F-21); the highest final score wins."
+def sheet_rule(options: FidoOptions) -> Phrase:
+    return phrase(
+        "After every play, if the open-end sum S divides by {d}, the player scores "
+        "S / {d} (F-15). Write the running points after each scoring play. At the end "
+        "every player deducts the pips left in hand (F-21); the highest final score wins.",
+        d=options.divisor,
     )
 
 
@@ -602,7 +603,7 @@ def hand_points(options: FidoOptions) -> PointsBound:
 
 GAME = GameSpec(
     name=NAME,
-    title="FIDO divisor game",
+    title=N_("FIDO divisor game"),
     rules="SPEC section 1 (F-01 to F-24)",
     aliases=("divisor", "fido-divisor"),
     options=FidoOptions,

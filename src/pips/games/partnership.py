@@ -29,6 +29,7 @@ from pips.core.errors import DealError, OptionError
 from pips.core.lots import LotRule
 from pips.core.moves import At, Play
 from pips.core.outcome import Ending, HandResult
+from pips.core.phrase import N_, Phrase, phrase
 from pips.core.tiles import DOUBLES, Tile
 from pips.core.view import View
 from pips.games.common import HandContext, HandState, line_result
@@ -289,9 +290,32 @@ def hand_rows(view: View) -> list[list[Tile]]:
     return [list(view.hand)] if view.hand else []
 
 
+def sheet_rule(options: PartnershipOptions) -> Phrase:
+    """The scoring in words for the score sheet (PT-10 to PT-13)."""
+    if options.block_points.value == "losers_only":
+        return phrase(
+            "Partners sit opposite (seats 1 and 3, 2 and 4). When a player goes out, "
+            "their pair counts the opponents' pips (PT-10); in a blocked hand the pair "
+            "with fewer pips wins the hand and counts the losers' pips (PT-11). The pair "
+            "scores 1 point for 0 to 9 pips counted, 2 for 10 to 19, 3 for 20 to 29, and "
+            "so on. Only one pair scores per hand; the first pair to {target} wins the "
+            "match (PT-13).",
+            target=options.target,
+        )
+    return phrase(
+        "Partners sit opposite (seats 1 and 3, 2 and 4). When a player goes out, their "
+        "pair counts the opponents' pips (PT-10); in a blocked hand the pair with fewer "
+        "pips wins the hand and counts the pips of all four hands (PT-11). The pair "
+        "scores 1 point for 0 to 9 pips counted, 2 for 10 to 19, 3 for 20 to 29, and so "
+        "on. Only one pair scores per hand; the first pair to {target} wins the match "
+        "(PT-13).",
+        target=options.target,
+    )
+
+
 GAME = GameSpec(
     name=NAME,
-    title="Partnership game (Doppel Sechs)",
+    title=N_("Partnership game (Doppel Sechs)"),
     rules="SPEC section 5 (PT-01 to PT-13)",
     aliases=("doppel-sechs", "partners", "pairs"),
     options=PartnershipOptions,
@@ -300,19 +324,7 @@ GAME = GameSpec(
     explain=explain,
     entry=EntryColumns("pair's points"),
     sheet=SheetKind.PAIR_TALLY,
-    sheet_rule=lambda options: (
-        "Partners sit opposite (seats 1 and 3, 2 and 4). When a player goes out, their "
-        "pair counts the opponents' pips (PT-10); in a blocked hand the pair with fewer "
-        "pips wins the hand and counts "
-        + (
-            "the losers' pips"
-            if options.block_points.value == "losers_only"
-            else "the pips of all four hands"
-        )
-        + " (PT-11). The pair scores 1 point for 0 to 9 pips counted, 2 for 10 to 19, 3 "
-        "for 20 to 29, and so on. Only one pair scores per hand; the first pair to "
-        f"{options.target} wins the match (PT-13)."
-    ),
+    sheet_rule=sheet_rule,
     players=(PLAYERS,),
     summary=SUMMARY,
     target=lambda options: options.target,

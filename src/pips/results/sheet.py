@@ -36,10 +36,12 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from pips import __version__
+from pips import __version__, i18n
 from pips.core.errors import RuleError
+from pips.core.phrase import N_
 from pips.games.registry import GameSpec, find_game
 from pips.games.traits import SheetKind
+from pips.i18n import _, say
 from pips.results.entry import NAME_LENGTH
 
 SCORING_ROWS: dict[tuple[int, int], int] = {
@@ -117,10 +119,27 @@ def score_sheet(
     rows: int | None = None,
     target: int | None = None,
     group: str = "",
+    language: str | None = None,
 ) -> bytes:
     """The PDF of a score sheet; ``top`` is the set (12 for double-12), the game's
     default when left out; ``target`` the match target where the game has one; blank
-    name, place, group and date fields are left to fill in."""
+    name, place, group and date fields are left to fill in. Its words are in
+    ``language`` (default: the current one, :mod:`pips.i18n`)."""
+    with i18n.speaking(language or i18n.current()):
+        return _score_sheet(game, players, top, names, place, day, rows, target, group)
+
+
+def _score_sheet(
+    game: str,
+    players: int,
+    top: int | None,
+    names: Sequence[str],
+    place: str,
+    day: date | None,
+    rows: int | None,
+    target: int | None,
+    group: str,
+) -> bytes:
     try:
         spec = find_game(game)
     except RuleError as exc:
@@ -132,18 +151,28 @@ def score_sheet(
         options = spec.options_from_json(data)
         if target is not None:
             if spec.target(options) is None:
-                raise SheetError(f"a game of the {spec.title.lower()} is one hand, with no target")
+                raise SheetError(
+                    _("a game of the {game} is one hand, with no target").format(
+                        game=say(spec.title)
+                    )
+                )
             options = spec.options_from_json({**data, "target": target})
     except (RuleError, TypeError, ValueError) as exc:
         if isinstance(exc, SheetError):
             raise
-        raise SheetError(f"{spec.title}: {exc}") from None
+        raise SheetError(f"{say(spec.title)}: {exc}") from None
     if len(names) > players:
-        raise SheetError(f"{len(names)} names for {players} players")
+        raise SheetError(
+            _("{count} names for {players} players").format(count=len(names), players=players)
+        )
     if any(len(n.strip()) > NAME_LENGTH for n in names):
-        raise SheetError(f"a name is at most {NAME_LENGTH} characters")
+        raise SheetError(_("a name is at most {length} characters").format(length=NAME_LENGTH))
     labels = [
-        (names[i].strip() if i < len(names) and names[i].strip() else f"Player {i + 1}")
+        (
+            names[i].strip()
+            if i < len(names) and names[i].strip()
+            else _("Player {number}").format(number=i + 1)
+        )
         for i in range(players)
     ]
     styles = getSampleStyleSheet()
@@ -151,7 +180,7 @@ def score_sheet(
     width = (landscape(A4) if wide else A4)[0] - 28 * mm
     sheet = Sheet(spec, options, labels, width)
     story: list[Any] = [
-        Paragraph(f"{spec.title} — score sheet", styles["Title"]),
+        Paragraph(escape(_("{game} — score sheet").format(game=say(spec.title))), styles["Title"]),
         sheet.header(place, day, group),
     ]
     kind = spec.sheet
@@ -167,9 +196,14 @@ def score_sheet(
     rules = ", ".join(dict.fromkeys(sheet.rule_ids))
     story.append(
         Paragraph(
-            f"Enter the result on the pips server (Results, Enter a result) or as a CSV row "
-            f"per player. Rules: {spec.title}{': ' + rules if rules else ''} "
-            f"(pips rules, SPEC). pips {__version__}.",
+            escape(
+                _(
+                    "Enter the result on the pips server (Results, Enter a result) or as a "
+                    "CSV row per player. Rules: {rules} (pips rules, SPEC). pips {version}."
+                ).format(
+                    rules=say(spec.title) + (": " + rules if rules else ""), version=__version__
+                )
+            ),
             FOOTNOTE,
         )
     )
@@ -181,7 +215,7 @@ def score_sheet(
         rightMargin=14 * mm,
         topMargin=12 * mm,
         bottomMargin=12 * mm,
-        title=f"{spec.title} score sheet",
+        title=_("{game} — score sheet").format(game=say(spec.title)),
         author="pips",
     )
     document.build(story)
@@ -209,19 +243,19 @@ class Sheet:
         return Paragraph(escape(plain), TEXT)
 
     def header(self, place: str, day: date | None, group: str) -> Table:
-        when = day.isoformat() if day else "_" * 14
+        when = i18n.numeric_date(day) if day else "_" * 14
         row = [
-            f"Date: {when}",
-            f"Place: {place or '_' * 24}",
-            f"Group: {group or '_' * 20}",
-            f"Set: double-{self.options.set}",
+            _("Date: {date}").format(date=when),
+            _("Place: {place}").format(place=place or "_" * 24),
+            _("Group: {group}").format(group=group or "_" * 20),
+            _("Set: double-{top}").format(top=self.options.set),
         ]
         divisor = self.spec.traits(self.options).divisor
         if divisor:
-            row.append(f"Divisor: {divisor}")
+            row.append(_("Divisor: {divisor}").format(divisor=divisor))
         target = self.spec.target(self.options)
         if target:
-            row.append(f"Match to: {target}")
+            row.append(_("Match to: {target}").format(target=target))
         cells = [Paragraph(escape(text), TEXT) for text in row]
         table = Table([cells], colWidths=[self.width / len(row)] * len(row), hAlign="LEFT")
         table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP")]))
@@ -237,7 +271,7 @@ class Sheet:
         players, top = options.players, options.set
         hand, stock = _sizes(spec, players, top) or (0, 0)
         sets = [s for s in spec.sets if _sizes(spec, players, s) is not None]
-        sizes = [["Players"] + [f"double-{s}" for s in sets]]
+        sizes = [[_("Players")] + [_("double-{top}").format(top=s) for s in sets]]
         sizes.append(
             [str(players)] + ["{} ({})".format(*(_sizes(spec, players, s) or (0, 0))) for s in sets]
         )
@@ -255,29 +289,31 @@ class Sheet:
         )
         self.rule_ids.append("F-02")
         first = 30 * mm
-        grid: list[list[Any]] = [[Paragraph("Scoring play", HEAD), *self.names(labels)]]
+        grid: list[list[Any]] = [[Paragraph(_("Scoring play"), HEAD), *self.names(labels)]]
         grid += [[str(i)] + [""] * players for i in range(1, rows + 1)]
         last = len(grid)
         grid += [
-            [Paragraph(label, CELL)] + [""] * players
+            [Paragraph(_(label), CELL)] + [""] * players
             for label in (
-                "Went out (mark x)",
-                "Running points at the end",
-                "Pips left in hand (deducted)",
-                "Final score",
-                "Rank",
+                N_("Went out (mark x)"),
+                N_("Running points at the end"),
+                N_("Pips left in hand (deducted)"),
+                N_("Final score"),
+                N_("Rank"),
             )
         ]
         return [
             Spacer(1, 2 * mm),
             Paragraph(
-                f"Tiles each (stock) by set: {players} players hold {hand} tiles each, "
-                f"{stock} in the stock.",
+                _(
+                    "Tiles each (stock) by set: {players} players hold {hand} tiles each, "
+                    "{stock} in the stock."
+                ).format(players=players, hand=hand, stock=stock),
                 TEXT,
             ),
             table,
             Spacer(1, 3 * mm),
-            self.words(spec.sheet_rule(options)),
+            self.words(say(spec.sheet_rule(options))),
             Spacer(1, 2 * mm),
             _grid(
                 grid,
@@ -293,17 +329,17 @@ class Sheet:
         column = (self.width - 20 * mm - 30 * mm) / 2
         grid: list[list[Any]] = [
             [
-                Paragraph("Hand", HEAD),
-                Paragraph(escape(f"Pair A: {pairs[0]}"), HEAD),
-                Paragraph(escape(f"Pair B: {pairs[1]}"), HEAD),
-                Paragraph("Pips counted", HEAD),
+                Paragraph(_("Hand"), HEAD),
+                Paragraph(escape(_("Pair A: {names}").format(names=pairs[0])), HEAD),
+                Paragraph(escape(_("Pair B: {names}").format(names=pairs[1])), HEAD),
+                Paragraph(_("Pips counted"), HEAD),
             ]
         ]
         grid += [[str(i), "", "", ""] for i in range(1, rows + 1)]
         last = len(grid)
-        grid += [["Total", "", "", ""], ["Result", "", "", ""]]
+        grid += [[_("Total"), "", "", ""], [_("Result"), "", "", ""]]
         return [
-            self.words(self.spec.sheet_rule(self.options)),
+            self.words(say(self.spec.sheet_rule(self.options))),
             Spacer(1, 2 * mm),
             _grid(grid, [20 * mm, column, column, 30 * mm], [last]),
         ]
@@ -311,15 +347,19 @@ class Sheet:
     def hands(self, rows: int) -> list[Any]:
         players = len(self.labels)
         first = 20 * mm
-        grid: list[list[Any]] = [[Paragraph("Hand", HEAD), *self.names(self.labels)]]
+        grid: list[list[Any]] = [[Paragraph(_("Hand"), HEAD), *self.names(self.labels)]]
         grid += [[str(i)] + [""] * players for i in range(1, rows + 1)]
         last = len(grid)
-        grid += [["Total"] + [""] * players, ["Rank"] + [""] * players]
+        grid += [[_("Total")] + [""] * players, [_("Rank")] + [""] * players]
         target = self.spec.target(self.options)
         return [
             self.words(
-                f"{self.spec.sheet_rule(self.options)} Write each hand's points and the "
-                f"running total; the first to {target} wins, the highest total ranks first."
+                say(self.spec.sheet_rule(self.options))
+                + " "
+                + _(
+                    "Write each hand's points and the running total; the first to {target} "
+                    "wins, the highest total ranks first."
+                ).format(target=target)
             ),
             Spacer(1, 2 * mm),
             _grid(grid, [first] + [(self.width - first) / players] * players, [last]),
@@ -327,11 +367,14 @@ class Sheet:
 
     def one_hand(self) -> list[Any]:
         grid: list[list[Any]] = [
-            [Paragraph(h, HEAD) for h in ("Player", "Went out (mark x)", "Pips left", "Rank")]
+            [
+                Paragraph(_(h), HEAD)
+                for h in (N_("Player"), N_("Went out (mark x)"), N_("Pips left"), N_("Rank"))
+            ]
         ]
         grid += [[name, "", "", ""] for name in self.names(self.labels)]
         return [
-            self.words(self.spec.sheet_rule(self.options)),
+            self.words(say(self.spec.sheet_rule(self.options))),
             Spacer(1, 2 * mm),
             _grid(grid, [80 * mm, 30 * mm, 30 * mm, 20 * mm], []),
         ]
@@ -345,7 +388,7 @@ class Sheet:
         ]
         half = self.width / 2
         table = Table(
-            [[Paragraph("Signatures", HEAD), "", "", ""], *rows],
+            [[Paragraph(_("Signatures"), HEAD), "", "", ""], *rows],
             colWidths=[half * 0.45, half * 0.55] * 2,
             hAlign="LEFT",
         )
