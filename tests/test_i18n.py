@@ -24,11 +24,11 @@ FIELD = re.compile(r"\{(\w*)[^{}]*\}")
 
 def code_messages() -> set[str]:
     """Every message the code marks for translation, as pybabel extracts it
-    (``scripts/catalogs``: ``_``, ``ngettext``, and the core's ``N_`` and ``phrase``)."""
+    (``scripts/catalogs``: ``_``, ``ngettext``, the core's ``N_`` and ``phrase``, and
+    the command modules' help texts)."""
     keywords = {**DEFAULT_KEYWORDS, "N_": None, "phrase": None}
-    found = extract_from_dir(
-        str(ROOT / "src"), method_map=[("pips/**.py", "python")], keywords=keywords
-    )
+    methods = [("pips/cli/**.py", "pips.i18n.extract_cli"), ("pips/**.py", "python")]
+    found = extract_from_dir(str(ROOT / "src"), method_map=methods, keywords=keywords)
     ids: set[str] = set()
     for _filename, _line, message, _comments, _context in found:
         ids.add(message if isinstance(message, str) else message[0])
@@ -104,9 +104,12 @@ def test_messages_numbers_dates_and_ordinals_in_each_language() -> None:
     assert i18n.format_number(1234.5, "en", digits=1) == "1,234.5"
 
 
-def pips(*args: str, lang: str) -> subprocess.CompletedProcess[str]:
+def pips(
+    *args: str, lang: str, extra: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG"))}
     env["LANG"] = lang
+    env.update(extra or {})
     return subprocess.run(
         [sys.executable, "-m", "pips", *args], capture_output=True, text=True, env=env, timeout=120
     )
@@ -126,3 +129,19 @@ def test_the_commands_errors_in_german_under_a_german_lang() -> None:
     assert wrong.returncode == 2
     assert "Fehler: unbekannte Sprache 'xx'" in wrong.stderr
     assert "Traceback" not in wrong.stderr
+
+
+def test_the_commands_help_in_german() -> None:
+    env = {"COLUMNS": "200"}
+    german = pips("--help", lang="de_DE.UTF-8", extra=env)
+    assert german.returncode == 0
+    assert "Domino spielen, studieren und werten." in german.stdout
+    assert "Befehle" in german.stdout and "Optionen" in german.stdout
+    assert "Ein druckbares Spielformular (PDF)" in german.stdout
+    sheet = pips("--lang", "de", "sheet", "--help", lang="en_US.UTF-8", extra=env)
+    assert "Anzahl der SpielerInnen." in sheet.stdout and "[erforderlich]" in sheet.stdout
+    english = pips("sheet", "--help", lang="en_US.UTF-8", extra=env)
+    assert "Number of players." in english.stdout and "[required]" in english.stdout
+    # The sheet's own --lang sets the sheet's language, not the command's.
+    own = pips("sheet", "--lang", "de", "--help", lang="en_US.UTF-8", extra=env)
+    assert "Number of players." in own.stdout

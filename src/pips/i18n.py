@@ -30,8 +30,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import date
 from pathlib import Path
+from typing import Any
 
-from pips.core.phrase import Phrase
+from pips.core.phrase import N_, Phrase
 
 LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
 """The languages pips speaks, by code, each named in itself."""
@@ -185,3 +186,79 @@ def format_number(value: float, language: str | None = None, digits: int = 0) ->
 
     pattern = "#,##0" + ("." + "0" * digits if digits else "")
     return format_decimal(value, format=pattern, locale=language or current())
+
+
+# -- the command's help -------------------------------------------------------------------
+
+FRAMEWORK_WORDS = {
+    "ARGUMENTS_PANEL_TITLE": N_("Arguments"),
+    "OPTIONS_PANEL_TITLE": N_("Options"),
+    "COMMANDS_PANEL_TITLE": N_("Commands"),
+    "ERRORS_PANEL_TITLE": N_("Error"),
+    "ABORTED_TEXT": N_("Aborted."),
+    "DEFAULT_STRING": N_("[default: {}]"),
+    "REQUIRED_LONG_STRING": N_("[required]"),
+    "RICH_HELP": N_("Try [blue]'{command_path} {help_option}'[/] for help."),
+}
+"""Words typer prints around a command's help (module constants of
+``typer.rich_utils``), by constant."""
+
+
+def translate_command(command: Any) -> None:
+    """Put a click command (typer's, with its subcommands) into the current language:
+    every help text is looked up as a message, the words around them too."""
+    import typer.rich_utils as framework
+
+    for constant, message in FRAMEWORK_WORDS.items():
+        setattr(framework, constant, _(message))
+
+    def walk(node: Any) -> None:
+        if node.help:
+            node.help = _(node.help)
+        if getattr(node, "short_help", None):
+            node.short_help = _(node.short_help)
+        for param in node.params:
+            if getattr(param, "help", None):
+                param.help = _(param.help)
+        for child in getattr(node, "commands", {}).values():
+            walk(child)
+
+    walk(command)
+
+
+def extract_cli(
+    fileobj: Any, keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, Any, Any, Any]]:
+    """A ``pybabel`` extractor for the command modules: the marked messages, as the
+    Python extractor finds them, and the help texts typer shows (``help=`` strings and
+    the docstrings of commands), which are looked up at run time by
+    :func:`translate_command`."""
+    import ast
+    import inspect
+
+    from babel.messages.extract import extract_python
+
+    source = fileobj.read()
+    yield from extract_python(io.BytesIO(source), keywords, comment_tags, options)
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            for keyword in node.keywords:
+                value = keyword.value
+                if (
+                    keyword.arg == "help"
+                    and isinstance(value, ast.Constant)
+                    and isinstance(value.value, str)
+                ):
+                    yield value.lineno, "", value.value, []
+        elif isinstance(node, ast.FunctionDef) and node.decorator_list:
+            commands = [
+                d
+                for d in node.decorator_list
+                if isinstance(d, ast.Call)
+                and isinstance(d.func, ast.Attribute)
+                and d.func.attr in ("command", "callback")
+            ]
+            docstring = ast.get_docstring(node, clean=False)
+            if commands and docstring:
+                yield node.lineno, "", inspect.cleandoc(docstring), []

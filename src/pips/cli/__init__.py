@@ -73,11 +73,34 @@ def _options(
     """Play, study and rank dominoes."""
 
 
+def _command_language(args: Sequence[str]) -> str:
+    """The language of ``pips --lang X ...`` (before the command's name: ``pips sheet
+    --lang de`` sets the sheet's), else of the environment."""
+    for i, arg in enumerate(args):
+        value = None
+        if arg == "--lang" and i + 1 < len(args):
+            value = args[i + 1]
+        elif arg.startswith("--lang="):
+            value = arg.partition("=")[2]
+        elif not arg.startswith("-") and (i == 0 or args[i - 1] != "--lang"):
+            break
+        if value is not None:
+            try:
+                return i18n.supported(value)
+            except ValueError:
+                break  # the option itself reports it, in the environment's language
+    return i18n.from_environment()
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point: user errors become one line on stderr and exit code 2."""
-    i18n.use(i18n.from_environment())
+    """Entry point: user errors become one line on stderr and exit code 2. The help
+    texts are put into the command's language before the command line is read."""
+    args = list(argv) if argv is not None else sys.argv[1:]
+    i18n.use(_command_language(args))
+    command = typer.main.get_command(app)
+    i18n.translate_command(command)
     try:
-        app(args=list(argv) if argv is not None else None, standalone_mode=True)
+        command(args=args, prog_name="pips", standalone_mode=True)
     except (UsageError, RuleError, BotError, record.RecordError) as exc:
         err.print(_("error: {message}").format(message=exc), markup=False, soft_wrap=True)
         sys.exit(2)
