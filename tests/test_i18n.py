@@ -27,7 +27,11 @@ def code_messages() -> set[str]:
     (``scripts/catalogs``: ``_``, ``ngettext``, the core's ``N_`` and ``phrase``, and
     the command modules' help texts)."""
     keywords = {**DEFAULT_KEYWORDS, "N_": None, "phrase": None}
-    methods = [("pips/cli/**.py", "pips.i18n.extract_cli"), ("pips/**.py", "python")]
+    methods = [
+        ("pips/cli/**.py", "pips.i18n.extract_cli"),
+        ("pips/**.py", "python"),
+        ("pips/server/templates/**.html", "jinja2"),
+    ]
     found = extract_from_dir(str(ROOT / "src"), method_map=methods, keywords=keywords)
     ids: set[str] = set()
     for _filename, _line, message, _comments, _context in found:

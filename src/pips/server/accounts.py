@@ -289,6 +289,29 @@ class Accounts:
         if len(self._cache) > 20_000:
             self._cache.popitem(last=False)
 
+    # -- languages -------------------------------------------------------------------
+
+    async def language(self, user_id: int) -> str | None:
+        """The language the account chose, if it chose one."""
+
+        def read() -> str | None:
+            with self.db.session() as session:
+                user = session.get(User, user_id)
+                return None if user is None else user.language
+
+        return await asyncio.to_thread(read)
+
+    async def set_language(self, user_id: int, language: str) -> None:
+        """Keep the account's language (one of :data:`pips.i18n.LANGUAGES`)."""
+
+        def write() -> None:
+            with self.db.session() as session, session.begin():
+                user = session.get(User, user_id)
+                if user is not None:
+                    user.language = language
+
+        await asyncio.to_thread(write)
+
     # -- reading ---------------------------------------------------------------------
 
     def _account(self, key: str) -> tuple[int, str, str] | None:

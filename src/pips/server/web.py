@@ -1,4 +1,5 @@
-"""What every page and form of the server shares: templates, who is asking, CSRF."""
+"""What every page and form of the server shares: templates, who is asking, CSRF, the
+language of the person asking."""
 
 from __future__ import annotations
 
@@ -10,13 +11,28 @@ from fastapi.requests import HTTPConnection
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from pips import __version__
+from pips import __version__, i18n
 from pips.games.registry import all_games
 from pips.server import accounts
 from pips.server.tables import Identity
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=HERE / "templates")
+templates.env.add_extension("jinja2.ext.i18n")
+# Old-style gettext: a template formats with str.format as the code does
+# ({{ _("Hand {n}").format(n=3) }}), and a "%" in a message needs no escaping.
+templates.env.install_gettext_callables(  # type: ignore[attr-defined]
+    gettext=i18n._, ngettext=i18n.ngettext, newstyle=False
+)
+
+
+def language_of(request: HTTPConnection) -> str:
+    """The language to answer in: the one chosen in a page (kept in the session, and
+    with the account), else the best of the browser's ``Accept-Language``."""
+    chosen = request.session.get("lang")
+    if isinstance(chosen, str) and chosen in i18n.LANGUAGES:
+        return chosen
+    return i18n.negotiate(request.headers.get("accept-language"))
 
 
 def accounts_of(request: HTTPConnection) -> accounts.Accounts:
@@ -37,8 +53,12 @@ def page(request: Request, template: str, status_code: int = 200, **context: Any
         games=all_games(),
         faces={g.name: g for g in all_games()},
         version=__version__,
+        lang=language_of(request),
+        languages=i18n.LANGUAGES,
     )
-    return templates.TemplateResponse(request, template, context, status_code=status_code)
+    # The template is rendered here, in the asker's language.
+    with i18n.speaking(context["lang"]):
+        return templates.TemplateResponse(request, template, context, status_code=status_code)
 
 
 def check_csrf(request: Request, token: str | None) -> None:

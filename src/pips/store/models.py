@@ -46,6 +46,8 @@ class User(Base):
     admin: Mapped[bool] = mapped_column(default=False)
     """A site administrator: approves groups, decides disputes, merges players and
     clears flagged results. Granted only on the command line (``pips admin grant``)."""
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    """The language the account chose in a page (:mod:`pips.i18n`); none: its browser's."""
 
 
 class SignIn(Base):

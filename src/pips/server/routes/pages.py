@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from pips import i18n
 from pips.bots.base import BOT_LEVELS
 from pips.core.errors import RuleError
 from pips.games.registry import find_game
@@ -43,11 +44,15 @@ def refused_sign_in(request: Request, exc: accounts.AccountError) -> HTMLRespons
     return response
 
 
-def signed_in(request: Request, token: str) -> None:
+def signed_in(request: Request, token: str, language: str | None = None) -> None:
     # A new session at every sign-in: a new token and a new CSRF token, so nothing
     # learnt of the session before it (a planted cookie, a token in a form) is any use.
+    # The language carries over: the account's, else the one chosen before.
+    chosen = language or request.session.get("lang")
     request.session.clear()
     request.session["token"] = token
+    if isinstance(chosen, str) and chosen in i18n.LANGUAGES:
+        request.session["lang"] = chosen
     accounts.csrf_token(request.session)
 
 
@@ -61,10 +66,16 @@ async def sign_in(
     service = accounts_of(request)
     action = service.register if request.url.path == "/register" else service.sign_in
     try:
-        token, _ = await action(name, password, address(request))
+        token, me = await action(name, password, address(request))
     except accounts.AccountError as exc:
         return refused_sign_in(request, exc)
-    signed_in(request, token)
+    kept = await service.language(me.user_id) if me.user_id is not None else None
+    if kept is None and me.user_id is not None and request.session.get("lang"):
+        # A language chosen before registering or signing in becomes the account's.
+        chosen = str(request.session["lang"])
+        if chosen in i18n.LANGUAGES:
+            await service.set_language(me.user_id, chosen)
+    signed_in(request, token, kept)
     return RedirectResponse("/", status_code=303)
 
 
@@ -89,10 +100,27 @@ def back_to(request: Request) -> str:
     return "/" + referer[len(base) :] if referer.startswith(base) else "/"
 
 
+@api.post("/language", include_in_schema=False)
+async def choose_language(request: Request, lang: str = Form(), csrf: str = Form("")) -> Response:
+    """The language chosen in a page: kept in the session and, signed in, with the
+    account; back to the page it was chosen on."""
+    check_csrf(request, csrf)
+    if lang not in i18n.LANGUAGES:
+        raise HTTPException(400, f"unknown language; choose from {', '.join(i18n.LANGUAGES)}")
+    request.session["lang"] = lang
+    me = who(request)
+    if me is not None and me.user_id is not None:
+        await accounts_of(request).set_language(me.user_id, lang)
+    return RedirectResponse(back_to(request), status_code=303)
+
+
 @api.post("/logout", include_in_schema=False)
 async def logout(request: Request, csrf: str = Form("")) -> Response:
     check_csrf(request, csrf)
+    chosen = request.session.get("lang")
     await accounts_of(request).sign_out(request.session)
+    if isinstance(chosen, str) and chosen in i18n.LANGUAGES:
+        request.session["lang"] = chosen  # signing out does not change the language
     return RedirectResponse("/", status_code=303)
 
 
