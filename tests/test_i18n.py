@@ -28,7 +28,8 @@ def code_messages() -> set[str]:
     the command modules' help texts)."""
     keywords = {**DEFAULT_KEYWORDS, "N_": None, "phrase": None}
     methods = [
-        ("pips/cli/**.py", "pips.i18n.extract_cli"),
+        ("pips/cli/**.py", "pips.i18n.extract_help"),
+        ("pips/games/**.py", "pips.i18n.extract_help"),
         ("pips/**.py", "python"),
         ("pips/server/templates/**.html", "jinja2"),
     ]

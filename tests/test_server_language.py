@@ -28,6 +28,16 @@ def test_the_page_follows_the_browser_then_the_choice_then_the_account(
         assert language(page) == "de" and "Weltrangliste" in page and "Anmelden" in page
         page = ann.http.get("/", headers={"Accept-Language": "en-GB"}).text
         assert language(page) == "en" and "World list" in page
+        guest = Browser(server, "Bärbel")
+        page = guest.http.get("/", headers=german).text
+        assert "Neuer Tisch" in page and "Tisch eröffnen" in page and "FIDO-Divisorspiel" in page
+        assert "Spielrichtung." in page and "Bot: Meister" in page  # a game option's help
+        # A refusal is in the asker's language too (made while serving the request).
+        twin = Browser(server)
+        refused = twin.http.post(
+            "/guest", data={"name": "Bärbel", "csrf": twin.csrf}, headers=german
+        ).text
+        assert "der Name &#39;Bärbel&#39; ist vergeben: wähle einen anderen" in refused
 
         # A choice in the page wins over the browser, and survives signing in and out.
         response = ann.form("/language", lang="de")

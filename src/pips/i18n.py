@@ -226,13 +226,13 @@ def translate_command(command: Any) -> None:
     walk(command)
 
 
-def extract_cli(
+def extract_help(
     fileobj: Any, keywords: Any, comment_tags: Any, options: Any
 ) -> Iterator[tuple[int, Any, Any, Any]]:
-    """A ``pybabel`` extractor for the command modules: the marked messages, as the
-    Python extractor finds them, and the help texts typer shows (``help=`` strings and
-    the docstrings of commands), which are looked up at run time by
-    :func:`translate_command`."""
+    """A ``pybabel`` extractor for the command modules and the games: the marked
+    messages, as the Python extractor finds them, and the help texts (``help=`` strings,
+    a game option's included, and the docstrings of commands), which are looked up at
+    run time (:func:`translate_command`, the pages' option forms)."""
     import ast
     import inspect
 

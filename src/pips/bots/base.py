@@ -20,6 +20,7 @@ from typing import Protocol, runtime_checkable
 
 from pips.core.errors import OptionError
 from pips.core.moves import Move, Play
+from pips.core.phrase import N_
 from pips.core.view import Event, View
 from pips.games.registry import find_game
 
@@ -96,11 +97,11 @@ class BotKind:
 _BOTS: dict[str, BotKind] = {}
 
 BOT_LEVELS: tuple[tuple[str, str], ...] = (
-    ("beginner", "random"),
-    ("casual", "greedy"),
-    ("expert", "expert"),
-    ("strong", "search:normal"),
-    ("master", "search:hard"),
+    (N_("beginner"), "random"),
+    (N_("casual"), "greedy"),
+    (N_("expert"), "expert"),
+    (N_("strong"), "search:normal"),
+    (N_("master"), "search:hard"),
 )
 """The bots a player chooses a seat's opponent from, by level, weakest first."""
 

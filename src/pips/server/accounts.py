@@ -38,6 +38,7 @@ from sqlalchemy import delete, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from pips.core import names
+from pips.i18n import _
 from pips.paths import pips_home
 from pips.server.limits import Limited, RateLimit
 from pips.server.round import Identity
@@ -68,7 +69,7 @@ def check_name(name: str) -> str:
 
 def check_password(password: str) -> None:
     if not 8 <= len(password) <= 200:
-        raise AccountError("a password is 8 to 200 characters")
+        raise AccountError(_("a password is 8 to 200 characters"))
 
 
 @dataclass
@@ -108,7 +109,9 @@ class Throttle:
         if wait > 0:
             seconds = math.ceil(wait)
             raise AccountError(
-                f"too many wrong passwords for this name: try again in {seconds} seconds",
+                _("too many wrong passwords for this name: try again in {seconds} seconds").format(
+                    seconds=seconds
+                ),
                 429,
                 seconds,
             )
@@ -164,7 +167,7 @@ class Accounts:
 
     async def _hash_work(self, function: Any, *args: Any) -> Any:
         if self._hashing >= self._waiting_hashes:
-            raise AccountError("the server is busy signing people in: try again shortly", 503, 2)
+            raise AccountError(_("the server is busy signing people in: try again shortly"), 503, 2)
         self._hashing += 1
         try:
             return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
@@ -192,7 +195,7 @@ class Accounts:
         check_password(password)
         key = names.name_key(name)
         if await asyncio.to_thread(self._name_held, key, None):
-            raise AccountError(f"the name {name!r} is taken", 409)
+            raise AccountError(_("the name {name!r} is taken").format(name=name), 409)
         digest = await self._hash_work(self.hasher.hash, password)
 
         def write() -> int:
@@ -205,7 +208,7 @@ class Accounts:
         try:
             user_id = await asyncio.to_thread(write)
         except IntegrityError:
-            raise AccountError(f"the name {name!r} is taken", 409) from None
+            raise AccountError(_("the name {name!r} is taken").format(name=name), 409) from None
         return await self._open(Identity(user_id=user_id, name=name))
 
     async def sign_in(self, name: str, password: str, address: str) -> tuple[str, Identity]:
@@ -217,7 +220,7 @@ class Accounts:
         ok = await self._hash_work(self._verify, None if found is None else found[2], password)
         if not ok or found is None:
             self.throttle.failed(key)
-            raise AccountError("no such name and password", 401)
+            raise AccountError(_("no such name and password"), 401)
         self.throttle.succeeded(key)
         return await self._open(Identity(user_id=found[0], name=found[1]))
 
@@ -229,7 +232,9 @@ class Accounts:
         key = names.name_key(name)
         token = keep.guest if keep is not None and keep.guest is not None else None
         if await asyncio.to_thread(self._name_held, key, token):
-            raise AccountError(f"the name {name!r} is taken: choose another", 409)
+            raise AccountError(
+                _("the name {name!r} is taken: choose another").format(name=name), 409
+            )
         return await self._open(Identity(guest=token or secrets.token_urlsafe(12), name=name), key)
 
     async def sign_out(self, session: dict[str, Any]) -> None:
@@ -348,7 +353,7 @@ def create_account(db: Database, name: str, password: str) -> User:
         with db.session() as session, session.begin():
             session.add(user)
     except IntegrityError:
-        raise AccountError(f"the name {name!r} is taken", 409) from None
+        raise AccountError(_("the name {name!r} is taken").format(name=name), 409) from None
     return user
 
 

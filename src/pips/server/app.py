@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
@@ -36,7 +36,7 @@ from pips.server.routes import groups, lists, pages, players, socket
 from pips.server.routes import results as results_pages
 from pips.server.routes import tables as tables_api
 from pips.server.tables import LiveTable, Tables
-from pips.server.web import HERE
+from pips.server.web import HERE, use_language
 from pips.store.db import Database
 
 log = logging.getLogger("pips.server")
@@ -144,6 +144,7 @@ def create_app(
         title="pips",
         version=__version__,
         lifespan=lifespan,
+        dependencies=[Depends(use_language)],
         description="Play dominoes with friends and bots; tables, records and histories. "
         "The websocket protocol of a table is described at /api/asyncapi.json.",
     )

@@ -46,6 +46,12 @@ def who(request: HTTPConnection) -> Identity | None:
     return accounts_of(request).identity(request.session)
 
 
+async def use_language(connection: HTTPConnection) -> None:
+    """Answer this request (or websocket) in the asker's language: every message made
+    while serving it, errors included, and the page it renders."""
+    i18n.use(language_of(connection))
+
+
 def page(request: Request, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
     context.update(
         me=who(request),
