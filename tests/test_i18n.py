@@ -24,14 +24,15 @@ FIELD = re.compile(r"\{(\w*)[^{}]*\}")
 
 def code_messages() -> set[str]:
     """Every message the code marks for translation, as pybabel extracts it
-    (``scripts/catalogs``: ``_``, ``ngettext``, the core's ``N_`` and ``phrase``, and
-    the command modules' help texts)."""
-    keywords = {**DEFAULT_KEYWORDS, "N_": None, "phrase": None}
+    (``scripts/catalogs``: ``_``, ``ngettext``, the core's ``N_`` and ``phrase``, the
+    help texts of the commands and the games, the templates, and the scripts' ``t``)."""
+    keywords = {**DEFAULT_KEYWORDS, "N_": None, "phrase": None, "t": None}
     methods = [
         ("pips/cli/**.py", "pips.i18n.extract_help"),
         ("pips/games/**.py", "pips.i18n.extract_help"),
         ("pips/**.py", "python"),
         ("pips/server/templates/**.html", "jinja2"),
+        ("pips/server/static/**.js", "javascript"),
     ]
     found = extract_from_dir(str(ROOT / "src"), method_map=methods, keywords=keywords)
     ids: set[str] = set()

@@ -26,6 +26,28 @@ templates.env.install_gettext_callables(  # type: ignore[attr-defined]
 )
 
 
+def _script_messages() -> tuple[str, ...]:
+    """The messages the pages' scripts mark with ``t(...)``, as ``pybabel`` finds them."""
+    from babel.messages.extract import extract_javascript
+
+    found: list[str] = []
+    for script in sorted((HERE / "static").glob("*.js")):
+        with script.open("rb") as source:
+            for _line, _name, message, _comments in extract_javascript(source, ["t"], [], {}):
+                if isinstance(message, str):
+                    found.append(message)
+    return tuple(dict.fromkeys(found))
+
+
+SCRIPT_MESSAGES = _script_messages()
+
+
+def script_words(language: str) -> dict[str, str]:
+    """The scripts' messages in ``language`` (those translated), for ``window.t``."""
+    with i18n.speaking(language):
+        return {m: i18n._(m) for m in SCRIPT_MESSAGES if i18n._(m) != m}
+
+
 def language_of(request: HTTPConnection) -> str:
     """The language to answer in: the one chosen in a page (kept in the session, and
     with the account), else the best of the browser's ``Accept-Language``."""
@@ -62,6 +84,7 @@ def page(request: Request, template: str, status_code: int = 200, **context: Any
         lang=language_of(request),
         languages=i18n.LANGUAGES,
     )
+    context["words"] = script_words(context["lang"])
     # The template is rendered here, in the asker's language.
     with i18n.speaking(context["lang"]):
         return templates.TemplateResponse(request, template, context, status_code=status_code)

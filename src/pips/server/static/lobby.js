@@ -35,10 +35,10 @@
     const count = players();
     for (let i = 0; i < count; i++) {
       const row = $("seat-template").content.cloneNode(true);
-      row.querySelector(".seat-name").textContent = `Seat ${i + 1}`;
+      row.querySelector(".seat-name").textContent = t("Seat {number}", { number: i + 1 });
       const select = row.querySelector(".seat-kind");
       select.value = was[i] || (i === 0 ? "me" : "bot:greedy");
-      select.setAttribute("aria-label", `seat ${i + 1}`);
+      select.setAttribute("aria-label", t("seat {number}", { number: i + 1 }));
       list.appendChild(row);
     }
   }
@@ -54,7 +54,7 @@
     if (rule) {
       const link = document.createElement("a");
       link.href = `/rules/${game.value}#${rule}`; link.target = "_blank"; link.rel = "noopener";
-      link.textContent = `(rule ${rule})`;
+      link.textContent = t("(rule {rule})", { rule });
       box.appendChild(link);
     }
     const input = field && fields().querySelector(`[name="${field}"]`);
@@ -68,7 +68,7 @@
     if (mine !== checking) return null;
     const data = await response.json();
     clearErrors();
-    if (!response.ok) { showError("these options could not be read"); return null; }
+    if (!response.ok) { showError(t("these options could not be read")); return null; }
     if (!data.ok) { $("brief").textContent = ""; showError(data.error, data.rule, data.field); return null; }
     $("brief").textContent = data.brief;
     return data;
@@ -97,13 +97,13 @@
     if (!data) return;
     const seats = [...document.querySelectorAll("#seat-list .seat-kind")].map((s) =>
       s.value === "me" || s.value === "open" ? { kind: s.value } : { kind: "bot", bot: s.value.slice(4) });
-    if (seats.filter((s) => s.kind === "me").length > 1) return showError("you can take one seat: choose “me” once");
+    if (seats.filter((s) => s.kind === "me").length > 1) return showError(t("you can take one seat: choose “me” once"));
     const body = { game: game.value, options: options(), seats, private: form.private.checked };
     if (form.turn_seconds.value) body.turn_seconds = Number(form.turn_seconds.value);
     const response = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body) });
     const answer = await response.json();
     if (!response.ok) {
-      const detail = typeof answer.detail === "string" ? answer.detail : "the table could not be created";
+      const detail = typeof answer.detail === "string" ? answer.detail : t("the table could not be created");
       const rule = /^([A-Z§][\w.-]*): /.exec(detail);
       return showError(rule ? detail.slice(rule[0].length) : detail, rule ? rule[1] : null);
     }
