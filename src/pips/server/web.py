@@ -33,7 +33,7 @@ def _script_messages() -> tuple[str, ...]:
     found: list[str] = []
     for script in sorted((HERE / "static").glob("*.js")):
         with script.open("rb") as source:
-            for _line, _name, message, _comments in extract_javascript(source, ["t"], [], {}):
+            for _line, _name, message, _comments in extract_javascript(source, {"t": None}, [], {}):
                 if isinstance(message, str):
                     found.append(message)
     return tuple(dict.fromkeys(found))
