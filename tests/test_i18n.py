@@ -29,6 +29,7 @@ def code_messages() -> set[str]:
     keywords = {**DEFAULT_KEYWORDS, "N_": None, "phrase": None, "t": None}
     methods = [
         ("pips/cli/**.py", "pips.i18n.extract_help"),
+        ("pips/games/traits.py", "python"),
         ("pips/games/**.py", "pips.i18n.extract_help"),
         ("pips/**.py", "python"),
         ("pips/server/templates/**.html", "jinja2"),

@@ -230,9 +230,11 @@ def extract_help(
     fileobj: Any, keywords: Any, comment_tags: Any, options: Any
 ) -> Iterator[tuple[int, Any, Any, Any]]:
     """A ``pybabel`` extractor for the command modules and the games: the marked
-    messages, as the Python extractor finds them, and the help texts (``help=`` strings,
-    a game option's included, and the docstrings of commands), which are looked up at
-    run time (:func:`translate_command`, the pages' option forms)."""
+    messages, as the Python extractor finds them, and the words that are looked up at
+    run time (:func:`translate_command`, the pages' option forms) without a mark: help
+    texts (``help=`` strings and the docstrings of commands), a game option's name as a
+    form labels it (``mother_theresa = option(...)``: "mother theresa") and the values
+    of the games' choices (the members of a ``StrEnum``)."""
     import ast
     import inspect
 
@@ -251,6 +253,24 @@ def extract_help(
                     and isinstance(value.value, str)
                 ):
                     yield value.lineno, "", value.value, []
+        elif (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Name)
+            and node.value.func.id == "option"
+        ):
+            yield node.lineno, "", node.target.id.replace("_", " "), []
+        elif isinstance(node, ast.ClassDef) and any(
+            isinstance(base, ast.Name) and base.id == "StrEnum" for base in node.bases
+        ):
+            for item in node.body:
+                if (
+                    isinstance(item, ast.Assign)
+                    and isinstance(item.value, ast.Constant)
+                    and isinstance(item.value.value, str)
+                ):
+                    yield item.lineno, "", item.value.value, []
         elif isinstance(node, ast.FunctionDef) and node.decorator_list:
             commands = [
                 d
