@@ -131,18 +131,30 @@ class SearchBot:
     """Determinized search (see the module's text)."""
 
     def __init__(
-        self, level: str = "normal", policy: int = POLICY, heaviness: float = HEAVINESS
+        self, level: str = "normal", policy: int = POLICY, heaviness: float | None = None
     ) -> None:
         self.budget = Budget.parse(level)
         self.level = level
         self.policy = policy
         self.heaviness = heaviness
-        """The model of play that weighs sampled deals (0: every deal alike)."""
+        """The model of play that weighs sampled deals (0: every deal alike; ``None``:
+        :data:`HEAVINESS`, but 0 where plays score as they are made, see
+        :meth:`weighing`)."""
         self.name = f"search:{level}" if level != "normal" else "search"
         self._rules: dict[tuple[str, str, bool], FastRules] = {}
         self._solvers: dict[int, Solver] = {}
         self.playouts_done = 0
         self.deals_solved = 0
+
+    def weighing(self, view: View) -> float:
+        """How sharply sampled deals are weighed by the others' plays. Where plays
+        score as they are made (FIDO, F-15) a player lays a tile for its points, not its
+        weight, and the heavier-is-likelier model misleads: measured in FIDO double-9
+        for four against ``expert`` (100 deals x 4), search with it -2.5 [-4.6, -0.4]
+        points per hand, without it +1.0 [-1.0, 3.1]."""
+        if self.heaviness is not None:
+            return self.heaviness
+        return 0.0 if find_game(view.game).scores_during_hand else HEAVINESS
 
     def reset(self, seat: int) -> None:
         """A new hand: nothing is carried over."""
@@ -181,6 +193,7 @@ class SearchBot:
         deal was too deep for the budget's positions."""
         view, candidates, rng, rules = at.view, at.candidates, at.rng, at.rules
         knowledge, base, deadline, pairs = at.knowledge, at.base, at.deadline, at.pairs
+        heaviness = self.weighing(view)
         solver = self._solvers.get(id(rules))
         if solver is None:
             solver = self._solvers[id(rules)] = Solver(rules)
@@ -198,7 +211,7 @@ class SearchBot:
             )
             if values is None:
                 return None
-            weight = knowledge.likelihood(root.hand, self.heaviness)
+            weight = knowledge.likelihood(root.hand, heaviness)
             totals += weight * values
             weights += weight
             self.deals_solved += 1
@@ -210,6 +223,7 @@ class SearchBot:
         """Each candidate's weighted mean outcome over playouts from sampled deals."""
         view, candidates, rng, rules = at.view, at.candidates, at.rng, at.rules
         knowledge, base, deadline, pairs = at.knowledge, at.base, at.deadline, at.pairs
+        heaviness = self.weighing(view)
         root = base.copy()
         work = FastState(rules)
         totals = np.zeros(len(candidates), np.float64)
@@ -225,7 +239,7 @@ class SearchBot:
             root.copy_from(base)
             root.set_hidden(hands, stock)
             self._rows(root, candidates, rows)
-            weight = knowledge.likelihood(root.hand, self.heaviness)
+            weight = knowledge.likelihood(root.hand, heaviness)
             k.evaluate(
                 rules.arrays,
                 root.pos,
