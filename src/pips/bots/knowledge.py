@@ -94,7 +94,9 @@ class Knowledge:
     """The plays :meth:`likelihood` weighs (none when nobody has chosen yet)."""
 
     @classmethod
-    def of(cls, view: View) -> Knowledge:
+    def of(cls, view: View, weigh: bool = True) -> Knowledge:
+        """The facts of ``view``; with ``weigh``, also the plays :meth:`likelihood`
+        weighs (a fitting set per play, so not free)."""
         top = int(view.options["set"])
         players = len(view.hand_sizes)
         face_up = [set(tiles) for tiles in view.set_aside] or [set() for _ in range(players)]
@@ -118,7 +120,7 @@ class Knowledge:
                     free[who] += 1
                     rows = [row for row in rows if row[0] != who]
             elif isinstance(move, Play):
-                if who != view.seat and layout.tiles:
+                if weigh and who != view.seat and layout.tiles:
                     rows.append((who, move.tile.ordinal, fitting_tiles(traits, layout)))
                 if move.at is At.OPEN:
                     layout.open_with(move.tile, who)

@@ -175,7 +175,7 @@ class SearchBot:
         averaged over sampled deals, each weighted by its likelihood
         (:meth:`Knowledge.likelihood`)."""
         rules = self._fast_rules(view)
-        knowledge = Knowledge.of(view)
+        knowledge = Knowledge.of(view, weigh=self.weighing(view) > 0)
         base = FastState.of_view(rules, view, [], [])
         budget = self.budget
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds

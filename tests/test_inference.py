@@ -1,0 +1,98 @@
+"""Weighing sampled deals by the others' plays (issue 19): Knowledge.likelihood."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pips.bots.base import GreedyBot
+from pips.bots.knowledge import HEAVINESS, Choices, Knowledge
+from pips.core.tiles import Tile
+from pips.games.registry import find_game
+
+SIZE = 28  # double-6
+
+
+def ordinal(text: str) -> int:
+    return Tile.parse(text).ordinal
+
+
+def knowledge_with(choices: Choices) -> Knowledge:
+    return Knowledge(0, [], set(), [7, 7, 7, 7], [set()] * 4, choices=choices)
+
+
+def one_play(seat: int, played: str, fitting: list[str], later: list[str]) -> Choices:
+    rows = Choices(
+        np.array([seat]),
+        np.array([ordinal(played)]),
+        np.zeros((1, SIZE), np.int8),
+        np.zeros((1, SIZE), np.int8),
+    )
+    rows.fitting[0, [ordinal(t) for t in fitting]] = 1
+    rows.later[0, [ordinal(t) for t in [played, *later]]] = 1
+    return rows
+
+
+def hands_with(seat: int, tiles: list[str]) -> np.ndarray:
+    hands = np.zeros((4, SIZE), np.int8)
+    hands[seat, [ordinal(t) for t in tiles]] = 1
+    return hands
+
+
+def test_a_light_play_makes_a_heavier_fitting_tile_in_that_hand_unlikely() -> None:
+    # Seat 1 laid 1-0 on an end of 1 where 6-1 would have fitted too.
+    known = knowledge_with(one_play(1, "1-0", ["1-0", "6-1", "1-1"], []))
+    without = known.likelihood(hands_with(1, ["5-5", "3-2"]))
+    holding = known.likelihood(hands_with(1, ["6-1", "3-2"]))
+    assert without == pytest.approx(1.0)  # it held nothing else that fitted
+    odds = [math.exp(HEAVINESS * pips) for pips in (1, 7)]
+    assert holding == pytest.approx(odds[0] / sum(odds))
+    assert holding < without
+
+
+def test_a_tile_laid_later_was_in_the_hand_then() -> None:
+    # 6-1 is gone from seat 1's hand now, but seat 1 laid it after the 1-0: it held it.
+    known = knowledge_with(one_play(1, "1-0", ["1-0", "6-1"], ["6-1"]))
+    assert known.likelihood(hands_with(1, ["3-2"])) < 1.0
+    assert known.likelihood(hands_with(1, ["3-2"]), heaviness=0.0) == 1.0
+
+
+def test_no_plays_weigh_every_deal_alike() -> None:
+    assert Knowledge(0, [], set(), [7] * 4, [set()] * 4).likelihood(hands_with(1, [])) == 1.0
+
+
+@given(seed=st.integers(0, 2**31), moves=st.integers(2, 20))
+@settings(max_examples=25, deadline=None)
+def test_the_true_deal_is_possible_and_rows_follow_the_history(seed: int, moves: int) -> None:
+    """From a real partnership hand: the true hands have a likelihood in (0, 1], every
+    row's tile fitted when it was laid, and a seat's rows stop at its draws (none here)."""
+    spec = find_game("partnership")
+    options = spec.options_from_json({**spec.defaults, "teams": "fixed", "target": 1})
+    rng = random.Random(seed)
+    state = spec.new_hand(options, rng)
+    bot = GreedyBot()
+    for _ in range(moves):
+        seat = state.current_seat
+        if seat is None or state.is_over:
+            break
+        state.play(bot.choose(state.view(seat), list(state.legal_moves()), rng))
+    if state.is_over or state.current_seat is None:
+        return
+    view = state.view(state.current_seat)
+    known = Knowledge.of(view)
+    assert Knowledge.of(view, weigh=False).choices is None
+    hands = np.zeros((4, SIZE), np.int8)
+    for seat, hand in enumerate(state.hands):
+        hands[seat, [t.ordinal for t in hand]] = 1
+    likely = known.likelihood(hands)
+    assert 0.0 < likely <= 1.0
+    if known.choices is not None:
+        rows = known.choices
+        assert all(rows.fitting[i, rows.played[i]] == 1 for i in range(len(rows.played)))
+        assert all(rows.later[i, rows.played[i]] == 1 for i in range(len(rows.played)))
+        assert view.seat not in rows.seats.tolist()
