@@ -4,7 +4,7 @@ Targets (issues 4 and 19):
 
 * partnership game: a ``search`` (``normal``) pair wins at least 75% of the hands won
   against a ``greedy`` pair, at no more than 0.25 s per decision; ``search:hard`` beats
-  ``search`` and ``search`` beats ``expert``;
+  ``search``, ``search`` beats ``search:easy`` and ``expert``;
 * FIDO double-12 with five players and double-9 with four: the same ladder
   (``search:hard`` > ``search`` > ``expert`` > ``greedy``);
 * the playout policy (``greedy:newer``) beats ``greedy``, and ``search`` beats the same
@@ -93,6 +93,14 @@ CELLS = [
         ("search:hard", "search"),
         500,
         (("search:hard", "search"),),
+    ),
+    Cell(
+        "partnership-easy",
+        "partnership",
+        PARTNERSHIP,
+        ("search", "search:easy"),
+        500,
+        (("search", "search:easy"),),
     ),
     Cell(
         "partnership-policy",

@@ -84,8 +84,8 @@ def test_the_true_deal_is_possible_and_rows_follow_the_history(seed: int, moves:
     if state.is_over or state.current_seat is None:
         return
     view = state.view(state.current_seat)
-    known = Knowledge.of(view)
-    assert Knowledge.of(view, weigh=False).choices is None
+    known = Knowledge.of(view, weigh=True)
+    assert Knowledge.of(view).choices is None
     hands = np.zeros((4, SIZE), np.int8)
     for seat, hand in enumerate(state.hands):
         hands[seat, [t.ordinal for t in hand]] = 1

@@ -94,7 +94,7 @@ class Knowledge:
     """The plays :meth:`likelihood` weighs (none when nobody has chosen yet)."""
 
     @classmethod
-    def of(cls, view: View, weigh: bool = True) -> Knowledge:
+    def of(cls, view: View, weigh: bool = False) -> Knowledge:
         """The facts of ``view``; with ``weigh``, also the plays :meth:`likelihood`
         weighs (a fitting set per play, so not free)."""
         top = int(view.options["set"])
