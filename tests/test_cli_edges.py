@@ -8,6 +8,7 @@ from __future__ import annotations
 import _thread
 import os
 import random
+import signal
 import subprocess
 import sys
 import threading
@@ -221,9 +222,13 @@ def test_resume_keeps_the_undo_count_and_the_last_sheet(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_on_a_tournament_says_where_the_finished_deals_are(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], request: pytest.FixtureRequest
 ) -> None:
     # Ctrl-C, as the main thread receives it, while far more deals are left than 5 s play.
+    # Python's own SIGINT handler, as the pips command has it: a library an earlier test
+    # of this process loaded may have replaced it, and interrupt_main then does nothing.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    request.addfinalizer(lambda: signal.signal(signal.SIGINT, previous))
     threading.Timer(5, _thread.interrupt_main).start()
     argv = ["tournament", "--game", "fido", "--players", "3", "--set", "6"]
     code, _, err = run(
