@@ -230,3 +230,39 @@ def test_the_lobby_shows_an_error_beside_its_field_with_its_rule(
     # The rule link opens the rules help at the rule.
     page.goto(f"{server.url}/rules/doubles#DB-02")
     assert page.locator('[id="DB-02"]').count() == 1
+
+
+def test_the_largest_layout_fits_a_phone_and_a_desktop(browser: Browser, server: Server) -> None:
+    """A whole hand of FIDO for nine on double-18 (F-01, F-02), played by tapping at
+    390x844: after every turn nothing scrolls sideways and every place offered is on
+    screen; the finished layout then fits 1280 px as well."""
+    page = as_guest(browser, server, "Neun", **PHONE)
+    practice_table(
+        page,
+        server,
+        "fido",
+        {"players": 9, "set": 18},
+        ["me"] + ["bot:greedy"] * 8,
+        seed=18,
+    )
+    page.wait_for_selector("#hand .hand-tile")
+    turns = 0
+    deadline = time.monotonic() + 240
+    while not match_over(page)():
+        assert time.monotonic() < deadline, "the hand did not end"
+        if click_turn(page, tap=True):
+            turns += 1
+            page.wait_for_timeout(150)
+            nothing_scrolls_sideways(page)
+        page.wait_for_timeout(60)
+    laid = page.locator("#sheet .final-layout .laid").count()
+    shot(page, "table-fido-9-d18-phone")
+    nothing_scrolls_sideways(page)
+    page.tap("#sheet-close")
+    shot(page, "table-fido-9-d18-phone-board")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.wait_for_timeout(300)
+    nothing_scrolls_sideways(page)
+    shot(page, "table-fido-9-d18-desktop")
+    assert turns >= 5 and laid >= 40, (turns, laid)
+    assert page.errors == []  # type: ignore[attr-defined]
