@@ -192,6 +192,8 @@ class Browser:
         cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
         uri = f"ws://127.0.0.1:{self.server.port}/ws/{table_id}?invite={invite}"
         headers = {"X-Forwarded-For": self.address, **({"Cookie": cookie} if cookie else {})}
+        if "accept-language" in self.http.headers:
+            headers["Accept-Language"] = self.http.headers["accept-language"]
         connection = connect(uri, additional_headers=headers)
         # Entered as a context manager (websockets 17.1 warns otherwise); callers close it.
         return connection.__enter__()

@@ -152,3 +152,56 @@ def test_the_commands_help_in_german() -> None:
     # The sheet's own --lang sets the sheet's language, not the command's.
     own = pips("sheet", "--lang", "de", "--help", lang="en_US.UTF-8", extra=env)
     assert "Number of players." in own.stdout
+
+
+def test_a_phrase_is_its_english_and_is_said_in_the_readers_language() -> None:
+    """The core's words (pips.core.phrase): English wherever they are passed on as they
+    are, translated with their fields (phrases in fields too) where an edge says them."""
+    import pickle
+
+    from pips.core.phrase import joined, phrase
+
+    went = phrase("{who} went out", who="Jürgen")
+    line = phrase(
+        "{how}; the fewest pips are shared, so nobody scores ({rule}).", how=went, rule="FA-09"
+    )
+    assert line == "Jürgen went out; the fewest pips are shared, so nobody scores (FA-09)."
+    assert pickle.loads(pickle.dumps(line)) == line
+    with i18n.speaking("de"):
+        assert i18n.say(line) == (
+            "Jürgen ist raus; die wenigsten Augen sind geteilt, also punktet niemand (FA-09)."
+        )
+        sets = joined([phrase("double-{top}", top=6), phrase("double-{top}", top=9)])
+        assert i18n.say(sets) == "Doppel-6, Doppel-9"
+        # Names and other plain strings in a message are never looked up.
+        message = {"said": went, "names": ["draw", "Stock"], "n": 3, "list": [went]}
+        assert i18n.translated(message) == {
+            "said": "Jürgen ist raus",
+            "names": ["draw", "Stock"],
+            "n": 3,
+            "list": ["Jürgen ist raus"],
+        }
+    assert i18n.say(line) == str(line)
+
+
+def test_a_rule_error_is_explained_in_the_readers_language() -> None:
+    from pips.core.errors import RuleError
+    from pips.games.registry import find_game
+
+    with pytest.raises(RuleError) as refused:
+        find_game("family").options_from_json({"players": 5})
+    assert i18n.explain(refused.value) == "§2.1: the family game is for 2 to 4 players, not 5"
+    with i18n.speaking("de"):
+        assert i18n.explain(refused.value) == (
+            "§2.1: das Familienspiel ist für 2 bis 4 SpielerInnen, nicht 5"
+        )
+
+
+def test_every_word_of_the_pages_scripts_reaches_a_german_page() -> None:
+    """Every ``t(...)`` of the scripts is handed to the page in German (a message with
+    fields, ``t("{n} tiles", {n})``, included)."""
+    from pips.server import web
+
+    scripts = {m for m in code_messages() if m in web.SCRIPT_MESSAGES}
+    assert "S = {s} · divisor {d} · S mod {d} = {rest}" in scripts
+    assert set(web.script_words("de")) == set(web.SCRIPT_MESSAGES)

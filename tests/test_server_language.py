@@ -3,12 +3,21 @@ Accept-Language, else a choice made in a page, kept in the session and with the 
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.server_helpers import Browser, database_urls, new_database, running
+from tests.server_helpers import (
+    Browser,
+    Player,
+    database_urls,
+    first_state,
+    new_database,
+    running,
+)
 
 
 def language(html: str) -> str:
@@ -69,3 +78,55 @@ def test_a_bad_language_choice_is_refused_and_changes_nothing(tmp_path: Path) ->
         assert ann.http.post("/language", data={"lang": "de"}).status_code == 403  # no CSRF
         page = ann.http.get("/", headers={"Accept-Language": "en"}).text
         assert language(page) == "en"
+
+
+def test_each_client_of_a_table_reads_it_in_their_own_language(tmp_path: Path) -> None:
+    """One table, two languages: the moves, the sheet between hands and refusals reach
+    each client in theirs (the table speaks in phrases; each socket says them)."""
+    with running(tmp_path, bot_delay=0.0) as server:
+        anna = Browser(server, "Anna")
+        anna.http.headers["Accept-Language"] = "de-DE,de;q=0.9"
+        check = anna.post("/api/games/fido/check", {"options": {"players": 2}}).json()
+        assert check["error"] == "FIDO wird von 3 bis 9 SpielerInnen gespielt, nicht von 2"
+        brief = anna.post("/api/games/fido/check", {"options": {"players": 3, "set": 6}})
+        assert brief.json()["brief"].startswith("FIDO-Divisorspiel: 3 SpielerInnen, Doppel-6")
+        table = anna.create(
+            "fido",
+            {"players": 3, "set": 6},
+            [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}],
+            seed=3,
+        )
+        ben = Browser(server, "Ben")
+        ben.http.headers["Accept-Language"] = "en-GB"
+        watcher = Player(ben, table, plays=False)
+        watcher.start()
+        # A refusal first: a move from a stale list, in German.
+        socket = anna.socket(table)
+        state = first_state(socket)
+        socket.send(json.dumps({"v": 1, "type": "move", "move": 0, "moves_made": -5}))
+        while (message := json.loads(socket.recv(timeout=30)))["type"] != "error":
+            pass
+        assert message["message"] == "diese Zugliste ist veraltet", message
+        socket.close()
+        player = Player(anna, table)
+        player.start()
+        player.join(120)
+        watcher.join(120)
+        assert player.error is None and watcher.error is None
+        assert state["table"]["title"] == "FIDO-Divisorspiel"
+
+        def said(messages: list[dict[str, Any]]) -> list[str]:
+            return [m["said"] for m in messages if m.get("said")]
+
+        german, english = said(player.messages), said(watcher.messages)
+        assert any(" legt " in s for s in german) and not any(" lays " in s for s in german)
+        assert any(" lays " in s for s in english) and not any(" legt " in s for s in english)
+        over = [m["hand_over"] for m in player.messages if m.get("hand_over")][-1]
+        assert over["sheet"]["title"].startswith("Runde 1: ")
+        assert over["sheet"]["columns"][0] == "SpielerIn"
+        assert (
+            "(F-21)" in over["sheet"]["explanation"] and "abgezogen" in over["sheet"]["explanation"]
+        )
+        seen = [m["hand_over"] for m in watcher.messages if m.get("hand_over")][-1]
+        assert seen["sheet"]["title"].startswith("Hand 1: ")
+        assert seen["sheet"]["columns"][0] == "player"

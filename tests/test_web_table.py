@@ -266,3 +266,28 @@ def test_the_largest_layout_fits_a_phone_and_a_desktop(browser: Browser, server:
     shot(page, "table-fido-9-d18-desktop")
     assert turns >= 5 and laid >= 40, (turns, laid)
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_fido_hand_in_german(browser: Browser, server: Server) -> None:
+    """A whole hand played by a browser that asks for German (issue 20): the page, the
+    moves, the sheet and its arithmetic come in German, in the German rules' words."""
+    page = as_guest(browser, server, "Jürgen Müller", locale="de-DE")
+    assert page.get_attribute("html", "lang") == "de"
+    create_table(page, "fido", ["me", "bot:greedy", "bot:expert"], players="3", set="6")
+    page.wait_for_selector("#hand .hand-tile")
+    assert "Divisor 3" in page.inner_text("#info")
+    assert page.inner_text("#sheet-open") == "Partieblatt"
+    play_until([page], match_over(page), click_turn)
+    moves = page.locator("#log-lines li:not(.hand)").all_inner_texts()
+    assert moves and all(
+        " legt " in m or " eröffnet " in m or " zieht " in m or " passt" in m for m in moves
+    ), moves
+    assert not [m for m in moves if " lays " in m or " draws " in m], moves
+    body = page.inner_text("#sheet-body")
+    assert "Letzter Zug:" in body and "Hände" in body, body
+    assert "SpielerIn" in page.inner_text("#sheet-body thead")
+    assert "werden von ihren erzielten Punkten abgezogen (F-21)" in body, body
+    assert "Spiel vorbei." in page.inner_text("#sheet-actions")
+    shot(page, "table-fido-german-over")
+    nothing_scrolls_sideways(page)
+    assert page.errors == []  # type: ignore[attr-defined]

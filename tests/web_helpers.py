@@ -6,6 +6,7 @@ scrolls sideways, every place to play is on screen). Screenshots go to
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -50,7 +51,10 @@ def as_guest(browser: Browser, server: Server, name: str, **context: Any) -> Pag
     page.click("summary")
     page.fill("#guest-form input[name=name]", name)
     page.click("#guest-form button")
-    page.wait_for_selector(f"text={name} (guest)")
+    # "(guest)", or the word of the browser's language ("(Gast)").
+    page.locator("header, nav, body").get_by_text(
+        re.compile(rf"{re.escape(name)} \(\w+\)")
+    ).first.wait_for()
     return page
 
 
@@ -246,5 +250,9 @@ def play_until(
     raise AssertionError("the game did not get there in time")
 
 
+OVER = re.compile("over|vorbei")
+"""The end of a match or game on the sheet, in English or German."""
+
+
 def match_over(page: Page) -> Callable[[], bool]:
-    return lambda: page.locator("#sheet[open] #sheet-actions", has_text="over").count() > 0
+    return lambda: page.locator("#sheet[open] #sheet-actions", has_text=OVER).count() > 0

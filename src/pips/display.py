@@ -17,6 +17,7 @@ from typing import Any
 
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import Ending, HandResult
+from pips.core.phrase import N_, Phrase, phrase
 from pips.core.tiles import Tile
 from pips.core.view import SPECTATOR, Event, View
 from pips.games.registry import GameState, find_game
@@ -64,48 +65,91 @@ def count_divisor(view: View) -> int:
     return spec.traits(view.options).divisor if spec.scores_during_hand else 0
 
 
+# What a player does, said to the player themself and about them to the others (the
+# game's pass word: PT-07's knock or the others' pass).
+_PASSES = {
+    "pass": (N_("You pass"), N_("{who} passes")),
+    "knock": (N_("You knock"), N_("{who} knocks")),
+}
+
+
 def describe_event(event: Event, names: Sequence[str], game: str, *, you: int | None = None) -> str:
     """One move in words, as every client's log shows it; the seat ``you`` is spoken
-    to ("You lay 6-4 on 6"), as the terminal client speaks to its player."""
+    to ("You lay 6-4 on 6"), as the terminal client speaks to its player. The words
+    are a :class:`~pips.core.phrase.Phrase`: English, and said in another language at
+    the edge."""
     second = event.seat == you
-    who = (
-        "You"
-        if second
-        else names[event.seat]
+    who: str = (
+        names[event.seat]
         if 0 <= event.seat < len(names)
-        else f"seat {event.seat}"
+        else phrase("seat {number}", number=event.seat)
     )
-
-    def verb(base: str, third: str | None = None) -> str:
-        return base if second else third or base + "s"
-
     move = event.move
     if isinstance(move, Play):
+        tile = f"{move.touching}-{move.free}"
+        said: Phrase
         if move.at is At.OPEN:
-            text = f"{who} {verb('open')} with {move.touching}-{move.free}"
+            said = (
+                phrase("You open with {tile}", tile=tile)
+                if second
+                else phrase("{who} opens with {tile}", who=who, tile=tile)
+            )
         elif move.at is At.SIDE:
-            text = f"{who} {verb('lay')} {move.touching}-{move.free} at the side of {move.touching}"
+            said = (
+                phrase("You lay {tile} at the side of {value}", tile=tile, value=move.touching)
+                if second
+                else phrase(
+                    "{who} lays {tile} at the side of {value}",
+                    who=who,
+                    tile=tile,
+                    value=move.touching,
+                )
+            )
         else:
-            text = f"{who} {verb('lay')} {move.touching}-{move.free} on {move.touching}"
+            said = (
+                phrase("You lay {tile} on {value}", tile=tile, value=move.touching)
+                if second
+                else phrase("{who} lays {tile} on {value}", who=who, tile=tile, value=move.touching)
+            )
         if move.inline:
-            text += " in line"
+            said = phrase("{move} in line", move=said)
         if event.layout_count is not None:
-            text += f", S = {event.layout_count}"
             if event.points:
-                text += f", {verb('score')} {event.points}"
-        return text
+                return (
+                    phrase(
+                        "{move}, S = {count}, score {points}",
+                        move=said,
+                        count=event.layout_count,
+                        points=event.points,
+                    )
+                    if second
+                    else phrase(
+                        "{move}, S = {count}, scores {points}",
+                        move=said,
+                        count=event.layout_count,
+                        points=event.points,
+                    )
+                )
+            return phrase("{move}, S = {count}", move=said, count=event.layout_count)
+        return said
     if isinstance(move, Draw):
-        return f"{who} {verb('draw')} {move.tile}" if move.tile else f"{who} draws a tile"
+        if not move.tile:
+            return phrase("{who} draws a tile", who=who)
+        if second:
+            return phrase("You draw {tile}", tile=move.tile)
+        return phrase("{who} draws {tile}", who=who, tile=move.tile)
     if isinstance(move, Pass):
-        spec = find_game(game)
+        yours, theirs = _PASSES.get(find_game(game).pass_word, _PASSES["pass"])
+        passed = phrase(yours) if second else phrase(theirs, who=who)
         if event.set_aside:
             aside = " ".join(map(str, event.set_aside))
-            knock = verb(spec.pass_word, spec.pass_verb())
-            return f"{who} {knock} falsely: {aside} set aside face up (PT-08)"
-        return f"{who} {verb(spec.pass_word, spec.pass_verb())}"
+            return phrase(
+                "{passed} falsely: {tiles} set aside face up (PT-08)", passed=passed, tiles=aside
+            )
+        return passed
     if isinstance(move, Misdeal):
-        return f"misdeal: {move}"
-    return f"{who}: {move}"
+        return phrase("misdeal: {move}", move=move)
+    return phrase("{who}: {move}", who=who, move=move)
 
 
 def standings(game: str, scores: Sequence[int], names: Sequence[str]) -> str:
@@ -263,11 +307,17 @@ def sheet_table(sheet: ScoreSheet, names: Sequence[str]) -> SheetTable:
     running points, the pips deducted and the final score (F-21); the others the score
     before the hand, the pips left, what the hand scored and the total."""
     if sheet.out is not None:
-        title = f"Hand {sheet.hand}: {names[sheet.out]} went out"
+        title = phrase("Hand {number}: {who} went out", number=sheet.hand, who=names[sheet.out])
     else:
-        title = f"Hand {sheet.hand}: blocked, nobody can play"
+        title = phrase("Hand {number}: blocked, nobody can play", number=sheet.hand)
     if find_game(sheet.game).scores_during_hand:
-        columns: tuple[str, ...] = ("player", "points", "pips left", "final", "place")
+        columns: tuple[str, ...] = (
+            phrase("player"),
+            phrase("points"),
+            phrase("pips left"),
+            phrase("final"),
+            phrase("place"),
+        )
         rows: tuple[tuple[str, ...], ...] = tuple(
             (
                 names[ln.seat],
@@ -279,7 +329,14 @@ def sheet_table(sheet: ScoreSheet, names: Sequence[str]) -> SheetTable:
             for ln in sheet.lines
         )
     else:
-        columns = ("player", "before", "pips left", "scored", "total", "place")
+        columns = (
+            phrase("player"),
+            phrase("before"),
+            phrase("pips left"),
+            phrase("scored"),
+            phrase("total"),
+            phrase("place"),
+        )
         rows = tuple(
             (
                 names[ln.seat],

@@ -32,6 +32,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from pips.core.errors import RuleError
 from pips.core.phrase import N_, Phrase
 
 LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
@@ -89,10 +90,45 @@ def _(message: str) -> str:
 
 def say(words: Phrase | str) -> str:
     """Words the core or a game marked (:mod:`pips.core.phrase`), in the current
-    language: the template translated, then its fields filled in."""
+    language: the template translated, then its fields filled in (fields that are
+    phrases are said too). A plain string is looked up as it is (``N_`` words)."""
     if isinstance(words, Phrase):
-        return _(words.template).format(**words.fields)
+        if current() == SOURCE:
+            return str.__str__(words)
+        fields = {
+            name: say(value) if isinstance(value, Phrase) else value
+            for name, value in words.fields.items()
+        }
+        return _(words.template).format(**fields)
     return _(words)
+
+
+def translated(message: Any) -> Any:
+    """``message`` (JSON-like: dicts, lists, strings) with every :class:`Phrase` in it
+    said in the current language; other strings, such as names, are left alone."""
+    if isinstance(message, Phrase):
+        return say(message)
+    if isinstance(message, dict):
+        return {key: translated(value) for key, value in message.items()}
+    if isinstance(message, (list, tuple)):
+        return [translated(value) for value in message]
+    return message
+
+
+def reason(error: BaseException) -> str:
+    """What ``error`` tells a person, still to be said in their language (a
+    :class:`Phrase` where the error was raised with one): a broken rule as ``rule:
+    words``, like ``str(error)``."""
+    if isinstance(error, RuleError):
+        return Phrase("{rule}: {words}", {"rule": error.rule, "words": error.detail})
+    if error.args and isinstance(error.args[0], Phrase):
+        return error.args[0]
+    return str(error)
+
+
+def explain(error: BaseException) -> str:
+    """:func:`reason` said in the current language."""
+    return say(reason(error))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

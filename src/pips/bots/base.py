@@ -20,7 +20,7 @@ from typing import Protocol, runtime_checkable
 
 from pips.core.errors import OptionError
 from pips.core.moves import Move, Play
-from pips.core.phrase import N_
+from pips.core.phrase import N_, phrase
 from pips.core.view import Event, View
 from pips.games.registry import find_game
 
@@ -125,9 +125,17 @@ def make_bot(text: str) -> Bot:
     name, colon, setting = text.strip().partition(":")
     kind = _BOTS.get(name.strip().lower())
     if kind is None:
-        raise OptionError("bots", f"unknown bot {name!r}; choose from {', '.join(_BOTS)}")
+        raise OptionError(
+            "bots",
+            phrase(
+                "unknown bot {name!r}; choose from {choices}", name=name, choices=", ".join(_BOTS)
+            ),
+        )
     if colon and not kind.setting:
-        raise OptionError("bots", f"the {kind.name} bot takes no setting (got {text!r})")
+        raise OptionError(
+            "bots",
+            phrase("the {name} bot takes no setting (got {text!r})", name=kind.name, text=text),
+        )
     return kind.make(setting.strip() if colon else None)
 
 
@@ -151,7 +159,7 @@ def _external(setting: str | None) -> Bot:
     from pips.bots.external import ExternalBot
 
     if not setting:
-        raise OptionError("bots", "external needs a command: external:python3 my_bot.py")
+        raise OptionError("bots", phrase("external needs a command: external:python3 my_bot.py"))
     seconds = os.environ.get("PIPS_EXTERNAL_SECONDS", "30")
     try:
         timeout = float(seconds)
@@ -159,7 +167,10 @@ def _external(setting: str | None) -> Bot:
         timeout = -1.0
     if not 0 < timeout <= 3600:
         raise OptionError(
-            "bots", f"PIPS_EXTERNAL_SECONDS must be 0 to 3600 seconds, not {seconds!r}"
+            "bots",
+            phrase(
+                "PIPS_EXTERNAL_SECONDS must be 0 to 3600 seconds, not {seconds!r}", seconds=seconds
+            ),
         )
     return ExternalBot(setting, timeout=timeout)
 
@@ -169,7 +180,9 @@ register_bot(BotKind("random", "any legal move, uniformly", _plain(RandomBot)))
 
 def _greedy(setting: str | None) -> Bot:
     if setting not in (None, "", "newer"):
-        raise OptionError("bots", f"greedy takes no setting or 'newer', not {setting!r}")
+        raise OptionError(
+            "bots", phrase("greedy takes no setting or 'newer', not {setting!r}", setting=setting)
+        )
     return GreedyBot(newer=setting == "newer")
 
 

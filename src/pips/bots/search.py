@@ -42,6 +42,7 @@ from pips.bots.solver import Solver
 from pips.core.errors import OptionError
 from pips.core.legal import representatives
 from pips.core.moves import Move
+from pips.core.phrase import phrase
 from pips.core.view import Event, View
 from pips.games.registry import all_games, find_game
 from pips.games.traits import HandScoring
@@ -90,8 +91,11 @@ class Budget:
         except ValueError:
             raise OptionError(
                 "bots",
-                f"search level {text!r}: use easy, normal, hard, a playout count "
-                "(1 to 10000000) or seconds like 0.5s",
+                phrase(
+                    "search level {text!r}: use easy, normal, hard, a playout count (1 to 10000000)"
+                    " or seconds like 0.5s",
+                    text=text,
+                ),
             ) from None
 
     def describe(self) -> str:

@@ -26,7 +26,7 @@ from pips.bots.external import BotError
 from pips.cli import analyse, enter, play, records, results, serve, simulate
 from pips.cli.base import UsageError, app, err, out
 from pips.core.errors import RuleError
-from pips.i18n import _
+from pips.i18n import _, explain
 
 __all__ = ["analyse", "app", "enter", "main", "play", "records", "results", "serve", "simulate"]
 
@@ -48,7 +48,7 @@ def _language_flag(given: str | None) -> str | None:
         try:
             i18n.use(i18n.supported(given))
         except ValueError as exc:
-            raise UsageError(str(exc)) from None
+            raise UsageError(explain(exc)) from None
     return given
 
 

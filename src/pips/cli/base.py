@@ -20,7 +20,7 @@ from pips.core.errors import RuleError
 from pips.display import hand_sheet, sheet_table, standings
 from pips.games.match import Match
 from pips.games.registry import GameSpec, GameState, all_games, find_game, game_names
-from pips.i18n import _
+from pips.i18n import _, explain, say
 from pips.paths import pips_home
 from pips.tui.widgets import sheet_lines
 
@@ -124,7 +124,7 @@ class GameFlags:
         try:
             return spec.options_from_json(given)
         except RuleError as exc:
-            fail(str(exc))
+            fail(explain(exc))
         except TypeError as exc:
             fail(f"{spec.name}: {exc}")
 
@@ -168,7 +168,7 @@ def bot_specs(text: str, seats: int) -> list[str]:
         for name in set(names):
             make_bot(name)
     except RuleError as exc:
-        fail(str(exc))
+        fail(explain(exc))
     return [names[i % len(names)] for i in range(seats)]
 
 
@@ -193,7 +193,7 @@ def spec_for(game: str) -> GameSpec:
     try:
         return find_game(game)
     except RuleError as exc:
-        fail(str(exc))
+        fail(explain(exc))
 
 
 def records_dir() -> Path:
@@ -213,7 +213,7 @@ def manual_games() -> list[GameSpec]:
 def result_table(state: GameState, names: Sequence[str]) -> Group:
     """A finished hand's sheet (the words every client shows) and how it came about."""
     shown = sheet_table(hand_sheet(state, names), names)
-    return Group(sheet_lines(shown), Text(shown.explanation))
+    return Group(sheet_lines(shown), Text(say(shown.explanation)))
 
 
 def match_line(match: Match, names: Sequence[str]) -> str:

@@ -31,7 +31,7 @@ from pips.core.tiles import Tile
 from pips.core.view import Event
 from pips.display import describe_event, describe_layout
 from pips.games.registry import find_game
-from pips.i18n import _
+from pips.i18n import _, say
 
 ENTER_HELP = """Enter what happened at the table, one action per line:
   a number          the listed move with that number
@@ -222,7 +222,7 @@ def enter(
                 out.print(f"[red]{exc}[/red]")
                 continue
             _save(state, seats, path)
-            out.print(describe_event(event, seats, spec.name))
+            out.print(say(describe_event(event, seats, spec.name)))
     _save(state, seats, path)
     if state.is_over:
         out.print(f"record saved to {path}")

@@ -31,7 +31,7 @@ from pips.core.notation import move_text, read_move
 from pips.core.view import View
 from pips.display import describe_event, describe_layout, hand_rows
 from pips.games.registry import GameSpec, game_names
-from pips.i18n import _
+from pips.i18n import _, explain, say
 from pips.tui.session import PlaySession, SessionError, default_path
 
 
@@ -64,7 +64,7 @@ def choose_interactively(
             # penalizes a false knock under false_knock: penalize; else it is refused).
             return read_move(answer, moves)
         except ValueError as exc:
-            out.print(str(exc), style="red", markup=False)
+            out.print(explain(exc), style="red", markup=False)
 
 
 @app.command()
@@ -106,7 +106,7 @@ def play(
         try:
             session = PlaySession.resume(resume)
         except SessionError as exc:
-            fail(str(exc))
+            fail(explain(exc))
     else:
         if game is None:
             fail(
@@ -187,7 +187,7 @@ def play_in_text(session: PlaySession) -> None:
         except RuleError as exc:
             out.print(f"[red]{exc}[/red]")  # nothing changed: the same seat moves again
             continue
-        out.print(describe_event(played.event.seen_by(session.me), names, spec.name))
+        out.print(say(describe_event(played.event.seen_by(session.me), names, spec.name)))
         if played.hand_over:
             out.print(result_table(match.hands[played.hand - 1], names))
     if match.target is not None:

@@ -14,7 +14,7 @@ from pips import record
 from pips.cli.base import app, err, fail, game_help, match_line, out, result_table, spec_for
 from pips.core.view import SPECTATOR
 from pips.display import describe_event, describe_layout
-from pips.i18n import _
+from pips.i18n import _, say
 
 
 @app.command()
@@ -69,7 +69,7 @@ def replay(
         for number, event in enumerate(played.history, 1):
             state.play(event.move)
             running = " ".join(str(s) for s in state.scores)
-            said = describe_event(event, names, spec.name)
+            said = say(describe_event(event, names, spec.name))
             out.print(f"{number:>3}. {said:<48} scores {running}")
             if step:
                 out.print("     " + describe_layout(state.view(SPECTATOR)))

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from pips import i18n
 from pips.cli.base import app, err, fail, game_help, out, parse_set
-from pips.i18n import _
+from pips.i18n import _, explain
 
 
 @app.command()
@@ -62,7 +62,7 @@ def sheet(
     try:
         language = i18n.supported(lang) if lang else None
     except ValueError as exc:
-        fail(str(exc))
+        fail(explain(exc))
     try:
         pdf = score_sheet(
             game,
@@ -77,7 +77,7 @@ def sheet(
             language=language,
         )
     except SheetError as exc:
-        fail(str(exc))
+        fail(explain(exc))
     try:
         out_file.write_bytes(pdf)
     except OSError as exc:
@@ -107,7 +107,7 @@ def results_service(database: str | None, half_life: float | None = None) -> Any
     try:
         settings = settings_from_env() if half_life is None else RatingSettings(half_life)
     except ValueError as exc:
-        fail(str(exc))
+        fail(explain(exc))
     try:
         db = Database(database)
         db.upgrade()
@@ -149,7 +149,7 @@ def ranking_compute(
             lists = service.compute_month(chosen, publish=not preview, top=top)
             why = service.explain_month(chosen)
         except ResultsError as exc:
-            fail(str(exc))
+            fail(explain(exc))
     if not lists:
         out.print(
             f"{chosen}: no confirmed results to rate up to the month's end; nothing published"
@@ -192,7 +192,7 @@ def ranking_export(
     try:
         text = service.export(month or last_month(), group)
     except ResultsError as exc:
-        fail(str(exc))
+        fail(explain(exc))
     if out_file is None:
         sys.stdout.write(text)
         return
@@ -233,7 +233,7 @@ def _admin_call(function: Any, *args: Any, **kwargs: Any) -> Any:
     try:
         return function(*args, **kwargs)
     except ResultsError as exc:
-        fail(str(exc))
+        fail(explain(exc))
 
 
 @admin.command("grant")

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from pips.core.errors import DealError
+from pips.core.phrase import phrase
 from pips.core.tiles import Tile, double_set, set_members
 
 
@@ -83,14 +84,28 @@ def check_partition(
             return  # every tile once: nothing to explain
     full = set(members)
     seen: set[Tile] = set()
-    for where, tiles in [*((f"seat {i}", h) for i, h in enumerate(hands)), ("the stock", stock)]:
+    places = [(phrase("seat {number}", number=i), h) for i, h in enumerate(hands)]
+    for where, tiles in [*places, (phrase("the stock"), stock)]:
         for tile in tiles:
             if tile not in full:
-                raise DealError(rule, f"{tile} in {where} is not in the double-{top} set")
+                raise DealError(
+                    rule,
+                    phrase(
+                        "{tile} in {where} is not in the double-{top} set",
+                        tile=tile,
+                        where=where,
+                        top=top,
+                    ),
+                )
             if tile in seen:
-                raise DealError(rule, f"{tile} in {where} is dealt twice")
+                raise DealError(
+                    rule, phrase("{tile} in {where} is dealt twice", tile=tile, where=where)
+                )
             seen.add(tile)
     missing = full - seen
     if missing:
         names = " ".join(str(t) for t in sorted(missing))
-        raise DealError(rule, f"the deal leaves out {len(missing)} tile(s): {names}")
+        raise DealError(
+            rule,
+            phrase("the deal leaves out {count} tile(s): {names}", count=len(missing), names=names),
+        )

@@ -10,7 +10,6 @@ template and then fills the fields (:func:`pips.i18n.say`); ``str()`` gives the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -19,17 +18,40 @@ def N_(message: str) -> str:
     return message
 
 
-@dataclass(frozen=True)
-class Phrase:
-    """An English template (``str.format`` fields by name) and the values of its fields."""
+class Phrase(str):
+    """Words in English that remember how they were made: an English template
+    (``str.format`` fields by name) and the values of its fields.
+
+    A phrase *is* its English text, so code that only passes words on (a log line, an
+    error's detail, a message field) needs nothing new, and anyone who forgets to
+    translate shows English rather than breaking. An edge that knows the reader's
+    language hands it to :func:`pips.i18n.say`; fields that are phrases themselves are
+    translated too.
+    """
 
     template: str
-    fields: dict[str, Any] = field(default_factory=dict)
+    fields: dict[str, Any]
 
-    def __str__(self) -> str:
-        return self.template.format(**self.fields)
+    def __new__(cls, template: str, fields: dict[str, Any] | None = None) -> Phrase:
+        fields = dict(fields or {})
+        made = super().__new__(cls, template.format(**fields))
+        made.template = template
+        made.fields = fields
+        return made
+
+    def __getnewargs__(self) -> tuple[str, dict[str, Any]]:  # type: ignore[override]
+        return (self.template, self.fields)
+
+    def __repr__(self) -> str:
+        return f"phrase({self.template!r}, **{self.fields!r})"
 
 
 def phrase(template: str, **fields: Any) -> Phrase:
     """A :class:`Phrase`; the name ``pybabel`` looks for."""
     return Phrase(template, fields)
+
+
+def joined(parts: list[str], separator: str = ", ") -> Phrase:
+    """Phrases (or plain words) joined as one, each translated on its own."""
+    names = {f"p{i}": part for i, part in enumerate(parts)}
+    return Phrase(separator.join("{" + name + "}" for name in names), names)

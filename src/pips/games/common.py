@@ -20,6 +20,7 @@ from pips.core.layout import Layout, Point
 from pips.core.legal import LegalMoves, representatives
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import Ending, HandResult, competition_ranks
+from pips.core.phrase import phrase
 from pips.core.tiles import Tile, iter_doubles
 from pips.core.view import SPECTATOR, Event, View
 from pips.games.traits import DrawRule, Fit, HandTraits, LayoutKind, new_layout
@@ -90,7 +91,12 @@ class HandState:
         self.options = options
         players = options.players
         if len(hands) != players:
-            raise DealError(self.RULE_DEAL, f"{len(hands)} hands dealt for {players} players")
+            raise DealError(
+                self.RULE_DEAL,
+                phrase(
+                    "{count} hands dealt for {players} players", count=len(hands), players=players
+                ),
+            )
         if stock is None:
             stock = self._stock_not_given(hands)
         check_partition(options.set, hands, stock, self.RULE_DEAL)
@@ -147,7 +153,12 @@ class HandState:
             if len(tiles) != size:
                 raise DealError(
                     self.RULE_HAND_SIZE or self.RULE_DEAL,
-                    f"seat {seat} was dealt {len(tiles)} tiles, not {size}",
+                    phrase(
+                        "seat {seat} was dealt {count} tiles, not {size}",
+                        seat=seat,
+                        count=len(tiles),
+                        size=size,
+                    ),
                 )
 
     def _check_deal(self) -> None:
@@ -167,7 +178,10 @@ class HandState:
 
     def _refuse(self, seat: int, move: Play, value: int) -> IllegalMoveError:
         """The error for a tile that matches a point but may not be laid there."""
-        return IllegalMoveError(self._fit_rule, f"{move.tile} may not be laid on the {value}")
+        return IllegalMoveError(
+            self._fit_rule,
+            phrase("{tile} may not be laid on the {value}", tile=move.tile, value=value),
+        )
 
     def _scored(self, seat: int, move: Play) -> Event:
         """The event of a play just laid; a game that scores as it plays adds points."""
@@ -351,7 +365,7 @@ class HandState:
         """A move that is not listed: a draw naming its tile, a false knock the game
         accepts (PT-08), or an illegal move, refused with its rule."""
         if self.result is not None:
-            raise IllegalMoveError(self.RULE_END, "the hand is over")
+            raise IllegalMoveError(self.RULE_END, phrase("the hand is over"))
         if isinstance(move, Play):
             self._check_play(seat, move)
             # Every check passed, yet the move is not listed: the two must never differ.
@@ -360,7 +374,7 @@ class HandState:
             return self._draw(seat, move)
         if isinstance(move, Pass):
             return self._pass(seat)
-        raise IllegalMoveError("C-08", f"not a move: {move!r}")
+        raise IllegalMoveError("C-08", phrase("not a move: {move!r}", move=move))
 
     def _place(self, seat: int, move: Play) -> Event:
         tile = move.tile
@@ -386,25 +400,40 @@ class HandState:
             or type(move.end) is not int
             or type(move.inline) is not bool
         ):
-            raise IllegalMoveError("C-08", f"not a well-formed play: {move!r}")
+            raise IllegalMoveError("C-08", phrase("not a well-formed play: {move!r}", move=move))
         rule = self._fit_rule
         if tile not in self.hands[seat]:
-            raise IllegalMoveError(rule, f"{tile} is not in seat {seat}'s hand")
+            raise IllegalMoveError(
+                rule, phrase("{tile} is not in seat {seat}'s hand", tile=tile, seat=seat)
+            )
         if not tile.contains(move.touching):
-            raise IllegalMoveError(rule, f"{tile} has no {move.touching} to lay against")
+            raise IllegalMoveError(
+                rule,
+                phrase(
+                    "{tile} has no {touching} to lay against", tile=tile, touching=move.touching
+                ),
+            )
         if not self.layout.tiles:
             self._check_opening(seat, move)
             return
         if move.at is At.OPEN:
-            raise IllegalMoveError(rule, "the layout is already open")
+            raise IllegalMoveError(rule, phrase("the layout is already open"))
         point = self.layout.point(move.end)
         if point is None or point.kind is not move.at:
-            raise IllegalMoveError(rule, f"there is no open {move.at.value} #{move.end}")
+            raise IllegalMoveError(
+                rule, phrase("there is no open {value} #{end}", value=move.at.value, end=move.end)
+            )
         if point.value != move.touching:
             raise IllegalMoveError(
                 rule,
-                f"{move.touching}-{move.free} does not match the {point.value} "
-                f"at {point.kind.value} #{point.id}",
+                phrase(
+                    "{touching}-{free} does not match the {value} at {value2} #{id}",
+                    touching=move.touching,
+                    free=move.free,
+                    value=point.value,
+                    value2=point.kind.value,
+                    id=point.id,
+                ),
             )
         self._check_placing(seat, move, point)
 
@@ -412,29 +441,35 @@ class HandState:
         openings = self._openings(seat)
         if move not in openings:
             allowed = ", ".join(str(p.tile) for p in openings)
-            raise IllegalMoveError(self.RULE_OPEN, f"the hand opens with {allowed}")
+            raise IllegalMoveError(
+                self.RULE_OPEN, phrase("the hand opens with {allowed}", allowed=allowed)
+            )
 
     def _check_placing(self, seat: int, move: Play, point: Point) -> None:
         """The game's own checks of a play on a matching open point."""
         if move.inline:
-            raise IllegalMoveError("C-08", f"not a well-formed play: {move!r}")
+            raise IllegalMoveError("C-08", phrase("not a well-formed play: {move!r}", move=move))
         if move.tile not in self._fitting(seat, point.value):
             raise self._refuse(seat, move, point.value)
 
     def _draw(self, seat: int, move: Draw) -> Event:
         if self.traits.draw is DrawRule.NONE:
-            raise IllegalMoveError(self.RULE_DRAW, "there is no drawing in this game")
+            raise IllegalMoveError(self.RULE_DRAW, phrase("there is no drawing in this game"))
         if self._has_play(seat):
-            raise IllegalMoveError(self.RULE_PLAY, f"seat {seat} can lay a tile and must play")
+            raise IllegalMoveError(
+                self.RULE_PLAY, phrase("seat {seat} can lay a tile and must play", seat=seat)
+            )
         if not self._stock:
             rule = self.RULE_EMPTY_STOCK or self.RULE_DRAW
-            raise IllegalMoveError(rule, "the stock is empty: pass")
+            raise IllegalMoveError(rule, phrase("the stock is empty: pass"))
         return self._take(seat, move)
 
     def _take(self, seat: int, move: Draw) -> Event:
         """Take the top of the stock (a replayed draw names it, and must be right)."""
         if move.tile is not None and move.tile != self._stock[-1]:
-            raise IllegalMoveError(self.RULE_DRAW, f"the top of the stock is not {move.tile}")
+            raise IllegalMoveError(
+                self.RULE_DRAW, phrase("the top of the stock is not {tile}", tile=move.tile)
+            )
         tile = self._stock.pop()
         self.hands[seat].add(tile)
         return Event(seat, Draw(tile))
@@ -442,20 +477,26 @@ class HandState:
     def _pass(self, seat: int) -> Event:
         set_aside: tuple[Tile, ...] = ()
         if not self.layout.tiles:
-            raise IllegalMoveError(self.RULE_OPEN, f"seat {seat} opens the hand and must lead")
+            raise IllegalMoveError(
+                self.RULE_OPEN, phrase("seat {seat} opens the hand and must lead", seat=seat)
+            )
         if self._has_play(seat):
             knocked = self._false_knock(seat)
             if knocked is None:
-                raise IllegalMoveError(self.RULE_PLAY, f"seat {seat} can lay a tile and must play")
+                raise IllegalMoveError(
+                    self.RULE_PLAY, phrase("seat {seat} can lay a tile and must play", seat=seat)
+                )
             set_aside = knocked
             for tile in knocked:
                 self.set_aside[seat][tile] = None
         elif self._can_draw():
-            raise IllegalMoveError(self.RULE_DRAW, f"seat {seat} cannot play and must draw")
+            raise IllegalMoveError(
+                self.RULE_DRAW, phrase("seat {seat} cannot play and must draw", seat=seat)
+            )
         return Event(seat, Pass(), set_aside=set_aside)
 
     def _misdeal(self, move: Misdeal) -> Event:
-        raise IllegalMoveError("F-24", "misdeals are entered only for a game dealt by hand")
+        raise IllegalMoveError("F-24", phrase("misdeals are entered only for a game dealt by hand"))
 
     def _check_blocked(self) -> None:
         """C-10: end the hand once nobody can lay a tile and nobody can draw."""

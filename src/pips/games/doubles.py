@@ -135,28 +135,44 @@ class DoublesOptions(GameOptions):
     def check(self) -> None:
         players = self.players
         if players < 2:
-            raise OptionError("§4.1", f"Doubles needs at least 2 players, not {players}")
+            raise OptionError(
+                "§4.1", phrase("Doubles needs at least 2 players, not {players}", players=players)
+            )
         if self.set is None:
             if players >= 8:
-                raise OptionError("DB-02", "with 8 or more players the set must be chosen")
+                raise OptionError("DB-02", phrase("with 8 or more players the set must be chosen"))
             object.__setattr__(self, "set", 6 if players <= 4 else 9)
         assert self.set is not None
         if not 0 <= self.set <= MAX_NUMBER:
-            raise OptionError("§4.1", f"the set is double-0 to double-21, not double-{self.set}")
+            raise OptionError(
+                "§4.1", phrase("the set is double-0 to double-21, not double-{set}", set=self.set)
+            )
         allowed = {2: (7, 8), 3: (5, 6, 7), 4: (5, 6, 7)}.get(players)
         if allowed is not None and self.hand_size not in allowed:
             sizes = " or ".join(map(str, allowed))
             raise OptionError(
-                "DB-02", f"{players} players take {sizes} tiles, not {self.hand_size}"
+                "DB-02",
+                phrase(
+                    "{players} players take {sizes} tiles, not {hand_size}",
+                    players=players,
+                    sizes=sizes,
+                    hand_size=self.hand_size,
+                ),
             )
         if self.hand_size < 1 or players * self.hand_size > set_size(self.set):
             raise OptionError(
                 "DB-02",
-                f"{players} players x {self.hand_size} tiles do not fit the "
-                f"{set_size(self.set)} tiles of double-{self.set}",
+                phrase(
+                    "{players} players x {hand_size} tiles do not fit the {value} tiles"
+                    " of double-{set}",
+                    players=players,
+                    hand_size=self.hand_size,
+                    value=set_size(self.set),
+                    set=self.set,
+                ),
             )
         if self.set_rule is SetRule.DOUBLE_SIX and self.set < 6:
-            raise OptionError("DB-04", f"double-{self.set} has no 6-6 to set")
+            raise OptionError("DB-04", phrase("double-{set} has no 6-6 to set", set=self.set))
 
 
 def _can_set(options: DoublesOptions) -> Callable[[Sequence[Sequence[Tile]]], bool]:
@@ -231,12 +247,12 @@ class DoublesState(HandState):
         if self.options.set_rule is SetRule.DOUBLE_SIX:
             seat = next((s for s, h in enumerate(self.hands) if SIX_SIX in h), None)
             if seat is None:
-                raise DealError("DB-04", "nobody holds 6-6: shuffle and deal again")
+                raise DealError("DB-04", phrase("nobody holds 6-6: shuffle and deal again"))
             return seat, SIX_SIX
         assert self.options.set is not None
         holder = highest_double_holder(self.hands, self.options.set)
         if holder is None:
-            raise DealError("DB-04", "nobody holds a double: shuffle and deal again")
+            raise DealError("DB-04", phrase("nobody holds a double: shuffle and deal again"))
         return holder
 
     def _opener(self) -> int:
@@ -257,7 +273,11 @@ class DoublesState(HandState):
     def _refuse(self, seat: int, move: Play, value: int) -> IllegalMoveError:
         return IllegalMoveError(
             "DB-06",
-            f"{move.tile} may not go on the {value}: {value}-{value} is not in the layout",
+            phrase(
+                "{tile} may not go on the {value}: {value}-{value} is not in the layout",
+                tile=move.tile,
+                value=value,
+            ),
         )
 
     def _score(self, ended: Ending, out: int | None) -> HandResult:

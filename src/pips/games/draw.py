@@ -90,13 +90,20 @@ class DrawOptions(GameOptions):
 
     def check(self) -> None:
         if self.players not in HAND_SIZES:
-            raise OptionError("§3.1", f"the draw game is for 2 to 6 players, not {self.players}")
+            raise OptionError(
+                "§3.1",
+                phrase("the draw game is for 2 to 6 players, not {players}", players=self.players),
+            )
         if self.set is None:
             object.__setattr__(self, "set", 9 if self.players == 6 else 6)
         if self.set not in (6, 9):
-            raise OptionError("§3.1", f"the set is double-6 or double-9, not double-{self.set}")
+            raise OptionError(
+                "§3.1", phrase("the set is double-6 or double-9, not double-{set}", set=self.set)
+            )
         if self.players == 6 and self.set != 9:
-            raise OptionError("§3.1", "six players need the double-9 set (30 tiles are dealt)")
+            raise OptionError(
+                "§3.1", phrase("six players need the double-9 set (30 tiles are dealt)")
+            )
 
     @property
     def hand_size(self) -> int:
@@ -197,7 +204,11 @@ def explain(options: DrawOptions, result: HandResult, names: Sequence[str]) -> s
         return nobody_scores(how, "DR-10, as DB-11")
     order = sorted(range(len(names)), key=lambda s: result.ranks[s])
     places = ", ".join(f"{result.ranks[s]}. {names[s]}" for s in order)
-    return f"{how}; places by going out, then fewest pips (DR-07, DR-08): {places}."
+    return phrase(
+        "{how}; places by going out, then fewest pips (DR-07, DR-08): {places}.",
+        how=how,
+        places=places,
+    )
 
 
 GAME = GameSpec(

@@ -29,7 +29,7 @@ from pips.core.layout import Layout
 from pips.core.lots import LotRule
 from pips.core.moves import At, Move, Play
 from pips.core.outcome import HandResult
-from pips.core.phrase import Phrase
+from pips.core.phrase import Phrase, joined, phrase
 from pips.core.tiles import Tile, set_size
 from pips.core.view import View
 from pips.games.common import HandContext, HandState
@@ -263,16 +263,23 @@ class GameSpec:
         """The chosen options in one line: players, set, tiles, what is played to and,
         in FIDO, what scores (F-01)."""
         data = options.to_json()
-        parts = [f"{data['players']} players"]
+        parts: list[str] = [phrase("{count} players", count=data["players"])]
         if "set" in data:
-            parts.append(f"double-{data['set']}")
+            parts.append(phrase("double-{top}", top=data["set"]))
         if "hand_size" in data:
-            parts.append(f"{data['hand_size']} tiles each")
+            parts.append(phrase("{count} tiles each", count=data["hand_size"]))
         if "divisor" in data:
-            parts.append(f"points when the open ends add up to a multiple of {data['divisor']}")
+            parts.append(
+                phrase(
+                    "points when the open ends add up to a multiple of {divisor}",
+                    divisor=data["divisor"],
+                )
+            )
         target = self.target(options)
-        parts.append("one hand" if target is None else f"first to {target}")
-        return f"{self.title}: " + ", ".join(parts)
+        parts.append(
+            phrase("one hand") if target is None else phrase("first to {target}", target=target)
+        )
+        return phrase("{game}: {options}", game=phrase(self.title), options=joined(parts))
 
     def teams(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Seats that score and are rated together: pairs, or every seat alone."""

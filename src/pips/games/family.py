@@ -99,7 +99,12 @@ class FamilyOptions(GameOptions):
 
     def check(self) -> None:
         if self.players not in STOCK_SIZES:
-            raise OptionError("§2.1", f"the family game is for 2 to 4 players, not {self.players}")
+            raise OptionError(
+                "§2.1",
+                phrase(
+                    "the family game is for 2 to 4 players, not {players}", players=self.players
+                ),
+            )
 
     @property
     def set(self) -> int:
@@ -159,7 +164,7 @@ class FamilyState(HandState):
     def _opener(self) -> int:
         holder = highest_double_holder(self.hands, SET)
         if holder is None:
-            raise DealError("FA-02", "nobody holds a double: shuffle and deal again")
+            raise DealError("FA-02", phrase("nobody holds a double: shuffle and deal again"))
         return holder[0]
 
     def _openings(self, seat: int) -> list[Play]:
@@ -189,8 +194,13 @@ def explain(options: FamilyOptions, result: HandResult, names: Sequence[str]) ->
         return nobody_scores(how, "FA-09")
     w, pips = winners[0], result.pips
     terms = " + ".join(f"({pips[s]}-{pips[w]})" for s in range(len(pips)) if s != w)
-    rule = "each opponent's pips less the winner's (FA-08)"
-    return f"{how}; {names[w]} scores {result.points[w]} = {terms}: {rule}."
+    return phrase(
+        "{how}; {who} scores {points} = {terms}: each opponent's pips less the winner's (FA-08).",
+        how=how,
+        who=names[w],
+        points=result.points[w],
+        terms=terms,
+    )
 
 
 GAME = GameSpec(

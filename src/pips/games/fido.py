@@ -30,7 +30,7 @@ from pips.core.layout import CrossLayout, Point
 from pips.core.legal import Doubles, Group, LegalMoves, group_size
 from pips.core.moves import At, Draw, Misdeal, Move, Play
 from pips.core.outcome import Ending, HandResult, competition_ranks
-from pips.core.phrase import N_, Phrase, phrase
+from pips.core.phrase import N_, Phrase, joined, phrase
 from pips.core.tiles import DOUBLES, Tile, double_set, iter_doubles
 from pips.core.view import Event, View
 from pips.games.common import HandContext, HandState, holds_a_double
@@ -126,10 +126,16 @@ class FidoOptions(GameOptions):
 
     def check(self) -> None:
         if self.set not in DIVISORS:
-            sets = ", ".join(f"double-{s}" for s in DIVISORS)
-            raise OptionError("F-01", f"the set must be one of {sets}, not double-{self.set}")
+            sets = joined([phrase("double-{top}", top=s) for s in DIVISORS])
+            raise OptionError(
+                "F-01",
+                phrase("the set must be one of {sets}, not double-{set}", sets=sets, set=self.set),
+            )
         if self.players not in HAND_SIZES:
-            raise OptionError("F-02", f"FIDO is played by 3 to 9 players, not {self.players}")
+            raise OptionError(
+                "F-02",
+                phrase("FIDO is played by 3 to 9 players, not {players}", players=self.players),
+            )
 
     @property
     def divisor(self) -> int:
@@ -274,7 +280,7 @@ class FidoState(HandState):
 
     def _stock_not_given(self, hands: Sequence[Sequence[Tile]]) -> Sequence[Tile]:
         if self.options.deal_mode is not DealMode.MANUAL:
-            raise DealError("C-06", "an automatic deal needs its stock in order")
+            raise DealError("C-06", phrase("an automatic deal needs its stock in order"))
         dealt = {t for h in hands for t in h}
         return [t for t in double_set(self.options.set) if t not in dealt]
 
@@ -288,7 +294,7 @@ class FidoState(HandState):
             for seat, hand in enumerate(self.hands):
                 if double in hand:
                     return seat
-        raise DealError("F-12", "nobody holds a double: shuffle and deal again")
+        raise DealError("F-12", phrase("nobody holds a double: shuffle and deal again"))
 
     def _openings(self, seat: int) -> list[Play]:
         hand = self.hands[seat]
@@ -382,46 +388,55 @@ class FidoState(HandState):
         expected = self._openings(seat)[0]
         if move.at is not At.OPEN or move.tile != expected.tile:
             raise IllegalMoveError(
-                "F-09", f"the hand opens with the highest double held, {expected.tile}"
+                "F-09",
+                phrase("the hand opens with the highest double held, {tile}", tile=expected.tile),
             )
         if move.inline:
-            raise IllegalMoveError("F-23", "the opening double always lies alone")
+            raise IllegalMoveError("F-23", phrase("the opening double always lies alone"))
 
     def _check_placing(self, seat: int, move: Play, point: Point) -> None:
         tile = move.tile
         laid = len(self.layout.tiles)
         if laid == 1 and move.at is not At.SIDE:
-            raise IllegalMoveError("F-13", "the second tile must be laid against a naked side")
+            raise IllegalMoveError(
+                "F-13", phrase("the second tile must be laid against a naked side")
+            )
         double = tile.high == tile.low
         if move.at is At.SIDE and double:
-            raise IllegalMoveError("F-07", "a double can never be laid at a naked side")
+            raise IllegalMoveError("F-07", phrase("a double can never be laid at a naked side"))
         rule = self.options.doubles_inline
         if move.inline:
             if not double or move.at is not At.END:
-                raise IllegalMoveError("F-23", "only a double laid on an open end can lie in line")
+                raise IllegalMoveError(
+                    "F-23", phrase("only a double laid on an open end can lie in line")
+                )
             if rule is DoublesInline.NEVER:
                 raise IllegalMoveError(
-                    "F-23", "doubles are always laid across (doubles_inline is never)"
+                    "F-23", phrase("doubles are always laid across (doubles_inline is never)")
                 )
         elif double and rule is DoublesInline.ALWAYS:
             raise IllegalMoveError(
-                "F-23", "every double after the opening is laid in line (doubles_inline is always)"
+                "F-23",
+                phrase("every double after the opening is laid in line (doubles_inline is always)"),
             )
         others = [p for p in self.legal_moves() if isinstance(p, Play)]
         if self.options.mother_theresa and move.at is At.SIDE and laid > 1 and others:
             raise IllegalMoveError(
                 "F-22",
-                f"a naked side that does not score may only be used when nothing "
-                f"else can be played (e.g. {others[0]})",
+                phrase(
+                    "a naked side that does not score may only be used when nothing else can be"
+                    " played (e.g. {value})",
+                    value=others[0],
+                ),
             )
 
     def _take(self, seat: int, move: Draw) -> Event:
         if self.options.deal_mode is not DealMode.MANUAL:
             return super()._take(seat, move)
         if move.tile is None:
-            raise IllegalMoveError("F-24", "in manual deal mode a draw names its tile")
+            raise IllegalMoveError("F-24", phrase("in manual deal mode a draw names its tile"))
         if move.tile not in self._stock:
-            raise IllegalMoveError("F-17", f"{move.tile} is not in the stock")
+            raise IllegalMoveError("F-17", phrase("{tile} is not in the stock", tile=move.tile))
         self._stock.remove(move.tile)
         self.hands[seat].add(move.tile)
         return Event(seat, Draw(move.tile))
@@ -429,10 +444,10 @@ class FidoState(HandState):
     def _misdeal(self, move: Misdeal) -> Event:
         """F-24: correct a hand taken wrongly at a real table."""
         if self.options.deal_mode is not DealMode.MANUAL:
-            raise IllegalMoveError("F-24", "misdeals only exist in manual deal mode")
+            raise IllegalMoveError("F-24", phrase("misdeals only exist in manual deal mode"))
         seat = move.seat
         if not 0 <= seat < self.options.players:
-            raise IllegalMoveError("F-24", f"there is no seat {seat}")
+            raise IllegalMoveError("F-24", phrase("there is no seat {seat}", seat=seat))
         hand = self.hands[seat]
         size = self.options.hand_size
         before_opening = not self.layout.tiles
@@ -441,27 +456,38 @@ class FidoState(HandState):
             excess = max(0, len(hand) - size)
             missing = max(0, size - len(hand))
             if not excess and not missing:
-                raise IllegalMoveError("F-24", f"seat {seat} holds the right number of tiles")
+                raise IllegalMoveError(
+                    "F-24", phrase("seat {seat} holds the right number of tiles", seat=seat)
+                )
         else:
             # F-24.2: too many are kept; F-24.3: too few are made up from the stock.
             excess, missing = 0, self._short[seat]
             if not missing:
                 raise IllegalMoveError(
                     "F-24",
-                    f"seat {seat} was not dealt too few tiles; a player with too many "
-                    "keeps them (F-24.2)",
+                    phrase(
+                        "seat {seat} was not dealt too few tiles; a player with too many keeps them"
+                        " (F-24.2)",
+                        seat=seat,
+                    ),
                 )
         if len(move.returned) != excess:
-            raise IllegalMoveError("F-24", f"seat {seat} must return {excess} tile(s)")
+            raise IllegalMoveError(
+                "F-24", phrase("seat {seat} must return {excess} tile(s)", seat=seat, excess=excess)
+            )
         for tile in move.returned:
             if tile not in hand:
-                raise IllegalMoveError("F-24", f"{tile} is not in seat {seat}'s hand")
+                raise IllegalMoveError(
+                    "F-24", phrase("{tile} is not in seat {seat}'s hand", tile=tile, seat=seat)
+                )
         want = min(missing, len(self._stock) + len(move.returned))
         if len(move.drawn) != want or len(set(move.drawn)) != want:
-            raise IllegalMoveError("F-24", f"seat {seat} must draw {want} tile(s)")
+            raise IllegalMoveError(
+                "F-24", phrase("seat {seat} must draw {want} tile(s)", seat=seat, want=want)
+            )
         for tile in move.drawn:
             if tile not in self._stock:
-                raise IllegalMoveError("F-24", f"{tile} is not in the stock")
+                raise IllegalMoveError("F-24", phrase("{tile} is not in the stock", tile=tile))
         for tile in move.returned:
             hand.remove(tile)
             self._stock.append(tile)
@@ -565,7 +591,10 @@ def hand_rows(view: View) -> list[list[Tile]]:
 def explain(options: FidoOptions, result: HandResult, names: Sequence[str]) -> str:
     """F-21 in words."""
     how = how_it_ended(result, names)
-    return f"{how}; every player's pips left are deducted from the points they scored (F-21)."
+    return phrase(
+        "{how}; every player's pips left are deducted from the points they scored (F-21).",
+        how=how,
+    )
 
 
 def sheet_rule(options: FidoOptions) -> Phrase:

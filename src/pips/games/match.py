@@ -25,6 +25,7 @@ from pips.core.errors import IllegalMoveError
 from pips.core.lots import Lots, draw_lots
 from pips.core.moves import Move
 from pips.core.outcome import competition_ranks
+from pips.core.phrase import phrase
 from pips.core.tiles import Tile
 from pips.core.view import Event
 from pips.games.common import HandContext
@@ -160,9 +161,9 @@ class Match:
         """Start the next hand from a given deal (records, real tables); ``stock`` may be
         ``None`` where the game allows it (a FIDO hand in manual deal mode)."""
         if self.hands and not self.current.is_over:
-            raise IllegalMoveError("C-09", "the current hand is not over")
+            raise IllegalMoveError("C-09", phrase("the current hand is not over"))
         if self.is_over:
-            raise IllegalMoveError("C-09", "the match is over")
+            raise IllegalMoveError("C-09", phrase("the match is over"))
         state = self.spec.from_deal(self.options, hands, stock, voided, self.context())
         self.hands.append(state)
         return state

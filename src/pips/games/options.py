@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, NamedTuple, Self, Union, get_args, get_origin, get_type_hints
 
 from pips.core.errors import OptionError
+from pips.core.phrase import phrase
 
 
 class Direction(StrEnum):
@@ -97,20 +98,42 @@ class GameOptions:
                 continue
             if kind is bool:
                 if not isinstance(value, bool):
-                    raise OptionError(rule, f"{f.name} is true or false, not {value!r}")
+                    raise OptionError(
+                        rule,
+                        phrase("{name} is true or false, not {value!r}", name=f.name, value=value),
+                    )
             elif kind is int:
                 if not isinstance(value, int) or isinstance(value, bool):
-                    raise OptionError(rule, f"{f.name} must be a whole number, not {value!r}")
+                    raise OptionError(
+                        rule,
+                        phrase(
+                            "{name} must be a whole number, not {value!r}", name=f.name, value=value
+                        ),
+                    )
                 least = f.metadata["minimum"]
                 if least is not None and value < least:
-                    raise OptionError(rule, f"{f.name} must be at least {least}, not {value}")
+                    raise OptionError(
+                        rule,
+                        phrase(
+                            "{name} must be at least {least}, not {value}",
+                            name=f.name,
+                            least=least,
+                            value=value,
+                        ),
+                    )
             elif issubclass(kind, StrEnum):
                 try:
                     object.__setattr__(self, f.name, kind(value))
                 except ValueError:
                     allowed = ", ".join(k.value for k in kind)
                     raise OptionError(
-                        rule, f"{f.name} must be one of {allowed}, not {value!r}"
+                        rule,
+                        phrase(
+                            "{name} must be one of {allowed}, not {value!r}",
+                            name=f.name,
+                            allowed=allowed,
+                            value=value,
+                        ),
                     ) from None
         self.check()
 
@@ -144,17 +167,26 @@ class GameOptions:
             if f.default is dataclasses.MISSING and f.name not in probe
         ]
         if missing:
-            raise OptionError(section, f"the option(s) {', '.join(missing)} must be given")
+            raise OptionError(
+                section, phrase("the option(s) {choices} must be given", choices=", ".join(missing))
+            )
         options = cls(**probe)
         resolved = options.to_json()
         unknown = set(data) - set(resolved)
         if unknown:
-            raise OptionError(section, f"unknown option(s): {', '.join(sorted(unknown))}")
+            raise OptionError(
+                section, phrase("unknown option(s): {choices}", choices=", ".join(sorted(unknown)))
+            )
         for key, value in data.items():
             if key not in names and value != resolved[key]:
                 raise OptionError(
                     section,
-                    f"{key} {value!r} does not fit these options (it is {resolved[key]!r})",
+                    phrase(
+                        "{key} {value!r} does not fit these options (it is {value2!r})",
+                        key=key,
+                        value=value,
+                        value2=resolved[key],
+                    ),
                 )
         return options
 

@@ -130,7 +130,12 @@ class PartnershipOptions(GameOptions):
 
     def check(self) -> None:
         if self.players != PLAYERS:
-            raise OptionError("§5.1", f"the partnership game is for 4 players, not {self.players}")
+            raise OptionError(
+                "§5.1",
+                phrase(
+                    "the partnership game is for 4 players, not {players}", players=self.players
+                ),
+            )
 
     @property
     def set(self) -> int:
@@ -216,7 +221,7 @@ class PartnershipState(HandState):
 
     def _check_deal(self) -> None:
         if not _no_five_doubles(self.hands):
-            raise DealError("PT-04", "a player holds five or more doubles: deal again")
+            raise DealError("PT-04", phrase("a player holds five or more doubles: deal again"))
 
     def _opener(self) -> int:
         """PT-05: the 6-6 in the first hand, then the seat after the previous opener."""
@@ -271,15 +276,19 @@ def explain(options: PartnershipOptions, result: HandResult, names: Sequence[str
     pair = f"{names[w]}/{names[partner(w)]}"
     opponents = pips[(w + 1) % 4] + pips[(w + 3) % 4]
     if result.ended is Ending.OUT:
-        lost, rule = opponents, "PT-10: the opponents' pips"
+        lost, rule = opponents, phrase("PT-10: the opponents' pips")
     else:
         losers_only = options.block_points is BlockPoints.LOSERS_ONLY
         lost = opponents if losers_only else sum(pips)
-        rule = "PT-11: the pips counted in a blocked hand"
-    points = result.points[w]
-    return (
-        f"{how}; {pair} score {points}: {lost} pips counted, 1 point for 0 to 9 and one "
-        f"more for every full 10 ({rule})."
+        rule = phrase("PT-11: the pips counted in a blocked hand")
+    return phrase(
+        "{how}; {pair} score {points}: {lost} pips counted, 1 point for 0 to 9 and one"
+        " more for every full 10 ({rule}).",
+        how=how,
+        pair=pair,
+        points=result.points[w],
+        lost=lost,
+        rule=rule,
     )
 
 

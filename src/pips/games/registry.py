@@ -7,6 +7,7 @@ Each game module declares its whole face in one :class:`~pips.games.face.GameSpe
 from __future__ import annotations
 
 from pips.core.errors import OptionError
+from pips.core.phrase import phrase
 from pips.games import doubles, draw, family, fido, partnership
 from pips.games.common import HandState
 from pips.games.face import GameSpec
@@ -35,4 +36,7 @@ def find_game(name: str) -> GameSpec:
     for spec in _GAMES.values():
         if key == spec.name or key in spec.aliases:
             return spec
-    raise OptionError("game", f"unknown game {name!r}; pips knows {', '.join(_GAMES)}")
+    raise OptionError(
+        "game",
+        phrase("unknown game {name!r}; pips knows {choices}", name=name, choices=", ".join(_GAMES)),
+    )

@@ -5,18 +5,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pips.core.outcome import Ending, HandResult
+from pips.core.phrase import phrase
 
 
 def how_it_ended(result: HandResult, names: Sequence[str]) -> str:
     """``Ann went out`` or ``the hand was blocked``."""
     if result.ended is Ending.OUT and result.out is not None:
-        return f"{names[result.out]} went out"
-    return "the hand was blocked"
+        return phrase("{who} went out", who=names[result.out])
+    return phrase("the hand was blocked")
 
 
 def nobody_scores(how: str, rule: str) -> str:
     """A blocked hand whose fewest pips are shared (FA-09, DB-11, PT-12)."""
-    return f"{how}; the fewest pips are shared, so nobody scores ({rule})."
+    return phrase(
+        "{how}; the fewest pips are shared, so nobody scores ({rule}).", how=how, rule=rule
+    )
 
 
 def winner_takes(how: str, result: HandResult, names: Sequence[str], winner: int, rule: str) -> str:
@@ -24,4 +27,11 @@ def winner_takes(how: str, result: HandResult, names: Sequence[str], winner: int
     pips = result.pips
     terms = " + ".join(str(pips[s]) for s in range(len(pips)) if s != winner)
     gained = result.points[winner]
-    return f"{how}; {names[winner]} scores {gained} = {terms}: every opponent's pips ({rule})."
+    return phrase(
+        "{how}; {who} scores {points} = {terms}: every opponent's pips ({rule}).",
+        how=how,
+        who=names[winner],
+        points=gained,
+        terms=terms,
+        rule=rule,
+    )

@@ -22,11 +22,13 @@ from pips.core.errors import RuleError
 from pips.core.fairness import KeyedRandom, deal_commitment, salt_for
 from pips.core.legal import distinct
 from pips.core.moves import Move
+from pips.core.phrase import phrase
 from pips.core.view import SPECTATOR, Event, move_to_json
 from pips.display import describe_event, hand_order, hand_sheet, sheet_table
 from pips.games.match import Match
 from pips.games.registry import GameSpec, find_game
 from pips.games.traits import DrawRule
+from pips.i18n import reason
 from pips.record import dealt_json
 from pips.server import messages
 from pips.sim.seating import Seating
@@ -139,19 +141,27 @@ class Round:
         "bot": name}``; deals from ``key`` (hex), or from ``seed`` at a practice table.
         Bad options or seats raise :class:`TableError`."""
         if (seed is None) == (key is None):
-            raise TableError("a table deals from a key or, for practice, a seed")
+            raise TableError(phrase("a table deals from a key or, for practice, a seed"))
         try:
             spec = find_game(game)
             chosen = spec.options_from_json(options)
         except (RuleError, TypeError) as exc:
-            raise TableError(str(exc)) from None
+            raise TableError(reason(exc)) from None
         if spec.dealt_by_hand(chosen):
             raise TableError(
-                "a server table deals itself: manual deals are for entering games "
-                "played at a real table (pips enter)"
+                phrase(
+                    "a server table deals itself: manual deals are for entering games"
+                    " played at a real table (pips enter)"
+                )
             )
         if len(seats) != chosen.players:
-            raise TableError(f"{spec.title} with these options has {chosen.players} seats")
+            raise TableError(
+                phrase(
+                    "{title} with these options has {players} seats",
+                    title=spec.title,
+                    players=chosen.players,
+                )
+            )
         entrants: list[SeatHolder] = []
         for number, seat in enumerate(seats):
             kind = seat.get("kind") if isinstance(seat, dict) else None
@@ -164,14 +174,14 @@ class Round:
                 try:
                     make_bot(name)
                 except RuleError as exc:
-                    raise TableError(str(exc)) from None
+                    raise TableError(reason(exc)) from None
                 if name.startswith("external"):
-                    raise TableError("external bots cannot sit at a server table")
+                    raise TableError(phrase("external bots cannot sit at a server table"))
                 entrants.append(SeatHolder("bot", f"{name}-{number}", bot=name))
             else:
-                raise TableError(f"seat {number}: kind is me, open or bot")
+                raise TableError(phrase("seat {number}: kind is me, open or bot", number=number))
         if sum(e.kind == "person" for e in entrants) > 1:
-            raise TableError("you can take one seat")
+            raise TableError(phrase("you can take one seat"))
         return cls(spec, chosen, seed, entrants, key)
 
     # -- reading ---------------------------------------------------------------------
@@ -208,14 +218,14 @@ class Round:
         """``who`` takes an open seat (the first unless ``entrant`` says which); returns
         the entrant's number."""
         if self.status != "waiting":
-            raise TableError("the game has started; you can watch")
+            raise TableError(phrase("the game has started; you can watch"))
         if any(e.held_by(who) for e in self.entrants):
-            raise TableError("you already have a seat here")
+            raise TableError(phrase("you already have a seat here"))
         free = [i for i, e in enumerate(self.entrants) if e.kind == "open"]
         if entrant is not None:
             free = [i for i in free if i == entrant]
         if not free:
-            raise TableError("no open seat")
+            raise TableError(phrase("no open seat"))
         self.entrants[free[0]] = SeatHolder("person", who.name, who.user_id, who.guest)
         return free[0]
 
@@ -281,18 +291,18 @@ class Round:
         when ``moves_made`` moves had been made; anything else is refused."""
         match = self.match
         if match is None or self.status != "playing":
-            raise TableError("the game is not being played")
+            raise TableError(phrase("the game is not being played"))
         if seat < 0:
-            raise TableError("spectators cannot move")
+            raise TableError(phrase("spectators cannot move"))
         if match.current_seat != seat:
-            raise TableError("it is not your turn")
+            raise TableError(phrase("it is not your turn"))
         if moves_made != self.moves_made:
-            raise TableError("that move list is out of date")
+            raise TableError(phrase("that move list is out of date"))
         legal = match.legal_moves()
         if not isinstance(choice, int) or isinstance(choice, bool):
-            raise TableError("move is the number of a legal move")
+            raise TableError(phrase("move is the number of a legal move"))
         if not 0 <= choice < len(legal):
-            raise TableError(f"move must be 0 to {len(legal) - 1}")
+            raise TableError(phrase("move must be 0 to {value}", value=len(legal) - 1))
         return self.apply(legal[choice])
 
     def apply(self, move: Move) -> Played:
@@ -331,7 +341,7 @@ class Round:
         entrant = self.seating_order[seat]
         gone = self.entrants[entrant]
         if gone.kind != "person":
-            raise TableError("only a person's seat is taken over")
+            raise TableError(phrase("only a person's seat is taken over"))
         self.entrants[entrant] = SeatHolder(
             "bot", f"{gone.name} (bot)", gone.user_id, gone.guest, TAKE_OVER_BOT
         )
@@ -353,7 +363,7 @@ class Round:
         entrant = self.seating_order[seat]
         held = self.entrants[entrant]
         if not held.taken_over:
-            raise TableError("that seat is not played by a bot for someone")
+            raise TableError(phrase("that seat is not played by a bot for someone"))
         self.entrants[entrant] = SeatHolder(
             "person", held.name.removesuffix(" (bot)"), held.user_id, held.guest
         )
@@ -375,7 +385,7 @@ class Round:
         return {
             "id": table_id,
             "game": self.spec.name,
-            "title": self.spec.title,
+            "title": phrase(self.spec.title),
             "options": self.options.to_json(),
             "status": self.status,  # type: ignore[typeddict-item]
             "private": private,
@@ -491,12 +501,14 @@ class Round:
         """The expert bot's advice for ``seat`` at its turn, with its reasons."""
         if not self.hints:
             raise TableError(
-                "hints are given at practice tables and in games against bots only: "
-                "a hint is the expert bot playing for you"
+                phrase(
+                    "hints are given at practice tables and in games against bots only:"
+                    " a hint is the expert bot playing for you"
+                )
             )
         match = self.match
         if match is None or self.status != "playing" or match.current_seat != seat or seat < 0:
-            raise TableError("a hint is given at your turn")
+            raise TableError(phrase("a hint is given at your turn"))
         legal = match.legal_moves()
         advice = ExpertBot().advise(match.current.view(seat), legal)
         return {

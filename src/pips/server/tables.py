@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from pips import record
 from pips.core.errors import RuleError
 from pips.core.fairness import KEY_BYTES
+from pips.core.phrase import phrase
 from pips.core.view import SPECTATOR, Event
 from pips.games.registry import find_game
 from pips.server import messages
@@ -232,9 +233,9 @@ class Tables:
         Its deals come from a new 256-bit key from the OS's CSPRNG; with ``seed`` it is
         a practice table instead, dealt from that seed (shown to every seat, unrated)."""
         if seed is not None and not 0 <= seed < 2**31:
-            raise TableError("a seed is 0 to 2147483647")
+            raise TableError(phrase("a seed is 0 to 2147483647"))
         if turn_seconds is not None and not 5 <= turn_seconds <= 600:
-            raise TableError("the turn timer is 5 to 600 seconds")
+            raise TableError(phrase("the turn timer is 5 to 600 seconds"))
         key = None if seed is not None else secrets.token_hex(KEY_BYTES)
         game_round = Round.new(game, options, list(seats), creator, seed, key)
         table = LiveTable(
@@ -270,7 +271,7 @@ class Tables:
                 await self.repository.save_seat(table.id, taken, table.round.entrants[taken])
             except Exception:
                 table.round.entrants[taken] = SeatHolder("open", "")
-                raise TableError("the seat could not be saved; nothing changed") from None
+                raise TableError(phrase("the seat could not be saved; nothing changed")) from None
         await self.maybe_start(table)
 
     async def maybe_start(self, table: LiveTable) -> None:
@@ -295,7 +296,7 @@ class Tables:
         changes nothing. A ``bot``'s move is refused once a person has the seat back."""
         async with table.lock:
             if bot and not table.round.is_bot(seat):
-                raise TableError("the seat is a person's again")
+                raise TableError(phrase("the seat is a person's again"))
             played = table.round.play(seat, choice, moves_made)
             over = table.round.status == "finished"
             if over:
@@ -318,7 +319,7 @@ class Tables:
         except Exception:
             log.exception("table %s: move %d could not be stored", table.id, played.number)
             table.round = self._replayed(await self.repository.load_async(table.id))
-            raise TableError("the move could not be saved; nothing changed") from None
+            raise TableError(phrase("the move could not be saved; nothing changed")) from None
 
     def schedule(self, table: LiveTable) -> None:
         """Let the bot to move play after the table's pace (off the event loop), or
@@ -448,7 +449,7 @@ class Tables:
         except Exception:
             log.exception("table %s: the end of the game could not be stored", table.id)
             table.round = self._replayed(await self.repository.load_async(table.id))
-            raise TableError("the move could not be saved; nothing changed") from None
+            raise TableError(phrase("the move could not be saved; nothing changed")) from None
 
     async def _ended(self, table: LiveTable) -> None:
         """After the end is stored and told: the table stays in memory a while for its
@@ -541,7 +542,9 @@ class Tables:
                     move = record.move_from_json(data, match.current)
                 except (RuleError, ValueError, KeyError, TypeError) as exc:
                     raise TableError(
-                        f"table {stored.id}: a stored move is unreadable: {exc}"
+                        phrase(
+                            "table {id}: a stored move is unreadable: {exc}", id=stored.id, exc=exc
+                        )
                     ) from None
                 game_round.apply(move)
             game_round.status = stored.status

@@ -13,6 +13,7 @@ from fastapi.templating import Jinja2Templates
 
 from pips import __version__, i18n
 from pips.games.registry import all_games
+from pips.i18n import _
 from pips.server import accounts
 from pips.server.tables import Identity
 
@@ -34,8 +35,11 @@ def _script_messages() -> tuple[str, ...]:
     for script in sorted((HERE / "static").glob("*.js")):
         with script.open("rb") as source:
             for _line, _name, message, _comments in extract_javascript(source, {"t": None}, [], {}):
-                if isinstance(message, str):
-                    found.append(message)
+                # t("{n} tiles", {n}) comes back as a tuple of its arguments: the
+                # message is the first.
+                first = message[0] if isinstance(message, tuple) else message
+                if isinstance(first, str):
+                    found.append(first)
     return tuple(dict.fromkeys(found))
 
 
@@ -93,12 +97,12 @@ def page(request: Request, template: str, status_code: int = 200, **context: Any
 def check_csrf(request: Request, token: str | None) -> None:
     expected = request.session.get("csrf")
     if not expected or token != expected:
-        raise HTTPException(403, "missing or wrong CSRF token: reload the page")
+        raise HTTPException(403, _("missing or wrong CSRF token: reload the page"))
 
 
 def account(request: Request) -> int:
     """The id of the signed-in account (not a guest), or 401."""
     me = who(request)
     if me is None or me.user_id is None:
-        raise HTTPException(401, "sign in with an account first")
+        raise HTTPException(401, _("sign in with an account first"))
     return me.user_id

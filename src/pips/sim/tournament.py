@@ -28,6 +28,7 @@ from typing import Any
 
 from pips.bots.base import make_bot
 from pips.core.errors import OptionError
+from pips.core.phrase import phrase
 from pips.games.match import Match
 from pips.games.registry import find_game
 from pips.sim.seating import Seating
@@ -57,13 +58,15 @@ class Tournament:
         resolved = spec.options_from_json(options)
         names = [b.strip() for b in bots if b.strip()]
         if not names:
-            raise OptionError("bots", "a tournament needs at least one bot")
+            raise OptionError("bots", phrase("a tournament needs at least one bot"))
         for name in dict.fromkeys(names):
             make_bot(name)  # an unknown bot or a bad setting is refused before any play
         if len(set(names)) < 2:
-            raise OptionError("bots", "a tournament needs at least two different bots")
+            raise OptionError("bots", phrase("a tournament needs at least two different bots"))
         if deals < 1:
-            raise OptionError("hands", f"a tournament plays at least 1 deal, not {deals}")
+            raise OptionError(
+                "hands", phrase("a tournament plays at least 1 deal, not {deals}", deals=deals)
+            )
         players = resolved.players
         seats = tuple(names[i % len(names)] for i in range(players))
         return cls(spec.name, resolved.to_json(), seats, deals, seed)
@@ -144,13 +147,18 @@ def executor_for(scheduler: str | None, workers: int | None) -> Iterator[Executo
         from distributed import Client as client_of
     except ImportError:  # pragma: no cover - dask is a dependency
         raise OptionError(
-            "scheduler", "Dask is not installed: pip install 'pips[cluster]'"
+            "scheduler", phrase("Dask is not installed: pip install 'pips[cluster]'")
         ) from None
     try:
         client = client_of(scheduler, timeout=10)
     except (OSError, TimeoutError) as error:
         raise OptionError(
-            "scheduler", f"cannot reach the Dask scheduler {scheduler}: {error}"
+            "scheduler",
+            phrase(
+                "cannot reach the Dask scheduler {scheduler}: {error}",
+                scheduler=scheduler,
+                error=error,
+            ),
         ) from None
     with client:
         yield client.get_executor(pure=False)
@@ -168,10 +176,18 @@ def finished(out_dir: Path, tournament: Tournament) -> dict[int, dict[str, Any]]
         try:
             earlier = Tournament.from_json(json.loads(header))
         except (ValueError, KeyError, TypeError):
-            raise OptionError("out", f"{path} is not a pips tournament file") from None
+            raise OptionError(
+                "out", phrase("{path} is not a pips tournament file", path=path)
+            ) from None
         if earlier != tournament:
             raise OptionError(
-                "out", f"{path} holds a different tournament ({earlier.game}, {earlier.seats})"
+                "out",
+                phrase(
+                    "{path} holds a different tournament ({game}, {seats})",
+                    path=path,
+                    game=earlier.game,
+                    seats=earlier.seats,
+                ),
             )
         for line in lines:
             try:

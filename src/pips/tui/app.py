@@ -39,6 +39,7 @@ from pips.display import (
 )
 from pips.games.registry import GameSpec
 from pips.games.traits import LayoutKind
+from pips.i18n import _, explain, say
 from pips.record import Replay
 from pips.tui.art import Picture, Spot, draw_picture
 from pips.tui.session import PlaySession
@@ -140,9 +141,9 @@ class TableApp(App[object]):
         super().__init__()
         self.spec = spec
         self.names = list(names)
-        self.title = spec.title
+        self.title = _(spec.title)
         # The options in words ("3 players, double-12, ..., first to 30"), not the defaults.
-        self.sub_title = spec.in_brief(options).removeprefix(f"{spec.title}: ")
+        self.sub_title = say(spec.in_brief(options)).removeprefix(f"{self.title}: ")
         self.board_view = "auto"
         self.picture = Picture([])
         self.follow: list[Spot] = []
@@ -355,8 +356,10 @@ class PlayApp(TableApp):
         for number, hand in enumerate(session.match.hands, start=1):
             for event in hand.history:
                 self.log_line(
-                    describe_event(
-                        event.seen_by(session.me), self.names, self.spec.name, you=session.me
+                    say(
+                        describe_event(
+                            event.seen_by(session.me), self.names, self.spec.name, you=session.me
+                        )
                     )
                 )
             if hand.is_over:
@@ -476,12 +479,12 @@ class PlayApp(TableApp):
         try:
             played = session.play(move)
         except RuleError as exc:
-            self.show_status(Text(str(exc), style="bold red"))
+            self.show_status(Text(explain(exc), style="bold red"))
             return False
         self.choice = None
         self.typed = ""
         event = played.event.seen_by(session.me)
-        self.log_line(describe_event(event, self.names, self.spec.name, you=session.me))
+        self.log_line(say(describe_event(event, self.names, self.spec.name, you=session.me)))
         if isinstance(event.move, Play) and event.move.tile.is_double:
             # "Rostock knocking": the table knocks when a double is laid (§1.10).
             knock = f"{event.move.tile} laid · knock knock! (Rostock knocking)"
@@ -489,7 +492,7 @@ class PlayApp(TableApp):
             self.log_line(Text(knock, style="italic"))
         elif isinstance(event.move, Pass):
             self.notify(
-                describe_event(event, self.names, self.spec.name, you=session.me), timeout=2
+                say(describe_event(event, self.names, self.spec.name, you=session.me)), timeout=2
             )
         if played.hand_over:
             self.show_sheet(played.hand)
@@ -732,7 +735,11 @@ class ReplayApp(TableApp):
         self.query_one("#count", Static).update(count_panel(frame.view, {}))
         last = len(self.frames) - 1
         where = f"hand {frame.hand}, move {frame.move} · position {self.position}/{last}"
-        said = describe_event(frame.event, self.names, self.spec.name) if frame.event else "dealt"
+        said = (
+            say(describe_event(frame.event, self.names, self.spec.name))
+            if frame.event
+            else _("dealt")
+        )
         self.query_one("#hand", Static).update(Text(f"{where}: {said}", style="bold"))
         status = "←/→ step, PgUp/PgDn hand, Home/End"
         if frame.result is not None:

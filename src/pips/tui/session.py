@@ -23,10 +23,12 @@ from pips import record
 from pips.bots.base import Bot, make_bot
 from pips.bots.expert import Advice, ExpertBot
 from pips.core.moves import At, Move, Pass, Play
+from pips.core.phrase import phrase
 from pips.core.tiles import Tile
 from pips.core.view import Event, View
 from pips.games.match import Match
 from pips.games.registry import GameSpec, GameState
+from pips.i18n import say
 from pips.sim.seating import Seating
 
 
@@ -146,12 +148,14 @@ class PlaySession:
             ]
         if not tries:
             ends = ", ".join(sorted({str(p.value) for p in view.layout.points}, key=int))
-            return f"{tile} matches no open end (they show {ends})"
+            return say(
+                phrase("{tile} matches no open end (they show {ends})", tile=tile, ends=ends)
+            )
         for move in tries:
             error = self.state.refusal(move)
             if error is not None:
-                return f"{error.detail} ({error.rule})"
-        return f"{tile} cannot be played now"
+                return f"{say(error.detail)} ({error.rule})"
+        return say(phrase("{tile} cannot be played now", tile=tile))
 
     def penalized_pass(self) -> bool:
         """Whether passing now is accepted with a penalty (PT-08 ``penalize``: a false

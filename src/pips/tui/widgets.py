@@ -19,6 +19,7 @@ from pips.display import PlayOutcome, ScoreSheet, SheetTable, count_divisor, han
 from pips.display import sheet_table as display_sheet
 from pips.games.registry import find_game
 from pips.games.traits import DrawRule
+from pips.i18n import _, say
 
 PLAYABLE = "bold green"
 CURSOR = "bold black on bright_white"
@@ -174,9 +175,9 @@ def hand_line(
         if n != shown.start:
             text.append("\n")
         if n == shown.start and n > 0:
-            before = sum(i is not None for line in lines[:n] for _, i in line)
+            before = sum(i is not None for line in lines[:n] for _piece, i in line)
             text.append(f"+{before} ◂ ", style=DIM)
-        for shown_piece, _ in lines[n]:
+        for shown_piece, _spot in lines[n]:
             text.append_text(shown_piece)
         if n == shown.stop - 1 and n < len(lines) - 1:
             after = sum(i is not None for line in lines[n + 1 :] for _, i in line)
@@ -229,9 +230,9 @@ def seats_line(view: View, names: Sequence[str], target: int | None, width: int)
 
 def sheet_lines(shown: SheetTable) -> Table:
     """Every seat's line of a finished hand, as :func:`pips.display.sheet_table` words it."""
-    lines = Table(title=shown.title)
+    lines = Table(title=say(shown.title))
     for column in shown.columns:
-        lines.add_column(column, justify="left" if column == "player" else "right")
+        lines.add_column(say(column), justify="left" if column == "player" else "right")
     for row in shown.rows:
         lines.add_row(*row)
     return lines
@@ -241,7 +242,7 @@ def sheet_table(sheet: ScoreSheet, names: Sequence[str], target: int | None) -> 
     """A finished hand's score sheet: the scoring plays (FIDO) and every seat's line."""
     parts: list[RenderableType] = []
     if sheet.plays:
-        plays = Table(title="Scoring plays", box=None)
+        plays = Table(title=_("Scoring plays"), box=None)
         for column in ("move", "player", "tile", "S", "points"):
             plays.add_column(column, justify="left" if column in ("player", "tile") else "right")
         for play in sheet.plays:
@@ -254,9 +255,9 @@ def sheet_table(sheet: ScoreSheet, names: Sequence[str], target: int | None) -> 
             )
         parts.append(plays)
     parts.append(sheet_lines(display_sheet(sheet, names)))
-    parts.append(Text(sheet.explanation))
+    parts.append(Text(say(sheet.explanation)))
     if target is not None:
-        parts.append(Text(f"match to {target}", style=DIM))
+        parts.append(Text(_("match to {target}").format(target=target), style=DIM))
     return Group(*parts)
 
 

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import HTTPException, Path, Query
 from fastapi.requests import HTTPConnection
 
+from pips.i18n import explain
 from pips.results.entry import EntryError
 from pips.results.service import Results, ResultsError
 from pips.server.limits import Limits
@@ -56,7 +57,7 @@ def database_of(request: HTTPConnection) -> Database:
 
 def refused(exc: Exception) -> HTTPException:
     status = exc.status if isinstance(exc, ResultsError) else 422
-    return HTTPException(status, str(exc))
+    return HTTPException(status, explain(exc))
 
 
 async def run(function: Any, *args: Any, **kwargs: Any) -> Any:

@@ -12,6 +12,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from pips.games.registry import find_game
+from pips.i18n import explain
 from pips.results.entry import GAMES
 from pips.results.rating import NAME as RATING_NAME
 from pips.results.service import month_of
@@ -105,7 +106,7 @@ async def sheet_pdf(
             group=group[:60],
         )
     except (SheetError, ValueError) as exc:
-        raise HTTPException(422, str(exc)) from None
+        raise HTTPException(422, explain(exc)) from None
     headers = {"Content-Disposition": f'inline; filename="pips-{game}-sheet.pdf"'}
     return Response(pdf, media_type="application/pdf", headers=headers)
 

@@ -14,6 +14,7 @@ from pips import i18n
 from pips.bots.base import BOT_LEVELS
 from pips.core.errors import RuleError
 from pips.games.registry import find_game
+from pips.i18n import _
 from pips.server import accounts
 from pips.server.routes.common import address, tables_of
 from pips.server.routes.tables import visible
@@ -131,9 +132,9 @@ async def table_page(request: Request, table_id: str, invite: str = "") -> Respo
     if table is None:
         if await tables.repository.status(table_id) == "finished":
             return RedirectResponse(f"/replay/{table_id}", status_code=303)
-        raise HTTPException(404, "no such table")
+        raise HTTPException(404, _("no such table"))
     if not visible(request, table, invite):
-        raise HTTPException(404, "no such table")
+        raise HTTPException(404, _("no such table"))
     return page(request, "table.html", table=table.summary(), invite=invite)
 
 
@@ -162,7 +163,7 @@ async def rules(request: Request, game: str) -> HTMLResponse:
     try:
         spec = find_game(game)
     except RuleError:
-        raise HTTPException(404, "no such game") from None
+        raise HTTPException(404, _("no such game")) from None
     return page(request, "rules.html", spec=spec, rules=Markup(rules_html(spec.summary)))
 
 
@@ -186,5 +187,5 @@ async def replay_page(request: Request, table_id: str) -> HTMLResponse:
 async def history_page(request: Request, name: str) -> HTMLResponse:
     finished = await tables_of(request).repository.finished_games(name)
     if finished is None:
-        raise HTTPException(404, "no such player")
+        raise HTTPException(404, _("no such player"))
     return page(request, "history.html", name=name, finished=finished)

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from pips.core.names import name_key
 from pips.games.registry import find_game
+from pips.i18n import _, explain
 from pips.results.entries import Entered
 from pips.results.entry import (
     GAMES,
@@ -87,7 +88,7 @@ async def check_results(request: Request, body: ResultsBatch) -> list[dict[str, 
     try:
         limits.checks.hit(address(request))
     except Limited as exc:
-        raise HTTPException(429, str(exc), {"Retry-After": str(exc.retry_after)}) from None
+        raise HTTPException(429, explain(exc), {"Retry-After": str(exc.retry_after)}) from None
     async with limits.checking:
         checked = await asyncio.to_thread(_checked_all, results, body.results)
     await run(results.duplicates, checked)
@@ -360,7 +361,7 @@ async def review_form(
 
 def _checked_all(results: Results, items: list[dict[str, Any]]) -> list[Checked]:
     if not items:
-        raise HTTPException(422, "no results given")
+        raise HTTPException(422, _("no results given"))
     if len(items) > MAX_BATCH:
         raise HTTPException(422, f"at most {MAX_BATCH} results at once")
     checked = []

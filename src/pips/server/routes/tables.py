@@ -16,6 +16,7 @@ from pips.core.errors import RuleError
 from pips.core.view import event_to_json
 from pips.display import describe_event, replay_positions
 from pips.games.registry import find_game
+from pips.i18n import _, explain, say
 from pips.server import accounts, messages
 from pips.server.analyses import Analyses
 from pips.server.limits import Limited
@@ -42,7 +43,7 @@ class NewTable(BaseModel):
 def find(tables: Tables, table_id: str) -> LiveTable:
     table = tables.live.get(table_id)
     if table is None:
-        raise HTTPException(404, "no such table")
+        raise HTTPException(404, _("no such table"))
     return table
 
 
@@ -58,7 +59,7 @@ def find_visible(request: HTTPConnection, table_id: str, invite: str) -> LiveTab
     """The table, if the asker may see it (a private one is 404 to anyone else)."""
     table = find(tables_of(request), table_id)
     if not visible(request, table, invite):
-        raise HTTPException(404, "no such table")
+        raise HTTPException(404, _("no such table"))
     return table
 
 
@@ -103,12 +104,12 @@ async def check_options(game: str, body: Choice) -> dict[str, Any]:
     try:
         spec = find_game(game)
     except RuleError as exc:
-        return {"ok": False, "error": exc.detail, "rule": exc.rule, "field": None}
+        return {"ok": False, "error": say(exc.detail), "rule": exc.rule, "field": None}
     try:
         options = spec.options_from_json(body.options)
     except (RuleError, TypeError) as exc:
         rule = getattr(exc, "rule", None)
-        message = getattr(exc, "detail", str(exc))
+        message = say(exc.detail) if isinstance(exc, RuleError) else str(exc)
         culprit = None
         for name in body.options:
             rest = {k: v for k, v in body.options.items() if k != name}
@@ -122,12 +123,14 @@ async def check_options(game: str, body: Choice) -> dict[str, Any]:
     if spec.dealt_by_hand(options):
         return {
             "ok": False,
-            "error": "a server table deals itself: manual deals are for entering games "
-            "played at a real table",
+            "error": _(
+                "a server table deals itself: manual deals are for entering games "
+                "played at a real table"
+            ),
             "rule": "F-24",
             "field": "deal_mode",
         }
-    return {"ok": True, "brief": spec.in_brief(options), "players": options.players}
+    return {"ok": True, "brief": say(spec.in_brief(options)), "players": options.players}
 
 
 @api.post("/api/tables", tags=["tables"], status_code=201)
@@ -137,7 +140,7 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
     check_csrf(request, request.headers.get("x-csrf-token"))
     me = who(request)
     if me is None:
-        raise HTTPException(401, "sign in or choose a guest name first")
+        raise HTTPException(401, _("sign in or choose a guest name first"))
     tables = tables_of(request)
     limits = limits_of(request)
     mine = [t for t in tables.live.values() if me.same_person(t.creator) and t.status != "finished"]
@@ -148,7 +151,7 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
     try:
         limits.tables.hit(address(request))
     except Limited as exc:
-        raise HTTPException(429, str(exc), {"Retry-After": str(exc.retry_after)}) from None
+        raise HTTPException(429, explain(exc), {"Retry-After": str(exc.retry_after)}) from None
     try:
         table = await tables.create(
             body.game,
@@ -160,7 +163,7 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
             seed=body.seed,
         )
     except TableError as exc:
-        raise HTTPException(422, str(exc)) from None
+        raise HTTPException(422, explain(exc)) from None
     await tables.maybe_start(table)
     return {"id": table.id, "invite": table.invite, "url": f"/t/{table.id}"}
 
@@ -171,20 +174,20 @@ async def join_table(request: Request, table_id: str, invite: str = "") -> dict[
     check_csrf(request, request.headers.get("x-csrf-token"))
     me = who(request)
     if me is None:
-        raise HTTPException(401, "sign in or choose a guest name first")
+        raise HTTPException(401, _("sign in or choose a guest name first"))
     tables = tables_of(request)
     table = find_visible(request, table_id, invite)
     try:
         await tables.join(table, me)
     except TableError as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, explain(exc)) from None
     return {"seat": table.seat_of(me), "status": table.status}
 
 
 async def finished_record(request: Request, table_id: str) -> dict[str, Any]:
     data = await tables_of(request).repository.record(table_id)
     if data is None:
-        raise HTTPException(404, "no finished game with that id")
+        raise HTTPException(404, _("no finished game with that id"))
     return data
 
 
@@ -209,7 +212,7 @@ async def positions(request: Request, table_id: str) -> list[dict[str, Any]]:
             "view": p.view.to_json(),
             "hands": [[t.to_json() for t in h] for h in p.hands],
             "event": None if p.event is None else event_to_json(p.event),
-            "said": "dealt" if p.event is None else describe_event(p.event, names, game),
+            "said": _("dealt") if p.event is None else say(describe_event(p.event, names, game)),
             "names": names,
         }
         for p in replay_positions(replayed)
@@ -238,7 +241,7 @@ async def analysed(request: Request, table_id: str) -> Analysis:
         try:
             limits_of(request).analyses.hit(address(request))
         except Limited as exc:
-            raise HTTPException(429, str(exc), {"Retry-After": str(exc.retry_after)}) from None
+            raise HTTPException(429, explain(exc), {"Retry-After": str(exc.retry_after)}) from None
 
     return await analyses.of(table_id, lambda: finished_record(request, table_id), starting)
 
@@ -248,7 +251,7 @@ async def history(request: Request, name: str) -> list[dict[str, Any]]:
     """The finished games of an account, newest first."""
     finished = await tables_of(request).repository.finished_games(name)
     if finished is None:
-        raise HTTPException(404, "no such player")
+        raise HTTPException(404, _("no such player"))
     return finished
 
 

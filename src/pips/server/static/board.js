@@ -1,5 +1,8 @@
 // The table in the browser: one websocket, each message the seat's own view.
 "use strict";
+// What a player who cannot play does, in the game's word (the table's face.pass_word).
+const PASS_BUTTON = { pass: t("Pass"), knock: t("Knock") };
+const PASS_WORD = { pass: t("pass"), knock: t("knock") };
 (() => {
   const root = document.getElementById("board");
   const tableId = root.dataset.table;
@@ -35,8 +38,8 @@
     socket.addEventListener("message", (e) => receive(JSON.parse(e.data)));
     socket.addEventListener("close", () => {
       // Joining closes the socket on purpose, to come back as the new seat at once.
-      if (rejoining) { rejoining = false; say("taking your seat…"); connect(); return; }
-      say("connection lost: reconnecting…", "error");
+      if (rejoining) { rejoining = false; say(t("taking your seat…")); connect(); return; }
+      say(t("connection lost: reconnecting…"), "error");
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 8000);
     });
@@ -87,13 +90,13 @@
     const view = msg.view;
     if (msg.log) {
       $("log-lines").replaceChildren();
-      if (view) logLine(`hand ${view.hand_number}`, "hand");
+      if (view) logLine(t("hand {number}", { number: view.hand_number }), "hand");
       msg.log.forEach((line) => logLine(line));
     } else if (msg.event && msg.said) {
-      logLine(msg.said + (msg.event.points ? `: ${msg.event.points} points` : ""));
+      logLine(msg.said);  // a scoring play says what it scored (F-15)
     }
     if (msg.hand_over && msg.event && handOverShown !== msg.hand_over.hand) logLine(msg.hand_over.sheet.title, "hand");
-    if (view && lastHand && view.hand_number !== lastHand && !msg.log) logLine(`hand ${view.hand_number}`, "hand");
+    if (view && lastHand && view.hand_number !== lastHand && !msg.log) logLine(t("hand {number}", { number: view.hand_number }), "hand");
     if (msg.event && msg.event.play) beep(msg.event.play[0] === msg.event.play[1]);
     render(msg.event || null);
     if (view) lastHand = view.hand_number;
@@ -118,15 +121,15 @@
     document.title = `${table.title} · pips`;
     drawSeats(msg);
     const info = [];
-    if (table.status === "waiting") info.push("waiting for players: " + table.seats.filter((s) => s.kind === "open").length + " open seat(s)");
+    if (table.status === "waiting") info.push(t("waiting for players: {count} open seat(s)", { count: table.seats.filter((s) => s.kind === "open").length }));
     if (view) {
-      info.push(`hand ${view.hand_number}`);
-      if (table.face.stock) info.push(`stock ${view.stock_size}`);
+      info.push(t("hand {number}", { number: view.hand_number }));
+      if (table.face.stock) info.push(t("stock {count}", { count: view.stock_size }));
       if (view.options.divisor) {
         const s = view.layout.count, d = view.options.divisor;
-        info.push(`S = ${s} · divisor ${d} · S mod ${d} = ${s % d}`);
+        info.push(t("S = {s} · divisor {d} · S mod {d} = {rest}", { s, d, rest: s % d }));
       }
-      if (msg.match.target) info.push(`match to ${msg.match.target}`);
+      if (msg.match.target) info.push(t("match to {target}", { target: msg.match.target }));
     }
     $("info").textContent = info.join(" · ");
     $("join").hidden = !(table.status === "waiting" && msg.seat < 0 && table.seats.some((s) => s.kind === "open"));
@@ -145,9 +148,9 @@
         document.querySelector("#hand button.playable") || [$("draw"), $("knock")].find((b) => !b.hidden);
       if (again) again.focus(); else if (atTable) $("hand").focus();
     }
-    if (myTurn()) say(chosen ? "choose where: a highlighted place (Esc to choose again)" : "your turn");
-    else if (msg.match.over) say("the match is over");
-    else if (view.turn !== null && view.turn !== undefined) say(`${msg.names[view.turn]} to play`);
+    if (myTurn()) say(chosen ? t("choose where: a highlighted place (Esc to choose again)") : t("your turn"));
+    else if (msg.match.over) say(t("the match is over"));
+    else if (view.turn !== null && view.turn !== undefined) say(t("{name} to play", { name: msg.names[view.turn] }));
     startTimer(msg);
     if (msg.hand_over && handOverShown !== msg.hand_over.hand) showHandOver(msg);
   }
@@ -163,14 +166,15 @@
       const size = view ? view.hand_sizes[seat] : "";
       const score = view ? (view.result ? view.result.final[seat] : view.scores[seat]) : "";
       // Pairs exist once the lots are drawn, that is once the game has begun.
-      const pair = table.pairs && view ? ` · pair ${"AB"[seat % 2]}` : "";
-      const parts = [`${view && view.turn === seat ? "▶ " : ""}${name}${seat === msg.seat ? " (you)" : ""}${pair}`];
-      if (view) parts.push(`tiles ${size}`, `${score}`);
+      const pair = table.pairs && view ? " · " + t("pair {letter}", { letter: "AB"[seat % 2] }) : "";
+      const label = seat === msg.seat ? t("{name} (you)", { name }) : name;
+      const parts = [(view && view.turn === seat ? "▶ " : "") + label + pair];
+      if (view) parts.push(t("tiles {count}", { count: size }), `${score}`);
       div.textContent = parts.join(" · ");
       if (away) {
         const tag = document.createElement("span");
         tag.className = "away-tag";
-        tag.textContent = name.endsWith("(bot)") ? "away: a bot plays" : "away";
+        tag.textContent = name.endsWith("(bot)") ? t("away: a bot plays") : t("away");
         div.append(" ", tag);
       }
       const clock = document.createElement("span");
@@ -232,17 +236,17 @@
     const hand = $("hand"), view = msg.view;
     hand.replaceChildren();
     const turn = myTurn();
-    for (const t of msg.hand_order || view.hand) {
-      const key = tileKey(t);
+    for (const tile of msg.hand_order || view.hand) {
+      const key = tileKey(tile);
       const plays = turn ? playsOf(key) : [];
-      const face = tileSvg(t[0], t[1], false, []);
+      const face = tileSvg(tile[0], tile[1], false, []);
       face.setAttribute("aria-hidden", "true");
       if (plays.length) {
         const button = document.createElement("button");
         button.type = "button";
         button.className = "hand-tile playable" + (key === chosen ? " chosen" : "") + (hinted && hinted.key === key ? " hinted" : "");
         button.dataset.tile = key;
-        button.setAttribute("aria-label", `${t[0]}-${t[1]}, ${plays.length > 1 ? `fits ${plays.length} places` : "fits"}`);
+        button.setAttribute("aria-label", plays.length > 1 ? t("{tile}, fits {count} places", { tile: key, count: plays.length }) : t("{tile}, fits", { tile: key }));
         button.setAttribute("aria-pressed", key === chosen ? "true" : "false");
         button.appendChild(face);
         button.addEventListener("click", () => { if (!button.dataset.dragged) choose(key); delete button.dataset.dragged; });
@@ -252,12 +256,12 @@
         const span = document.createElement("span");
         span.className = "hand-tile";
         span.setAttribute("role", "img");
-        span.setAttribute("aria-label", `${t[0]}-${t[1]}${turn ? ", does not fit" : ""}`);
+        span.setAttribute("aria-label", turn ? t("{tile}, does not fit", { tile: key }) : key);
         span.appendChild(face);
         hand.appendChild(span);
       }
     }
-    hand.setAttribute("aria-label", `your hand, ${view.hand.length} tiles`);
+    hand.setAttribute("aria-label", t("your hand, {count} tiles", { count: view.hand.length }));
   }
 
   function drawActions(msg) {
@@ -265,7 +269,7 @@
     const drawAt = legal.findIndex((m) => "draw" in m), passAt = legal.findIndex((m) => "pass" in m);
     $("draw").hidden = drawAt < 0;
     $("knock").hidden = passAt < 0;
-    $("knock").textContent = msg.table.face.pass_word;
+    $("knock").textContent = PASS_BUTTON[msg.table.face.pass_word] || msg.table.face.pass_word;
     $("draw").onclick = () => move(drawAt);
     $("knock").onclick = () => move(passAt);
   }
@@ -328,7 +332,7 @@
       if (clock) clock.textContent = ` ⏱ ${left}s`;
       if (msg.timer.seat === msg.seat) {
         $("timer").hidden = false;
-        $("timer").textContent = `${left} s left to play`;
+        $("timer").textContent = t("{seconds} s left to play", { seconds: left });
         $("timer").className = "timer" + (left <= 5 ? " urgent" : "");
       }
       if (left <= 0) clearInterval(timer);
@@ -342,8 +346,8 @@
   function showHint(msg) {
     if (!last || msg.moves_made !== last.moves_made) return;
     const m = last.legal[msg.move];
-    const what = m.play ? `play ${m.play[0]}-${m.play[1]}` : m.draw !== undefined ? "draw" : last.table.face.pass_word.toLowerCase();
-    say(`Hint: ${what}, because ${msg.reasons.join("; ")}`, "hint");
+    const what = m.play ? t("play {tile}", { tile: m.play[0] + "-" + m.play[1] }) : m.draw !== undefined ? t("draw") : PASS_WORD[last.table.face.pass_word] || last.table.face.pass_word;
+    say(t("Hint: {what}, because {reasons}", { what, reasons: msg.reasons.join("; ") }), "hint");
     if (m.play) {
       hinted = { key: tileKey(m.play) };
       const tile = document.querySelector(`#hand [data-tile="${hinted.key}"]`);
@@ -363,17 +367,19 @@
     const over = msg.hand_over;
     handOverShown = over.hand;
     const body = $("sheet-body");
-    body.innerHTML = `<h2 id="sheet-title">${escape(over.sheet.title)}</h2><p class="last-move">Last move: ${escape(over.said || "–")}</p>` +
-      `<div class="final-layout" aria-label="the layout at the end of the hand"></div><h3>Hands</h3><div class="open-hands"></div>` + sheetHtml(over.sheet);
+    const lastMove = t("Last move: {move}", { move: over.said || "–" });
+    const finalLayout = t("the layout at the end of the hand"), handsWord = t("Hands");
+    body.innerHTML = `<h2 id="sheet-title">${escape(over.sheet.title)}</h2><p class="last-move">${escape(lastMove)}</p>` +
+      `<div class="final-layout" aria-label="${escape(finalLayout)}"></div><h3>${escape(handsWord)}</h3><div class="open-hands"></div>` + sheetHtml(over.sheet);
     const hands = body.querySelector(".open-hands");
     over.hands.forEach((tiles, seat) => {
       const row = document.createElement("div");
       row.className = "open-hand";
-      const pips = tiles.reduce((sum, t) => sum + t[0] + t[1], 0);
+      const pips = tiles.reduce((sum, tile) => sum + tile[0] + tile[1], 0);
       row.append(`${msg.names[seat]}: `);
-      if (!tiles.length) row.append("went out");
-      for (const t of tiles) row.appendChild(tileSvg(t[0], t[1], false));
-      if (tiles.length) row.append(` (${pips} pips)`);
+      if (!tiles.length) row.append(t("went out"));
+      for (const tile of tiles) row.appendChild(tileSvg(tile[0], tile[1], false));
+      if (tiles.length) row.append(" " + t("({pips} pips)", { pips }));
       hands.appendChild(row);
     });
     const dialog = $("sheet");
@@ -383,12 +389,13 @@
     actions.replaceChildren();
     if (over.match_over) {
       const done = document.createElement("p");
-      done.innerHTML = `<strong>${msg.match.target ? "Match over" : "Game over"}.</strong> <a href="/replay/${tableId}">Replay</a> · <a href="/api/records/${tableId}">Download record</a>`;
+      const ended = msg.match.target ? t("Match over.") : t("Game over."), replay = t("Replay"), download = t("Download record");
+      done.innerHTML = `<strong>${escape(ended)}</strong> <a href="/replay/${tableId}">${escape(replay)}</a> · <a href="/api/records/${tableId}">${escape(download)}</a>`;
       actions.appendChild(done);
-      if (msg.seat >= 0) actions.appendChild(button("Rematch", rematch, "rematch"));
-      actions.appendChild(button("Close", () => dialog.close(), "sheet-close"));
+      if (msg.seat >= 0) actions.appendChild(button(t("Rematch"), rematch, "rematch"));
+      actions.appendChild(button(t("Close"), () => dialog.close(), "sheet-close"));
     } else {
-      actions.appendChild(button("Next hand", () => dialog.close(), "sheet-close"));
+      actions.appendChild(button(t("Next hand"), () => dialog.close(), "sheet-close"));
     }
     $("sheet-close").focus();
   }
@@ -401,20 +408,21 @@
 
   function showMatchSheet() {
     const msg = last, lines = msg.hands || [];
-    const head = ["hand", ...msg.names].map((c) => `<th scope="col">${escape(c)}</th>`).join("");
-    const rows = lines.map((h) => `<tr><td>${h.hand}</td>${h.totals.map((t, s) => `<td>${t} <small>(${h.change[s] >= 0 ? "+" : ""}${h.change[s]})</small></td>`).join("")}</tr>`).join("");
-    $("sheet-body").innerHTML = `<h2 id="sheet-title">Match sheet${msg.match.target ? ` (to ${msg.match.target})` : ""}</h2><table class="list"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
+    const head = [t("hand"), ...msg.names].map((c) => `<th scope="col">${escape(c)}</th>`).join("");
+    const rows = lines.map((h) => `<tr><td>${h.hand}</td>${h.totals.map((total, s) => `<td>${total} <small>(${h.change[s] >= 0 ? "+" : ""}${h.change[s]})</small></td>`).join("")}</tr>`).join("");
+    const title = msg.match.target ? t("Match sheet (to {target})", { target: msg.match.target }) : t("Match sheet");
+    $("sheet-body").innerHTML = `<h2 id="sheet-title">${escape(title)}</h2><table class="list"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
     const actions = $("sheet-actions");
-    actions.replaceChildren(button("Close", () => $("sheet").close(), "sheet-close"));
+    actions.replaceChildren(button(t("Close"), () => $("sheet").close(), "sheet-close"));
     if (!$("sheet").open) $("sheet").showModal();
   }
 
   async function rematch() {
-    const t = last.table;
-    const seats = t.seats.map((s, i) => (s.kind === "bot" && !s.name.endsWith("(bot)") ? { kind: "bot", bot: s.bot } : i === 0 ? { kind: "me" } : { kind: "open" }));
+    const table = last.table;
+    const seats = table.seats.map((s, i) => (s.kind === "bot" && !s.name.endsWith("(bot)") ? { kind: "bot", bot: s.bot } : i === 0 ? { kind: "me" } : { kind: "open" }));
     if (!seats.some((s) => s.kind === "me")) seats[seats.findIndex((s) => s.kind === "open")] = { kind: "me" };
     const response = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-      body: JSON.stringify({ game: t.game, options: t.options, seats }) });
+      body: JSON.stringify({ game: table.game, options: table.options, seats }) });
     const data = await response.json();
     if (response.ok) location.href = data.url; else say(data.detail, "error");
   }
@@ -477,7 +485,7 @@
     $("invite-copy").addEventListener("click", async () => {
       const field = $("invite-link");
       try { await navigator.clipboard.writeText(field.value); } catch (e) { field.select(); document.execCommand("copy"); }
-      $("invite-copy").textContent = "Copied";
+      $("invite-copy").textContent = t("Copied");
     });
   }
   $("chat-form").addEventListener("submit", (e) => {

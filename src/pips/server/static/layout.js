@@ -137,8 +137,8 @@ function layoutGeometry(layout, columns) {
 const OPENING = "open";
 
 function describePoint(p) {
-  if (p.kind === OPENING) return "middle of the table";
-  return `${p.kind === "side" ? "side" : "end"} showing ${p.value}`;
+  if (p.kind === OPENING) return t("middle of the table");
+  return p.kind === "side" ? t("side showing {value}", { value: p.value }) : t("end showing {value}", { value: p.value });
 }
 
 // Draw ``layout`` into ``box``. Options: ``targets`` (point id -> label of the play),
@@ -155,7 +155,7 @@ function drawLayout(box, layout, options) {
   const maxX = Math.max(1, ...all.map((r) => r.x + r.w)) + 0.25, maxY = Math.max(1, ...all.map((r) => r.y + r.h)) + 0.25;
   const vbW = (maxX - minX) * UNIT, vbH = (maxY - minY) * UNIT;
   const board = svg("svg", { viewBox: `${minX * UNIT} ${minY * UNIT} ${vbW} ${vbH}`, class: "board",
-                             role: "group", "aria-label": `layout of ${layout.tiles.length} tiles` });
+                             role: "group", "aria-label": t("layout of {count} tiles", { count: layout.tiles.length }) });
   // Never wider than the box (no sideways scrolling), never larger than the preferred size.
   const widthPx = Math.min(room, (maxX - minX) * unitPx);
   board.setAttribute("width", String(Math.floor(widthPx)));
@@ -183,7 +183,7 @@ function drawLayout(box, layout, options) {
     if (isTarget) {
       g.setAttribute("role", "button");
       g.setAttribute("tabindex", "0");
-      g.setAttribute("aria-label", `play ${targets.get(String(p.id))} at the ${describePoint(p)}`);
+      g.setAttribute("aria-label", t("play {tile} at the {place}", { tile: targets.get(String(p.id)), place: describePoint(p) }));
       if (onPoint) {
         g.addEventListener("click", () => onPoint(p.id));
         g.addEventListener("keydown", (e) => {
