@@ -205,3 +205,20 @@ def test_every_word_of_the_pages_scripts_reaches_a_german_page() -> None:
     scripts = {m for m in code_messages() if m in web.SCRIPT_MESSAGES}
     assert "S = {s} · divisor {d} · S mod {d} = {rest}" in scripts
     assert set(web.script_words("de")) == set(web.SCRIPT_MESSAGES)
+
+
+def test_the_frameworks_own_words_in_german() -> None:
+    """click's (typer's) usage line and its errors: an unknown option, a missing one,
+    a bad value, an unknown command."""
+    unknown = pips("sheet", "--bogus", lang="de_DE.UTF-8", extra={"COLUMNS": "200"})
+    assert unknown.returncode == 2
+    assert "Aufruf: pips sheet" in unknown.stderr
+    assert "Die Option --bogus gibt es nicht (mögliche Optionen: --out, --rows)" in unknown.stderr
+    missing = pips("sheet", "fido", lang="de_DE.UTF-8", extra={"COLUMNS": "200"})
+    assert "Option '--players' fehlt." in missing.stderr
+    command = pips("bogus", lang="de_DE.UTF-8", extra={"COLUMNS": "200"})
+    assert "Den Befehl 'bogus' gibt es nicht." in command.stderr
+    english = pips("sheet", "--bogus", lang="C.UTF-8", extra={"COLUMNS": "200"})
+    assert "No such option: --bogus (Possible options: --out, --rows)" in english.stderr
+    assert "Usage: pips sheet" in english.stderr
+    assert "Traceback" not in unknown.stderr + missing.stderr + command.stderr

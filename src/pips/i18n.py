@@ -25,6 +25,7 @@ import functools
 import gettext
 import io
 import os
+import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -240,13 +241,54 @@ FRAMEWORK_WORDS = {
 ``typer.rich_utils``), by constant."""
 
 
+# The command-line framework's own errors (typer's copy of click writes them as
+# f-strings, not gettext messages): each English form and the message it is said as.
+_FRAMEWORK_ERRORS: list[tuple[re.Pattern[str], str]] = [
+    (
+        re.compile(r"No such option: (?P<name>\S+) \(Possible options: (?P<options>.*)\)"),
+        N_("No such option: {name} (Possible options: {options})"),
+    ),
+    (re.compile(r"No such option: (?P<name>\S+)"), N_("No such option: {name}")),
+    (re.compile(r"No such command '(?P<name>.*)'\."), N_("No such command '{name}'.")),
+    (re.compile(r"Missing option (?P<hint>.+?)\.(?P<rest>.*)"), N_("Missing option {hint}.{rest}")),
+    (
+        re.compile(r"Missing argument (?P<hint>.+?)\.(?P<rest>.*)"),
+        N_("Missing argument {hint}.{rest}"),
+    ),
+    (
+        re.compile(r"Invalid value for (?P<hint>.+?): (?P<message>.*)", re.S),
+        N_("Invalid value for {hint}: {message}"),
+    ),
+    (
+        re.compile(r"Option '(?P<name>.+)' requires an argument\."),
+        N_("Option '{name}' requires an argument."),
+    ),
+    (
+        re.compile(r"Got unexpected extra arguments? \((?P<args>.*)\)"),
+        N_("Got unexpected extra arguments ({args})"),
+    ),
+]
+
+
+def framework_message(message: str) -> str:
+    """An error of the command-line framework in the current language (the English
+    message when it is not one pips knows)."""
+    for pattern, template in _FRAMEWORK_ERRORS:
+        found = pattern.fullmatch(message)
+        if found:
+            return _(template).format(**found.groupdict())
+    return message
+
+
 def translate_command(command: Any) -> None:
     """Put a click command (typer's, with its subcommands) into the current language:
-    every help text is looked up as a message, the words around them too."""
+    every help text is looked up as a message, the words around them too ("Usage:",
+    the panels' titles, the framework's errors)."""
     import typer.rich_utils as framework
 
     for constant, message in FRAMEWORK_WORDS.items():
         setattr(framework, constant, _(message))
+    _translate_framework(framework)
 
     def walk(node: Any) -> None:
         if node.help:
@@ -260,6 +302,33 @@ def translate_command(command: Any) -> None:
             walk(child)
 
     walk(command)
+
+
+def _translate_framework(framework: Any) -> None:
+    """Wrap typer's usage line and error panel so that they speak the current language.
+    They live in typer's private copy of click: when that changes, they stay English
+    rather than break (the words are looked up when printed, so this is done once)."""
+    if getattr(framework, "_pips_translated", False):
+        return
+    try:
+        from typer._click.formatting import HelpFormatter
+
+        english_usage = HelpFormatter.write_usage
+        english_error = framework.rich_format_error
+    except (ImportError, AttributeError):  # pragma: no cover - another typer
+        return
+
+    def write_usage(self: Any, prog: str, args: str = "", prefix: str | None = None) -> None:
+        english_usage(self, prog, args, prefix if prefix is not None else _("Usage:") + " ")
+
+    def rich_format_error(error: Any) -> None:
+        english = error.format_message
+        error.format_message = lambda: framework_message(english())
+        english_error(error)
+
+    HelpFormatter.write_usage = write_usage  # type: ignore[method-assign]
+    framework.rich_format_error = rich_format_error
+    framework._pips_translated = True
 
 
 def extract_help(
