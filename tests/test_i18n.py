@@ -149,6 +149,10 @@ def test_the_commands_help_in_german() -> None:
     assert "Anzahl der SpielerInnen." in sheet.stdout and "[erforderlich]" in sheet.stdout
     english = pips("sheet", "--help", lang="en_US.UTF-8", extra=env)
     assert "Number of players." in english.stdout and "[required]" in english.stdout
+    # The game flags' help is made of every game's values and defaults.
+    flags = pips("play", "--help", lang="de_DE.UTF-8", extra=env)
+    assert "Anzahl der SpielerInnen. fido: 3 bis 9, erforderlich;" in flags.stdout
+    assert "Das Spiel: fido, family, draw, doubles, partnership" in flags.stdout
     # The sheet's own --lang sets the sheet's language, not the command's.
     own = pips("sheet", "--lang", "de", "--help", lang="en_US.UTF-8", extra=env)
     assert "Number of players." in own.stdout

@@ -280,6 +280,21 @@ def framework_message(message: str) -> str:
     return message
 
 
+_HELP_PHRASES: dict[str, Phrase] = {}
+
+
+def help_phrase(words: Phrase) -> Phrase:
+    """Keep ``words`` as the help of a command's option or argument: typer turns help
+    into a plain string, so :func:`translate_command` finds the phrase again by its
+    English text to say it with its fields."""
+    _HELP_PHRASES[str.__str__(words)] = words
+    return words
+
+
+def _say_help(text: str) -> str:
+    return say(_HELP_PHRASES.get(text, text))
+
+
 def translate_command(command: Any) -> None:
     """Put a click command (typer's, with its subcommands) into the current language:
     every help text is looked up as a message, the words around them too ("Usage:",
@@ -292,12 +307,12 @@ def translate_command(command: Any) -> None:
 
     def walk(node: Any) -> None:
         if node.help:
-            node.help = _(node.help)
+            node.help = _say_help(node.help)
         if getattr(node, "short_help", None):
-            node.short_help = _(node.short_help)
+            node.short_help = _say_help(node.short_help)
         for param in node.params:
             if getattr(param, "help", None):
-                param.help = _(param.help)
+                param.help = _say_help(param.help)
         for child in getattr(node, "commands", {}).values():
             walk(child)
 
@@ -337,7 +352,8 @@ def extract_help(
     """A ``pybabel`` extractor for the command modules and the games: the marked
     messages, as the Python extractor finds them, and the words that are looked up at
     run time (:func:`translate_command`, the pages' option forms) without a mark: help
-    texts (``help=`` strings and the docstrings of commands), a game option's name as a
+    texts (``help=`` strings and the docstrings of commands), the values a game option
+    takes in words (``values="3 to 9"``), a game option's name as a
     form labels it (``mother_theresa = option(...)``: "mother theresa") and the values
     of the games' choices (the members of a ``StrEnum``)."""
     import ast
@@ -353,7 +369,7 @@ def extract_help(
             for keyword in node.keywords:
                 value = keyword.value
                 if (
-                    keyword.arg == "help"
+                    keyword.arg in ("help", "values")
                     and isinstance(value, ast.Constant)
                     and isinstance(value.value, str)
                 ):

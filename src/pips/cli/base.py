@@ -17,10 +17,11 @@ from rich.text import Text
 
 from pips.bots.base import Bot, bot_names, make_bot
 from pips.core.errors import RuleError
+from pips.core.phrase import Phrase, joined, phrase
 from pips.display import hand_sheet, sheet_table, standings
 from pips.games.match import Match
 from pips.games.registry import GameSpec, GameState, all_games, find_game, game_names
-from pips.i18n import _, explain, say
+from pips.i18n import _, explain, help_phrase, say
 from pips.paths import pips_home
 from pips.tui.widgets import sheet_lines
 
@@ -76,15 +77,26 @@ def game_flags(specs: Sequence[GameSpec], leave_out: Sequence[str] = ()) -> tupl
         for info in spec.options.describe():
             if info.name in leave_out:
                 continue
-            # Per game: the values it takes and its default ("fido: 3 to 9, required").
+            # Per game: the values it takes and its default ("fido: 3 to 9, required"),
+            # as phrases: the help is said in the command's language when it is shown.
+            default: str
             if info.kind is bool:
-                default = "on" if info.default else "off"
+                default = phrase("on") if info.default else phrase("off")
             elif info.default is None:
-                default = "required" if info.required else "as the rules say"
+                default = phrase("required") if info.required else phrase("as the rules say")
             else:
-                default = f"default {info.default}"
-            values = "" if info.kind is bool else f"{info.values}, "
-            games.setdefault(info.name, []).append(f"{spec.name}: {values}{default}")
+                default = phrase("default {value}", value=info.default)
+            part = (
+                phrase("{game}: {default}", game=spec.name, default=default)
+                if info.kind is bool
+                else phrase(
+                    "{game}: {values}, {default}",
+                    game=spec.name,
+                    values=Phrase(info.values),
+                    default=default,
+                )
+            )
+            games.setdefault(info.name, []).append(part)
             if info.name in flags:
                 continue
             kind: type = info.kind if info.kind in (int, bool) else str
@@ -93,7 +105,18 @@ def game_flags(specs: Sequence[GameSpec], leave_out: Sequence[str] = ()) -> tupl
             short = ("-p",) if info.name == "players" else ()
             flags[info.name] = GameFlag(info.name, kind, info.help, short)
     return tuple(
-        GameFlag(f.name, f.kind, f"{f.help} {'; '.join(games[f.name])}.", f.flags)
+        GameFlag(
+            f.name,
+            f.kind,
+            help_phrase(
+                phrase(
+                    "{help} {games}.",
+                    help=Phrase(f.help),
+                    games=joined(games[f.name], separator="; "),
+                )
+            ),
+            f.flags,
+        )
         for f in flags.values()
     )
 
@@ -202,7 +225,7 @@ def records_dir() -> Path:
 
 
 def game_help() -> str:
-    return "The game: " + ", ".join(game_names())
+    return help_phrase(phrase("The game: {games}", games=", ".join(game_names())))
 
 
 def manual_games() -> list[GameSpec]:

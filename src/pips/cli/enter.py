@@ -27,11 +27,12 @@ from pips.core.errors import RuleError
 from pips.core.legal import representatives
 from pips.core.moves import Draw, Move
 from pips.core.notation import move_text, read_move
+from pips.core.phrase import phrase
 from pips.core.tiles import Tile
 from pips.core.view import Event
 from pips.display import describe_event, describe_layout
 from pips.games.registry import find_game
-from pips.i18n import _, say
+from pips.i18n import _, help_phrase, say
 
 ENTER_HELP = """Enter what happened at the table, one action per line:
   a number          the listed move with that number
@@ -105,9 +106,12 @@ def enter(
     game: Annotated[
         str | None,
         typer.Argument(
-            help="The game: "
-            + ", ".join(spec.name for spec in manual_games())
-            + " (the games dealt by hand at a real table, F-24)."
+            help=help_phrase(
+                phrase(
+                    "The game: {games} (the games dealt by hand at a real table, F-24).",
+                    games=", ".join(spec.name for spec in manual_games()),
+                )
+            )
         ),
     ] = None,
     *,
