@@ -218,3 +218,34 @@ def test_the_log_wraps_long_lines_at_its_own_width(tmp_path: Path) -> None:
     run_app(app, script)
     words = " ".join(logged[0].replace("│", " ").split())
     assert "bot7 (greedy), bot8 (greedy)" in words  # the end of the line, not cut off
+
+
+def test_the_client_in_german(tmp_path: Path) -> None:
+    """Under a German language (pips --lang de, LANG=de_DE...) the table speaks German:
+    seats, count, prompt, moves and the keys in the footer (issue 20)."""
+    from pips import i18n
+
+    # As pips --lang de does: the bots' moves are worded in threads of their own.
+    i18n.use_by_default("de")
+    try:
+        session = new_session(tmp_path, "fido", seed=4, options={"players": 3, "set": 6})
+        app = PlayApp(session, delay=0)
+        screens: list[str] = []
+
+        async def script(pilot: Pilot[object]) -> None:
+            await pilot.resize_terminal(120, 40)
+            await pilot.press("enter")
+            await settle(pilot, session)
+            await pilot.pause()
+            screens.append(screen_text(app))
+
+        run_app(app, script)
+    finally:
+        i18n.use_by_default("en")
+    screen = screens[0]
+    assert "FIDO-Divisorspiel" in screen and "Runde 1" in screen
+    assert "Divisor 3" in screen
+    assert "Du bist am Zug" in screen or "denkt nach" in screen or "ist am Zug" in screen
+    assert "Hilfe" in screen and "Beenden" in screen
+    assert " legt " in screen or "Du legst" in screen
+    assert " lays " not in screen and "Your turn" not in screen

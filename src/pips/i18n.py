@@ -45,7 +45,10 @@ SOURCE = "en"
 CATALOGS = Path(__file__).parent / "locale"
 DOMAIN = "pips"
 
-_current: ContextVar[str] = ContextVar("pips_language", default=SOURCE)
+_current: ContextVar[str] = ContextVar("pips_language")
+_default = SOURCE
+"""The language where none was chosen in the context: a thread that a library starts
+(the terminal client's bots) begins with an empty context."""
 
 
 @functools.cache
@@ -66,7 +69,16 @@ def translations(language: str) -> gettext.NullTranslations:
 
 def current() -> str:
     """The language of the person being answered now."""
-    return _current.get()
+    return _current.get(_default)
+
+
+def use_by_default(language: str) -> None:
+    """Answer in ``language`` everywhere in this process unless a context chose
+    another: for the command line, whose one person reads every thread's words (the
+    server chooses per request with :func:`use`, and never calls this)."""
+    global _default
+    _default = language if language in LANGUAGES else SOURCE
+    use(language)
 
 
 def use(language: str) -> None:

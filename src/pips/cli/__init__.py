@@ -46,7 +46,7 @@ def _version_flag(given: bool) -> None:
 def _language_flag(given: str | None) -> str | None:
     if given is not None:
         try:
-            i18n.use(i18n.supported(given))
+            i18n.use_by_default(i18n.supported(given))
         except ValueError as exc:
             raise UsageError(explain(exc)) from None
     return given
@@ -96,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: user errors become one line on stderr and exit code 2. The help
     texts are put into the command's language before the command line is read."""
     args = list(argv) if argv is not None else sys.argv[1:]
-    i18n.use(_command_language(args))
+    i18n.use_by_default(_command_language(args))
     command = typer.main.get_command(app)
     i18n.translate_command(command)
     try:

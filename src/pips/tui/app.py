@@ -8,6 +8,7 @@ the same table (:mod:`pips.tui.art`, :mod:`pips.tui.widgets`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -28,6 +29,7 @@ from pips.bots.external import BotError
 from pips.core.errors import RuleError
 from pips.core.moves import Draw, Move, Pass, Play
 from pips.core.notation import NotationError, move_text, read_tile
+from pips.core.phrase import N_
 from pips.core.tiles import Tile
 from pips.core.view import View
 from pips.display import (
@@ -83,15 +85,26 @@ VIEWS = ("auto", "compact", "full")
 middle), ``full`` (as laid, panned with the keys), ``auto`` (full while it fits)."""
 
 
+def speak_bindings(node: Any) -> None:
+    """The keys' descriptions (the footer, marked with ``N_``) in the current language."""
+    keys = node._bindings.key_to_bindings
+    for key, bindings in keys.items():
+        keys[key] = [
+            dataclasses.replace(b, description=_(b.description)) if b.description else b
+            for b in bindings
+        ]
+
+
 class TextScreen(ModalScreen[None]):
     """A modal page (a score sheet, the rules); any of Enter, Escape or q closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,enter,q,space", "close", "Close"),
+        Binding("escape,enter,q,space", "close", N_("Close")),
     ]
 
     def __init__(self, body: RenderableType, title: str) -> None:
         super().__init__()
+        speak_bindings(self)
         self.body = body
         self.title_text = title
 
@@ -99,7 +112,7 @@ class TextScreen(ModalScreen[None]):
         with VerticalScroll(id="dialog"):
             yield Static(Text(self.title_text, style="bold"))
             yield Static(self.body, id="dialog-body")
-            yield Static(Text("Enter to go on", style="dim"))
+            yield Static(Text(_("Enter to go on"), style="dim"))
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -125,20 +138,21 @@ class TableApp(App[object]):
     CSS = CSS
     ENABLE_COMMAND_PALETTE = False  # its key would take the footer's room
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "scroll_board(0, -2)", "Scroll up", show=False),
-        Binding("down", "scroll_board(0, 2)", "Scroll down", show=False),
-        Binding("shift+up", "scroll_board(0, -10)", "Page up", show=False),
-        Binding("shift+down", "scroll_board(0, 10)", "Page down", show=False),
-        Binding("shift+left", "scroll_board(-10, 0)", "Pan left", show=False),
-        Binding("shift+right", "scroll_board(10, 0)", "Pan right", show=False),
-        Binding("c", "cycle_view", "View", show=False),
-        Binding("period", "follow", "Last tile", show=False),
-        Binding("l", "show_log", "Moves", show=False),
-        Binding("question_mark,f1", "help", "Help"),
+        Binding("up", "scroll_board(0, -2)", N_("Scroll up"), show=False),
+        Binding("down", "scroll_board(0, 2)", N_("Scroll down"), show=False),
+        Binding("shift+up", "scroll_board(0, -10)", N_("Page up"), show=False),
+        Binding("shift+down", "scroll_board(0, 10)", N_("Page down"), show=False),
+        Binding("shift+left", "scroll_board(-10, 0)", N_("Pan left"), show=False),
+        Binding("shift+right", "scroll_board(10, 0)", N_("Pan right"), show=False),
+        Binding("c", "cycle_view", N_("View"), show=False),
+        Binding("period", "follow", N_("Last tile"), show=False),
+        Binding("l", "show_log", N_("Moves"), show=False),
+        Binding("question_mark,f1", "help", N_("Help")),
     ]
 
     def __init__(self, spec: GameSpec, options: Any, names: Sequence[str]) -> None:
         super().__init__()
+        speak_bindings(self)
         self.spec = spec
         self.names = list(names)
         self.title = _(spec.title)
@@ -186,8 +200,15 @@ class TableApp(App[object]):
         if small:
             self.query_one("#too-small", Static).update(
                 Text(
-                    f"The terminal is {width}x{height}; the table needs at least "
-                    f"{SMALLEST[0]}x{SMALLEST[1]}. Make the window larger (q quits).",
+                    _(
+                        "The terminal is {width}x{height}; the table needs at least "
+                        "{least_width}x{least_height}. Make the window larger (q quits)."
+                    ).format(
+                        width=width,
+                        height=height,
+                        least_width=SMALLEST[0],
+                        least_height=SMALLEST[1],
+                    ),
                     style="bold",
                 )
             )
@@ -284,15 +305,15 @@ class TableApp(App[object]):
             Text("\nKeys", style="bold"),
             keys,
         )
-        self.push_screen(TextScreen(body, f"Help: {self.spec.title}"))
+        self.push_screen(TextScreen(body, _("Help: {game}").format(game=_(self.spec.title))))
 
     def _help_keys(self) -> list[tuple[str, str]]:
         return [
-            ("↑ ↓ Shift+↑ Shift+↓", "scroll the board"),
-            ("Shift+← Shift+→", "pan the board sideways"),
-            (".", "back to the last tile laid"),
-            ("c", "board view: auto, compact, full"),
-            ("l", "every move so far"),
+            ("↑ ↓ Shift+↑ Shift+↓", _("scroll the board")),
+            ("Shift+← Shift+→", _("pan the board sideways")),
+            (".", _("back to the last tile laid")),
+            ("c", _("board view: auto, compact, full")),
+            ("l", _("every move so far")),
         ]
 
 
@@ -308,18 +329,18 @@ class PlayApp(TableApp):
     """One person against bots, hand after hand until the match ends."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "cursor(-1)", "◀", show=False),
-        Binding("right", "cursor(1)", "▶", show=False),
-        Binding("enter", "confirm", "Play"),
-        Binding("d", "draw", "Draw"),
-        Binding("h", "hint", "Hint"),
-        Binding("u", "undo", "Undo"),
-        Binding("s", "sheet", "Sheet"),
-        Binding("space", "skip", "Skip bots", show=False),
+        Binding("left", "cursor(-1)", N_("◀"), show=False),
+        Binding("right", "cursor(1)", N_("▶"), show=False),
+        Binding("enter", "confirm", N_("Play")),
+        Binding("d", "draw", N_("Draw")),
+        Binding("h", "hint", N_("Hint")),
+        Binding("u", "undo", N_("Undo")),
+        Binding("s", "sheet", N_("Sheet")),
+        Binding("space", "skip", N_("Skip bots"), show=False),
         # "-" belongs to typed tiles (6-4), so the pace has keys of its own.
-        Binding("greater_than_sign,plus", "pace(0.5)", "Faster", show=False),
-        Binding("less_than_sign", "pace(2)", "Slower", show=False),
-        Binding("q", "quit_game", "Quit"),
+        Binding("greater_than_sign,plus", "pace(0.5)", N_("Faster"), show=False),
+        Binding("less_than_sign", "pace(2)", N_("Slower"), show=False),
+        Binding("q", "quit_game", N_("Quit")),
     ]
 
     def __init__(self, session: PlaySession, *, delay: float = 0.8) -> None:
@@ -340,14 +361,15 @@ class PlayApp(TableApp):
         self.failure: str | None = None  # why a bot ended the session
         self.knock_asked = False  # a knock the rules would penalize waits for a second k
         # The game's own word for passing (the partnership game knocks, PT-07).
-        self.bind("k", "knock", description=self.spec.pass_word.capitalize())
+        self.bind("k", "knock", description=_(self.spec.pass_word.capitalize()))
 
     def on_mount(self) -> None:
         session = self.session
+        you = _("you")
         seats = ", ".join(
-            f"{n} ({b or 'you'})" for n, b in zip(session.names, session.bot_names, strict=True)
+            f"{n} ({b or you})" for n, b in zip(session.names, session.bot_names, strict=True)
         )
-        self.log_line(f"seats in playing order: {seats}")
+        self.log_line(_("seats in playing order: {seats}").format(seats=seats))
         lots = session.match.lots
         if lots is not None:
             entrant_names = {session.match.seating[s]: n for s, n in enumerate(self.names)}
@@ -416,28 +438,37 @@ class PlayApp(TableApp):
     def prompt(self, moves: Sequence[Move]) -> Text:
         session = self.session
         if session.is_over:
-            return Text("The match is over. q saves and quits.", style="bold")
+            return Text(_("The match is over. q saves and quits."), style="bold")
         if not session.my_turn:
             who = self.names[session.turn or 0]
-            return Text(f"{who} is thinking…" if self.thinking else f"{who} to play")
+            said = _("{name} is thinking…") if self.thinking else _("{name} to play")
+            return Text(said.format(name=who))
         if self.choice is not None:
             options = "  ".join(
                 f"{key}: {_where(o)}" for key, o in zip(_KEYS, self.choice.outcomes, strict=False)
             )
-            return Text(f"{self.choice.tile} fits more than one place: {options}  (Esc cancels)")
+            return Text(
+                _("{tile} fits more than one place: {options}  (Esc cancels)").format(
+                    tile=self.choice.tile, options=options
+                )
+            )
         if self.knock_asked:
             return Text(
-                f"A tile fits: {self.spec.pass_word} anyway and be penalized? "
-                f"k again to {self.spec.pass_word}, any other key to play on.",
+                _(
+                    "A tile fits: {word} anyway and be penalized? "
+                    "k again to {word}, any other key to play on."
+                ).format(word=_(self.spec.pass_word)),
                 style="bold yellow",
             )
         if self.typed:
-            return Text(f"tile: {self.typed}▏ (Enter plays it, Esc clears)")
+            return Text(_("tile: {typed}▏ (Enter plays it, Esc clears)").format(typed=self.typed))
         if any(isinstance(m, Play) for m in moves):
-            return Text("Your turn: ←/→ and Enter, or type a tile like 6-4 and Enter.")
+            return Text(_("Your turn: ←/→ and Enter, or type a tile like 6-4 and Enter."))
         if any(isinstance(m, Draw) for m in moves):
-            return Text("Your turn: no tile fits; d draws.")
-        return Text("Your turn: no tile fits; k " + self.spec.pass_verb() + ".")
+            return Text(_("Your turn: no tile fits; d draws."))
+        if self.spec.pass_word == "knock":
+            return Text(_("Your turn: no tile fits; k knocks."))
+        return Text(_("Your turn: no tile fits; k passes."))
 
     def advance(self) -> None:
         """Go on: a bot's turn is decided off the UI thread; the person's waits."""
@@ -487,8 +518,8 @@ class PlayApp(TableApp):
         self.log_line(say(describe_event(event, self.names, self.spec.name, you=session.me)))
         if isinstance(event.move, Play) and event.move.tile.is_double:
             # "Rostock knocking": the table knocks when a double is laid (§1.10).
-            knock = f"{event.move.tile} laid · knock knock! (Rostock knocking)"
-            self.notify(knock, title="A double", timeout=2)
+            knock = _("{tile} laid · knock knock! (Rostock knocking)").format(tile=event.move.tile)
+            self.notify(knock, title=_("A double"), timeout=2)
             self.log_line(Text(knock, style="italic"))
         elif isinstance(event.move, Pass):
             self.notify(
@@ -525,16 +556,21 @@ class PlayApp(TableApp):
         outcome = session.match.result
         if outcome is not None and hand_number == len(session.match.hands):
             winners = ", ".join(self.names[s] for s in outcome.winners)
-            over = "Match over" if session.match.target is not None else "Game over"
-            body = Group(body, Text(f"\n{over}: {winners} won.", style="bold"))
-        return body, sheet.explanation
+            over = (
+                _("Match over: {winners} won.")
+                if session.match.target is not None
+                else _("Game over: {winners} won.")
+            )
+            body = Group(body, Text("\n" + over.format(winners=winners), style="bold"))
+        return body, say(sheet.explanation)
 
     def show_sheet(self, hand_number: int) -> None:
         body, explanation = self.sheet_of(hand_number)
         self.last_sheet = body
         self.log_line(explanation)
         self.refresh_table()
-        self.push_screen(TextScreen(body, f"Score sheet, hand {hand_number}"), self._sheet_closed)
+        title = _("Score sheet, hand {number}").format(number=hand_number)
+        self.push_screen(TextScreen(body, title), self._sheet_closed)
 
     def _sheet_closed(self, _: object) -> None:
         self.advance()
@@ -627,7 +663,7 @@ class PlayApp(TableApp):
             if draws:
                 self.apply(draws[0])
             else:
-                self.show_status(Text("You cannot draw now.", style="red"))
+                self.show_status(Text(_("You cannot draw now."), style="red"))
 
     def action_knock(self) -> None:
         # Also when a tile fits: the rules decide (refused, or penalized: PT-08), and a
@@ -656,29 +692,29 @@ class PlayApp(TableApp):
             self.cursor = self.order.index(move.tile)
         self.hinted = move
         self.refresh_table()
-        text = Text("Hint: ", style="bold")
+        text = Text(_("Hint: "), style="bold")
         text.append(f"{what} — " + "; ".join(advice.reasons))
-        text.append("  (Enter plays it)", style="dim")
+        text.append(_("  (Enter plays it)"), style="dim")
         self.show_status(text)
         self.log_line(text)
 
     def action_undo(self) -> None:
         taken = self.session.undo()
         if not taken:
-            self.show_status(Text("Nothing of yours to take back.", style="red"))
+            self.show_status(Text(_("Nothing of yours to take back."), style="red"))
             return
         self.generation += 1
         self.choice = None
         self.typed = ""
-        self.log_line(f"undo: {taken} move(s) taken back")
+        self.log_line(_("undo: {count} move(s) taken back").format(count=taken))
         self.advance()
-        self.show_status(Text(f"Took back {taken} move(s).", style="yellow"))
+        self.show_status(Text(_("Took back {count} move(s).").format(count=taken), style="yellow"))
 
     def action_sheet(self) -> None:
         if self.last_sheet is None:
-            self.show_status(Text("No hand has finished yet.", style="red"))
+            self.show_status(Text(_("No hand has finished yet."), style="red"))
             return
-        self.push_screen(TextScreen(self.last_sheet, "Last score sheet"))
+        self.push_screen(TextScreen(self.last_sheet, _("Last score sheet")))
 
     def action_skip(self) -> None:
         self.skipping = True
@@ -695,14 +731,14 @@ class ReplayApp(TableApp):
     """A record shown position by position: every hand face up, forward and back."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,l", "step(1)", "Next"),
-        Binding("left,j", "step(-1)", "Back"),
-        Binding("pagedown,n", "hand(1)", "Next hand"),
-        Binding("pageup,p", "hand(-1)", "Previous hand"),
-        Binding("home", "jump(0)", "Start"),
-        Binding("end", "jump(-1)", "End"),
-        Binding("a", "analyse", "Analyse"),
-        Binding("q,escape", "quit", "Quit"),
+        Binding("right,l", "step(1)", N_("Next")),
+        Binding("left,j", "step(-1)", N_("Back")),
+        Binding("pagedown,n", "hand(1)", N_("Next hand")),
+        Binding("pageup,p", "hand(-1)", N_("Previous hand")),
+        Binding("home", "jump(0)", N_("Start")),
+        Binding("end", "jump(-1)", N_("End")),
+        Binding("a", "analyse", N_("Analyse")),
+        Binding("q,escape", "quit", N_("Quit")),
     ]
 
     def __init__(self, replayed: Replay, *, level: str = "normal") -> None:

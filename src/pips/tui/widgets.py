@@ -50,23 +50,31 @@ def seats_panel(
     columns = ["", "seat", "tiles", "points" if spec.scores_during_hand else "score"]
     if hands is not None:
         columns.append("hand")  # beside the seat, so nine seats still fit
+    heading = {
+        "": "",
+        "seat": _("seat"),
+        "tiles": _("tiles"),
+        "points": _("points"),
+        "score": _("score"),
+        "hand": _("hand"),
+    }
     # The seats keep their width; a hand stays on its seat's line (cut short with …
     # when long), so nine seats fit.
     widest = max(len(n) for n in names) + (6 if spec.pairs else 0) + 6
     for column in columns:
         table.add_column(
-            column,
+            heading[column],
             justify="left" if column in ("", "seat", "hand") else "right",
             no_wrap=True,
             overflow="ellipsis",
-            min_width={"": 1, "seat": widest, "hand": 8}.get(column, len(column)),
+            min_width={"": 1, "seat": widest, "hand": 8}.get(column, len(heading[column])),
             ratio=1 if column == "hand" else None,
         )
     for seat, name in enumerate(names):
         marker = "▶" if view.turn == seat else ""
-        label = name + (" (you)" if seat == view.seat and name != "You" else "")
+        label = name + (" " + _("(you)") if seat == view.seat and name != "You" else "")
         if spec.pairs:
-            label += f"  pair {'AB'[seat % 2]}"
+            label += "  " + _("pair {letter}").format(letter="AB"[seat % 2])
         row: list[RenderableType] = [
             Text(marker, style="bold yellow"),
             Text(label, style="bold" if seat == view.turn else ""),
@@ -79,19 +87,24 @@ def seats_panel(
         if view.set_aside and view.set_aside[seat]:
             aside = " ".join(map(tile_text, view.set_aside[seat]))
             table.add_row(
-                "", Text(f"set aside: {aside}", style="magenta"), *[""] * (len(columns) - 2)
+                "",
+                Text(_("set aside: {tiles}").format(tiles=aside), style="magenta"),
+                *[""] * (len(columns) - 2),
             )
     lines: list[RenderableType] = [table]
     facts = []
     if spec.traits(view.options).draw is not DrawRule.NONE or view.stock_size:
-        facts.append(f"stock {view.stock_size}")
+        facts.append(_("stock {count}").format(count=view.stock_size))
     direction = view.options.get("direction")
     if direction:
-        arrow = "↻" if direction == "clockwise" else "↺"
-        facts.append(f"play goes {direction.replace('-', ' ')} {arrow}")
-    facts.append(f"hand {view.hand_number}")
+        facts.append(
+            _("play goes clockwise ↻")
+            if direction == "clockwise"
+            else _("play goes counter clockwise ↺")
+        )
+    facts.append(_("hand {number}").format(number=view.hand_number))
     if target is not None:
-        facts.append(f"match to {target}")
+        facts.append(_("match to {target}").format(target=target))
     lines.append(Text(" · ".join(facts), style=DIM))
     return Group(*lines)
 
@@ -105,11 +118,15 @@ def count_panel(view: View, outcomes: Mapping[Tile, Sequence[PlayOutcome]]) -> T
     s = view.layout.count
     text = Text()
     text.append(f"S = {s}", style="bold")
-    text.append(f"   divisor {divisor}   S mod {divisor} = {s % divisor}")
+    text.append(
+        _("   divisor {divisor}   S mod {divisor} = {rest}").format(
+            divisor=divisor, rest=s % divisor
+        )
+    )
     if s and s % divisor == 0:
-        text.append(f"   (scores {s // divisor})", style="green")
+        text.append(_("   (scores {points})").format(points=s // divisor), style="green")
     if outcomes:
-        text.append("\nyour plays: ")
+        text.append("\n" + _("your plays: "))
         parts = []
         for tile, found in outcomes.items():
             # Places that make the same count are one entry.
@@ -191,10 +208,14 @@ def seats_line(view: View, names: Sequence[str], target: int | None, width: int)
     spec = find_game(view.game)
     scores = view.result.final if view.result is not None else view.scores
     # The person is "(you)" unless already called You.
-    you = [" (you)" if s == view.seat and n != "You" else "" for s, n in enumerate(names)]
+    you = [" " + _("(you)") if s == view.seat and n != "You" else "" for s, n in enumerate(names)]
+    seat_words = (
+        _("{name}: {tiles} tiles, {score} points")
+        if spec.scores_during_hand
+        else _("{name}: {tiles} tiles, {score} score")
+    )
     long = [
-        f"{name}{you[seat]}: {view.hand_sizes[seat]} tiles, "
-        f"{scores[seat]} {'points' if spec.scores_during_hand else 'score'}"
+        seat_words.format(name=name + you[seat], tiles=view.hand_sizes[seat], score=scores[seat])
         for seat, name in enumerate(names)
     ]
     short = [
@@ -217,13 +238,13 @@ def seats_line(view: View, names: Sequence[str], target: int | None, width: int)
             used += 5
         text.append(item, style="bold" if turn else "")
         used += len(item)
-    facts = [f"hand {view.hand_number}"]
+    facts = [_("hand {number}").format(number=view.hand_number)]
     if spec.traits(view.options).draw is not DrawRule.NONE or view.stock_size:
-        facts.insert(0, f"stock {view.stock_size}")
+        facts.insert(0, _("stock {count}").format(count=view.stock_size))
     if target is not None:
-        facts.append(f"match to {target}")
+        facts.append(_("match to {target}").format(target=target))
     if brief:
-        facts.append("* you · tiles/score")
+        facts.append(_("* you · tiles/score"))
     text.append("\n" + " · ".join(facts), style=DIM)
     return text
 
