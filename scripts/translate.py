@@ -16,14 +16,15 @@ with path.open("rb") as handle:
     catalog = read_po(handle, locale=language)
 done = 0
 for message in catalog:
-    if message.id and message.id in words and (not message.string or message.fuzzy):
-        message.string = words[message.id]
+    key = message.id[0] if isinstance(message.id, tuple) else message.id
+    if key and key in words and (not any(message.string) or message.fuzzy):
+        message.string = words[key]
         message.flags.discard("fuzzy")
         message.previous_id = []
         done += 1
 with path.open("wb") as handle:
     write_po(handle, catalog, width=0, omit_header=False)
-left = [m.id for m in catalog if m.id and (not m.string or m.fuzzy)]
+left = [m.id for m in catalog if m.id and (not any(m.string) or m.fuzzy)]
 print(f"{done} translated, {len(left)} left")
 for message_id in left:
     print("  ", repr(message_id))

@@ -63,10 +63,12 @@ def test_every_message_is_translated_with_the_same_fields(language: str) -> None
     messages = catalog(LOCALE / language / "LC_MESSAGES" / "pips.po")
     assert set(messages) == code_messages(), "stale catalog: run scripts/catalogs"
     for msgid, message in messages.items():
-        text = message.string  # type: ignore[attr-defined]
-        assert text, f"{language}: no translation of {msgid!r}"
+        # A plural message has a form per number, each with the fields of the English.
+        forms = message.string  # type: ignore[attr-defined]
+        for text in forms if isinstance(forms, tuple) else (forms,):
+            assert text, f"{language}: no translation of {msgid!r}"
+            assert sorted(FIELD.findall(text)) == sorted(FIELD.findall(msgid)), msgid
         assert "fuzzy" not in message.flags, f"{language}: fuzzy {msgid!r}"  # type: ignore[attr-defined]
-        assert sorted(FIELD.findall(text)) == sorted(FIELD.findall(msgid)), msgid
 
 
 def test_the_language_comes_from_the_environment_as_gettext_reads_it() -> None:

@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from pips import __version__, i18n
+from pips.core.phrase import N_
 from pips.games.registry import all_games
 from pips.i18n import _
 from pips.server import accounts
@@ -44,6 +45,27 @@ def _script_messages() -> tuple[str, ...]:
 
 
 SCRIPT_MESSAGES = _script_messages()
+
+RESULT_WORDS = (
+    # A result's status, where it came from, and what a review did, as the results
+    # pages show them (looked up by value in the templates).
+    N_("provisional"),
+    N_("confirmed"),
+    N_("disputed"),
+    N_("held"),
+    N_("withdrawn"),
+    N_("api"),
+    N_("form"),
+    N_("csv"),
+    N_("server"),
+    N_("confirm"),
+    N_("dispute"),
+    N_("resolve"),
+    N_("reject"),
+    N_("uphold"),
+    N_("withdraw"),
+    N_("clear"),
+)
 
 
 def script_words(language: str) -> dict[str, str]:

@@ -1,10 +1,12 @@
 "use strict";
+// How big a loss is (pips.bots.analysis.SIZES), in the page's language.
+const SIZE_WORDS = { inaccuracy: t("inaccuracy"), mistake: t("mistake"), blunder: t("blunder") };
 (async () => {
   const box = document.getElementById("replay");
   const id = box.dataset.table;
   const response = await fetch(`/api/records/${id}/positions`);
   const info = document.getElementById("info");
-  if (!response.ok) { info.textContent = "no finished game with that id"; return; }
+  if (!response.ok) { info.textContent = t("no finished game with that id"); return; }
   const positions = await response.json();
   let at = 0;
   let analysis = null;
@@ -12,20 +14,21 @@
     const line = document.getElementById("analysis-line");
     if (!analysis) { line.textContent = ""; return; }
     const d = analysis.decisions.find((x) => x.hand === p.hand && x.move === p.move);
-    if (!d) { line.textContent = p.move ? "no choice that mattered here" : ""; return; }
+    if (!d) { line.textContent = p.move ? t("no choice that mattered here") : ""; return; }
     const choices = d.choices.map((c) => `${c.move} ${c.value >= 0 ? "+" : ""}${c.value.toFixed(1)}`).join("  ");
-    line.textContent = `From ${analysis.seats[d.seat]}'s view: played ${d.played}` +
-      (d.loss > 0 ? `, best ${d.best}, loss ${d.loss.toFixed(2)}` : " (the best)") +
-      (d.size ? ` — ${d.size}` : "") + ` · choices: ${choices}`;
+    const view = t("From {name}'s view: played {move}", { name: analysis.seats[d.seat], move: d.played });
+    const verdict = d.loss > 0 ? t(", best {move}, loss {loss}", { move: d.best, loss: d.loss.toFixed(2) }) : t(" (the best)");
+    const size = d.size ? " — " + (SIZE_WORDS[d.size] || d.size) : "";
+    line.textContent = view + verdict + size + " · " + t("choices: {choices}", { choices });
   }
   document.getElementById("analyse").onclick = async () => {
     const button = document.getElementById("analyse");
     button.disabled = true;
     const line = document.getElementById("analysis-line");
-    line.textContent = "analysing every decision… (up to a minute for a long match)";
+    line.textContent = t("analysing every decision… (up to a minute for a long match)");
     const answer = await fetch(`/api/records/${id}/analysis`);
     const data = await answer.json();
-    if (!answer.ok) { line.textContent = data.detail || "the analysis could not be made"; button.disabled = false; return; }
+    if (!answer.ok) { line.textContent = data.detail || t("the analysis could not be made"); button.disabled = false; return; }
     analysis = data;
     const body = document.querySelector("#analysis-summary tbody");
     body.replaceChildren();
@@ -45,7 +48,7 @@
   function show() {
     const p = positions[at];
     analysed(p);
-    info.textContent = `hand ${p.hand}, move ${p.move} (${at}/${positions.length - 1}): ${p.said}`;
+    info.textContent = t("hand {hand}, move {move} ({at}/{last}): {said}", { hand: p.hand, move: p.move, at, last: positions.length - 1, said: p.said });
     drawLayout(document.getElementById("layout"), p.view.layout, { last: p.view.layout.tiles.length - 1 });
     const hands = document.getElementById("hands");
     hands.replaceChildren();
@@ -53,7 +56,7 @@
       const row = document.createElement("div");
       row.className = "lane";
       row.append(`${p.names[seat]}: `);
-      for (const t of h) row.appendChild(tileSvg(t[0], t[1], false));
+      for (const tile of h) row.appendChild(tileSvg(tile[0], tile[1], false));
       hands.appendChild(row);
     });
   }
