@@ -228,3 +228,16 @@ def test_the_frameworks_own_words_in_german() -> None:
     assert "No such option: --bogus (Possible options: --out, --rows)" in english.stderr
     assert "Usage: pips sheet" in english.stderr
     assert "Traceback" not in unknown.stderr + missing.stderr + command.stderr
+
+
+def test_the_rules_and_a_bad_record_in_german(tmp_path: Path) -> None:
+    """pips rules in the German rules' words; a record that does not read, refused in
+    German with the place it fails."""
+    rules = pips("rules", "fido", lang="de_DE.UTF-8", extra={"COLUMNS": "200"})
+    assert "FIDO-Divisorspiel: eine Runde, 3 bis 9 SpielerInnen" in rules.stdout
+    assert "»nackte« Seite" in rules.stdout and "Mutter-Theresa-Regel" in rules.stdout
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "nope"}', encoding="utf-8")
+    checked = pips("check", str(bad), lang="de_DE.UTF-8")
+    assert checked.returncode == 1
+    assert "Aufzeichnung 1: format muss 'pips.record/1' sein, nicht 'nope'" in checked.stderr

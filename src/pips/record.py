@@ -23,10 +23,12 @@ from pips.core.errors import RuleError
 from pips.core.fairness import SCHEME, deal_commitment
 from pips.core.lots import LotDraw, LotRule, Lots, draw_lots, replay_lots
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
+from pips.core.phrase import Phrase, joined, phrase
 from pips.core.tiles import Tile
 from pips.core.view import event_to_json
 from pips.games.match import Match
 from pips.games.registry import GameSpec, GameState, find_game
+from pips.i18n import reason
 
 FORMAT = "pips.record/1"
 
@@ -45,14 +47,18 @@ class RecordError(ValueError):
         move: int | None = None,
         rule: str | None = None,
     ) -> None:
-        where = []
+        # Phrases all through, so that an edge can say the error in its reader's language.
+        where: list[str] = []
         if hand is not None:
-            where.append(f"hand {hand}")
+            where.append(phrase("hand {number}", number=hand))
         if move:
-            where.append(f"move {move}")
-        prefix = ", ".join(where)
-        text = f"{rule}: {message}" if rule and not message.startswith(f"{rule}:") else message
-        super().__init__(f"{prefix}: {text}" if prefix else text)
+            where.append(phrase("move {number}", number=move))
+        text: str = message
+        if rule and not message.startswith(f"{rule}:"):
+            text = Phrase("{rule}: {words}", {"rule": rule, "words": message})
+        if where:
+            text = Phrase("{where}: {text}", {"where": joined(where), "text": text})
+        super().__init__(text)
         self.hand = hand
         self.move = move
         self.rule = rule
@@ -169,10 +175,10 @@ def load(path: Path) -> Iterator[dict[str, Any]]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"cannot read {path}: {exc}") from None
+        raise RecordError(phrase("cannot read {path}: {exc}", path=path, exc=exc)) from None
     stripped = text.lstrip()
     if not stripped:
-        raise RecordError(f"{path} is empty")
+        raise RecordError(phrase("{path} is empty", path=path))
     try:
         whole = json.loads(text)
     except json.JSONDecodeError:
@@ -186,9 +192,11 @@ def load(path: Path) -> Iterator[dict[str, Any]]:
         try:
             item = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"line {number} is not JSON: {exc.msg}") from None
+            raise RecordError(
+                phrase("line {number} is not JSON: {msg}", number=number, msg=exc.msg)
+            ) from None
         if not isinstance(item, dict):
-            raise RecordError(f"line {number} is not a record object")
+            raise RecordError(phrase("line {number} is not a record object", number=number))
         yield item
 
 
@@ -220,17 +228,22 @@ def _tile(value: Any, where: str) -> Tile:
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
         raise RecordError(
-            f"{where}: a tile is written [a, b], got {json.dumps(value)}", rule="C-01"
+            phrase(
+                "{where}: a tile is written [a, b], got {value}",
+                where=where,
+                value=json.dumps(value),
+            ),
+            rule="C-01",
         )
     try:
         return Tile.of(value[0], value[1])
     except ValueError as exc:
-        raise RecordError(f"{where}: {exc}") from None
+        raise RecordError(phrase("{where}: {exc}", where=where, exc=reason(exc))) from None
 
 
 def _tiles(value: Any, where: str) -> list[Tile]:
     if not isinstance(value, list):
-        raise RecordError(f"{where} must be a list of tiles")
+        raise RecordError(phrase("{where} must be a list of tiles", where=where))
     return [_tile(v, where) for v in value]
 
 
@@ -239,15 +252,17 @@ def move_from_json(data: Any, state: Any) -> Move:
     for the hand ``state``; :class:`RecordError` when it is malformed. Whether it is
     legal is for the engine to say."""
     if not isinstance(data, dict):
-        raise RecordError("a move is an object")
+        raise RecordError(phrase("a move is an object"))
     kinds = [k for k in ("play", "draw", "pass", "misdeal") if k in data]
     if len(kinds) != 1:
-        raise RecordError("a move has exactly one of play, draw, pass, misdeal")
+        raise RecordError(phrase("a move has exactly one of play, draw, pass, misdeal"))
     kind = kinds[0]
     if kind == "misdeal":
         body = data["misdeal"]
         if not isinstance(body, dict) or not isinstance(data.get("seat"), int):
-            raise RecordError('a misdeal is {"seat": s, "misdeal": {"returned", "drawn"}}')
+            raise RecordError(
+                phrase('a misdeal is {{"seat": s, "misdeal": {{"returned", "drawn"}}}}')
+            )
         return Misdeal(
             data["seat"],
             tuple(_tiles(body.get("returned", []), "returned")),
@@ -255,7 +270,7 @@ def move_from_json(data: Any, state: Any) -> Move:
         )
     if kind == "pass":
         if data["pass"] is not True:
-            raise RecordError('a pass is written "pass": true')
+            raise RecordError(phrase('a pass is written "pass": true'))
         return Pass()
     if kind == "draw":
         return Draw(None if data["draw"] is None else _tile(data["draw"], "draw"))
@@ -265,16 +280,18 @@ def move_from_json(data: Any, state: Any) -> Move:
         or len(halves) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in halves)
     ):
-        raise RecordError("a play is written [touching, open]", rule="C-01")
+        raise RecordError(phrase("a play is written [touching, open]"), rule="C-01")
     tile = _tile(halves, "play")
     touching = halves[0]
     try:
         at = At(str(data.get("at")))
     except ValueError:
-        raise RecordError(f'"at" must be open, end or side, not {data.get("at")!r}') from None
+        raise RecordError(
+            phrase('"at" must be open, end or side, not {value!r}', value=data.get("at"))
+        ) from None
     inline = data.get("inline", False)
     if not isinstance(inline, bool):
-        raise RecordError('"inline" is true or false')
+        raise RecordError(phrase('"inline" is true or false'))
     if at is At.OPEN:
         return Play(tile, touching, at, -1, inline)
     end = data.get("end")
@@ -286,7 +303,7 @@ def move_from_json(data: Any, state: Any) -> Move:
         )
         end = ids[0] if ids else -1
     if not isinstance(end, int) or isinstance(end, bool):
-        raise RecordError('"end" is the id of an open point')
+        raise RecordError(phrase('"end" is the id of an open point'))
     return Play(tile, touching, at, end, inline)
 
 
@@ -300,68 +317,89 @@ def _lots(record: Mapping[str, Any], spec: GameSpec, options: Any) -> Lots | Non
     data = record.get("lots")
     if rule is None:
         if data is not None:
-            raise RecordError(f"a {spec.name} game with these options draws no lots")
+            raise RecordError(
+                phrase("a {name} game with these options draws no lots", name=spec.name)
+            )
         return None
     lot_rule = "DB-01" if rule is LotRule.FIRST_PLAYER else "PT-01"
     if not isinstance(data, dict) or not isinstance(data.get("draws"), list):
-        raise RecordError('the seats were drawn by lot: "lots" must give the draws', rule=lot_rule)
+        raise RecordError(
+            phrase('the seats were drawn by lot: "lots" must give the draws'), rule=lot_rule
+        )
     draws = []
     for item in data["draws"]:
         if not isinstance(item, list) or len(item) != 2 or not _int(item[0]):
-            raise RecordError("a lot is written [entrant, [a, b]]")
+            raise RecordError(phrase("a lot is written [entrant, [a, b]]"))
         draws.append(LotDraw(item[0], _tile(item[1], "lots")))
     try:
         lots = replay_lots(options.players, rule, draws)
     except ValueError as exc:
-        raise RecordError(f"lots: {exc}", rule=lot_rule) from None
+        raise RecordError(phrase("lots: {exc}", exc=reason(exc)), rule=lot_rule) from None
     if data.get("seating") != list(lots.seating):
-        raise RecordError(f"lots: the draws seat the entrants {list(lots.seating)}", rule=lot_rule)
+        raise RecordError(
+            phrase("lots: the draws seat the entrants {value}", value=list(lots.seating)),
+            rule=lot_rule,
+        )
     return lots
 
 
 def replay(record: Mapping[str, Any]) -> Replay:
     """Replay a record through the engine; :class:`RecordError` at the first fault."""
     if not isinstance(record, Mapping):
-        raise RecordError("a record is a JSON object")
+        raise RecordError(phrase("a record is a JSON object"))
     if record.get("format") != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}, not {record.get('format')!r}")
+        raise RecordError(
+            phrase(
+                "format must be {FORMAT!r}, not {value!r}",
+                FORMAT=FORMAT,
+                value=record.get("format"),
+            )
+        )
     try:
         spec = find_game(str(record.get("game")))
     except RuleError as exc:
         raise RecordError(str(exc)) from None
     raw_options = record.get("options")
     if not isinstance(raw_options, dict):
-        raise RecordError("options must be an object")
+        raise RecordError(phrase("options must be an object"))
     try:
         options = spec.options_from_json(raw_options)
     except (RuleError, TypeError) as exc:
-        raise RecordError(f"options: {exc}") from None
+        raise RecordError(phrase("options: {exc}", exc=reason(exc))) from None
     seats = record.get("seats")
     if (
         not isinstance(seats, list)
         or not all(isinstance(s, str) for s in seats)
         or len(seats) != options.players
     ):
-        raise RecordError(f"seats must list {options.players} names")
+        raise RecordError(phrase("seats must list {players} names", players=options.players))
     hands = record.get("hands")
     if not isinstance(hands, list) or not hands:
-        raise RecordError("hands must list the hands played")
+        raise RecordError(phrase("hands must list the hands played"))
     if spec.target(options) is None and len(hands) != 1:
-        raise RecordError(f"a {spec.name} game with these options is one hand")
+        raise RecordError(phrase("a {name} game with these options is one hand", name=spec.name))
     seed = record.get("seed")
     if seed is not None and not _int(seed):
-        raise RecordError("seed must be an integer")
+        raise RecordError(phrase("seed must be an integer"))
     bots = record.get("bots")
     if bots is not None and (
         not isinstance(bots, list)
         or len(bots) != options.players
         or not all(b is None or isinstance(b, str) for b in bots)
     ):
-        raise RecordError(f"bots must list {options.players} bot names or nulls")
+        raise RecordError(
+            phrase("bots must list {players} bot names or nulls", players=options.players)
+        )
 
     scheme = record.get("commitments")
     if scheme is not None and scheme != SCHEME:
-        raise RecordError(f"unknown commitment scheme {scheme!r}; this pips checks {SCHEME!r}")
+        raise RecordError(
+            phrase(
+                "unknown commitment scheme {scheme!r}; this pips checks {SCHEME!r}",
+                scheme=scheme,
+                SCHEME=SCHEME,
+            )
+        )
     lots = _lots(record, spec, options)
     match = Match(spec, options, lots=lots)
     # A seeded match is dealt from one stream: the lots first, then hand after hand.
@@ -370,11 +408,13 @@ def replay(record: Mapping[str, Any]) -> Replay:
         dealer = random.Random(seed)
         rule = spec.lots(options)
         if rule is not None and draw_lots(options.players, rule, options.set, dealer) != lots:
-            raise RecordError(f"the lots are not the ones seed {seed} gives", rule="C-06")
+            raise RecordError(
+                phrase("the lots are not the ones seed {seed} gives", seed=seed), rule="C-06"
+            )
     for number, hand in enumerate(hands, 1):
         if scheme is not None or (isinstance(hand, dict) and "commitment" in hand):
             if not isinstance(hand, dict):
-                raise RecordError("a hand is an object", hand=number)
+                raise RecordError(phrase("a hand is an object"), hand=number)
             _check_commitment(hand, number)
         _replay_hand(match, dealer, hand, number, seed)
     result = record.get("result")
@@ -382,7 +422,9 @@ def replay(record: Mapping[str, Any]) -> Replay:
         actual = match.result
         if actual is None:
             raise RecordError(
-                "the record has a result but the game is not over", hand=len(hands), rule="C-09"
+                phrase("the record has a result but the game is not over"),
+                hand=len(hands),
+                rule="C-09",
             )
         _check_result(result, actual.to_json(), None)
     return Replay(spec, options, list(seats), match, seed, bots)
@@ -392,15 +434,15 @@ def _replay_hand(
     match: Match, dealer: random.Random | None, hand: Any, number: int, seed: int | None
 ) -> None:
     if not isinstance(hand, dict):
-        raise RecordError("a hand is an object", hand=number)
+        raise RecordError(phrase("a hand is an object"), hand=number)
     deal = hand.get("deal")
     if not isinstance(deal, list):
-        raise RecordError("deal must list each seat's tiles", hand=number)
+        raise RecordError(phrase("deal must list each seat's tiles"), hand=number)
     hands = [_tiles(h, f"deal of seat {i}") for i, h in enumerate(deal)]
     stock = _tiles(hand.get("stock"), "stock") if hand.get("stock") is not None else None
     redeals = hand.get("redeals", [])
     if not isinstance(redeals, list) or not all(isinstance(r, dict) for r in redeals):
-        raise RecordError("redeals must be a list of {deal, stock}", hand=number)
+        raise RecordError(phrase("redeals must be a list of {{deal, stock}}"), hand=number)
     voided = [
         (
             [_tiles(h, "redeal") for h in r.get("deal", [])],
@@ -417,9 +459,13 @@ def _replay_hand(
             check(match.options, void_hands, void_stock)
         except RuleError as exc:
             if exc.rule == "C-06":
-                raise RecordError(f"a thrown-in deal: {exc.detail}", hand=number) from None
+                raise RecordError(
+                    phrase("a thrown-in deal: {detail}", detail=exc.detail), hand=number
+                ) from None
             continue
-        raise RecordError("a deal was thrown in that could be played", hand=number, rule="C-06")
+        raise RecordError(
+            phrase("a deal was thrown in that could be played"), hand=number, rule="C-06"
+        )
     try:
         state = match.add_hand(hands, stock, voided)
     except RuleError as exc:
@@ -429,11 +475,13 @@ def _replay_hand(
         expected = match.spec.deal(match.options, dealer)
         if expected != Deal.of(hands, stock or [], voided):
             raise RecordError(
-                f"the deal is not the one seed {seed} gives", hand=number, rule="C-06"
+                phrase("the deal is not the one seed {seed} gives", seed=seed),
+                hand=number,
+                rule="C-06",
             )
     moves = hand.get("moves")
     if not isinstance(moves, list):
-        raise RecordError("moves must be a list", hand=number)
+        raise RecordError(phrase("moves must be a list"), hand=number)
     for index, data in enumerate(moves, 1):
         try:
             move = move_from_json(data, state)
@@ -442,7 +490,11 @@ def _replay_hand(
         turn = state.current_seat
         if not isinstance(move, Misdeal) and turn is not None and data.get("seat") != turn:
             raise RecordError(
-                f"seat {data.get('seat')} moves, but it is seat {turn}'s turn",
+                phrase(
+                    "seat {value} moves, but it is seat {turn}'s turn",
+                    value=data.get("seat"),
+                    turn=turn,
+                ),
                 hand=number,
                 move=index,
                 rule="C-05",
@@ -455,7 +507,12 @@ def _replay_hand(
             for key, actual in (("points", event.points), ("count", event.layout_count)):
                 if key in data and data[key] != actual:
                     raise RecordError(
-                        f"{key} {data[key]} should be {actual}",
+                        phrase(
+                            "{key} {value} should be {actual}",
+                            key=key,
+                            value=data[key],
+                            actual=actual,
+                        ),
                         hand=number,
                         move=index,
                         rule="F-15",
@@ -465,12 +522,17 @@ def _replay_hand(
             if sorted(written) != sorted(event.set_aside):
                 shown = " ".join(map(str, event.set_aside)) or "nothing"
                 raise RecordError(
-                    f"the knock sets aside {shown}", hand=number, move=index, rule="PT-08"
+                    phrase("the knock sets aside {shown}", shown=shown),
+                    hand=number,
+                    move=index,
+                    rule="PT-08",
                 )
     result = hand.get("result")
     if result is not None:
         if state.result is None:
-            raise RecordError("the hand has a result but is not over", hand=number, rule="C-09")
+            raise RecordError(
+                phrase("the hand has a result but is not over"), hand=number, rule="C-09"
+            )
         _check_result(result, state.result.to_json(), number)
 
 
@@ -479,21 +541,30 @@ def _check_commitment(hand: Mapping[str, Any], number: int) -> None:
     deal must give the commitment every seat was sent."""
     salt, committed = hand.get("salt"), hand.get("commitment")
     if not isinstance(salt, str) or not isinstance(committed, str):
-        raise RecordError("a committed deal has a salt and a commitment (hex)", hand=number)
+        raise RecordError(phrase("a committed deal has a salt and a commitment (hex)"), hand=number)
     if deal_commitment(salt, hand) != committed:
-        raise RecordError("the deal is not the one committed to before the first move", hand=number)
+        raise RecordError(
+            phrase("the deal is not the one committed to before the first move"), hand=number
+        )
 
 
 def _check_result(claimed: Any, actual: Mapping[str, Any], hand: int | None) -> None:
     """A result written in a record must say what the replay says, field by field."""
     if not isinstance(claimed, dict):
-        raise RecordError("a result is an object", hand=hand)
+        raise RecordError(phrase("a result is an object"), hand=hand)
     for key, value in claimed.items():
         if key not in actual:
-            raise RecordError(f"unknown result field {key!r}", hand=hand)
+            raise RecordError(phrase("unknown result field {key!r}", key=key), hand=hand)
         if actual[key] != value:
             raise RecordError(
-                f"result {key} {value} should be {actual[key]}", hand=hand, rule="F-21"
+                phrase(
+                    "result {key} {value} should be {value2}",
+                    key=key,
+                    value=value,
+                    value2=actual[key],
+                ),
+                hand=hand,
+                rule="F-21",
             )
 
 
@@ -504,7 +575,7 @@ def check_file(path: Path) -> int:
         try:
             replay(record)
         except RecordError as exc:
-            error = RecordError(f"record {count}: {exc}")
+            error = RecordError(phrase("record {count}: {exc}", count=count, exc=reason(exc)))
             error.hand, error.move, error.rule = exc.hand, exc.move, exc.rule
             raise error from None
     return count

@@ -102,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         command(args=args, prog_name="pips", standalone_mode=True)
     except (UsageError, RuleError, BotError, record.RecordError) as exc:
-        err.print(_("error: {message}").format(message=exc), markup=False, soft_wrap=True)
+        err.print(_("error: {message}").format(message=explain(exc)), markup=False, soft_wrap=True)
         sys.exit(2)
     except KeyboardInterrupt:
         err.print(_("interrupted"))

@@ -14,7 +14,7 @@ from pips import record
 from pips.cli.base import app, err, fail, game_help, match_line, out, result_table, spec_for
 from pips.core.view import SPECTATOR
 from pips.display import describe_event, describe_layout
-from pips.i18n import _, say
+from pips.i18n import _, explain, say
 
 
 @app.command()
@@ -96,13 +96,19 @@ def check(
         try:
             count = record.check_file(file)
         except record.RecordError as exc:
-            err.print(f"{file}: {exc}", markup=False)
+            err.print(f"{file}: {explain(exc)}", markup=False)
             raise typer.Exit(1) from None
         committed = sum(
             "commitment" in hand for data in record.load(file) for hand in data.get("hands", [])
         )
-        proof = f"; {committed} deal(s) match the commitments sent before play" if committed else ""
-        out.print(f"{file}: {count} record(s) OK{proof}")
+        proof = (
+            _("; {count} deal(s) match the commitments sent before play").format(count=committed)
+            if committed
+            else ""
+        )
+        out.print(
+            _("{file}: {count} record(s) OK{proof}").format(file=file, count=count, proof=proof)
+        )
 
 
 @app.command()
@@ -112,23 +118,38 @@ def rules(
     """The rules of a game in words (each rule with its id), then its options with
     their defaults and allowed values."""
     spec = spec_for(game)
-    out.print(f"[bold]{spec.title}[/bold] ({spec.name}) · {spec.rules}")
+    out.print(f"[bold]{_(spec.title)}[/bold] ({spec.name}) · {spec.rules}")
     if spec.aliases:
-        out.print("also called: " + ", ".join(spec.aliases))
-    out.print(Markdown(spec.summary or "(no summary of the rules yet)"), soft_wrap=False)
-    table = Table(title="Options", caption="a true/false option is switched off with --no-FLAG")
-    for column in ("flag", "default", "values", "rule", "meaning"):
-        table.add_column(column, no_wrap=column in ("flag", "rule"), overflow="fold")
+        out.print(_("also called: {names}").format(names=", ".join(spec.aliases)))
+    out.print(
+        Markdown(_(spec.summary) if spec.summary else _("(no summary of the rules yet)")),
+        soft_wrap=False,
+    )
+    table = Table(
+        title=_("Options"), caption=_("a true/false option is switched off with --no-FLAG")
+    )
+    for column, heading in (
+        ("flag", _("flag")),
+        ("default", _("default")),
+        ("values", _("values")),
+        ("rule", _("rule")),
+        ("meaning", _("meaning")),
+    ):
+        table.add_column(heading, no_wrap=column in ("flag", "rule"), overflow="fold")
     for info in spec.options.describe():
         if info.default is None:
-            default = "required" if info.required else "see meaning"
+            default = _("required") if info.required else _("see meaning")
         elif isinstance(info.default, bool):
             default = str(info.default).lower()
         else:
             default = str(info.default)
         flag = "--" + info.name.replace("_", "-")
-        table.add_row(flag, default, info.values, info.rule, info.help)
+        table.add_row(flag, default, _(info.values), info.rule, _(info.help))
     out.print(table)
     fixed = spec.options.FIXED
     if fixed:
-        out.print("fixed by the rules: " + ", ".join(f"{k} {v}" for k, v in fixed.items()))
+        out.print(
+            _("fixed by the rules: {options}").format(
+                options=", ".join(f"{k} {v}" for k, v in fixed.items())
+            )
+        )

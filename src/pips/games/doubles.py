@@ -55,7 +55,8 @@ from pips.games.words import how_it_ended, nobody_scores, winner_takes
 
 NAME = "doubles"
 
-SUMMARY = """\
+SUMMARY = N_(
+    """\
 Doubles: 2 or more players, hands until someone reaches 100.
 
 - Lots: the heaviest tile drawn takes seat 0, where the playing order starts (DB-01).
@@ -71,6 +72,7 @@ Doubles: 2 or more players, hands until someone reaches 100.
   fewest pips) earns every opponent's pips (DB-10, DB-12); a tie for fewest scores
   nothing (DB-11). First to 100 wins (DB-13); every hand is a new deal (DB-14).
 """
+)
 SIX_SIX = DOUBLES[6]
 
 

@@ -51,7 +51,8 @@ from pips.games.words import how_it_ended, nobody_scores, winner_takes
 
 NAME = "draw"
 
-SUMMARY = """\
+SUMMARY = N_(
+    """\
 Draw game: 2 to 6 players, one hand (a match to 100 with `match_scoring`).
 
 - Tiles per player by the number of players; the rest is the talon (DR-01).
@@ -64,6 +65,7 @@ Draw game: 2 to 6 players, one hand (a match to 100 with `match_scoring`).
   winner went out, or holds the fewest pips (DR-07); equal fewest share the win (DR-08).
 - With `match_scoring` the winner earns every opponent's pips, to 100 (DR-10).
 """
+)
 HAND_SIZES: Mapping[int, int] = {2: 7, 3: 6, 4: 5, 5: 5, 6: 5}
 """DR-01: tiles per player."""
 MATCH_TARGET = 100

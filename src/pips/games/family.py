@@ -52,7 +52,8 @@ from pips.games.words import how_it_ended, nobody_scores
 
 NAME = "family"
 
-SUMMARY = """\
+SUMMARY = N_(
+    """\
 Family game: 2 to 4 players, double-6, hands until someone reaches 100.
 
 - Each player takes 5 tiles; the rest is the stock (FA-01). The holder of the highest
@@ -68,6 +69,7 @@ Family game: 2 to 4 players, double-6, hands until someone reaches 100.
 - Every hand is a new deal opened by the highest double (FA-10); the first to 100 at
   the end of a hand wins the match (FA-11).
 """
+)
 SET = 6
 HAND_SIZE = 5
 STOCK_SIZES = {2: 18, 3: 13, 4: 8}

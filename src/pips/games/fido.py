@@ -51,7 +51,8 @@ from pips.games.words import how_it_ended
 
 NAME = "fido"
 
-SUMMARY = """\
+SUMMARY = N_(
+    """\
 FIDO divisor game: one hand, 3 to 9 players, a double-6 to double-18 set.
 
 - Set and divisor (F-01): double-6 scores on 3, double-9 on 5, double-12 on 7,
@@ -74,6 +75,7 @@ FIDO divisor game: one hand, 3 to 9 players, a double-6 to double-18 set.
 - Options: direction of play, the Mother Theresa rule (a naked side may be taken
   without scoring only as a last resort, F-22), doubles in line (F-23).
 """
+)
 
 DIVISORS: Mapping[int, int] = {6: 3, 9: 5, 12: 7, 15: 9, 18: 11}
 """F-01: the divisor of each set."""

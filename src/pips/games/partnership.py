@@ -50,7 +50,8 @@ from pips.games.words import how_it_ended, nobody_scores
 
 NAME = "partnership"
 
-SUMMARY = """\
+SUMMARY = N_(
+    """\
 Partnership game: 2 against 2, double-6, 7 tiles each, no stock, a match to 30.
 
 - Pairs by lot: the highest and the lowest draw sit opposite (PT-01); 7 tiles each,
@@ -69,6 +70,7 @@ Partnership game: 2 against 2, double-6, 7 tiles each, no stock, a match to 30.
   losers_only`, PT-11); equal pips score nothing (PT-12).
 - The first pair to 30 points (10 in tournaments) wins the match (PT-13).
 """
+)
 SET = 6
 HAND_SIZE = 7
 PLAYERS = 4

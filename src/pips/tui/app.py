@@ -301,7 +301,7 @@ class TableApp(App[object]):
         for binding in self._help_keys():
             keys.add_row(Text(binding[0], style="bold"), binding[1])
         body = Group(
-            Text(self.spec.summary or "", overflow="fold"),
+            Text(_(self.spec.summary) if self.spec.summary else "", overflow="fold"),
             Text("\nKeys", style="bold"),
             keys,
         )

@@ -164,7 +164,7 @@ async def rules(request: Request, game: str) -> HTMLResponse:
         spec = find_game(game)
     except RuleError:
         raise HTTPException(404, _("no such game")) from None
-    return page(request, "rules.html", spec=spec, rules=Markup(rules_html(spec.summary)))
+    return page(request, "rules.html", spec=spec, rules=Markup(rules_html(_(spec.summary))))
 
 
 @api.get("/favicon.ico", include_in_schema=False)
