@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
+from pips.core.phrase import phrase
 from pips.results.common import Conflict, NotAllowed, ServiceBase
 from pips.store.models import Group, Result, User
 
@@ -94,4 +95,4 @@ class Administration(ServiceBase):
     def _need_admin(self, session: Any, actor: int | None) -> None:
         user = session.get(User, actor) if actor is not None else None
         if user is None or not user.admin:
-            raise NotAllowed("only an administrator does this")
+            raise NotAllowed(phrase("only an administrator does this"))

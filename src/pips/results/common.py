@@ -15,6 +15,7 @@ from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.orm import Session
 
 from pips.core.names import name_key
+from pips.core.phrase import phrase
 from pips.results.rating import RatingSettings
 from pips.store.db import Database
 from pips.store.models import (
@@ -89,7 +90,7 @@ def month_bounds(month: str) -> tuple[date, date]:
     """The first day of ``YYYY-MM`` and the first day of the month after."""
     match = re.fullmatch(r"(\d{4})-(\d{2})", month.strip())
     if not match or not 1 <= int(match[2]) <= 12 or not 1 <= int(match[1]) <= 9998:
-        raise ResultsError(f"{month!r} is not a month (YYYY-MM)")
+        raise ResultsError(phrase("{month!r} is not a month (YYYY-MM)", month=month))
     first = date(int(match[1]), int(match[2]), 1)
     after = date(first.year + first.month // 12, first.month % 12 + 1, 1)
     return first, after
@@ -137,13 +138,13 @@ class ServiceBase:
     def _group(self, session: Session, slug: str) -> Group:
         group = session.scalars(select(Group).where(Group.slug == slug)).first()
         if group is None:
-            raise NotFound(f"no group {slug!r}")
+            raise NotFound(phrase("no group {slug!r}", slug=slug))
         return group
 
     def _user(self, session: Session, name: str) -> User:
         user = session.scalars(select(User).where(User.name_key == name_key(name))).first()
         if user is None:
-            raise NotFound(f"no account named {name.strip()!r}")
+            raise NotFound(phrase("no account named {value!r}", value=name.strip()))
         return user
 
     def _accounts(self, session: Session, names: Iterable[str]) -> dict[str, int]:

@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
 from pips.core.names import name_key
+from pips.core.phrase import phrase
 from pips.games.registry import find_game
 from pips.results.common import (
     Conflict,
@@ -94,17 +95,19 @@ class Entries(Players):
         duplicates and names, and save nothing). ``new_players``: names confirmed as
         new players though they are close to known ones."""
         if not results:
-            raise ResultsError("no results to enter")
+            raise ResultsError(phrase("no results to enter"))
         moment = self.clock()
         with self.db.session() as session, session.begin():
             user = session.get(User, actor)
             if user is None:
-                raise NotAllowed("sign in with an account to enter results")
+                raise NotAllowed(phrase("sign in with an account to enter results"))
             group_row = None if not group else self._group(session, group)
             if group_row is not None:
                 members = {m.user_id for m in group_row.members}
                 if actor not in members:
-                    raise NotAllowed(f"only members of {group_row.name} enter its results")
+                    raise NotAllowed(
+                        phrase("only members of {name} enter its results", name=group_row.name)
+                    )
             fingerprints = [r.fingerprint() for r in results]
             for number, result in enumerate(results, 1):
                 if user.name_key in {name_key(n) for n in result.entry.names}:
@@ -112,8 +115,11 @@ class Entries(Players):
                 if group_row is None or group_row.representative_id != actor:
                     where = f"{result.called(number)}: " if len(results) > 1 else ""
                     raise NotAllowed(
-                        f"{where}you did not play in this game; the representative of its "
-                        "group enters games for others"
+                        phrase(
+                            "{where}you did not play in this game; the representative of "
+                            "its group enters games for others",
+                            where=where,
+                        )
                     )
             self._refuse_duplicates(session, results, fingerprints)
             seating = self.seat_names(
@@ -302,7 +308,7 @@ class Entries(Players):
         with self.db.session() as session:
             row = session.get(Result, result_id)
             if row is None:
-                raise NotFound(f"no result {result_id}")
+                raise NotFound(phrase("no result {result_id}", result_id=result_id))
             return self._shown(session, [row])[0]
 
     def results(self, where: Filter) -> tuple[list[dict[str, Any]], int]:

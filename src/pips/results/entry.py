@@ -41,6 +41,7 @@ from typing import Any
 from pips.core.errors import RuleError
 from pips.core.names import name_key
 from pips.core.outcome import competition_ranks
+from pips.core.phrase import joined, phrase
 from pips.core.tiles import double_set
 from pips.games.registry import find_game, game_names
 
@@ -187,11 +188,19 @@ def check(entry: Entry, today: date, options: Mapping[str, Any] | None = None) -
             # A game named as its players call it ("Familie", "divisor", "FIDO").
             entry = replace(entry, game=find_game(entry.game).name)
         except RuleError:
-            raise EntryError(f"unknown game {entry.game!r}: one of {', '.join(GAMES)}") from None
+            raise EntryError(
+                phrase(
+                    "unknown game {game!r}: one of {choices}",
+                    game=entry.game,
+                    choices=", ".join(GAMES),
+                )
+            ) from None
     if entry.played_on > today:
-        raise EntryError(f"the date {entry.played_on.isoformat()} is in the future")
+        raise EntryError(
+            phrase("the date {value} is in the future", value=entry.played_on.isoformat())
+        )
     if len(entry.place) > 80:
-        raise EntryError("a place is at most 80 characters")
+        raise EntryError(phrase("a place is at most 80 characters"))
     lines = entry.lines
     others = dict(options or {})
     if entry.target is not None:
@@ -199,27 +208,51 @@ def check(entry: Entry, today: date, options: Mapping[str, Any] | None = None) -
     chosen = _options(entry.game, len(lines), entry.set, others)
     if entry.target is not None and find_game(entry.game).target(chosen) is None:
         raise EntryError(
-            f"a game of the {find_game(entry.game).title.lower()} is one hand, with no target"
+            phrase(
+                "a game of the {value} is one hand, with no target",
+                value=find_game(entry.game).title.lower(),
+            )
         )
     names = [clean_name(line.name) for line in lines]
     for seat, name in enumerate(names):
         if not name:
-            raise EntryError(f"seat {seat + 1} has no player's name")
+            raise EntryError(phrase("seat {value} has no player's name", value=seat + 1))
         if len(name) > NAME_LENGTH:
-            raise EntryError(f"the name in seat {seat + 1} is longer than {NAME_LENGTH}")
+            raise EntryError(
+                phrase(
+                    "the name in seat {value} is longer than {NAME_LENGTH}",
+                    value=seat + 1,
+                    NAME_LENGTH=NAME_LENGTH,
+                )
+            )
         if name.startswith(FORMULA):
             # Exports are opened in spreadsheets, which run a cell starting so as a formula.
-            raise EntryError(f"a name may not start with {name[0]!r} (seat {seat + 1})")
+            raise EntryError(
+                phrase(
+                    "a name may not start with {value!r} (seat {value2})",
+                    value=name[0],
+                    value2=seat + 1,
+                )
+            )
     folded = [name_key(n) for n in names]
     for seat, name in enumerate(folded):
         if folded.index(name) != seat:
-            raise EntryError(f"{names[seat]} sits at two seats")
+            raise EntryError(phrase("{value} sits at two seats", value=names[seat]))
     for seat, line in enumerate(lines):
         for what, value in (("points", line.points), ("pips", line.pips)):
             if isinstance(value, bool) or not isinstance(value, int):
-                raise EntryError(f"seat {seat + 1}: {what} must be a whole number")
+                raise EntryError(
+                    phrase("seat {value}: {what} must be a whole number", value=seat + 1, what=what)
+                )
             if value < 0:
-                raise EntryError(f"seat {seat + 1}: {what} cannot be negative ({value})")
+                raise EntryError(
+                    phrase(
+                        "seat {value}: {what} cannot be negative ({value2})",
+                        value=seat + 1,
+                        what=what,
+                        value2=value,
+                    )
+                )
     if names != [line.name for line in lines]:
         entry = Entry(
             entry.game,
@@ -253,9 +286,16 @@ def _options(game: str, players: int, top: int, others: Mapping[str, Any]) -> An
             chosen = spec.options_from_json({**others, "players": players, "set": top})
         return chosen
     except RuleError as exc:
-        raise EntryError(f"{spec.title}: {exc}") from None
+        raise EntryError(phrase("{title}: {exc}", title=spec.title, exc=exc)) from None
     except (TypeError, ValueError):
-        raise EntryError(f"{spec.title} is not played by {players} with double-{top}") from None
+        raise EntryError(
+            phrase(
+                "{title} is not played by {players} with double-{top}",
+                title=spec.title,
+                players=players,
+                top=top,
+            )
+        ) from None
 
 
 def holdable_pips(top: int, players: int, hand_size: int) -> tuple[int, int]:
@@ -276,32 +316,55 @@ def _check_pips(entry: Entry, options: Any) -> None:
         for line in lines:
             if line.pips > most:
                 raise EntryError(
-                    f"{line.name}: {line.pips} pips, but no hand of double-{entry.set} with "
-                    f"{len(lines)} players can hold more than {most}"
+                    phrase(
+                        "{name}: {pips} pips, but no hand of double-{set} with "
+                        "{count} players can hold more than {most}",
+                        name=line.name,
+                        pips=line.pips,
+                        set=entry.set,
+                        count=len(lines),
+                        most=most,
+                    )
                 )
         total = sum(line.pips for line in lines)
         if total > together:
             raise EntryError(
-                f"{total} pips left in all hands, but double-{entry.set} has only {together} "
-                "outside the first tile laid"
+                phrase(
+                    "{total} pips left in all hands, but double-{set} has only "
+                    "{together} outside the first tile laid",
+                    total=total,
+                    set=entry.set,
+                    together=together,
+                )
             )
     elif any(line.pips for line in lines):
-        raise EntryError(f"{spec.title} results give points, not pips left")
+        raise EntryError(phrase("{title} results give points, not pips left", title=spec.title))
     if columns.points is None and any(line.points for line in lines):
         raise EntryError(
-            f"the {spec.title.lower()} has no points: give the pips left and who went out"
+            phrase(
+                "the {value} has no points: give the pips left and who went out",
+                value=spec.title.lower(),
+            )
         )
     outs = [seat for seat, line in enumerate(lines) if line.out]
     if outs and not columns.out:
-        raise EntryError(f"'went out' is not entered for the {spec.title.lower()}")
+        raise EntryError(
+            phrase("'went out' is not entered for the {value}", value=spec.title.lower())
+        )
     if len(outs) > 1:
-        raise EntryError(f"only one player goes out ({columns.out_rule})")
+        raise EntryError(phrase("only one player goes out ({out_rule})", out_rule=columns.out_rule))
     if outs and lines[outs[0]].pips:
-        raise EntryError(f"{lines[outs[0]].name} went out, so holds no pips ({columns.out_rule})")
+        raise EntryError(
+            phrase(
+                "{name} went out, so holds no pips ({out_rule})",
+                name=lines[outs[0]].name,
+                out_rule=columns.out_rule,
+            )
+        )
     for team in spec.teams(len(lines)):
         if len({lines[seat].points for seat in team}) > 1:
             names = " and ".join(lines[seat].name for seat in team)
-            raise EntryError(f"partners {names} share their pair's points")
+            raise EntryError(phrase("partners {names} share their pair's points", names=names))
 
 
 def _check_points(entry: Entry, options: Any) -> None:
@@ -314,34 +377,61 @@ def _check_points(entry: Entry, options: Any) -> None:
     bound = spec.hand_points(options)
     target = spec.target(options)
     teams = spec.teams(len(lines))
-    who = "pair" if spec.pairs else "player"
+    who = phrase("pair") if spec.pairs else phrase("player")
     totals = [(lines[team[0]].points, " and ".join(lines[s].name for s in team)) for team in teams]
     if target is None:
         for points, name in totals:
             if points > bound.most:
                 raise EntryError(
-                    f"{name}: {points} {spec.entry.points}, but no {who} can score more "
-                    f"than {bound.most} in a game of double-{entry.set} with {len(lines)} "
-                    f"players: {bound.why}"
+                    phrase(
+                        "{name}: {points} {points2}, but no {who} can score more than"
+                        " {most} in a game of double-{set} with {count} players: "
+                        "{why}",
+                        name=name,
+                        points=points,
+                        points2=spec.entry.points,
+                        who=who,
+                        most=bound.most,
+                        set=entry.set,
+                        count=len(lines),
+                        why=bound.why,
+                    )
                 )
         return
     reached = [(points, name) for points, name in totals if points >= target]
     if not reached:
         raise EntryError(
-            f"the match is not finished: nobody reached {target} "
-            f"({', '.join(str(p) for p, _ in totals)})"
+            phrase(
+                "the match is not finished: nobody reached {target} ({choices})",
+                target=target,
+                choices=", ".join((str(p) for p, _ in totals)),
+            )
         )
     if len(reached) > 1:
         raise EntryError(
-            f"{' and '.join(n for _, n in reached)} both reached {target}, but only one "
-            f"{who} scores in a hand and the match ends when one reaches the target"
+            phrase(
+                "{choices} both reached {target}, but only one {who} scores "
+                "in a hand and the match ends when one reaches the target",
+                choices=" and ".join((n for _, n in reached)),
+                target=target,
+                who=who,
+            )
         )
     points, name = reached[0]
     if points > target - 1 + bound.most:
         raise EntryError(
-            f"{name}: {points} points, but a match to {target} ends with the hand that "
-            f"reaches it, so at most {target - 1} + {bound.most} = {target - 1 + bound.most}: "
-            f"{bound.why}"
+            phrase(
+                "{name}: {points} points, but a match to {target} ends with "
+                "the hand that reaches it, so at most {value} + {most} = "
+                "{value2}: {why}",
+                name=name,
+                points=points,
+                target=target,
+                value=target - 1,
+                most=bound.most,
+                value2=target - 1 + bound.most,
+                why=bound.why,
+            )
         )
 
 
@@ -372,12 +462,16 @@ def parse_date(text: str) -> date:
             return date(int(german[3]), int(german[2]), int(german[1]))
         return date.fromisoformat(value)
     except ValueError:
-        raise EntryError(f"{text!r} is not a date (2026-10-03 or 03.10.2026)") from None
+        raise EntryError(
+            phrase("{text!r} is not a date (2026-10-03 or 03.10.2026)", text=text)
+        ) from None
 
 
 def parse_int(text: Any, what: str) -> int:
     if isinstance(text, bool):
-        raise EntryError(f"{what} must be a whole number, not {text!r}")
+        raise EntryError(
+            phrase("{what} must be a whole number, not {text!r}", what=what, text=text)
+        )
     if isinstance(text, int):
         return text
     value = str(text).strip()
@@ -386,7 +480,9 @@ def parse_int(text: Any, what: str) -> int:
     try:
         return int(value)
     except ValueError:
-        raise EntryError(f"{what} must be a whole number, not {value!r}") from None
+        raise EntryError(
+            phrase("{what} must be a whole number, not {value!r}", what=what, value=value)
+        ) from None
 
 
 def parse_flag(text: Any) -> bool:
@@ -397,20 +493,20 @@ def parse_flag(text: Any) -> bool:
         return False
     if value in ("1", "yes", "true", "x", "ja", "j"):
         return True
-    raise EntryError(f"'out' is yes or no (ja or nein), not {text!r}")
+    raise EntryError(phrase("'out' is yes or no (ja or nein), not {text!r}", text=text))
 
 
 def entry_from_json(data: Mapping[str, Any]) -> Entry:
     """An entry from the API's JSON (see ``docs/results.md``)."""
     if not isinstance(data, Mapping):
-        raise EntryError("a result is a JSON object")
+        raise EntryError(phrase("a result is a JSON object"))
     players = data.get("players")
     if not isinstance(players, list) or not players:
-        raise EntryError("'players' lists the players in seat order")
+        raise EntryError(phrase("'players' lists the players in seat order"))
     lines = []
     for seat, player in enumerate(players):
         if not isinstance(player, Mapping) or not isinstance(player.get("name"), str):
-            raise EntryError(f"player {seat + 1} needs a 'name'")
+            raise EntryError(phrase("player {value} needs a 'name'", value=seat + 1))
         lines.append(
             Line(
                 player["name"],
@@ -435,7 +531,9 @@ def entry_from_json(data: Mapping[str, Any]) -> Entry:
 def parse_target(text: Any) -> int:
     target = parse_int(text, "target")
     if target < 1:
-        raise EntryError(f"a match target is a positive whole number, not {target}")
+        raise EntryError(
+            phrase("a match target is a positive whole number, not {target}", target=target)
+        )
     return target
 
 
@@ -449,7 +547,7 @@ def decode_csv(data: bytes) -> str:
     try:
         return data.decode("cp1252")
     except UnicodeDecodeError:
-        raise EntryError("the CSV is neither UTF-8 nor Windows-1252 text") from None
+        raise EntryError(phrase("the CSV is neither UTF-8 nor Windows-1252 text")) from None
 
 
 def _column_key(name: str) -> str:
@@ -483,9 +581,13 @@ def read_csv(text: str, today: date) -> list[Checked]:
     missing = [f for f in REQUIRED_CSV_FIELDS if f not in columns]
     if missing:
         raise EntryError(
-            f"the CSV has no column {', '.join(missing)}; its header is "
-            f"{','.join(CSV_FIELDS)} (divisor, final, rank, place and out may be empty; "
-            "German names such as Datum, Spieler, Punkte, Augen are read too)"
+            phrase(
+                "the CSV has no column {choices}; its header is {choices2} "
+                "(divisor, final, rank, place and out may be empty; German "
+                "names such as Datum, Spieler, Punkte, Augen are read too)",
+                choices=", ".join(missing),
+                choices2=",".join(CSV_FIELDS),
+            )
         )
     renamed = {column: field_name for field_name, column in columns.items()}
     reader = ({renamed.get(k, k): v for k, v in row.items() if isinstance(k, str)} for row in plain)
@@ -495,7 +597,7 @@ def read_csv(text: str, today: date) -> list[Checked]:
             continue
         groups.setdefault((row.get("game_no") or "").strip(), []).append((plain.line_num, row))
     if not groups:
-        raise EntryError("the CSV holds no results")
+        raise EntryError(phrase("the CSV holds no results"))
     problems: list[str] = []
     checked: list[Checked] = []
     for number, rows in groups.items():
@@ -504,25 +606,32 @@ def read_csv(text: str, today: date) -> list[Checked]:
         try:
             checked.append(replace(_csv_game(number, rows, today), label=label))
         except EntryError as exc:
-            problems.append(f"{label}: {exc}")
+            problems.append(
+                phrase(
+                    "game {number} (line {line}): {problem}",
+                    number=number or "?",
+                    line=line,
+                    problem=exc.args[0],
+                )
+            )
     if problems:
         shown = problems[:20] + (
-            [f"... and {len(problems) - 20} more"] if len(problems) > 20 else []
+            [phrase("... and {count} more", count=len(problems) - 20)] if len(problems) > 20 else []
         )
-        raise EntryError("; ".join(shown))
+        raise EntryError(joined(shown, "; "))
     return checked
 
 
 def _csv_game(number: str, rows: list[tuple[int, dict[str, str]]], today: date) -> Checked:
     if not number:
-        raise EntryError("game_no is empty")
+        raise EntryError(phrase("game_no is empty"))
     head = rows[0][1]
     for what in ("date", "game", "set", "place", "target"):
         if any((row.get(what) or "").strip() != (head.get(what) or "").strip() for _, row in rows):
-            raise EntryError(f"the rows of one game differ in {what}")
+            raise EntryError(phrase("the rows of one game differ in {what}", what=what))
     seats = [parse_int(row.get("seat"), "seat") for _, row in rows]
     if sorted(seats) != list(range(1, len(rows) + 1)):
-        raise EntryError(f"seats must be 1 to {len(rows)}, once each")
+        raise EntryError(phrase("seats must be 1 to {count}, once each", count=len(rows)))
     ordered = [row for _, (_, row) in sorted(zip(seats, rows, strict=True))]
     entry = Entry(
         (head.get("game") or "").strip(),
@@ -545,10 +654,25 @@ def _csv_game(number: str, rows: list[tuple[int, dict[str, str]]], today: date) 
         for what, value in (("final", result.final[seat]), ("rank", result.ranks[seat])):
             given = (row.get(what) or "").strip()
             if given and parse_int(given, what) != value:
-                raise EntryError(f"seat {seat + 1}: {what} {given} should be {value}")
+                raise EntryError(
+                    phrase(
+                        "seat {value}: {what} {given} should be {value2}",
+                        value=seat + 1,
+                        what=what,
+                        given=given,
+                        value2=value,
+                    )
+                )
     divisor = (head.get("divisor") or "").strip()
     if divisor and result.divisor is not None and parse_int(divisor, "divisor") != result.divisor:
-        raise EntryError(f"double-{entry.set} has divisor {result.divisor}, not {divisor} (F-01)")
+        raise EntryError(
+            phrase(
+                "double-{set} has divisor {divisor}, not {divisor2} (F-01)",
+                set=entry.set,
+                divisor=result.divisor,
+                divisor2=divisor,
+            )
+        )
     return result
 
 

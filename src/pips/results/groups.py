@@ -9,6 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
+from pips.core.phrase import phrase
 from pips.results.common import Conflict, NotAllowed, ResultsError, ServiceBase, slugify
 from pips.store.models import (
     Group,
@@ -23,7 +24,9 @@ class Groups(ServiceBase):
         name = " ".join(name.split())
         slug = slugify(name)
         if not 2 <= len(name) <= 60 or not slug:
-            raise ResultsError("a group's name is 2 to 60 characters, with letters or digits")
+            raise ResultsError(
+                phrase("a group's name is 2 to 60 characters, with letters or digits")
+            )
         try:
             with self.db.session() as session, session.begin():
                 group = Group(name=name, slug=slug, representative_id=actor)
@@ -66,14 +69,18 @@ class Groups(ServiceBase):
         with self.db.session() as session, session.begin():
             group = self._group(session, slug)
             if group.representative_id != actor:
-                raise NotAllowed(f"only the representative of {group.name} changes its members")
+                raise NotAllowed(
+                    phrase("only the representative of {name} changes its members", name=group.name)
+                )
             user = self._user(session, name)
             current = {m.user_id: m for m in group.members}
             if add and user.id not in current:
                 group.members.append(GroupMember(user_id=user.id))
             elif not add:
                 if user.id == group.representative_id:
-                    raise ResultsError("hand the representative's role to another member first")
+                    raise ResultsError(
+                        phrase("hand the representative's role to another member first")
+                    )
                 if user.id in current:
                     group.members.remove(current[user.id])
         return self.group(slug)
@@ -82,9 +89,13 @@ class Groups(ServiceBase):
         with self.db.session() as session, session.begin():
             group = self._group(session, slug)
             if group.representative_id != actor:
-                raise NotAllowed(f"only the representative of {group.name} hands the role on")
+                raise NotAllowed(
+                    phrase("only the representative of {name} hands the role on", name=group.name)
+                )
             user = self._user(session, name)
             if user.id not in {m.user_id for m in group.members}:
-                raise ResultsError(f"{user.name} is not a member of {group.name}")
+                raise ResultsError(
+                    phrase("{name} is not a member of {name2}", name=user.name, name2=group.name)
+                )
             group.representative_id = user.id
         return self.group(slug)

@@ -13,6 +13,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from pips.core.phrase import phrase
 from pips.games.registry import find_game
 from pips.results.common import (
     Conflict,
@@ -48,7 +49,11 @@ class WorldLists(ServiceBase):
         cutoff = datetime.combine(after, datetime.min.time())
         if self.clock() < cutoff:
             raise ResultsError(
-                f"{month} is not over: its list is computed after {after - timedelta(days=1)}"
+                phrase(
+                    "{month} is not over: its list is computed after {value}",
+                    month=month,
+                    value=after - timedelta(days=1),
+                )
             )
         with self.db.session() as session:
             done = session.scalars(select(WorldList).where(WorldList.month == month)).first()

@@ -30,6 +30,7 @@ from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session, aliased
 
 from pips.core.names import name_key
+from pips.core.phrase import phrase
 from pips.results.common import Conflict, NotAllowed, NotFound, ResultsError, ServiceBase
 from pips.store.models import Group, Player, ResultPlayer, User
 
@@ -193,8 +194,14 @@ class Players(ServiceBase):
             player = self._player(session, player_id)
             group = session.get(Group, player.group_id) if player.group_id else None
             if not (self._is_admin(session, actor) or (group and group.representative_id == actor)):
-                where = f"the representative of {group.name}" if group else "an administrator"
-                raise NotAllowed(f"a claim of {player.name} is decided by {where}")
+                where = (
+                    phrase("the representative of {name}", name=group.name)
+                    if group
+                    else phrase("an administrator")
+                )
+                raise NotAllowed(
+                    phrase("a claim of {name} is decided by {where}", name=player.name, where=where)
+                )
             claimant = player.claim_user_id
             if claimant is None:
                 raise Conflict(f"nobody claims {player.name}")
@@ -217,13 +224,13 @@ class Players(ServiceBase):
         under two names, or in two clubs)."""
         with self.db.session() as session, session.begin():
             if not self._is_admin(session, actor):
-                raise NotAllowed("players are merged by an administrator")
+                raise NotAllowed(phrase("players are merged by an administrator"))
             self._merge(session, self._player(session, source), self._player(session, into))
         return self.player(into)
 
     def _merge(self, session: Session, source: Player, into: Player) -> None:
         if source.id == into.id:
-            raise ResultsError("a player cannot be merged into itself")
+            raise ResultsError(phrase("a player cannot be merged into itself"))
         if source.user_id and into.user_id and source.user_id != into.user_id:
             raise Conflict(f"{source.name} and {into.name} are two accounts' players")
         mine = aliased(ResultPlayer)
@@ -310,7 +317,7 @@ class Players(ServiceBase):
     def _player(self, session: Session, player_id: int, *, follow: bool = False) -> Player:
         player = session.get(Player, player_id)
         if player is None:
-            raise NotFound(f"no player {player_id}")
+            raise NotFound(phrase("no player {player_id}", player_id=player_id))
         while follow and player.merged_into is not None:
             player = session.get(Player, player.merged_into) or player
             if player.merged_into == player.id:

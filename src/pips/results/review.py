@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from pips.core.phrase import phrase
 from pips.results.common import Conflict, NotAllowed, NotFound, ResultsError
 from pips.results.entries import Entries
 from pips.store.models import Player, Result, ResultReview
@@ -38,11 +39,11 @@ class Reviews(Entries):
         """Act on a result (see the module's rules)."""
         comment = comment.strip()[:500]
         if action not in ACTIONS:
-            raise ResultsError(f"the action is one of {', '.join(ACTIONS)}")
+            raise ResultsError(phrase("the action is one of {choices}", choices=", ".join(ACTIONS)))
         with self.db.session() as session, session.begin():
             row = session.get(Result, result_id)
             if row is None:
-                raise NotFound(f"no result {result_id}")
+                raise NotFound(phrase("no result {result_id}", result_id=result_id))
             if row.status == "withdrawn":
                 raise Conflict("the result was withdrawn")
             accounts = self._seat_accounts(session, row)
@@ -63,30 +64,37 @@ class Reviews(Entries):
                     row.confirmed_by = row.confirmed_by or "admin"
                 else:
                     raise NotAllowed(
-                        "a result is confirmed by its players' accounts (or the "
-                        "representative of an approved group)"
+                        phrase(
+                            "a result is confirmed by its players' accounts (or the "
+                            "representative of an approved group)"
+                        )
                     )
             elif action == "dispute":
                 if not played:
-                    raise NotAllowed("only the game's players dispute it")
+                    raise NotAllowed(phrase("only the game's players dispute it"))
                 if row.source == "server":
                     raise NotAllowed(
-                        "a game played on the server is not disputed: the server saw every move"
+                        phrase(
+                            "a game played on the server is not disputed: the server saw every move"
+                        )
                     )
                 if not comment:
-                    raise ResultsError("say what is wrong with the result")
+                    raise ResultsError(phrase("say what is wrong with the result"))
                 row.status = "disputed"
                 open_disputes.add(actor)
             elif action == "resolve":
                 if actor not in open_disputes:
-                    raise NotAllowed("a player withdraws only a dispute of their own")
+                    raise NotAllowed(phrase("a player withdraws only a dispute of their own"))
                 open_disputes.discard(actor)
             elif action in ("reject", "uphold"):
                 neutral = representative and approved and not played and row.entered_by != actor
                 if not (admin or neutral):
                     raise NotAllowed(
-                        "a dispute is decided by an administrator (or the representative of "
-                        "an approved group who neither entered nor played the game)"
+                        phrase(
+                            "a dispute is decided by an administrator (or the "
+                            "representative of an approved group who neither entered nor "
+                            "played the game)"
+                        )
                     )
                 if row.status != "disputed":
                     raise Conflict("the result is not disputed")
@@ -99,13 +107,15 @@ class Reviews(Entries):
             elif action == "withdraw":
                 if actor != row.entered_by and not representative and not admin:
                     raise NotAllowed(
-                        "a result is withdrawn by whoever entered it, the group's "
-                        "representative or an administrator"
+                        phrase(
+                            "a result is withdrawn by whoever entered it, the group's "
+                            "representative or an administrator"
+                        )
                     )
                 row.status, row.fingerprint = "withdrawn", None
             elif action == "clear":
                 if not admin:
-                    raise NotAllowed("a flagged result is cleared by an administrator")
+                    raise NotAllowed(phrase("a flagged result is cleared by an administrator"))
                 if row.flag is None or row.flag_cleared_by is not None:
                     raise Conflict("the result is not held by a flag")
                 row.flag_cleared_by = actor

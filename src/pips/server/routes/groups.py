@@ -10,6 +10,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel
 
+from pips.i18n import explain
 from pips.results.service import Filter, Results, ResultsError, month_of
 from pips.server.routes.common import refused, results_of, run
 from pips.server.web import account, check_csrf, page, who
@@ -106,7 +107,7 @@ async def found_group(request: Request, name: str = Form(), csrf: str = Form("")
             "groups.html",
             status_code=exc.status,
             groups=await run(results.groups),
-            error=str(exc),
+            error=explain(exc),
         )
     return RedirectResponse(f"/groups/{made['slug']}", status_code=303)
 
@@ -136,7 +137,7 @@ async def group_member(
                 results.change_member, actor, slug, name, add=action != "remove"
             )
     except ResultsError as exc:
-        return await _group_page(request, results, slug, error=str(exc), status_code=exc.status)
+        return await _group_page(request, results, slug, error=explain(exc), status_code=exc.status)
     return RedirectResponse(f"/groups/{slug}", status_code=303)
 
 
@@ -150,7 +151,7 @@ async def group_approval(
     try:
         await asyncio.to_thread(results.approve_group, actor, slug, approve == "1")
     except ResultsError as exc:
-        return await _group_page(request, results, slug, error=str(exc), status_code=exc.status)
+        return await _group_page(request, results, slug, error=explain(exc), status_code=exc.status)
     return RedirectResponse(f"/groups/{slug}", status_code=303)
 
 

@@ -14,7 +14,7 @@ from pips import i18n
 from pips.bots.base import BOT_LEVELS
 from pips.core.errors import RuleError
 from pips.games.registry import find_game
-from pips.i18n import _
+from pips.i18n import _, explain
 from pips.server import accounts
 from pips.server.routes.common import address, tables_of
 from pips.server.routes.tables import visible
@@ -39,7 +39,7 @@ def listed(request: Request) -> dict[str, Any]:
 
 
 def refused_sign_in(request: Request, exc: accounts.AccountError) -> HTMLResponse:
-    response = page(request, "lobby.html", exc.status, error=str(exc), **listed(request))
+    response = page(request, "lobby.html", exc.status, error=explain(exc), **listed(request))
     if exc.retry_after is not None:
         response.headers["Retry-After"] = str(exc.retry_after)
     return response

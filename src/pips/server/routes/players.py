@@ -11,6 +11,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel
 
+from pips.i18n import explain
 from pips.results.service import Filter, ResultsError
 from pips.server.routes.common import RowId, results_of, run
 from pips.server.web import account, check_csrf, page, who
@@ -124,7 +125,7 @@ async def _player_action(request: Request, player_id: int, csrf: str, action: st
         else:
             raise ResultsError("a claim is approved or refused")
     except ResultsError as exc:
-        return await _player_page(request, player_id, error=str(exc), status_code=exc.status)
+        return await _player_page(request, player_id, error=explain(exc), status_code=exc.status)
     back = request.headers.get("referer", "")
     target = back if back.startswith(str(request.base_url)) else f"/players/{player_id}"
     return RedirectResponse(target, status_code=303)

@@ -217,7 +217,7 @@ async def results_page(
     try:
         rows, total = await asyncio.to_thread(results.results, where)
     except ResultsError as exc:  # a malformed month: say so, list nothing
-        rows, total, error = [], 0, str(exc)
+        rows, total, error = [], 0, explain(exc)
     return page(
         request,
         "results.html",
@@ -261,7 +261,7 @@ async def post_result(request: Request) -> Response:
     try:
         checked = results.check(_form_entry(form))
     except EntryError as exc:
-        return await _form_page(request, results, form, error=str(exc), status_code=422)
+        return await _form_page(request, results, form, error=explain(exc), status_code=422)
     new_players = [str(n) for n in data.getlist("new_players")][:MAX_BATCH]
     try:
         await run(results.duplicates, [checked])
@@ -280,13 +280,13 @@ async def post_result(request: Request) -> Response:
             results,
             form,
             checked=checked,
-            error=str(exc),
+            error=explain(exc),
             asked=exc.suggestions,
             status_code=exc.status,
         )
     except (ResultsError, HTTPException) as exc:
         status = exc.status if isinstance(exc, ResultsError) else exc.status_code
-        detail = str(exc) if isinstance(exc, ResultsError) else str(exc.detail)
+        detail = explain(exc) if isinstance(exc, ResultsError) else str(exc.detail)
         return await _form_page(
             request, results, form, checked=checked, error=detail, status_code=status
         )
@@ -324,7 +324,7 @@ async def upload(
         return await _upload_page(
             request,
             results,
-            error=str(exc),
+            error=explain(exc),
             status_code=status,
             group=group,
             new_players=new_players,
@@ -352,7 +352,9 @@ async def review_form(
         await asyncio.to_thread(results.review, actor, result_id, action, comment)
     except ResultsError as exc:
         shown = await run(results.result, result_id)
-        return page(request, "result.html", status_code=exc.status, result=shown, error=str(exc))
+        return page(
+            request, "result.html", status_code=exc.status, result=shown, error=explain(exc)
+        )
     return RedirectResponse(f"/results/{result_id}", status_code=303)
 
 
