@@ -34,6 +34,7 @@ from pips.bots.knowledge import Knowledge, tiles_by_number
 from pips.core.layout import Layout
 from pips.core.legal import representatives
 from pips.core.moves import At, Move, Play
+from pips.core.phrase import phrase
 from pips.core.tiles import Tile
 from pips.core.view import Event, View
 from pips.games.face import GameSpec
@@ -70,7 +71,7 @@ class ExpertBot:
     def advise(self, view: View, moves: Sequence[Move]) -> Advice:
         candidates = representatives(moves)
         if len(candidates) == 1 or not isinstance(candidates[0], Play):
-            return Advice(candidates[0], 0.0, ("the only legal move",))
+            return Advice(candidates[0], 0.0, (phrase("the only legal move"),))
         knowledge = Knowledge.of(view)
         spec = find_game(view.game)
         # FIDO's terms are about points scored as one plays (F-15); the line games'
@@ -118,7 +119,7 @@ def _fido_terms(
     terms: list[tuple[float, str]] = []
     scored = spec.immediate_points(view, move)
     if scored:
-        terms.append((W.score * scored, f"scores {scored} now"))
+        terms.append((W.score * scored, phrase("scores {points} now", points=scored)))
     laid = len(after.tiles)
     players = len(view.hand_sizes)
     next_seat = (view.seat + 1) % players
@@ -143,26 +144,44 @@ def _fido_terms(
             missing *= 1 - holds
         if threat >= 0.05:
             weight = W.danger * W.score / (players - 1)
-            terms.append((-weight * threat, f"gives the next seat about {threat:.1f} points"))
+            terms.append(
+                (
+                    -weight * threat,
+                    phrase("gives the next seat about {points:.1f} points", points=threat),
+                )
+            )
     tile = move.tile
     rest = [t for t in view.hand if t != tile]
     scrounge = [t for t in rest if t.difference % divisor == 0 and not t.is_double]
     if tile.difference % divisor == 0 and not tile.is_double and not scored:
-        holy = "holy tile" if tile.difference == divisor else "scrounge tile"
-        terms.append((-W.scrounge, f"spends a {holy} without scoring"))
+        spent = (
+            phrase("spends a holy tile without scoring")
+            if tile.difference == divisor
+            else phrase("spends a scrounge tile without scoring")
+        )
+        terms.append((-W.scrounge, spent))
     kind = _difference_class(tile, divisor)
     if (
         not tile.is_double
         and not scored
         and all(_difference_class(t, divisor) != kind for t in rest)
     ):
-        terms.append((-W.last_of_class, f"gives up the last tile moving the count by ±{kind}"))
+        terms.append(
+            (
+                -W.last_of_class,
+                phrase("gives up the last tile moving the count by ±{kind}", kind=kind),
+            )
+        )
     progress = laid / max(1, laid + sum(knowledge.sizes))
-    terms.append((W.pips * tile.pips * (1 + 2 * progress), f"sheds {tile.pips} pips"))
+    terms.append(
+        (W.pips * tile.pips * (1 + 2 * progress), phrase("sheds {pips} pips", pips=tile.pips))
+    )
     if tile.is_double:
-        terms.append((W.double, "sheds a double while there is room"))
+        terms.append((W.double, phrase("sheds a double while there is room")))
     if move.at is At.SIDE and not scrounge:
-        terms.append((W.ter_heide, "covers a naked side, holding no scrounge tile (ter Heide)"))
+        terms.append(
+            (W.ter_heide, phrase("covers a naked side, holding no scrounge tile (ter Heide)"))
+        )
     return terms
 
 
@@ -217,7 +236,9 @@ def _line_terms(
     me = view.seat
     next_seat = (me + 1) % players
     top = int(view.options["set"])
-    terms: list[tuple[float, str]] = [(L.pips * tile.pips, f"sheds {tile.pips} pips")]
+    terms: list[tuple[float, str]] = [
+        (L.pips * tile.pips, phrase("sheds {pips} pips", pips=tile.pips))
+    ]
     rest = [t for t in view.hand if t != tile]
     mine = tiles_by_number(rest, top)
     if tile.is_double:
@@ -226,11 +247,11 @@ def _line_terms(
             terms.append(
                 (
                     L.doubles_double + L.suit_opened * suit,
-                    f"opens its suit holding {suit} more of it (DB-06)",
+                    phrase("opens its suit holding {count} more of it (DB-06)", count=suit),
                 )
             )
         else:
-            terms.append((L.double, "sheds a double while it can"))
+            terms.append((L.double, phrase("sheds a double while it can")))
     values = set(p.value for p in after.iter_points())
     if double_opens:
         opened = {laid.tile.high for laid in view.layout.tiles if laid.tile.is_double}
@@ -241,16 +262,18 @@ def _line_terms(
         )
     else:
         playable = sum(1 for t in rest if any(t.contains(v) for v in values))
-    terms.append((L.playable * playable, f"keeps {playable} tiles that fit the new ends"))
+    terms.append(
+        (L.playable * playable, phrase("keeps {count} tiles that fit the new ends", count=playable))
+    )
     lacking = knowledge.lacks[next_seat]
     shut = [v for v in values if all(t in lacking for t in knowledge.unseen if t.contains(v))]
     if shut and knowledge.unseen:
-        terms.append((L.shut * len(shut), "leaves ends the next seat is known to lack"))
+        terms.append((L.shut * len(shut), phrase("leaves ends the next seat is known to lack")))
     if spec.pairs and move.at is not At.OPEN:
         partner = (me + 2) % 4
         point = next((p for p in view.layout.points if p.id == move.end), None)
         if point is not None and view.layout.tiles[point.node].seat == (me - 1) % 4:
-            terms.append((L.opponent_end, "plays on the end the opponent before left open"))
+            terms.append((L.opponent_end, phrase("plays on the end the opponent before left open")))
         partner_lacks = knowledge.lacks[partner]
         stuck = [
             v
@@ -260,6 +283,6 @@ def _line_terms(
         ]
         if stuck:
             terms.append(
-                (-L.partner_stuck * len(stuck), "leaves ends the partner is known to lack")
+                (-L.partner_stuck * len(stuck), phrase("leaves ends the partner is known to lack"))
             )
     return terms

@@ -687,13 +687,13 @@ class PlayApp(TableApp):
         if isinstance(move, Play):
             what += f" ({_where_move(move)})"
         elif isinstance(move, Pass):
-            what = self.spec.pass_word
+            what = _(self.spec.pass_word)
         if isinstance(move, Play) and move.tile in self.order:
             self.cursor = self.order.index(move.tile)
         self.hinted = move
         self.refresh_table()
         text = Text(_("Hint: "), style="bold")
-        text.append(f"{what} — " + "; ".join(advice.reasons))
+        text.append(f"{what} — " + "; ".join(say(reason) for reason in advice.reasons))
         text.append(_("  (Enter plays it)"), style="dim")
         self.show_status(text)
         self.log_line(text)
