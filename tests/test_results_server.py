@@ -472,3 +472,23 @@ def test_the_server_publishes_a_month_that_is_over_by_itself(tmp_path: Path) -> 
         assert [r["name"] for r in shown.json()["rows"]] == ["Anna", "Ben", "Cleo"]
         months = httpx.get(server.url + "/api/lists/fido/months").json()
         assert [m["month"] for m in months] == ["2026-10"]
+
+
+def test_a_result_in_german_with_german_dates_and_refusals(site: Site) -> None:
+    """A German reader (issue 20): the result's page and the list of results say their
+    words in German, dates as 03.10.2026; a wrong result is refused in German."""
+    german = {"Accept-Language": "de-DE,de;q=0.9"}
+    jurgen = site.person("Jürgen")
+    jurgen.client.headers.update(german)
+    wrong = jurgen.enter(fido("2026-10-03", ("Jürgen", 14, 0), ("Jürgen", 17, 13), ("Cleo", 9, 1)))
+    assert wrong.status_code == 422
+    assert "sitzt auf zwei Plätzen" in wrong.json()["detail"], wrong.text
+    made = jurgen.enter(fido("2026-10-03", ("Jürgen", 14, 0), ("Bärbel", 17, 13), ("Cleo", 9, 1)))
+    assert made.status_code == 201, made.text
+    page = jurgen.client.get(made.json()["urls"][0]).text
+    assert "Ergebnis" in page and "03.10.2026" in page and "FIDO-Divisorspiel" in page
+    assert "Zählt nicht für die Weltrangliste" in page and "2026-10-03" not in page
+    listed = jurgen.client.get("/results").text
+    assert "03.10.2026" in listed and "vorläufig" in listed
+    english = site.person("Ann").client.get(made.json()["urls"][0]).text
+    assert "2026-10-03" in english and "Does not count for the world list" in english

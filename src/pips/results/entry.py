@@ -41,9 +41,10 @@ from typing import Any
 from pips.core.errors import RuleError
 from pips.core.names import name_key
 from pips.core.outcome import competition_ranks
-from pips.core.phrase import joined, phrase
+from pips.core.phrase import Phrase, joined, phrase
 from pips.core.tiles import double_set
 from pips.games.registry import find_game, game_names
+from pips.i18n import reason
 
 GAMES = tuple(game_names())
 """The game families results are kept and rated for: every game pips knows."""
@@ -286,12 +287,14 @@ def _options(game: str, players: int, top: int, others: Mapping[str, Any]) -> An
             chosen = spec.options_from_json({**others, "players": players, "set": top})
         return chosen
     except RuleError as exc:
-        raise EntryError(phrase("{title}: {exc}", title=spec.title, exc=exc)) from None
+        raise EntryError(
+            phrase("{title}: {exc}", title=Phrase(spec.title), exc=reason(exc))
+        ) from None
     except (TypeError, ValueError):
         raise EntryError(
             phrase(
                 "{title} is not played by {players} with double-{top}",
-                title=spec.title,
+                title=Phrase(spec.title),
                 players=players,
                 top=top,
             )
@@ -338,7 +341,9 @@ def _check_pips(entry: Entry, options: Any) -> None:
                 )
             )
     elif any(line.pips for line in lines):
-        raise EntryError(phrase("{title} results give points, not pips left", title=spec.title))
+        raise EntryError(
+            phrase("{title} results give points, not pips left", title=Phrase(spec.title))
+        )
     if columns.points is None and any(line.points for line in lines):
         raise EntryError(
             phrase(

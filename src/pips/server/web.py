@@ -3,6 +3,7 @@ language of the person asking."""
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,31 @@ templates.env.add_extension("jinja2.ext.i18n")
 templates.env.install_gettext_callables(  # type: ignore[attr-defined]
     gettext=i18n._, ngettext=i18n.ngettext, newstyle=False
 )
+
+
+def _day(value: Any) -> str:
+    """A date (or a date and time) in the reader's form: 2026-10-03 / 03.10.2026."""
+    if isinstance(value, datetime):
+        return f"{i18n.numeric_date(value.date())} {value:%H:%M}"
+    if isinstance(value, date):
+        return i18n.numeric_date(value)
+    text = str(value or "")
+    try:
+        day = date.fromisoformat(text[:10])
+    except ValueError:
+        return text
+    rest = text[10:].lstrip("T ")
+    return f"{i18n.numeric_date(day)} {rest[:5]}".rstrip()
+
+
+def _number(value: float, digits: int = 2, sign: bool = False) -> str:
+    """A number with the reader's decimal separator (12.50 / 12,50)."""
+    shown = i18n.format_number(abs(value) if sign else value, digits=digits)
+    return ("+" if value >= 0 else "-") + shown if sign else shown
+
+
+templates.env.filters["day"] = _day
+templates.env.filters["number"] = _number
 
 
 def _script_messages() -> tuple[str, ...]:

@@ -365,14 +365,19 @@ def _checked_all(results: Results, items: list[dict[str, Any]]) -> list[Checked]
     if not items:
         raise HTTPException(422, _("no results given"))
     if len(items) > MAX_BATCH:
-        raise HTTPException(422, f"at most {MAX_BATCH} results at once")
+        raise HTTPException(422, _("at most {count} results at once").format(count=MAX_BATCH))
     checked = []
     for number, item in enumerate(items, 1):
         try:
             checked.append(results.check(entry_from_json(item)))
         except EntryError as exc:
-            where = f"result {number}: " if len(items) > 1 else ""
-            raise HTTPException(422, f"{where}{exc}") from None
+            if len(items) > 1:
+                message = _("result {number}: {problem}").format(
+                    number=number, problem=explain(exc)
+                )
+            else:
+                message = explain(exc)
+            raise HTTPException(422, message) from None
     return checked
 
 
