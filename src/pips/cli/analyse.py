@@ -52,7 +52,9 @@ def analyse_command(
         replayed = record.replay(records[index])
         progress = progress_bar()
         with progress:
-            task = progress.add_task(f"record {index + 1}: decisions", total=None)
+            task = progress.add_task(
+                _("record {number}: decisions").format(number=index + 1), total=None
+            )
 
             def advanced(
                 done: int, total: int, bar: Progress = progress, row: TaskID = task
@@ -69,26 +71,43 @@ def analyse_command(
             )
             for suffix in (".png", ".svg"):
                 plot(found, str(stem.with_suffix(suffix)))
-            err.print(f"written: {stem}.json, {stem}.png, {stem}.svg")
+            err.print(_("written: {files}").format(files=f"{stem}.json, {stem}.png, {stem}.svg"))
 
 
 def show(found: Analysis, number: int) -> None:
     """The flagged decisions and each player's summary."""
     names = found.seats
     out.print(
-        f"[bold]record {number}[/bold]: {len(found.decisions)} decisions, each valued from "
-        f"the deciding seat's view only (search {found.level}, seed {found.seed})"
+        f"[bold]{_('record {number}').format(number=number)}[/bold]: "
+        + _(
+            "{count} decisions, each valued from the deciding seat's view only"
+            " (search {level}, seed {seed})"
+        ).format(count=len(found.decisions), level=found.level, seed=found.seed)
     )
     flagged = [d for d in found.decisions if d.size]
     if flagged:
-        table = Table(title="Flagged decisions")
-        for column in ("hand", "move", "player", "played", "best", "loss", ""):
+        table = Table(title=_("Flagged decisions"))
+        for column, heading in (
+            ("hand", _("hand")),
+            ("move", _("move")),
+            ("player", _("player")),
+            ("played", _("played")),
+            ("best", _("best")),
+            ("loss", _("loss")),
+            ("", ""),
+        ):
             table.add_column(
-                column, justify="right" if column in ("hand", "move", "loss") else "left"
+                heading, justify="right" if column in ("hand", "move", "loss") else "left"
             )
         for d in flagged:
             table.add_row(
-                str(d.hand), str(d.move), names[d.seat], d.played, d.best, f"{d.loss:.2f}", d.size
+                str(d.hand),
+                str(d.move),
+                names[d.seat],
+                d.played,
+                d.best,
+                f"{d.loss:.2f}",
+                _(d.size) if d.size else "",
             )
         out.print(table)
     out.print(analysis_table(found))

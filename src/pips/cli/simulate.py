@@ -22,6 +22,7 @@ from pips.cli.base import (
     spec_for,
     with_game_flags,
 )
+from pips.core.phrase import N_
 from pips.i18n import _
 from pips.sim import deal_seed, play_game
 
@@ -56,7 +57,7 @@ def simulate(
     if record_to is not None:
         record_to.parent.mkdir(parents=True, exist_ok=True)
         sink = record_to.open("w", encoding="utf-8")
-    kind = "games" if spec.target(options) is None else "matches"
+    kind = N_("games") if spec.target(options) is None else N_("matches")
     progress = progress_bar()
     try:
         with progress:
@@ -87,9 +88,19 @@ def simulate(
     finally:
         if sink is not None:
             sink.close()
-    table = Table(title=f"{spec.title}: {hands} {kind}, seeds {seed}..{seed + hands - 1}")
-    for column in ("entrant", "bot", "points/hand", "final/game", "win share"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
+    table = Table(
+        title=_("{game}: {count} {kind}, seeds {first}..{last}").format(
+            game=_(spec.title), count=hands, kind=_(kind), first=seed, last=seed + hands - 1
+        )
+    )
+    for column, heading in (
+        ("entrant", _("entrant")),
+        ("bot", _("bot")),
+        ("points/hand", _("points/hand")),
+        ("final/game", _("final/game")),
+        ("win share", _("win share")),
+    ):
+        table.add_column(heading, justify="left" if column == "bot" else "right")
     for i in range(players):
         table.add_row(
             str(i),
@@ -100,11 +111,18 @@ def simulate(
         )
     out.print(table)
     out.print(
-        f"hands: {played_hands} ({played_hands / hands:.1f} per game) · "
-        f"blocked: {blocked / played_hands:.1%} · moves per hand: {moves / played_hands:.1f}"
+        _(
+            "hands: {hands} ({per_game:.1f} per game) · blocked: {blocked:.1%}"
+            " · moves per hand: {moves:.1f}"
+        ).format(
+            hands=played_hands,
+            per_game=played_hands / hands,
+            blocked=blocked / played_hands,
+            moves=moves / played_hands,
+        )
     )
     if record_to is not None:
-        out.print(f"records written to {record_to}")
+        out.print(_("records written to {path}").format(path=record_to))
 
 
 @app.command()
@@ -143,10 +161,15 @@ def tournament(
     setup = tour.Tournament.of(spec.name, options.to_json(), names, hands, seed)
     rotations = len(setup.rotations())
     progress = progress_bar()
-    where = scheduler or f"{workers or os.cpu_count()} local processes"
+    where = scheduler or _("{count} local processes").format(count=workers or os.cpu_count())
     err.print(
-        f"{spec.title}: {hands} deals x {rotations} rotations, seats {', '.join(setup.seats)}, "
-        f"on {where}"
+        _("{game}: {count} deals x {rotations} rotations, seats {seats}, on {where}").format(
+            game=_(spec.title),
+            count=hands,
+            rotations=rotations,
+            seats=", ".join(setup.seats),
+            where=where,
+        )
     )
     finished = [0]
 
@@ -156,19 +179,31 @@ def tournament(
 
     try:
         with progress:
-            task = progress.add_task("deals", total=hands)
+            task = progress.add_task(_("deals"), total=hands)
             rows = tour.run(setup, out_dir, scheduler=scheduler, workers=workers, progress=advanced)
     except KeyboardInterrupt:
         err.print(
-            f"interrupted after {finished[0]} of {hands} deals; the finished deals are kept "
-            f"in {out_dir / tour.RESULTS}: run the same command again to go on"
+            _(
+                "interrupted after {done} of {count} deals; the finished deals are kept "
+                "in {path}: run the same command again to go on"
+            ).format(done=finished[0], count=hands, path=out_dir / tour.RESULTS)
         )
         raise typer.Exit(130) from None
     summary = tour.summarize(setup, rows)
     written = tour.write_outputs(summary, out_dir)
-    table = Table(title=f"{spec.title}: {summary.deals} deals x {rotations} rotations (duplicate)")
-    for column in ("bot", "hands", "points/hand (95%)", "win share (95%)", "moves/s"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
+    table = Table(
+        title=_("{game}: {count} deals x {rotations} rotations (duplicate)").format(
+            game=_(spec.title), count=summary.deals, rotations=rotations
+        )
+    )
+    for column, heading in (
+        ("bot", _("bot")),
+        ("hands", _("hands")),
+        ("points/hand (95%)", _("points/hand (95%)")),
+        ("win share (95%)", _("win share (95%)")),
+        ("moves/s", _("moves/s")),
+    ):
+        table.add_column(heading, justify="left" if column == "bot" else "right")
     for b in summary.bots:
         table.add_row(
             b.bot,
@@ -179,6 +214,14 @@ def tournament(
         )
     out.print(table)
     for pair, estimate in summary.differences.items():
-        verdict = "significant" if estimate.excludes_zero else "not significant"
-        out.print(f"{pair}: {estimate} points per hand ({verdict})")
-    out.print("written: " + ", ".join(str(p) for p in [out_dir / tour.RESULTS, *written]))
+        verdict = _("significant") if estimate.excludes_zero else _("not significant")
+        out.print(
+            _("{pair}: {estimate} points per hand ({verdict})").format(
+                pair=pair, estimate=estimate, verdict=verdict
+            )
+        )
+    out.print(
+        _("written: {files}").format(
+            files=", ".join(str(p) for p in [out_dir / tour.RESULTS, *written])
+        )
+    )

@@ -284,9 +284,16 @@ def sheet_table(sheet: ScoreSheet, names: Sequence[str], target: int | None) -> 
 
 def analysis_table(analysis: Analysis) -> Table:
     """Each player's decisions, average loss and flags (:mod:`pips.bots.analysis`)."""
-    table = Table(title="Per player (each decision valued from that seat's view only)")
+    table = Table(title=_("Per player (each decision valued from that seat's view only)"))
+    headings = {
+        "player": _("player"),
+        "decisions": _("decisions"),
+        "average loss": _("average loss"),
+    }
     for column in ("player", "decisions", "average loss", *SIZES):
-        table.add_column(column, justify="left" if column == "player" else "right")
+        table.add_column(
+            headings.get(column) or _(column), justify="left" if column == "player" else "right"
+        )
     for line in analysis.summary():
         table.add_row(
             line.name,
