@@ -17,7 +17,7 @@ from typing import Any
 
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import Ending, HandResult
-from pips.core.phrase import N_, Phrase, phrase
+from pips.core.phrase import N_, Phrase, joined, phrase
 from pips.core.tiles import Tile
 from pips.core.view import SPECTATOR, Event, View
 from pips.games.registry import GameState, find_game
@@ -40,23 +40,39 @@ def hand_order(view: View) -> list[Tile]:
 # -- the layout and the moves in words ----------------------------------------------------
 
 
+# The layout's sides, by the game's word for them (FIDO's naked sides, F-07).
+_SIDES = {
+    "side": N_("sides {points}"),
+    "naked side": N_("naked sides {points}"),
+    "spinner side": N_("spinner sides {points}"),
+}
+
+
 def describe_layout(view: View) -> str:
     """The open ends and sides by id and value, and the count where the game keeps one
     (F-04, F-15)."""
     layout = view.layout
     if not layout.tiles:
-        return "layout: empty"
+        return phrase("layout: empty")
     ends = " ".join(f"#{p.id}:{p.value}" for p in layout.open_ends) or "-"
-    text = f"open ends {ends}"
+    parts: list[str] = [phrase("open ends {ends}", ends=ends)]
     sides = layout.naked_sides
     if sides:
-        word = find_game(view.game).side_word
-        text += f" | {word}s " + " ".join(f"#{p.id}:{p.value}" for p in sides)
+        points = " ".join(f"#{p.id}:{p.value}" for p in sides)
+        template = _SIDES.get(find_game(view.game).side_word, _SIDES["side"])
+        parts.append(phrase(template, points=points))
     divisor = count_divisor(view)
     if divisor:
         s = layout.count
-        text += f" | S = {s}, divisor {divisor}, S mod {divisor} = {s % divisor}"
-    return text
+        parts.append(
+            phrase(
+                "S = {count}, divisor {divisor}, S mod {divisor} = {rest}",
+                count=s,
+                divisor=divisor,
+                rest=s % divisor,
+            )
+        )
+    return joined(parts, " | ")
 
 
 def count_divisor(view: View) -> int:

@@ -241,4 +241,6 @@ def result_table(state: GameState, names: Sequence[str]) -> Group:
 
 def match_line(match: Match, names: Sequence[str]) -> str:
     """The match standings in one line."""
-    return f"match to {match.target}: {standings(match.spec.name, match.scores, names)}"
+    return _("match to {target}: {standings}").format(
+        target=match.target, standings=standings(match.spec.name, match.scores, names)
+    )

@@ -27,14 +27,14 @@ from pips.core.errors import RuleError
 from pips.core.legal import representatives
 from pips.core.moves import Draw, Move
 from pips.core.notation import move_text, read_move
-from pips.core.phrase import phrase
+from pips.core.phrase import N_, phrase
 from pips.core.tiles import Tile
 from pips.core.view import Event
 from pips.display import describe_event, describe_layout
 from pips.games.registry import find_game
-from pips.i18n import _, help_phrase, say
+from pips.i18n import _, explain, help_phrase, say
 
-ENTER_HELP = """Enter what happened at the table, one action per line:
+ENTER_HELP = N_("""Enter what happened at the table, one action per line:
   a number          the listed move with that number
   12-9              lay that tile (you are asked where if it fits several places)
   draw 5-1          the player to move drew 5-1 from the stock
@@ -42,7 +42,7 @@ ENTER_HELP = """Enter what happened at the table, one action per line:
   misdeal S draw 5-1 4-0 / misdeal S return 6-6
                     seat S (number or name) was misdealt (F-24)
   undo              take back the last entry
-  q                 stop (every entry is saved as it is made)"""
+  q                 stop (every entry is saved as it is made)""")
 
 
 def parse_entry(
@@ -56,7 +56,7 @@ def parse_entry(
         return {"q": "quit", "?": "help"}.get(word, word)
     move = read_move(text, state.legal_moves() if offered is None else offered, names)
     if isinstance(move, Draw) and move.tile is None and state.options.deal_mode.value == "manual":
-        raise ValueError("name the tile drawn: draw 5-1")
+        raise ValueError(_("name the tile drawn: draw 5-1"))
     return move
 
 
@@ -73,11 +73,11 @@ def check_hand(
     seen: set[Tile] = set()
     for tile in tiles:
         if tile.high > top:
-            return f"{tile} is not a tile of the double-{top} set"
+            return _("{tile} is not a tile of the double-{top} set").format(tile=tile, top=top)
         if tile in seen:
-            return f"{tile} is typed twice"
+            return _("{tile} is typed twice").format(tile=tile)
         if tile in taken:
-            return f"{tile} is already in the hand of {taken[tile]}"
+            return _("{tile} is already in the hand of {name}").format(tile=tile, name=taken[tile])
         seen.add(tile)
     return None
 
@@ -88,16 +88,16 @@ def size_warning(state: Any, seats: Sequence[str]) -> str | None:
         return None
     size = state.options.hand_size
     wrong = [
-        f"{seats[seat]} holds {len(hand)}"
+        _("{name} holds {count}").format(name=seats[seat], count=len(hand))
         for seat, hand in enumerate(state.hands)
         if len(hand) != size
     ]
     if not wrong:
         return None
-    return (
-        f"a hand is {size} tiles (F-02): {', '.join(wrong)}. Correct it before the opening "
+    return _(
+        "a hand is {size} tiles (F-02): {wrong}. Correct it before the opening "
         "(F-24.1): misdeal NAME return 6-6, or misdeal NAME draw 5-1"
-    )
+    ).format(size=size, wrong=", ".join(wrong))
 
 
 @app.command()
@@ -147,13 +147,13 @@ def enter(
             )
         spec = spec_for(game)
         if not spec.manual_deal:
-            manual = ", ".join(g.title for g in manual_games())
+            manual = ", ".join(_(g.title) for g in manual_games())
             fail(_("pips enter records games dealt by hand (F-24): {games}").format(games=manual))
         options = flags.options(spec, deal_mode="manual")
         seats = (
             [n.strip() for n in names.split(",")]
             if names
-            else [f"player {i + 1}" for i in range(options.players)]
+            else [_("player {number}").format(number=i + 1) for i in range(options.players)]
         )
         if len(seats) != options.players or not all(seats):
             fail(_("--names must give {count} names").format(count=options.players))
@@ -171,10 +171,10 @@ def enter(
         try:
             state = spec.from_deal(options, hands, None)
         except RuleError as exc:
-            fail(_("the deal: {problem}").format(problem=exc))
+            fail(_("the deal: {problem}").format(problem=explain(exc)))
         _save(state, seats, path)
-        out.print(f"the deal is saved to {path}")
-    out.print(ENTER_HELP)
+        out.print(_("the deal is saved to {path}").format(path=path))
+    out.print(_(ENTER_HELP))
 
     def rebuild(events: Sequence[Event]) -> Any:
         fresh = spec.from_deal(options, hands, None)
@@ -188,19 +188,21 @@ def enter(
             out.print(f"[yellow]{warning}[/yellow]")
         if state.is_over:
             out.print(result_table(state, seats))
-            prompt = "hand over: a late misdeal, undo, or q to stop: "
+            prompt = _("hand over: a late misdeal, undo, or q to stop: ")
             offered: list[Move] = []
         else:
             turn = state.current_seat
             assert turn is not None
             view = state.view(turn)
-            out.print(describe_layout(view))
-            out.print(f"{seats[turn]} to move; stock {view.stock_size}")
+            out.print(say(describe_layout(view)))
+            out.print(
+                _("{name} to move; stock {count}").format(name=seats[turn], count=view.stock_size)
+            )
             # Places that make no difference are offered once (F-04).
             offered = representatives(state.legal_moves())
             for number, move in enumerate(offered, 1):
                 out.print(f"  {number:>2}. {move_text(move, offered)}")
-            prompt = "what happened? "
+            prompt = _("what happened? ")
         try:
             text = ask(prompt)
         except (EOFError, KeyboardInterrupt):
@@ -213,25 +215,29 @@ def enter(
         if entry == "quit":
             break
         if entry == "help":
-            out.print(ENTER_HELP)
+            out.print(_(ENTER_HELP))
         elif entry == "undo":
             if state.history:
                 state = rebuild(state.history[:-1])
                 _save(state, seats, path)
-                out.print("last entry taken back")
+                out.print(_("last entry taken back"))
         elif not isinstance(entry, str):
             try:
                 event = state.play(entry)
             except RuleError as exc:
-                out.print(f"[red]{exc}[/red]")
+                out.print(explain(exc), style="red", markup=False)
                 continue
             _save(state, seats, path)
             out.print(say(describe_event(event, seats, spec.name)))
     _save(state, seats, path)
     if state.is_over:
-        out.print(f"record saved to {path}")
+        out.print(_("record saved to {path}").format(path=path))
     else:
-        out.print(f"unfinished entry saved to {path}; go on with: pips enter --resume {path}")
+        out.print(
+            _("unfinished entry saved to {path}; go on with: pips enter --resume {path}").format(
+                path=path
+            )
+        )
 
 
 def _ask_hands(
@@ -245,22 +251,34 @@ def _ask_hands(
     for name in seats:
         while True:
             try:
-                text = ask(f"tiles of {name} ({size}): ")
+                text = ask(_("tiles of {name} ({count}): ").format(name=name, count=size))
             except (EOFError, KeyboardInterrupt):
                 return None
             try:
                 tiles = [Tile.parse(word) for word in text.replace(",", " ").split()]
             except ValueError as exc:
-                out.print(f"[red]{exc}; type the hand again[/red]")
+                out.print(
+                    _("{problem}; type the hand again").format(problem=exc),
+                    style="red",
+                    markup=False,
+                )
                 continue
             wrong = check_hand(tiles, top, taken, name, size)
             if wrong:
-                out.print(f"[red]{wrong}; type the hand again[/red]")
+                out.print(
+                    _("{problem}; type the hand again").format(problem=wrong),
+                    style="red",
+                    markup=False,
+                )
                 continue
             if len(tiles) != size:
                 out.print(
-                    f"[yellow]{name} holds {len(tiles)} tiles, not {size}: a misdeal, "
-                    "corrected before the opening (F-24.1)[/yellow]"
+                    _(
+                        "{name} holds {count} tiles, not {size}: a misdeal, "
+                        "corrected before the opening (F-24.1)"
+                    ).format(name=name, count=len(tiles), size=size),
+                    style="yellow",
+                    markup=False,
                 )
             taken.update(dict.fromkeys(tiles, name))
             hands.append(tiles)
@@ -280,12 +298,16 @@ def _resumed(path: Path) -> tuple[Any, list[str], Path]:
             )
         replayed = record.replay(records[0])
     except record.RecordError as exc:
-        fail(f"{path}: {exc}")
+        fail(f"{path}: {explain(exc)}")
     state = replayed.states[-1]
     if not replayed.spec.manual_deal or not replayed.spec.dealt_by_hand(replayed.options):
         fail(_("{file} is not a game entered by hand (F-24)").format(file=path))
     if state.is_over:
-        out.print(f"{path}: that game is over; a late misdeal or undo may still be entered")
+        out.print(
+            _("{path}: that game is over; a late misdeal or undo may still be entered").format(
+                path=path
+            )
+        )
     return state, list(replayed.seats), path
 
 

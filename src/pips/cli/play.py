@@ -41,20 +41,26 @@ def choose_interactively(
     """Ask the person at the keyboard for a move; ``None`` when they quit. Places that
     make no difference are offered once (:func:`~pips.core.legal.distinct`)."""
     moves = representatives(moves)
-    out.print(describe_layout(view))
+    out.print(say(describe_layout(view)))
     # The order players of the game keep their tiles in (F-03 Ratzek rows, PT-03).
-    out.print("your hand: " + " · ".join(" ".join(map(str, row)) for row in hand_rows(view)))
+    out.print(
+        _("your hand: {tiles}").format(
+            tiles=" · ".join(" ".join(map(str, row)) for row in hand_rows(view))
+        )
+    )
     if view.seat >= 0 and view.set_aside and view.set_aside[view.seat]:
         aside = " ".join(map(str, view.set_aside[view.seat]))
-        out.print(f"set aside (playable only as your last tiles, PT-08): {aside}")
+        out.print(
+            _("set aside (playable only as your last tiles, PT-08): {tiles}").format(tiles=aside)
+        )
     for number, move in enumerate(moves, 1):
         gain = spec.immediate_points(view, move)
         note = f"  (+{gain})" if gain else ""
-        said = spec.pass_word if isinstance(move, Pass) else move_text(move, moves)
+        said = _(spec.pass_word) if isinstance(move, Pass) else move_text(move, moves)
         out.print(f"  {number:>2}. {said}{note}")
     while True:
         try:
-            answer = ask("your move (number, a tile like 12-9, knock, or q): ").strip()
+            answer = ask(_("your move (number, a tile like 12-9, knock, or q): ")).strip()
         except (EOFError, KeyboardInterrupt):
             return None  # the caller saves the game so far
         if answer.lower() in {"q", "quit", "exit"}:
@@ -150,33 +156,45 @@ def play(
                 problem=failure, file=session.path
             )
         )
-    status = "record" if session.is_over else "unfinished game"
-    out.print(f"{status} saved to {session.path}")
+    if session.is_over:
+        out.print(_("record saved to {path}").format(path=session.path))
+    else:
+        out.print(_("unfinished game saved to {path}").format(path=session.path))
 
 
 def play_in_text(session: PlaySession) -> None:
     """The line-by-line client: for scripts, and terminals without full screen."""
     spec, match, names = session.spec, session.match, session.names
     out.print(
-        f"[bold]{spec.title}[/bold], options: "
-        + ", ".join(f"{k}={v}" for k, v in session.options.to_json().items())
+        f"[bold]{_(spec.title)}[/bold], "
+        + _("options: {options}").format(
+            options=", ".join(f"{k}={v}" for k, v in session.options.to_json().items())
+        )
     )
     if match.lots is not None:
         entrant = {e: names[s] for s, e in enumerate(match.seating)}
         drawn = ", ".join(f"{entrant[d.entrant]} {d.tile}" for d in match.lots.draws)
-        out.print(f"lots: {drawn}")
-    out.print("seats in playing order: " + ", ".join(f"{i} {n}" for i, n in enumerate(names)))
+        out.print(_("lots: {draws}").format(draws=drawn))
+    out.print(
+        _("seats in playing order: {seats}").format(
+            seats=", ".join(f"{i} {n}" for i, n in enumerate(names))
+        )
+    )
     hand_number = 0
     while not session.is_over:
         state = session.state
         if state.context.number != hand_number:
             hand_number = state.context.number
             if match.target is not None:
-                out.print(f"\n[bold]hand {hand_number}[/bold] · {match_line(match, names)}")
+                heading = _("hand {number}").format(number=hand_number)
+                out.print(f"\n[bold]{heading}[/bold] · {match_line(match, names)}")
         if session.my_turn:
             view = session.view()
             sizes = " ".join(f"{names[i]} {n}" for i, n in enumerate(view.hand_sizes))
-            out.print(f"\n[bold]your turn[/bold] · tiles: {sizes} · stock {view.stock_size}")
+            out.print(
+                f"\n[bold]{_('your turn')}[/bold] · "
+                + _("tiles: {sizes} · stock {count}").format(sizes=sizes, count=view.stock_size)
+            )
             chosen = choose_interactively(view, session.legal_moves(), spec, input)
             if chosen is None:
                 return
@@ -185,10 +203,11 @@ def play_in_text(session: PlaySession) -> None:
         try:
             played = session.play(chosen)
         except RuleError as exc:
-            out.print(f"[red]{exc}[/red]")  # nothing changed: the same seat moves again
+            # Nothing changed: the same seat moves again.
+            out.print(explain(exc), style="red", markup=False)
             continue
         out.print(say(describe_event(played.event.seen_by(session.me), names, spec.name)))
         if played.hand_over:
             out.print(result_table(match.hands[played.hand - 1], names))
     if match.target is not None:
-        out.print(f"[bold]match over[/bold] · {match_line(match, names)}")
+        out.print(f"[bold]{_('match over')}[/bold] · {match_line(match, names)}")

@@ -52,12 +52,14 @@ def replay(
         return
     names = replayed.seats
     spec = replayed.spec
-    out.print(f"[bold]{spec.title}[/bold], seats: " + ", ".join(names))
+    out.print(
+        f"[bold]{_(spec.title)}[/bold], " + _("seats: {names}").format(names=", ".join(names))
+    )
     match = replayed.match
     if match.lots is not None:
         entrant = {e: names[seat] for seat, e in enumerate(match.seating)}
         drawn = ", ".join(f"{entrant[d.entrant]} {d.tile}" for d in match.lots.draws)
-        out.print(f"lots: {drawn}")
+        out.print(_("lots: {draws}").format(draws=drawn))
     # Each hand is played again from its deal, so --step can show every position.
     for played in match.hands:
         dealt = played.dealt
@@ -65,25 +67,27 @@ def replay(
             replayed.options, dealt.hands, dealt.stock, dealt.voided, played.context
         )
         if match.target is not None:
-            out.print(f"[bold]hand {played.context.number}[/bold]")
+            heading = _("hand {number}").format(number=played.context.number)
+            out.print(f"[bold]{heading}[/bold]")
         for number, event in enumerate(played.history, 1):
             state.play(event.move)
             running = " ".join(str(s) for s in state.scores)
             said = say(describe_event(event, names, spec.name))
-            out.print(f"{number:>3}. {said:<48} scores {running}")
+            out.print(f"{number:>3}. {said:<48} " + _("scores {scores}").format(scores=running))
             if step:
-                out.print("     " + describe_layout(state.view(SPECTATOR)))
+                out.print("     " + say(describe_layout(state.view(SPECTATOR))))
                 try:
-                    if input("     Enter for the next move, q to stop: ").strip().lower() == "q":
+                    asked = "     " + _("Enter for the next move, q to stop: ")
+                    if input(asked).strip().lower() == "q":
                         return
                 except (EOFError, KeyboardInterrupt):
                     return
         if state.is_over:
             out.print(result_table(state, names))
     if not match.is_over:
-        out.print("the game is unfinished")
+        out.print(_("the game is unfinished"))
     elif match.target is not None:
-        out.print(f"[bold]match over[/bold] · {match_line(match, names)}")
+        out.print(f"[bold]{_('match over')}[/bold] · {match_line(match, names)}")
 
 
 @app.command()

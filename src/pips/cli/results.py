@@ -12,7 +12,7 @@ from rich.table import Table
 
 from pips import i18n
 from pips.cli.base import app, err, fail, game_help, out, parse_set
-from pips.i18n import _, explain
+from pips.i18n import _, explain, say
 
 
 @app.command()
@@ -144,7 +144,7 @@ def ranking_compute(
         fail(_("--top must be 1 to 500"))
     service = results_service(database, half_life)
     chosen = month or last_month()
-    with err.status(f"computing the lists of {chosen}"):
+    with err.status(_("computing the lists of {month}").format(month=chosen)):
         try:
             lists = service.compute_month(chosen, publish=not preview, top=top)
             why = service.explain_month(chosen)
@@ -152,22 +152,34 @@ def ranking_compute(
             fail(explain(exc))
     if not lists:
         out.print(
-            f"{chosen}: no confirmed results to rate up to the month's end; nothing published"
+            _(
+                "{month}: no confirmed results to rate up to the month's end; nothing published"
+            ).format(month=chosen)
         )
     for summary in lists:
-        late = f", {summary['late']} of them late" if summary["late"] else ""
-        table = Table(
-            title=f"{summary['title']} {chosen}: {summary['players']} players, "
-            f"{summary['games']} games ({summary['new']} new{late})"
-            + (" (preview)" if preview else " (published)")
+        late = _(", {count} of them late").format(count=summary["late"]) if summary["late"] else ""
+        game_title = summary["title"]
+        title = _("{game} {month}: {players} players, {games} games ({new} new{late})").format(
+            game=_(game_title),
+            month=chosen,
+            players=summary["players"],
+            games=summary["games"],
+            new=summary["new"],
+            late=late,
         )
-        for column in ("place", "player", "pips rating", "games"):
-            table.add_column(column, justify="left" if column == "player" else "right")
+        table = Table(title=title + (_(" (preview)") if preview else _(" (published)")))
+        for column, heading in (
+            ("place", _("place")),
+            ("player", _("player")),
+            ("pips rating", _("pips rating")),
+            ("games", _("games")),
+        ):
+            table.add_column(heading, justify="left" if column == "player" else "right")
         for row in summary["top"]:
             table.add_row(str(row["place"]), row["name"], f"{row['rating']:.2f}", str(row["games"]))
         out.print(table)
     for line in why:
-        out.print(line, markup=False, soft_wrap=True)
+        out.print(say(line), markup=False, soft_wrap=True)
 
 
 @ranking.command("export")
@@ -200,7 +212,7 @@ def ranking_export(
         out_file.write_text(text)
     except OSError as exc:
         fail(_("cannot write {file}: {problem}").format(file=out_file, problem=exc.strerror))
-    err.print(f"wrote {out_file} ({text.count(chr(10)) - 1} rows)")
+    err.print(_("wrote {file} ({count} rows)").format(file=out_file, count=text.count("\n") - 1))
 
 
 admin = typer.Typer(
@@ -256,8 +268,8 @@ def admin_revoke(
 
 def _set_admin(name: str, database: str | None, admin: bool) -> None:
     done = _admin_call(results_service(database).set_admin, name, admin)
-    said = "is an administrator" if admin else "is no longer an administrator"
-    out.print(f"{done['name']} {said}", markup=False)
+    said = _("{name} is an administrator") if admin else _("{name} is no longer an administrator")
+    out.print(said.format(name=done["name"]), markup=False)
 
 
 @admin.command("list")
@@ -265,7 +277,7 @@ def admin_list(database: DatabaseOption = None) -> None:
     """The administrators."""
     service = results_service(database)
     names = service.admins()
-    out.print("\n".join(names) if names else "no administrators", markup=False)
+    out.print("\n".join(names) if names else _("no administrators"), markup=False)
 
 
 @admin.command("approve")
@@ -278,7 +290,8 @@ def admin_approve(
     """Approve a group: its representative's word then confirms its results."""
     service = results_service(database)
     done = _admin_call(service.approve_group, _as_admin(service, by), group, not withdraw)
-    out.print(f"{done['name']}: {'approved' if done['approved'] else 'not approved'}", markup=False)
+    state = _("approved") if done["approved"] else _("not approved")
+    out.print(f"{done['name']}: {state}", markup=False)
 
 
 @admin.command("merge")
@@ -291,7 +304,12 @@ def admin_merge(
     """Merge two players who are one person."""
     service = results_service(database)
     done = _admin_call(service.merge, _as_admin(service, by), player, into)
-    out.print(f"player {player} is now {done['name']} (player {into})", markup=False)
+    out.print(
+        _("player {player} is now {name} (player {into})").format(
+            player=player, name=done["name"], into=into
+        ),
+        markup=False,
+    )
 
 
 @admin.command("clear")
@@ -305,7 +323,7 @@ def admin_clear(
     actor = _as_admin(service, by)
     for result in results:
         _admin_call(service.review, actor, result, "clear", "cleared on the command line")
-    out.print(f"cleared {len(results)} result(s)")
+    out.print(_("cleared {count} result(s)").format(count=len(results)))
 
 
 @admin.command("waiting")
@@ -315,15 +333,21 @@ def admin_waiting(by: ByOption, database: DatabaseOption = None) -> None:
     actor = _as_admin(service, by)
     waiting = _admin_call(service.waiting, actor)
     claims = service.claims_waiting(actor)
-    out.print(f"disputes: {len(waiting['disputed'])}", markup=False)
+    result = _("result {id} ({game}, {date}): {why}")
+    out.print(_("disputes: {count}").format(count=len(waiting["disputed"])), markup=False)
     for r in waiting["disputed"]:
-        out.print(f"  result {r['id']} ({r['game']}, {r['date']}): {r['reason']}", markup=False)
-    out.print(f"held by a flag: {len(waiting['held'])}", markup=False)
+        said = result.format(id=r["id"], game=r["game"], date=r["date"], why=r["reason"])
+        out.print("  " + said, markup=False)
+    out.print(_("held by a flag: {count}").format(count=len(waiting["held"])), markup=False)
     for r in waiting["held"]:
-        out.print(f"  result {r['id']} ({r['game']}, {r['date']}): {r['flag']}", markup=False)
-    out.print(f"groups not approved: {len(waiting['groups'])}", markup=False)
+        said = result.format(id=r["id"], game=r["game"], date=r["date"], why=r["flag"])
+        out.print("  " + said, markup=False)
+    out.print(_("groups not approved: {count}").format(count=len(waiting["groups"])), markup=False)
     for g in waiting["groups"]:
         out.print(f"  {g['slug']} ({g['name']}, {g['representative']})", markup=False)
-    out.print(f"claims: {len(claims)}", markup=False)
+    out.print(_("claims: {count}").format(count=len(claims)), markup=False)
     for p in claims:
-        out.print(f"  player {p['id']} {p['name']} claimed by {p['claimed_by']}", markup=False)
+        said = _("player {id} {name} claimed by {who}").format(
+            id=p["id"], name=p["name"], who=p["claimed_by"]
+        )
+        out.print("  " + said, markup=False)

@@ -13,7 +13,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from pips.core.phrase import phrase
+from pips.core.phrase import Phrase, joined, phrase
 from pips.games.registry import find_game
 from pips.results.common import (
     Conflict,
@@ -200,22 +200,42 @@ class WorldLists(ServiceBase):
                 ).one()
                 if not total:
                     continue
-                parts = []
+                parts: list[str] = []
                 if waiting:
-                    parts.append(f"{waiting} provisional (not confirmed at the month's end)")
+                    parts.append(
+                        phrase(
+                            "{count} provisional (not confirmed at the month's end)",
+                            count=waiting,
+                        )
+                    )
                 if disputed:
-                    parts.append(f"{disputed} disputed")
+                    parts.append(phrase("{count} disputed", count=disputed))
                 if held:
-                    parts.append(f"{held} held for an administrator")
+                    parts.append(phrase("{count} held for an administrator", count=held))
                 if unrated:
-                    parts.append(f"{unrated} not rated (a bot or a guest played)")
-                sentence = f"{title}: no list of {month}: {total} results played"
+                    parts.append(
+                        phrase("{count} not rated (a bot or a guest played)", count=unrated)
+                    )
+                sentence: str = phrase(
+                    "{game}: no list of {month}: {total} results played",
+                    game=Phrase(title),
+                    month=month,
+                    total=total,
+                )
                 if parts:
-                    sentence += "; of those entered in time " + ", ".join(parts)
+                    sentence = phrase(
+                        "{said}; of those entered in time {parts}",
+                        said=sentence,
+                        parts=joined(parts),
+                    )
                 if late:
-                    sentence += (
-                        f"; {late} entered after {after - timedelta(days=1)} (late), which "
-                        f"count from the list of {month_of(after)} on once confirmed"
+                    sentence = phrase(
+                        "{said}; {count} entered after {day} (late), which count from the"
+                        " list of {month} on once confirmed",
+                        said=sentence,
+                        count=late,
+                        day=after - timedelta(days=1),
+                        month=month_of(after),
                     )
                 said.append(sentence)
         return said

@@ -52,6 +52,8 @@ def _number(value: float, digits: int = 2, sign: bool = False) -> str:
 
 templates.env.filters["day"] = _day
 templates.env.filters["number"] = _number
+# Words the core and the services made (pips.core.phrase), said in the reader's language.
+templates.env.globals["say"] = i18n.say
 
 
 def _script_messages() -> tuple[str, ...]:

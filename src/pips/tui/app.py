@@ -770,14 +770,16 @@ class ReplayApp(TableApp):
         )
         self.query_one("#count", Static).update(count_panel(frame.view, {}))
         last = len(self.frames) - 1
-        where = f"hand {frame.hand}, move {frame.move} · position {self.position}/{last}"
+        where = _("hand {hand}, move {move} · position {at}/{last}").format(
+            hand=frame.hand, move=frame.move, at=self.position, last=last
+        )
         said = (
             say(describe_event(frame.event, self.names, self.spec.name))
             if frame.event
             else _("dealt")
         )
         self.query_one("#hand", Static).update(Text(f"{where}: {said}", style="bold"))
-        status = "←/→ step, PgUp/PgDn hand, Home/End"
+        status = _("←/→ step, PgUp/PgDn hand, Home/End")
         if frame.result is not None:
             sheet = score_sheet(
                 self.spec.name,
@@ -788,7 +790,7 @@ class ReplayApp(TableApp):
                 self.names,
                 frame.hand,
             )
-            status = sheet.explanation
+            status = say(sheet.explanation)
             if frame.hand not in self.logged:
                 self.logged.add(frame.hand)
                 self.log_line(sheet_table(sheet, self.names, target))
@@ -805,32 +807,37 @@ class ReplayApp(TableApp):
             (d for d in self.analysis.decisions if d.hand == hand and d.move == move), None
         )
         if found is None:
-            return Text("analysis: no choice that mattered here", style="dim")
+            return Text(_("analysis: no choice that mattered here"), style="dim")
         name = self.names[found.seat]
-        text = Text(f"from {name}'s view: ", style="bold")
-        text.append(f"played {found.played}")
+        text = Text(_("from {name}'s view: ").format(name=name), style="bold")
+        text.append(_("played {move}").format(move=found.played))
         if found.loss > 0:
-            text.append(f", best {found.best}, loss {found.loss:.2f}")
+            text.append(
+                _(", best {move}, loss {loss:.2f}").format(move=found.best, loss=found.loss)
+            )
         if found.size:
-            text.append(f" — {found.size}", style="bold red")
+            text.append(f" — {_(found.size)}", style="bold red")
         choices = "  ".join(f"{m} {v:+.1f}" for m, v in found.choices)
-        text.append(f"\nchoices: {choices}", style="dim")
+        text.append("\n" + _("choices: {choices}").format(choices=choices), style="dim")
         return text
 
     def action_analyse(self) -> None:
         """Start the analysis (off the screen's thread), or show its summary."""
         if self.analysis is not None:
-            self.push_screen(TextScreen(self.analysis_summary(), "Analysis"))
+            self.push_screen(TextScreen(self.analysis_summary(), _("Analysis")))
             return
         if not self.analysing:
             self.analysing = True
-            self.show_status(Text("analysing every decision…", style="yellow"))
+            self.show_status(Text(_("analysing every decision…"), style="yellow"))
             self.run_analysis()
 
     @work(thread=True, exclusive=True, group="analysis")
     def run_analysis(self) -> None:
         def advanced(done: int, total: int) -> None:
-            said = Text(f"analysing: {done} of {total} decisions", style="yellow")
+            said = Text(
+                _("analysing: {done} of {total} decisions").format(done=done, total=total),
+                style="yellow",
+            )
             self.call_from_thread(self.show_status, said)
 
         found = analyse(self.replayed, self.level, progress=advanced)
@@ -846,13 +853,21 @@ class ReplayApp(TableApp):
         worst = sorted(self.analysis.decisions, key=lambda d: -d.loss)[:8]
         lines = [
             Text(
-                f"hand {d.hand} move {d.move}: {self.names[d.seat]} played {d.played}, "
-                f"best {d.best} (loss {d.loss:.2f}{', ' + d.size if d.size else ''})"
+                _(
+                    "hand {hand} move {move}: {name} played {played}, best {best} (loss {loss})"
+                ).format(
+                    hand=d.hand,
+                    move=d.move,
+                    name=self.names[d.seat],
+                    played=d.played,
+                    best=d.best,
+                    loss=f"{d.loss:.2f}" + (", " + _(d.size) if d.size else ""),
+                )
             )
             for d in worst
             if d.loss > 0
         ]
-        return Group(table, Text("\nThe largest losses", style="bold"), *lines)
+        return Group(table, Text("\n" + _("The largest losses"), style="bold"), *lines)
 
     def action_step(self, step: int) -> None:
         self.position = min(len(self.frames) - 1, max(0, self.position + step))
