@@ -237,6 +237,23 @@ def format_number(value: float, language: str | None = None, digits: int = 0) ->
     return format_decimal(value, format=pattern, locale=language or current())
 
 
+def decimal(value: float, digits: int = 2, language: str | None = None) -> str:
+    """``value`` with ``digits`` decimals and the language's decimal sign, without
+    grouping (tables of figures: 12.34 / 12,34)."""
+    from babel.numbers import format_decimal
+
+    pattern = "0" + ("." + "0" * digits if digits else "")
+    return format_decimal(value, format=pattern, locale=language or current())
+
+
+def percent(share: float, digits: int = 1, language: str | None = None) -> str:
+    """A share (0.456) as a percentage in the language's form: 45.6% / 45,6 %."""
+    from babel.numbers import format_percent
+
+    pattern = "0" + ("." + "0" * digits if digits else "") + "%"
+    return format_percent(share, format=pattern, locale=language or current())
+
+
 # -- the command's help -------------------------------------------------------------------
 
 FRAMEWORK_WORDS = {

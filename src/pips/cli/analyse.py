@@ -15,7 +15,7 @@ from pips import record
 from pips.bots.analysis import Analysis, analyse, plot
 from pips.bots.search import Budget
 from pips.cli.base import app, err, fail, out, progress_bar
-from pips.i18n import _
+from pips.i18n import _, decimal
 from pips.tui.widgets import analysis_table
 
 
@@ -106,7 +106,7 @@ def show(found: Analysis, number: int) -> None:
                 names[d.seat],
                 d.played,
                 d.best,
-                f"{d.loss:.2f}",
+                decimal(d.loss),
                 _(d.size) if d.size else "",
             )
         out.print(table)

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from pips import i18n
 from pips.cli.base import app, err, fail, game_help, out, parse_set
-from pips.i18n import _, explain, say
+from pips.i18n import _, decimal, explain, say
 
 
 @app.command()
@@ -176,7 +176,7 @@ def ranking_compute(
         ):
             table.add_column(heading, justify="left" if column == "player" else "right")
         for row in summary["top"]:
-            table.add_row(str(row["place"]), row["name"], f"{row['rating']:.2f}", str(row["games"]))
+            table.add_row(str(row["place"]), row["name"], decimal(row["rating"]), str(row["games"]))
         out.print(table)
     for line in why:
         out.print(say(line), markup=False, soft_wrap=True)

@@ -23,7 +23,7 @@ from pips.cli.base import (
     with_game_flags,
 )
 from pips.core.phrase import N_
-from pips.i18n import _
+from pips.i18n import _, decimal, percent
 from pips.sim import deal_seed, play_game
 
 
@@ -105,20 +105,19 @@ def simulate(
         table.add_row(
             str(i),
             entrants[i].name,
-            f"{points[i] / played_hands:.2f}",
-            f"{totals[i] / hands:.2f}",
-            f"{wins[i] / hands:.1%}",
+            decimal(points[i] / played_hands),
+            decimal(totals[i] / hands),
+            percent(wins[i] / hands),
         )
     out.print(table)
     out.print(
         _(
-            "hands: {hands} ({per_game:.1f} per game) · blocked: {blocked:.1%}"
-            " · moves per hand: {moves:.1f}"
+            "hands: {hands} ({per_game} per game) · blocked: {blocked} · moves per hand: {moves}"
         ).format(
             hands=played_hands,
-            per_game=played_hands / hands,
-            blocked=blocked / played_hands,
-            moves=moves / played_hands,
+            per_game=decimal(played_hands / hands, 1),
+            blocked=percent(blocked / played_hands),
+            moves=decimal(moves / played_hands, 1),
         )
     )
     if record_to is not None:
@@ -209,8 +208,8 @@ def tournament(
             b.bot,
             str(b.hands),
             str(b.points),
-            f"{b.wins.mean:.1%} [{b.wins.low:.1%}, {b.wins.high:.1%}]",
-            f"{b.moves_per_second:.0f}",
+            f"{percent(b.wins.mean)} [{percent(b.wins.low)}, {percent(b.wins.high)}]",
+            decimal(b.moves_per_second, 0),
         )
     out.print(table)
     for pair, estimate in summary.differences.items():

@@ -19,7 +19,7 @@ from pips.display import PlayOutcome, ScoreSheet, SheetTable, count_divisor, han
 from pips.display import sheet_table as display_sheet
 from pips.games.registry import find_game
 from pips.games.traits import DrawRule
-from pips.i18n import _, say
+from pips.i18n import _, decimal, say
 
 PLAYABLE = "bold green"
 CURSOR = "bold black on bright_white"
@@ -298,7 +298,7 @@ def analysis_table(analysis: Analysis) -> Table:
         table.add_row(
             line.name,
             str(line.decisions),
-            f"{line.average_loss:.2f}",
+            decimal(line.average_loss),
             *(str(line.flagged[size]) for size in SIZES),
         )
     return table
