@@ -108,12 +108,20 @@ def say(words: Phrase | str) -> str:
     if isinstance(words, Phrase):
         if current() == SOURCE:
             return str.__str__(words)
-        fields = {
-            name: say(value) if isinstance(value, Phrase) else value
-            for name, value in words.fields.items()
-        }
+        fields = {name: _said_field(value) for name, value in words.fields.items()}
         return _(words.template).format(**fields)
     return _(words)
+
+
+def _said_field(value: Any) -> Any:
+    # A phrase in a phrase is said too; a figure gets the language's decimal sign.
+    if isinstance(value, Phrase):
+        return say(value)
+    if isinstance(value, float):
+        from babel.numbers import format_decimal
+
+        return format_decimal(value, locale=current())
+    return value
 
 
 def translated(message: Any) -> Any:

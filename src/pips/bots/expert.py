@@ -147,7 +147,7 @@ def _fido_terms(
             terms.append(
                 (
                     -weight * threat,
-                    phrase("gives the next seat about {points:.1f} points", points=threat),
+                    phrase("gives the next seat about {points} points", points=round(threat, 1)),
                 )
             )
     tile = move.tile

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from pips.core.phrase import phrase
+
 MIN_LENGTH = 2
 MAX_LENGTH = 40
 PUNCTUATION = frozenset(" .-'’")
@@ -37,22 +39,31 @@ def check_name(name: str) -> str:
     """``name`` as it is kept (NFC, trimmed, single spaces), or :class:`ValueError` in
     words for the person."""
     if not isinstance(name, str):
-        raise ValueError("a name is text")
+        raise ValueError(phrase("a name is text"))
     text = " ".join(unicodedata.normalize("NFC", name).split(" "))
     text = " ".join(part for part in text.strip().split(" ") if part)
     for char in text:
         category = unicodedata.category(char)
         if category[0] in "CZ" and char != " ":
             # Cc control, Cf format (bidi, zero-width), Co/Cn, Zl/Zp and odd spaces.
-            raise ValueError("a name may not hold control or invisible characters")
+            raise ValueError(phrase("a name may not hold control or invisible characters"))
         if category[0] not in "LMN" and char not in PUNCTUATION:
             raise ValueError(
-                "a name is letters (of any language), digits, spaces, dots, hyphens and apostrophes"
+                phrase(
+                    "a name is letters (of any language), digits, spaces, dots, hyphens"
+                    " and apostrophes"
+                )
             )
     if not MIN_LENGTH <= len(text) <= MAX_LENGTH:
-        raise ValueError(f"a name is {MIN_LENGTH} to {MAX_LENGTH} characters")
+        raise ValueError(
+            phrase(
+                "a name is {MIN_LENGTH} to {MAX_LENGTH} characters",
+                MIN_LENGTH=MIN_LENGTH,
+                MAX_LENGTH=MAX_LENGTH,
+            )
+        )
     if unicodedata.category(text[0])[0] not in "LN":
-        raise ValueError("a name starts with a letter or a digit")
+        raise ValueError(phrase("a name starts with a letter or a digit"))
     return text
 
 

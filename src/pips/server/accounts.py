@@ -38,7 +38,8 @@ from sqlalchemy import delete, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from pips.core import names
-from pips.i18n import _
+from pips.core.phrase import N_
+from pips.i18n import _, reason
 from pips.paths import pips_home
 from pips.server.limits import Limited, RateLimit
 from pips.server.round import Identity
@@ -64,7 +65,7 @@ def check_name(name: str) -> str:
     try:
         return names.check_name(name)
     except ValueError as exc:
-        raise AccountError(str(exc)) from None
+        raise AccountError(reason(exc)) from None
 
 
 def check_password(password: str) -> None:
@@ -84,7 +85,7 @@ class Throttle:
     passwords per account (a growing wait, whatever address they come from)."""
 
     addresses: RateLimit = field(
-        default_factory=lambda: RateLimit(10, 10, "attempts from your address")
+        default_factory=lambda: RateLimit(10, 10, N_("attempts from your address"))
     )
     free_failures: int = 5
     """Wrong passwords for an account before it has to wait."""
@@ -98,7 +99,7 @@ class Throttle:
         try:
             self.addresses.hit(address)
         except Limited as exc:
-            raise AccountError(str(exc), 429, exc.retry_after) from None
+            raise AccountError(reason(exc), 429, exc.retry_after) from None
 
     def check_account(self, key: str) -> None:
         """Refuse (429) while the account has to wait after wrong passwords."""

@@ -23,6 +23,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from pips.core.phrase import N_, Phrase, phrase
+
 
 class Limited(Exception):
     """Too many: ``retry_after`` seconds until one more is allowed."""
@@ -52,7 +54,14 @@ class RateLimit:
         if tokens < 1:
             self._buckets[key] = (tokens, moment)
             wait = math.ceil((1 - tokens) * 60 / self.per_minute)
-            raise Limited(f"too many {self.what}: try again in {wait} seconds", wait)
+            raise Limited(
+                phrase(
+                    "too many {what}: try again in {seconds} seconds",
+                    what=Phrase(self.what),
+                    seconds=wait,
+                ),
+                wait,
+            )
         self._buckets[key] = (tokens - 1, moment)
 
 
@@ -61,20 +70,20 @@ class Limits:
     """Every limit of one server (defaults for a public server; tests may loosen)."""
 
     sign_in: RateLimit = field(
-        default_factory=lambda: RateLimit(10, 10, "attempts from your address")
+        default_factory=lambda: RateLimit(10, 10, N_("attempts from your address"))
     )
     """Sign-in, registration and guest names, per address."""
-    tables: RateLimit = field(default_factory=lambda: RateLimit(5, 6, "new tables"))
+    tables: RateLimit = field(default_factory=lambda: RateLimit(5, 6, N_("new tables")))
     """Tables created, per address."""
     tables_at_once: int = 3
     """Tables a person may have created that are waiting or being played."""
-    chat: RateLimit = field(default_factory=lambda: RateLimit(5, 20, "chat messages"))
+    chat: RateLimit = field(default_factory=lambda: RateLimit(5, 20, N_("chat messages")))
     """Chat messages per person and table."""
     chat_history: int = 200
     """Chat lines a table keeps (the oldest go first)."""
-    analyses: RateLimit = field(default_factory=lambda: RateLimit(3, 6, "analyses started"))
+    analyses: RateLimit = field(default_factory=lambda: RateLimit(3, 6, N_("analyses started")))
     """Analyses of finished games started (not those already made), per address."""
-    checks: RateLimit = field(default_factory=lambda: RateLimit(10, 30, "checks"))
+    checks: RateLimit = field(default_factory=lambda: RateLimit(10, 30, N_("checks")))
     """Result checks and uploads, per address."""
     checking: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))
     """Result batches checked at once (each in a worker thread): a flood of checks

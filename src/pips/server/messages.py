@@ -31,6 +31,7 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, with_config
 from typing_extensions import TypedDict
 
+from pips.core.phrase import phrase
 from pips.core.view import Event, event_to_json
 
 VERSION: Literal[1] = 1
@@ -85,16 +86,20 @@ class ProtocolError(ValueError):
 def parse(frame: str | bytes) -> Incoming:
     """A client's frame as its message; :class:`ProtocolError` for anything else."""
     if len(frame) > MAX_FRAME:
-        raise ProtocolError(f"message too large (over {MAX_FRAME} bytes)")
+        raise ProtocolError(phrase("message too large (over {size} bytes)", size=MAX_FRAME))
     try:
         data = json.loads(frame)
     except (json.JSONDecodeError, UnicodeDecodeError):
-        raise ProtocolError("not JSON") from None
+        raise ProtocolError(phrase("not JSON")) from None
     if not isinstance(data, dict):
-        raise ProtocolError("a message is a JSON object")
+        raise ProtocolError(phrase("a message is a JSON object"))
     if data.get("v") != VERSION:
         raise ProtocolError(
-            f"unknown protocol version {data.get('v')!r}; this server speaks {VERSION}"
+            phrase(
+                "unknown protocol version {version!r}; this server speaks {ours}",
+                version=data.get("v"),
+                ours=VERSION,
+            )
         )
     try:
         return _CLIENT.validate_python(data)

@@ -41,7 +41,7 @@ from pips.display import (
 )
 from pips.games.registry import GameSpec
 from pips.games.traits import LayoutKind
-from pips.i18n import _, explain, say
+from pips.i18n import _, decimal, explain, say
 from pips.record import Replay
 from pips.tui.art import Picture, Spot, draw_picture
 from pips.tui.session import PlaySession
@@ -721,7 +721,7 @@ class PlayApp(TableApp):
 
     def action_pace(self, factor: float) -> None:
         self.delay = min(5.0, max(0.0, self.delay * factor if self.delay else 0.1))
-        self.show_status(f"bots' moves every {self.delay:.1f} s")
+        self.show_status(_("bots' moves every {seconds} s").format(seconds=decimal(self.delay, 1)))
 
     def action_quit_game(self) -> None:
         self.exit(self.session.save())
@@ -813,11 +813,13 @@ class ReplayApp(TableApp):
         text.append(_("played {move}").format(move=found.played))
         if found.loss > 0:
             text.append(
-                _(", best {move}, loss {loss:.2f}").format(move=found.best, loss=found.loss)
+                _(", best {move}, loss {loss}").format(move=found.best, loss=decimal(found.loss))
             )
         if found.size:
             text.append(f" — {_(found.size)}", style="bold red")
-        choices = "  ".join(f"{m} {v:+.1f}" for m, v in found.choices)
+        choices = "  ".join(
+            f"{m} {'+' if v >= 0 else '-'}{decimal(abs(v), 1)}" for m, v in found.choices
+        )
         text.append("\n" + _("choices: {choices}").format(choices=choices), style="dim")
         return text
 
@@ -861,7 +863,7 @@ class ReplayApp(TableApp):
                     name=self.names[d.seat],
                     played=d.played,
                     best=d.best,
-                    loss=f"{d.loss:.2f}" + (", " + _(d.size) if d.size else ""),
+                    loss=decimal(d.loss) + (", " + _(d.size) if d.size else ""),
                 )
             )
             for d in worst

@@ -1,5 +1,8 @@
 "use strict";
 // How big a loss is (pips.bots.analysis.SIZES), in the page's language.
+// A figure with the page's decimal sign (12.34 / 12,34).
+const figure = (value, digits) => value.toLocaleString(document.documentElement.lang || "en",
+  { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
 const SIZE_WORDS = { inaccuracy: t("inaccuracy"), mistake: t("mistake"), blunder: t("blunder") };
 (async () => {
   const box = document.getElementById("replay");
@@ -15,9 +18,9 @@ const SIZE_WORDS = { inaccuracy: t("inaccuracy"), mistake: t("mistake"), blunder
     if (!analysis) { line.textContent = ""; return; }
     const d = analysis.decisions.find((x) => x.hand === p.hand && x.move === p.move);
     if (!d) { line.textContent = p.move ? t("no choice that mattered here") : ""; return; }
-    const choices = d.choices.map((c) => `${c.move} ${c.value >= 0 ? "+" : ""}${c.value.toFixed(1)}`).join("  ");
+    const choices = d.choices.map((c) => `${c.move} ${c.value >= 0 ? "+" : ""}${figure(c.value, 1)}`).join("  ");
     const view = t("From {name}'s view: played {move}", { name: analysis.seats[d.seat], move: d.played });
-    const verdict = d.loss > 0 ? t(", best {move}, loss {loss}", { move: d.best, loss: d.loss.toFixed(2) }) : t(" (the best)");
+    const verdict = d.loss > 0 ? t(", best {move}, loss {loss}", { move: d.best, loss: figure(d.loss, 2) }) : t(" (the best)");
     const size = d.size ? " — " + (SIZE_WORDS[d.size] || d.size) : "";
     line.textContent = view + verdict + size + " · " + t("choices: {choices}", { choices });
   }
@@ -34,7 +37,7 @@ const SIZE_WORDS = { inaccuracy: t("inaccuracy"), mistake: t("mistake"), blunder
     body.replaceChildren();
     for (const s of data.summary) {
       const row = document.createElement("tr");
-      for (const v of [s.name, s.decisions, s.average_loss.toFixed(2), s.flagged.inaccuracy, s.flagged.mistake, s.flagged.blunder]) {
+      for (const v of [s.name, s.decisions, figure(s.average_loss, 2), s.flagged.inaccuracy, s.flagged.mistake, s.flagged.blunder]) {
         const cell = document.createElement("td");
         cell.textContent = String(v);
         row.appendChild(cell);
