@@ -307,6 +307,10 @@ _FRAMEWORK_ERRORS: list[tuple[re.Pattern[str], str]] = [
 ]
 
 
+HELP_OPTION = N_("Show this message and exit.")
+"""The help of every command's --help option."""
+
+
 def framework_message(message: str) -> str:
     """An error of the command-line framework in the current language (the English
     message when it is not one pips knows)."""
@@ -363,12 +367,20 @@ def _translate_framework(framework: Any) -> None:
     if getattr(framework, "_pips_translated", False):
         return
     try:
+        from typer._click.core import Command
         from typer._click.formatting import HelpFormatter
 
         english_usage = HelpFormatter.write_usage
         english_error = framework.rich_format_error
+        english_help_option = Command.get_help_option
     except (ImportError, AttributeError):  # pragma: no cover - another typer
         return
+
+    def get_help_option(self: Any, ctx: Any) -> Any:
+        option = english_help_option(self, ctx)
+        if option is not None:
+            option.help = _(HELP_OPTION)
+        return option
 
     def write_usage(self: Any, prog: str, args: str = "", prefix: str | None = None) -> None:
         english_usage(self, prog, args, prefix if prefix is not None else _("Usage:") + " ")
@@ -379,6 +391,7 @@ def _translate_framework(framework: Any) -> None:
         english_error(error)
 
     HelpFormatter.write_usage = write_usage  # type: ignore[method-assign]
+    Command.get_help_option = get_help_option  # type: ignore[method-assign]
     framework.rich_format_error = rich_format_error
     framework._pips_translated = True
 

@@ -23,12 +23,23 @@ import typer
 
 from pips import __version__, i18n, record
 from pips.bots.external import BotError
-from pips.cli import analyse, enter, play, records, results, serve, simulate
+from pips.cli import analyse, enter, events, play, records, results, serve, simulate
 from pips.cli.base import UsageError, app, err, out
 from pips.core.errors import RuleError
 from pips.i18n import _, explain
 
-__all__ = ["analyse", "app", "enter", "main", "play", "records", "results", "serve", "simulate"]
+__all__ = [
+    "analyse",
+    "app",
+    "enter",
+    "events",
+    "main",
+    "play",
+    "records",
+    "results",
+    "serve",
+    "simulate",
+]
 
 
 @app.command()

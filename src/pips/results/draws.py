@@ -1,0 +1,219 @@
+"""Drawing players to tables for an event's rounds (issue 22, first part): how many
+tables of which sizes, who sits out, who sits where.
+
+An evening at a club or a championship round is played at several tables at once. For
+N players the tables take the sizes the game allows with its options (FIDO 3 to 9
+(F-02), the family game 2 to 4, the draw game 2 to 6, Doubles as DB-02 allows, the
+partnership game exactly 4), as even as possible and near four a table, the size most
+clubs play at (17 FIDO players: 5-4-4-4). When no split seats everybody (the
+partnership game with 17), the fewest possible players sit out the round: a bye.
+
+From the second round on the draw keeps players from meeting again: among many
+shuffled draws, improved by swapping players between tables, it keeps one with the
+fewest pairs of players who have already met (and, between those, spreads byes to the
+players who had the fewest). Seat order at a table is by lot. Everything comes from the
+``random.Random`` passed in, so a draw replays from its seed.
+
+Pure: no I/O, no database; the event service and the ``pips event`` commands build on it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from pips.core.errors import OptionError
+from pips.core.phrase import phrase
+from pips.games.face import GameSpec
+
+PREFERRED_SIZE = 4
+"""The table size the draw aims at when several splits are possible."""
+
+LARGEST_TABLE = 9
+"""No table seats more (FIDO's largest, F-02)."""
+
+TRIES = 4
+"""Shuffled draws a round starts from; each is then improved by swaps."""
+
+STEPS = 3000
+"""Swaps tried to improve each of them."""
+
+COOLING = 0.998
+"""How fast worse swaps stop being accepted (simulated annealing)."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of a round: its number (from 1) and its players in seat order."""
+
+    number: int
+    seats: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RoundDraw:
+    """A round: its tables and the players who sit it out."""
+
+    number: int
+    tables: tuple[Table, ...]
+    byes: tuple[str, ...]
+
+    def pairs(self) -> Iterable[frozenset[str]]:
+        """Every two players who meet at a table of this round."""
+        for table in self.tables:
+            for a, b in combinations(table.seats, 2):
+                yield frozenset((a, b))
+
+
+def allowed_sizes(spec: GameSpec, options: Mapping[str, Any]) -> tuple[int, ...]:
+    """The numbers of players a table of ``spec`` seats with the event's ``options``
+    (every option but the number of players)."""
+    sizes = []
+    for players in range(2, LARGEST_TABLE + 1):
+        try:
+            spec.options_from_json({**options, "players": players})
+        except (OptionError, TypeError, ValueError):
+            continue
+        sizes.append(players)
+    if not sizes:
+        raise OptionError("players", phrase("no table of this game can be seated"))
+    return tuple(sizes)
+
+
+def table_sizes(players: int, allowed: Sequence[int]) -> tuple[tuple[int, ...], int]:
+    """The sizes of the tables for ``players`` and how many sit out: the fewest byes,
+    then sizes that differ by at most one, nearest :data:`PREFERRED_SIZE` a table."""
+    if players < 0:
+        raise ValueError("a number of players is not negative")
+    for byes in range(players + 1):
+        seated = players - byes
+        best: tuple[float, int] | None = None
+        chosen: tuple[int, ...] = ()
+        for count in range(1, seated // min(allowed) + 1):
+            base, extra = divmod(seated, count)
+            sizes = (base + 1,) * extra + (base,) * (count - extra)
+            if not all(size in allowed for size in sizes):
+                continue
+            # Nearest the preferred size; between equals, more tables (smaller ones).
+            key = (abs(seated / count - PREFERRED_SIZE), -count)
+            if best is None or key < best:
+                best, chosen = key, sizes
+        if chosen:
+            return chosen, byes
+    return (), players
+
+
+def draw_round(
+    number: int,
+    players: Sequence[str],
+    allowed: Sequence[int],
+    rng: random.Random,
+    met: Mapping[frozenset[str], int] | None = None,
+    byes_so_far: Mapping[str, int] | None = None,
+) -> RoundDraw:
+    """Round ``number`` for ``players``: the tables (:func:`table_sizes`), byes for
+    those who had the fewest, and among the draws tried the one whose tables repeat the
+    fewest pairs in ``met`` (how often two players met before)."""
+    if len(set(players)) != len(players):
+        raise ValueError("every player is drawn once")
+    met = met or {}
+    byes_so_far = byes_so_far or {}
+    sizes, bye_count = table_sizes(len(players), allowed)
+    # Byes go to those who sat out least often; the lot decides among equals.
+    order = sorted(players, key=lambda p: (byes_so_far.get(p, 0), rng.random()))
+    resting = tuple(sorted(order[:bye_count]))
+    playing = [p for p in players if p not in resting]
+    best: list[list[str]] = []
+    best_cost = -1
+    for _ in range(TRIES):
+        pool = list(playing)
+        rng.shuffle(pool)
+        groups, start = [], 0
+        for size in sizes:
+            groups.append(pool[start : start + size])
+            start += size
+        cost = _improve(groups, met, rng)
+        if best_cost < 0 or cost < best_cost:
+            best, best_cost = groups, cost
+            if cost == 0:
+                break
+    tables = []
+    for index, group in enumerate(best, 1):
+        seats = list(group)
+        rng.shuffle(seats)  # seat order by lot
+        tables.append(Table(index, tuple(seats)))
+    return RoundDraw(number, tuple(tables), resting)
+
+
+def draw_event(
+    players: Sequence[str], rounds: int, allowed: Sequence[int], rng: random.Random
+) -> list[RoundDraw]:
+    """Every round of an event drawn in advance, each avoiding the pairs of the
+    rounds before it (a draw by standings needs the results and is made round by
+    round)."""
+    if rounds < 1:
+        raise ValueError("an event has at least one round")
+    met: Counter[frozenset[str]] = Counter()
+    byes: Counter[str] = Counter()
+    drawn = []
+    for number in range(1, rounds + 1):
+        one = draw_round(number, players, allowed, rng, met, byes)
+        met.update(one.pairs())
+        byes.update(one.byes)
+        drawn.append(one)
+    return drawn
+
+
+def repeats(drawn: Sequence[RoundDraw]) -> int:
+    """How many times two players met again at a table after meeting before."""
+    met: Counter[frozenset[str]] = Counter()
+    again = 0
+    for one in drawn:
+        for pair in one.pairs():
+            again += met[pair] > 0
+        met.update(one.pairs())
+    return again
+
+
+def _cost(group: Sequence[str], met: Mapping[frozenset[str], int]) -> int:
+    # Squared, so that two players meeting a third time weighs more than two pairs
+    # meeting a second time: repeats are spread over the field.
+    return sum(met.get(frozenset(pair), 0) ** 2 for pair in combinations(group, 2))
+
+
+def _improve(groups: list[list[str]], met: Mapping[frozenset[str], int], rng: random.Random) -> int:
+    """Lower the repeated pairs by swapping players between tables: random swaps,
+    kept when they do not raise the total and now and then when they do (simulated
+    annealing, so that a draw is not stuck where every single swap looks worse); the
+    lowest total is kept in ``groups`` and returned."""
+    costs = [_cost(g, met) for g in groups]
+    total = sum(costs)
+    if len(groups) < 2 or not total:
+        return total
+    best = [list(g) for g in groups]
+    best_total = total
+    temperature = 1.0
+    for _ in range(STEPS):
+        if not total:
+            break
+        i, j = rng.sample(range(len(groups)), 2)
+        a, b = rng.randrange(len(groups[i])), rng.randrange(len(groups[j]))
+        gi, gj = groups[i], groups[j]
+        gi[a], gj[b] = gj[b], gi[a]
+        ci, cj = _cost(gi, met), _cost(gj, met)
+        change = ci + cj - costs[i] - costs[j]
+        if change <= 0 or rng.random() < math.exp(-change / temperature):
+            costs[i], costs[j] = ci, cj
+            total += change
+            if total < best_total:
+                best, best_total = [list(g) for g in groups], total
+        else:
+            gi[a], gj[b] = gj[b], gi[a]
+        temperature = max(0.05, temperature * COOLING)
+    groups[:] = best
+    return best_total
