@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -157,3 +158,56 @@ def test_pips_event_draw_refuses_bad_input_in_one_line(
 
     code, out, err = run(["event", "draw", "fido", *args], capsys)
     assert code == 2 and said in err and "Traceback" not in err, (out, err)
+
+
+def test_a_rounds_table_cards_and_sheets_in_one_pdf(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """pips event sheets: the round drawn again from its seed; per table a card with the
+    players in seat order and the score sheet with their names, in the asked language."""
+    import pdfplumber
+
+    from tests.test_cli import run
+
+    names = "Jürgen,Bärbel,Anna,Ben,Cleo,Dora,Emil,Fritz,Greta,Hans,Ida,Jan,Karl,Lena,Max,Nina,Otto"
+    code, printed, _ = run(
+        ["event", "draw", "fido", "--names", names, "--rounds", "2", "--seed", "7"], capsys
+    )
+    round_two = printed.split("Round 2")[1]
+    tables = [
+        line.split(": ", 1)[1].split(", ")
+        for line in round_two.splitlines()
+        if line.startswith("Table ")
+    ]
+    pdf = tmp_path / "round.pdf"
+    code, written, err = run(
+        [
+            "event",
+            "sheets",
+            "fido",
+            "--names",
+            names,
+            "--seed",
+            "7",
+            "--round",
+            "2",
+            "--out",
+            str(pdf),
+            "--place",
+            "Neumühle",
+            "--date",
+            "03.10.2026",
+            "--lang",
+            "de",
+        ],
+        capsys,
+    )
+    assert code == 0 and "round 2, 4 table(s)" in written, err
+    with pdfplumber.open(pdf) as document:
+        text = "\n".join(page.extract_text() or "" for page in document.pages)
+    for number, seats in enumerate(tables, 1):
+        card = text.split(f"Runde 2 · Tisch {number}\n")[1]
+        listed = [line.split(": ", 1)[1] for line in card.splitlines()[1 : 1 + len(seats)]]
+        assert listed == seats
+    assert text.count("FIDO-Divisorspiel — Spielformular") == len(tables)
+    assert "Ort: Neumühle" in text and "03.10.2026" in text

@@ -34,7 +34,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from pips import __version__, i18n
 from pips.core.errors import RuleError
@@ -42,6 +42,7 @@ from pips.core.phrase import N_
 from pips.games.registry import GameSpec, find_game
 from pips.games.traits import SheetKind
 from pips.i18n import _, say
+from pips.results.draws import RoundDraw
 from pips.results.entry import NAME_LENGTH
 
 SCORING_ROWS: dict[tuple[int, int], int] = {
@@ -140,6 +141,40 @@ def _score_sheet(
     target: int | None,
     group: str,
 ) -> bytes:
+    story, wide, title = _sheet_story(game, players, top, names, place, day, rows, target, group)
+    return _build(story, wide, title)
+
+
+def _build(story: list[Any], wide: bool, title: str) -> bytes:
+    out = io.BytesIO()
+    document = SimpleDocTemplate(
+        out,
+        pagesize=landscape(A4) if wide else A4,
+        leftMargin=14 * mm,
+        rightMargin=14 * mm,
+        topMargin=12 * mm,
+        bottomMargin=12 * mm,
+        title=title,
+        author="pips",
+    )
+    document.build(story)
+    return out.getvalue()
+
+
+def _sheet_story(
+    game: str,
+    players: int,
+    top: int | None,
+    names: Sequence[str],
+    place: str,
+    day: date | None,
+    rows: int | None,
+    target: int | None,
+    group: str,
+    wide: bool | None = None,
+) -> tuple[list[Any], bool, str]:
+    """The flowables of one sheet, whether it wants a landscape page (more than six
+    players, or ``wide`` when given) and its title."""
     try:
         spec = find_game(game)
     except RuleError as exc:
@@ -176,7 +211,7 @@ def _score_sheet(
         for i in range(players)
     ]
     styles = getSampleStyleSheet()
-    wide = players > 6
+    wide = players > 6 if wide is None else wide
     width = (landscape(A4) if wide else A4)[0] - 28 * mm
     sheet = Sheet(spec, options, labels, width)
     story: list[Any] = [
@@ -207,19 +242,49 @@ def _score_sheet(
             FOOTNOTE,
         )
     )
-    out = io.BytesIO()
-    document = SimpleDocTemplate(
-        out,
-        pagesize=landscape(A4) if wide else A4,
-        leftMargin=14 * mm,
-        rightMargin=14 * mm,
-        topMargin=12 * mm,
-        bottomMargin=12 * mm,
-        title=_("{game} — score sheet").format(game=say(spec.title)),
-        author="pips",
-    )
-    document.build(story)
-    return out.getvalue()
+    return story, wide, _("{game} — score sheet").format(game=say(spec.title))
+
+
+def round_sheets(
+    game: str,
+    drawn: RoundDraw,
+    top: int | None = None,
+    *,
+    place: str = "",
+    day: date | None = None,
+    target: int | None = None,
+    group: str = "",
+    language: str | None = None,
+) -> bytes:
+    """One PDF for a round of an event: for every table a card (round, table, the
+    players in seat order) and its score sheet with the names filled in."""
+    with i18n.speaking(language or i18n.current()):
+        wide = any(len(table.seats) > 6 for table in drawn.tables)
+        styles = getSampleStyleSheet()
+        story: list[Any] = []
+        for table in drawn.tables:
+            heading = _("Round {round} · Table {table}").format(
+                round=drawn.number, table=table.number
+            )
+            story.append(Paragraph(escape(heading), styles["Title"]))
+            story.append(Paragraph(escape(say(find_game(game).title)), styles["Heading2"]))
+            for seat, name in enumerate(table.seats, 1):
+                line = _("Seat {number}: {name}").format(number=seat, name=name)
+                story.append(Paragraph(escape(line), styles["Heading3"]))
+            story.append(PageBreak())
+            sheet, _wide, _title = _sheet_story(
+                game, len(table.seats), top, table.seats, place, day, None, target, group, wide
+            )
+            story += [*sheet, PageBreak()]
+        if drawn.byes:
+            said = _("Round {round}: sits out: {players}").format(
+                round=drawn.number, players=", ".join(drawn.byes)
+            )
+            story.append(Paragraph(escape(said), styles["Heading2"]))
+        elif story:
+            story.pop()  # no empty page after the last sheet
+        title = _("Round {round}").format(round=drawn.number)
+        return _build(story, wide, title)
 
 
 _BASE = getSampleStyleSheet()
