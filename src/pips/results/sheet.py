@@ -127,22 +127,7 @@ def score_sheet(
     name, place, group and date fields are left to fill in. Its words are in
     ``language`` (default: the current one, :mod:`pips.i18n`)."""
     with i18n.speaking(language or i18n.current()):
-        return _score_sheet(game, players, top, names, place, day, rows, target, group)
-
-
-def _score_sheet(
-    game: str,
-    players: int,
-    top: int | None,
-    names: Sequence[str],
-    place: str,
-    day: date | None,
-    rows: int | None,
-    target: int | None,
-    group: str,
-) -> bytes:
-    story, wide, title = _sheet_story(game, players, top, names, place, day, rows, target, group)
-    return _build(story, wide, title)
+        return _build(*_sheet_story(game, players, top, names, place, day, rows, target, group))
 
 
 def _build(story: list[Any], wide: bool, title: str) -> bytes:
