@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.server_helpers import Server, an_address
@@ -134,13 +135,24 @@ def nothing_scrolls_sideways(page: Page) -> None:
 
 def targets_on_screen(page: Page) -> int:
     """Every place to play lies inside the viewport (scrolled to, as a player would);
-    how many there are."""
+    how many there are. A board drawn again meanwhile (another seat's move arrived)
+    is looked at again from the start."""
+    for _attempt in range(5):
+        try:
+            return _targets_on_screen(page)
+        except PlaywrightError as error:
+            if "not attached" not in str(error):
+                raise
+    return _targets_on_screen(page)
+
+
+def _targets_on_screen(page: Page) -> int:
     places = page.locator("#layout .place.target")
     width = page.evaluate("window.innerWidth")
     height = page.evaluate("window.innerHeight")
     for number in range(places.count()):
         place = places.nth(number)
-        place.scroll_into_view_if_needed()
+        place.scroll_into_view_if_needed(timeout=5_000)
         box = place.bounding_box()
         assert box is not None
         assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
