@@ -211,3 +211,53 @@ def test_a_rounds_table_cards_and_sheets_in_one_pdf(
         assert listed == seats
     assert text.count("FIDO-Divisorspiel — Spielformular") == len(tables)
     assert "Ort: Neumühle" in text and "03.10.2026" in text
+
+
+def test_standings_of_an_evening_computed_by_hand() -> None:
+    """Two rounds of FIDO (final scores, F-21), worked by hand:
+    Dora 25 + 20 = 45 (two wins); Anna 30 + 10 = 40 and Ben 12 + 28 = 40 (one win each,
+    places 1 and 2: average 1.5) share second; Emil 25 - 2 = 23; Cleo -3 + 15 = 12;
+    Fritz 4 + 0 = 4; Greta sat out round 2 after a 3 in round 1."""
+    from pips.results.standings import TableResult, standings
+
+    results = [
+        TableResult(1, 1, ("Anna", "Ben", "Cleo"), (30, 12, -3), (1, 2, 3)),
+        TableResult(1, 2, ("Dora", "Emil", "Fritz", "Greta"), (25, 25, 4, 3), (1, 1, 3, 4)),
+        TableResult(2, 1, ("Anna", "Dora", "Fritz"), (10, 20, 0), (2, 1, 3)),
+        TableResult(2, 2, ("Ben", "Cleo", "Emil"), (28, 15, -2), (1, 2, 3)),
+    ]
+    lines = standings(results, byes=[(2, "Greta")])
+    assert [(s.place, s.name, s.points, s.wins, s.games, s.byes) for s in lines] == [
+        (1, "Dora", 45, 2, 2, 0),
+        (2, "Anna", 40, 1, 2, 0),
+        (2, "Ben", 40, 1, 2, 0),
+        (4, "Emil", 23, 1, 2, 0),
+        (5, "Cleo", 12, 0, 2, 0),
+        (6, "Fritz", 4, 0, 2, 0),
+        (7, "Greta", 3, 0, 1, 1),
+    ]
+
+
+def test_standings_break_ties_by_wins_and_rank_pairs_by_match_wins() -> None:
+    from pips.results.standings import Scoring, TableResult, standings
+
+    equal_points = [
+        TableResult(1, 1, ("Jürgen", "Bärbel"), (20, 20), (1, 1)),
+        TableResult(2, 1, ("Jürgen", "Bärbel"), (0, 0), (2, 2)),
+        TableResult(3, 1, ("Jürgen", "Bärbel", "Cleo"), (0, 0, 20), (1, 2, 3)),
+    ]
+    lines = standings(equal_points)
+    assert [(s.place, s.name) for s in lines][:2] == [(1, "Jürgen"), (2, "Bärbel")]
+    # Partnership: matches won first (PT-13), then points; nobody yet played listed last.
+    matches = [
+        TableResult(1, 1, ("A", "B", "C", "D"), (30, 12, 30, 12), (1, 2, 1, 2)),
+        TableResult(2, 1, ("A", "C", "B", "D"), (10, 30, 10, 30), (2, 1, 2, 1)),
+    ]
+    lines = standings(matches, Scoring.MATCH_WINS, players=["A", "B", "C", "D", "E"])
+    assert [(s.place, s.name, s.wins, s.points) for s in lines] == [
+        (1, "C", 2, 60),
+        (2, "D", 1, 42),
+        (3, "A", 1, 40),
+        (4, "B", 0, 22),
+        (5, "E", 0, 0),
+    ]
