@@ -217,3 +217,37 @@ def _improve(groups: list[list[str]], met: Mapping[frozenset[str], int], rng: ra
         temperature = max(0.05, temperature * COOLING)
     groups[:] = best
     return best_total
+
+
+def draw_pairs_round(
+    number: int,
+    pairs: Sequence[tuple[str, str]],
+    teams: Sequence[Sequence[int]],
+    rng: random.Random,
+    met: Mapping[frozenset[str], int] | None = None,
+    byes_so_far: Mapping[str, int] | None = None,
+) -> RoundDraw:
+    """Round ``number`` with fixed partners (the partnership game, PT-01): each pair is
+    drawn as one, ``len(teams)`` pairs a table, avoiding pairs that met before; at the
+    table each pair takes one of the game's ``teams`` of seats (partners opposite), which
+    pair sits where and which partner sits first by lot."""
+    labels = [str(index) for index in range(len(pairs))]
+    met = met or {}
+    byes_so_far = byes_so_far or {}
+    unit_met = {
+        frozenset((str(a), str(b))): met.get(frozenset((pairs[a][0], pairs[b][0])), 0)
+        for a, b in combinations(range(len(pairs)), 2)
+    }
+    unit_byes = {str(i): byes_so_far.get(pair[0], 0) for i, pair in enumerate(pairs)}
+    drawn = draw_round(number, labels, (len(teams),), rng, unit_met, unit_byes)
+    tables = []
+    for table in drawn.tables:
+        seats = [""] * sum(len(team) for team in teams)
+        for team, label in zip(teams, table.seats, strict=True):
+            members = list(pairs[int(label)])
+            rng.shuffle(members)
+            for seat, member in zip(team, members, strict=True):
+                seats[seat] = member
+        tables.append(Table(table.number, tuple(seats)))
+    byes = tuple(sorted(member for label in drawn.byes for member in pairs[int(label)]))
+    return RoundDraw(number, tuple(tables), byes)

@@ -26,6 +26,7 @@ from pips.results.common import (
     slugify,
     utc_now,
 )
+from pips.results.events import Events
 from pips.results.groups import Groups
 from pips.results.lists import WorldLists
 from pips.results.rating import RatingSettings
@@ -49,12 +50,12 @@ __all__ = [
 ]
 
 
-class Results(Administration, Groups, Reviews, WorldLists):
+class Results(Administration, Events, Groups, Reviews, WorldLists):
     """The results service: groups (:mod:`pips.results.groups`), players
     (:mod:`pips.results.players`), entering and reading results
-    (:mod:`pips.results.entries`), reviewing them (:mod:`pips.results.review`), the
-    world lists (:mod:`pips.results.lists`) and what administrators do
-    (:mod:`pips.results.admin`), over one database."""
+    (:mod:`pips.results.entries`), reviewing them (:mod:`pips.results.review`), events
+    (:mod:`pips.results.events`), the world lists (:mod:`pips.results.lists`) and what
+    administrators do (:mod:`pips.results.admin`), over one database."""
 
 
 def publish_due_apart(url: str, settings: RatingSettings) -> list[dict[str, Any]]:

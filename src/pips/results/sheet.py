@@ -491,3 +491,55 @@ def _sizes(spec: GameSpec, players: int, top: int) -> tuple[int, int] | None:
         return None
     hand = int(options.hand_size)
     return hand, (top + 1) * (top + 2) // 2 - players * hand
+
+
+def standings_sheet(
+    title: str,
+    subtitle: str,
+    lines: Sequence[Any],
+    *,
+    points_word: str,
+    language: str | None = None,
+) -> bytes:
+    """An event's standings on paper: ``lines`` are
+    :class:`~pips.results.standings.Standing`; ``points_word`` heads the points column
+    (points, or match points for pairs)."""
+    with i18n.speaking(language or i18n.current()):
+        styles = getSampleStyleSheet()
+        story: list[Any] = [
+            Paragraph(escape(title), styles["Title"]),
+            Paragraph(escape(subtitle), styles["Heading3"]),
+            Spacer(1, 4 * mm),
+        ]
+        heads = [_("Place"), _("Player"), _(points_word), _("Wins"), _("Games")]
+        heads += [_("Byes"), _("Average place")]
+        rows: list[list[Any]] = [[Paragraph(escape(h), HEAD) for h in heads]]
+        for s in lines:
+            rows.append(
+                [
+                    str(s.place),
+                    Paragraph(escape(s.name), CELL),
+                    str(s.points),
+                    str(s.wins),
+                    str(s.games),
+                    str(s.byes),
+                    i18n.decimal(s.average_place, 2) if s.games else "—",
+                ]
+            )
+        widths = [14 * mm, 62 * mm, 24 * mm, 16 * mm, 16 * mm, 16 * mm, 28 * mm]
+        table = Table(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
+        table.setStyle(
+            TableStyle(
+                [
+                    ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
+                    ("BACKGROUND", (0, 0), (-1, 0), colors.whitesmoke),
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                    ("ALIGN", (2, 1), (-1, -1), "RIGHT"),
+                    ("FONTSIZE", (0, 1), (-1, -1), 9),
+                ]
+            )
+        )
+        story.append(table)
+        footnote = _("pips {version}: standings as entered so far.").format(version=__version__)
+        story += [Spacer(1, 4 * mm), Paragraph(escape(footnote), FOOTNOTE)]
+        return _build(story, False, title)

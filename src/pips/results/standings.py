@@ -110,3 +110,24 @@ def standings(
             )
         )
     return lines
+
+
+STANDINGS_FIELDS = ("place", "name", "points", "wins", "games", "byes", "average_place")
+
+
+def standings_csv(lines: Iterable[Standing]) -> str:
+    """The standings as CSV (one row per player, :data:`STANDINGS_FIELDS`); a name a
+    spreadsheet would run as a formula is written as text."""
+    import csv
+    import io
+
+    from pips.results.entry import safe_cell
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(STANDINGS_FIELDS)
+    for s in lines:
+        writer.writerow(
+            [s.place, safe_cell(s.name), s.points, s.wins, s.games, s.byes, s.average_place]
+        )
+    return out.getvalue()

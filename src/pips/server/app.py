@@ -32,7 +32,7 @@ from pips.server import accounts
 from pips.server.analyses import Analyses
 from pips.server.guard import Guard
 from pips.server.limits import Limits
-from pips.server.routes import groups, lists, pages, players, socket
+from pips.server.routes import events, groups, lists, pages, players, socket
 from pips.server.routes import results as results_pages
 from pips.server.routes import tables as tables_api
 from pips.server.tables import LiveTable, Tables
@@ -164,6 +164,6 @@ def create_app(
     )
     app.add_middleware(Guard, body_bytes=limits.body_bytes, upload_bytes=limits.upload_bytes)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    for routes in (pages, tables_api, socket, results_pages, groups, players, lists):
+    for routes in (pages, tables_api, socket, results_pages, groups, players, lists, events):
         app.include_router(routes.api)
     return app

@@ -132,14 +132,15 @@ class Round:
         cls,
         game: str,
         options: dict[str, Any],
-        seats: list[dict[str, Any]],
+        seats: list[dict[str, Any] | SeatHolder],
         creator: Identity,
         seed: int | None = None,
         key: str | None = None,
     ) -> Round:
         """A round not yet started; ``seats`` per entrant: ``{"kind": "me"|"open"|"bot",
-        "bot": name}``; deals from ``key`` (hex), or from ``seed`` at a practice table.
-        Bad options or seats raise :class:`TableError`."""
+        "bot": name}`` from a client, or a :class:`SeatHolder` the server chose; deals
+        from ``key`` (hex), or from ``seed`` at a practice table. Bad options or seats
+        raise :class:`TableError`."""
         if (seed is None) == (key is None):
             raise TableError(phrase("a table deals from a key or, for practice, a seed"))
         try:
@@ -164,6 +165,10 @@ class Round:
             )
         entrants: list[SeatHolder] = []
         for number, seat in enumerate(seats):
+            if isinstance(seat, SeatHolder):
+                # A seat the server fills itself (an event's draw), never a client's.
+                entrants.append(seat)
+                continue
             kind = seat.get("kind") if isinstance(seat, dict) else None
             if kind == "me":
                 entrants.append(SeatHolder("person", creator.name, creator.user_id, creator.guest))
@@ -180,7 +185,7 @@ class Round:
                 entrants.append(SeatHolder("bot", f"{name}-{number}", bot=name))
             else:
                 raise TableError(phrase("seat {number}: kind is me, open or bot", number=number))
-        if sum(e.kind == "person" for e in entrants) > 1:
+        if sum(isinstance(seat, dict) and seat.get("kind") == "me" for seat in seats) > 1:
             raise TableError(phrase("you can take one seat"))
         return cls(spec, chosen, seed, entrants, key)
 

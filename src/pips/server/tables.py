@@ -221,7 +221,7 @@ class Tables:
         self,
         game: str,
         options: dict[str, Any],
-        seats: Sequence[dict[str, Any]],
+        seats: Sequence[dict[str, Any] | SeatHolder],
         creator: Identity,
         *,
         private: bool = False,

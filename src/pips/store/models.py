@@ -236,6 +236,8 @@ class Result(Base):
     fingerprint: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     """Refuses the same game entered twice; a withdrawn result gives its fingerprint up,
     so that it can be entered again."""
+    event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id"), nullable=True, index=True)
+    """The event the game was played at (entered when its organiser closed it)."""
 
     players: Mapped[list[ResultPlayer]] = relationship(
         back_populates="result", order_by="ResultPlayer.seat", cascade="all, delete-orphan"
@@ -289,6 +291,134 @@ class ResultReview(Base):
 
     result: Mapped[Result] = relationship(back_populates="reviews")
     user: Mapped[User] = relationship()
+
+
+class Event(Base):
+    """An event: a club evening, a cup, a championship (docs/events.md). Its players
+    are drawn to tables round by round; each table's result is entered (or played on
+    the server's tables, online); its organiser closes it, and its games become
+    results."""
+
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(24), unique=True)
+    """The event's address (``/events/KEY``), from the OS's CSPRNG: not guessable."""
+    name: Mapped[str] = mapped_column(String(80))
+    game: Mapped[str] = mapped_column(String(20))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """The game's options but the number of players (that is each table's)."""
+    played_on: Mapped[date] = mapped_column(index=True)
+    place: Mapped[str] = mapped_column(String(80), default="")
+    group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id"), nullable=True)
+    organiser_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    rounds: Mapped[int] = mapped_column(Integer)
+    scoring: Mapped[str] = mapped_column(String(12))
+    online: Mapped[bool] = mapped_column(default=False)
+    """Played on the server's tables, seats filled by the draw."""
+    bots: Mapped[bool] = mapped_column(default=False)
+    """Online: a bot may play for a player the organiser marks absent."""
+    fixed_pairs: Mapped[bool] = mapped_column(default=False)
+    """A game of pairs played with fixed partners, drawn as pairs (else drawn alone)."""
+    status: Mapped[str] = mapped_column(String(8), default="open", index=True)
+    """``open`` (players come, rounds are drawn and played) or ``closed``."""
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    closed_at: Mapped[datetime | None] = mapped_column(nullable=True)
+
+    group: Mapped[Group | None] = relationship()
+    organiser: Mapped[User] = relationship()
+    players: Mapped[list[EventPlayer]] = relationship(
+        back_populates="event", order_by="EventPlayer.id", cascade="all, delete-orphan"
+    )
+    drawn: Mapped[list[EventRound]] = relationship(
+        back_populates="event", order_by="EventRound.number", cascade="all, delete-orphan"
+    )
+
+
+class EventPlayer(Base):
+    """A player of an event: a person (:class:`Player`), with the rounds they are in."""
+
+    __tablename__ = "event_players"
+    __table_args__ = (UniqueConstraint("event_id", "name_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(160))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    first_round: Mapped[int] = mapped_column(Integer, default=1)
+    """The first round they are drawn in (a late arrival's is after the round drawn)."""
+    withdrawn_from: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Not drawn from this round on (a withdrawal); their games so far stay."""
+    pair: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """With fixed partners, the pair's number (both partners carry it)."""
+
+    event: Mapped[Event] = relationship(back_populates="players")
+
+
+class EventRound(Base):
+    """A round of an event as drawn: its tables, who sits out, and the draw's seed."""
+
+    __tablename__ = "event_rounds"
+    __table_args__ = (UniqueConstraint("event_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[str] = mapped_column(String(20))
+    """The draw's seed (decimal), from the OS's CSPRNG: shown, so the draw replays."""
+    byes: Mapped[list[str]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(8), default="playing")
+    """``drawn`` (online, until the organiser starts it), ``playing`` or ``closed``
+    (every table's result is in)."""
+    drawn_at: Mapped[datetime] = mapped_column(default=now)
+    closed_at: Mapped[datetime | None] = mapped_column(nullable=True)
+
+    event: Mapped[Event] = relationship(back_populates="drawn")
+    tables: Mapped[list[EventTable]] = relationship(
+        back_populates="round", order_by="EventTable.number", cascade="all, delete-orphan"
+    )
+
+
+class EventTable(Base):
+    """A table of a round: its players in seat order, and online its server table."""
+
+    __tablename__ = "event_tables"
+    __table_args__ = (UniqueConstraint("round_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("event_rounds.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    seats: Mapped[list[str]] = mapped_column(JSON)
+    table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), nullable=True)
+
+    round: Mapped[EventRound] = relationship(back_populates="tables")
+    scores: Mapped[list[EventScore]] = relationship(
+        back_populates="table", order_by="EventScore.id", cascade="all, delete-orphan"
+    )
+
+
+class EventScore(Base):
+    """A table's result as entered, and every correction after it (the last one
+    counts): never edited, so the history shows who changed what, when and why."""
+
+    __tablename__ = "event_scores"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("event_tables.id"), index=True)
+    lines: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    """Per seat: ``name``, ``points``, ``pips``, ``out``, ``final``, ``rank``."""
+    target: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    source: Mapped[str] = mapped_column(String(8))
+    """``form``, ``csv``, ``api``, ``cli`` or ``server`` (an online table's game)."""
+    entered_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    entered_at: Mapped[datetime] = mapped_column(default=now)
+    reason: Mapped[str] = mapped_column(Text, default="")
+    """Why a correction was made (empty for the first result)."""
+
+    table: Mapped[EventTable] = relationship(back_populates="scores")
+    enterer: Mapped[User | None] = relationship()
 
 
 class WorldList(Base):

@@ -1,0 +1,623 @@
+"""Events (issue 22): their pages, forms and JSON API.
+
+Reading an event is open to anyone (its page is public, with the standings as they
+grow); every change needs an account and the session's CSRF token, and what each
+account may do is decided in :mod:`pips.results.events`. An online round's tables are
+made here, on this server's live tables, with the seats the event's draw filled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import date
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, HTTPException, Path, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import BaseModel, Field, StringConstraints
+
+from pips.games.registry import find_game
+from pips.i18n import _, explain
+from pips.results.entry import (
+    GAMES,
+    NAME_LENGTH,
+    EntryError,
+    Line,
+    decode_csv,
+    parse_date,
+    parse_flag,
+    parse_int,
+    read_csv,
+)
+from pips.results.players import UnknownPlayers
+from pips.results.service import Results, ResultsError
+from pips.results.sheet import SheetError, round_sheets, standings_sheet
+from pips.results.standings import Scoring, standings_csv
+from pips.server.round import Identity, SeatHolder
+from pips.server.routes.common import refused, results_of, run, tables_of
+from pips.server.tables import TableError
+from pips.server.web import account, check_csrf, page, who
+
+api = APIRouter()
+
+MAX_UPLOAD = 500_000
+"""Bytes of a round's results CSV (a championship round of 250 tables is a tenth)."""
+MAX_NAMES = 1000
+
+Key = Annotated[str, Path(min_length=8, max_length=24, pattern=r"^[A-Za-z0-9_-]+$")]
+RoundNumber = Annotated[int, Path(ge=1, le=50)]
+TableNumber = Annotated[int, Path(ge=1, le=1000)]
+PlayerId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+Name = Annotated[str, StringConstraints(max_length=NAME_LENGTH + 20)]
+
+
+class NewEvent(BaseModel):
+    """An event to create (see docs/events.md)."""
+
+    name: str = Field(max_length=200)
+    game: str = Field(max_length=40)
+    date: str = Field(max_length=20)
+    rounds: int = Field(ge=1, le=50)
+    options: dict[str, Any] = {}
+    place: str = Field("", max_length=200)
+    group: str | None = Field(None, max_length=60)
+    online: bool = False
+    bots: bool = False
+    fixed_pairs: bool = False
+
+
+class NewPlayers(BaseModel):
+    """Players to add (or, with fixed partners, pairs); ``new_players``: names that are
+    new players though they look like known ones."""
+
+    names: list[Name] = Field([], max_length=MAX_NAMES)
+    pairs: list[list[Name]] = Field([], max_length=MAX_NAMES // 2)
+    new_players: list[Name] = Field([], max_length=MAX_NAMES)
+
+
+class TableResultBody(BaseModel):
+    """A table's result: a line per player (any order); ``reason`` for a correction."""
+
+    players: list[dict[str, Any]] = Field(max_length=9)
+    reason: str = Field("", max_length=500)
+
+
+class StartBody(BaseModel):
+    """Start an online round; ``absent``: players a bot plays for (if the event allows)."""
+
+    absent: list[Name] = Field([], max_length=MAX_NAMES)
+
+
+# -- JSON API ----------------------------------------------------------------------------
+
+
+@api.get("/api/events", tags=["events"])
+async def list_events(request: Request) -> list[dict[str, Any]]:
+    return list(await run(results_of(request).events))
+
+
+@api.post("/api/events", tags=["events"], status_code=201)
+async def create_event(request: Request, body: NewEvent) -> dict[str, Any]:
+    """Create an event: a group's representative (for the group) or an administrator."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(await run(_create, results_of(request), actor, body))
+
+
+@api.get("/api/events/{key}", tags=["events"])
+async def get_event(request: Request, key: Key) -> dict[str, Any]:
+    """The event: players, rounds, tables with results, standings."""
+    return dict(await run(results_of(request).event, key, _viewer(request)))
+
+
+@api.post("/api/events/{key}/players", tags=["events"])
+async def add_players(request: Request, key: Key, body: NewPlayers) -> dict[str, Any]:
+    """Add players; after the first draw they are late arrivals (from the next round)."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(
+        await run(
+            results_of(request).add_players,
+            actor,
+            key,
+            body.names,
+            pairs=body.pairs,
+            new_players=body.new_players,
+        )
+    )
+
+
+@api.post("/api/events/{key}/players/{player}/withdraw", tags=["events"])
+async def withdraw(request: Request, key: Key, player: PlayerId) -> dict[str, Any]:
+    """A player withdraws: not drawn from the next round on."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(await run(results_of(request).withdraw_player, actor, key, player))
+
+
+@api.post("/api/events/{key}/rounds", tags=["events"], status_code=201)
+async def draw_round(request: Request, key: Key) -> dict[str, Any]:
+    """Draw the next round (the one before must be over)."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(await run(results_of(request).draw_next_round, actor, key))
+
+
+@api.post("/api/events/{key}/rounds/{number}/redraw", tags=["events"])
+async def redraw_round(request: Request, key: Key, number: RoundNumber) -> dict[str, Any]:
+    """Draw the last round again while none of its tables has begun."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(await run(results_of(request).redraw_round, actor, key, number))
+
+
+@api.post("/api/events/{key}/rounds/{number}/start", tags=["events"])
+async def start_round(
+    request: Request, key: Key, number: RoundNumber, body: StartBody | None = None
+) -> dict[str, Any]:
+    """Start an online round: its tables open on this server with the drawn seats."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return await _start(request, actor, key, number, body.absent if body else [])
+
+
+@api.post("/api/events/{key}/rounds/{number}/tables/{table}", tags=["events"])
+async def enter_table(
+    request: Request, key: Key, number: RoundNumber, table: TableNumber, body: TableResultBody
+) -> dict[str, Any]:
+    """Enter a table's result (a correction needs ``reason``)."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    try:
+        lines = [_line(item, seat) for seat, item in enumerate(body.players)]
+    except EntryError as exc:
+        raise refused(exc) from None
+    return dict(
+        await run(
+            results_of(request).enter_table,
+            actor,
+            key,
+            number,
+            table,
+            lines,
+            reason=body.reason,
+            source="api",
+        )
+    )
+
+
+@api.get("/api/events/{key}/rounds/{number}/tables/{table}", tags=["events"])
+async def table_history(
+    request: Request, key: Key, number: RoundNumber, table: TableNumber
+) -> list[dict[str, Any]]:
+    """Every result entered for a table, with corrections and their reasons."""
+    return list(await run(results_of(request).table_history, key, number, table))
+
+
+@api.post("/api/events/{key}/rounds/{number}/csv", tags=["events"])
+async def enter_round_csv(
+    request: Request, key: Key, number: RoundNumber, reason: str = ""
+) -> dict[str, Any]:
+    """A round's results as a results CSV body (each game goes to the table of its
+    players); all or none."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    body = await request.body()
+    return dict(await run(_enter_csv, results_of(request), actor, key, number, body, reason))
+
+
+@api.post("/api/events/{key}/close", tags=["events"])
+async def close_event(request: Request, key: Key) -> dict[str, Any]:
+    """Close the event: its games become results for the world list."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(await run(results_of(request).close_event, actor, key))
+
+
+@api.get("/events/{key}/standings.csv", tags=["events"])
+async def standings_as_csv(request: Request, key: Key) -> Response:
+    """The standings so far as CSV."""
+    shown, lines = await run(results_of(request).event_standings, key)
+    headers = {"Content-Disposition": f'attachment; filename="{_file(shown)}.csv"'}
+    return Response(standings_csv(lines), media_type="text/csv", headers=headers)
+
+
+@api.get("/events/{key}/standings.pdf", tags=["events"])
+async def standings_as_pdf(request: Request, key: Key) -> Response:
+    """The standings so far on paper."""
+    shown, lines = await run(results_of(request).event_standings, key)
+    word = "Match points" if shown["scoring"] == Scoring.MATCH_WINS else "Points"
+    subtitle = " · ".join(
+        part for part in (_(find_game(shown["game"]).title), shown["date"], shown["place"]) if part
+    )
+    pdf = await asyncio.to_thread(standings_sheet, shown["name"], subtitle, lines, points_word=word)
+    headers = {"Content-Disposition": f'attachment; filename="{_file(shown)}.pdf"'}
+    return Response(pdf, media_type="application/pdf", headers=headers)
+
+
+@api.get("/events/{key}/rounds/{number}/sheets.pdf", tags=["events"])
+async def round_sheets_pdf(request: Request, key: Key, number: RoundNumber) -> Response:
+    """A round on paper: per table a card and its pre-filled score sheet."""
+    shown, drawn = await run(results_of(request).round_draw, key, number)
+    top = shown["options"].get("set")
+    try:
+        pdf = await asyncio.to_thread(
+            round_sheets,
+            shown["game"],
+            drawn,
+            top if isinstance(top, int) else None,
+            place=shown["place"],
+            day=date.fromisoformat(shown["date"]),
+            group=shown["group_name"] or "",
+        )
+    except (SheetError, ValueError) as exc:
+        raise refused(exc) from None
+    name = f"{_file(shown)}-{_('round')}-{number}.pdf"
+    headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+    return Response(pdf, media_type="application/pdf", headers=headers)
+
+
+# -- pages -------------------------------------------------------------------------------
+
+
+@api.get("/events", response_class=HTMLResponse, include_in_schema=False)
+async def events_page(request: Request) -> HTMLResponse:
+    return await _events_page(request)
+
+
+@api.post("/events", include_in_schema=False)
+async def create_from_form(request: Request) -> Response:
+    data = await request.form()
+    check_csrf(request, str(data.get("csrf", "")))
+    actor = account(request)
+    form = {k: str(v) for k, v in data.items() if isinstance(v, str)}
+    try:
+        options: dict[str, Any] = {}
+        if form.get("set", "").strip():
+            options["set"] = parse_int(form["set"], "set")
+        if form.get("target", "").strip():
+            options["target"] = parse_int(form["target"], "target")
+        body = NewEvent(
+            name=form.get("name", "")[:200],
+            game=form.get("game", GAMES[0])[:40],
+            date=form.get("date", "")[:20],
+            rounds=max(1, min(50, parse_int(form.get("rounds", "1") or "1", "rounds"))),
+            options=options,
+            place=form.get("place", "")[:200],
+            group=form.get("group") or None,
+            online=form.get("online") == "on",
+            bots=form.get("bots") == "on",
+            fixed_pairs=form.get("fixed_pairs") == "on",
+        )
+        made = await asyncio.to_thread(_create, results_of(request), actor, body)
+    except (ResultsError, EntryError) as exc:
+        status = exc.status if isinstance(exc, ResultsError) else 422
+        return await _events_page(request, error=explain(exc), form=form, status_code=status)
+    return RedirectResponse(f"/events/{made['key']}", status_code=303)
+
+
+@api.get("/events/{key}", response_class=HTMLResponse, include_in_schema=False)
+async def event_page(request: Request, key: Key) -> HTMLResponse:
+    return await _event_page(request, key)
+
+
+@api.post("/events/{key}/{action}", include_in_schema=False)
+async def event_form(request: Request, key: Key, action: str) -> Response:
+    """The organiser's buttons on the event page: players, withdraw, draw, redraw,
+    start, close."""
+    data = await request.form()
+    check_csrf(request, str(data.get("csrf", "")))
+    actor = account(request)
+    results = results_of(request)
+    text = str(data.get("names", ""))[:50_000]
+    try:
+        if action == "players":
+            names, pairs = _names_and_pairs(text)
+            new = [str(n) for n in data.getlist("new_players")][:MAX_NAMES]
+            await asyncio.to_thread(
+                results.add_players, actor, key, names, pairs=pairs, new_players=new
+            )
+        elif action == "withdraw":
+            player = parse_int(str(data.get("player", "")), "player")
+            await asyncio.to_thread(results.withdraw_player, actor, key, player)
+        elif action == "draw":
+            await asyncio.to_thread(results.draw_next_round, actor, key)
+        elif action == "redraw":
+            number = parse_int(str(data.get("round", "")), "round")
+            await asyncio.to_thread(results.redraw_round, actor, key, number)
+        elif action == "start":
+            number = parse_int(str(data.get("round", "")), "round")
+            absent = [str(n) for n in data.getlist("absent")][:MAX_NAMES]
+            await _start(request, actor, key, number, absent)
+        elif action == "close":
+            await asyncio.to_thread(results.close_event, actor, key)
+        else:
+            raise HTTPException(404, _("no such page"))
+    except UnknownPlayers as exc:
+        return await _event_page(
+            request, key, error=explain(exc), asked=exc.suggestions, names=text, status_code=422
+        )
+    except (ResultsError, EntryError) as exc:
+        status = exc.status if isinstance(exc, ResultsError) else 422
+        return await _event_page(request, key, error=explain(exc), names=text, status_code=status)
+    except HTTPException as exc:
+        if exc.status_code == 404:
+            raise
+        return await _event_page(request, key, error=str(exc.detail), status_code=exc.status_code)
+    return RedirectResponse(f"/events/{key}", status_code=303)
+
+
+@api.get(
+    "/events/{key}/rounds/{number}/tables/{table}",
+    response_class=HTMLResponse,
+    include_in_schema=False,
+)
+async def table_page(
+    request: Request, key: Key, number: RoundNumber, table: TableNumber
+) -> HTMLResponse:
+    return await _table_page(request, key, number, table)
+
+
+@api.post("/events/{key}/rounds/{number}/tables/{table}", include_in_schema=False)
+async def table_form(
+    request: Request, key: Key, number: RoundNumber, table: TableNumber
+) -> Response:
+    data = await request.form()
+    check_csrf(request, str(data.get("csrf", "")))
+    actor = account(request)
+    results = results_of(request)
+    shown = await run(results.event, key, actor)
+    seats = _seats(shown, number, table)
+    values: dict[str, Any] = {
+        "points": [str(data.get(f"points{i}", "")) for i in range(len(seats))],
+        "pips": [str(data.get(f"pips{i}", "")) for i in range(len(seats))],
+        "out": str(data.get("out", "")),
+        "reason": str(data.get("reason", ""))[:500],
+    }
+    try:
+        pairs = find_game(shown["game"]).teams(len(seats))
+        lines = []
+        for seat, name in enumerate(seats):
+            # Partners share their pair's points: the form asks for them once.
+            first = next((team[0] for team in pairs if seat in team), seat)
+            points = values["points"][first] or "0"
+            lines.append(
+                Line(
+                    name,
+                    parse_int(points, _("{name}: points").format(name=name)),
+                    parse_int(values["pips"][seat] or "0", _("{name}: pips").format(name=name)),
+                    values["out"] == str(seat),
+                )
+            )
+        await asyncio.to_thread(
+            results.enter_table,
+            actor,
+            key,
+            number,
+            table,
+            lines,
+            reason=values["reason"],
+            source="form",
+        )
+    except (ResultsError, EntryError) as exc:
+        status = exc.status if isinstance(exc, ResultsError) else 422
+        return await _table_page(
+            request, key, number, table, error=explain(exc), values=values, status_code=status
+        )
+    return RedirectResponse(f"/events/{key}#round-{number}", status_code=303)
+
+
+@api.post("/events/{key}/rounds/{number}/csv", include_in_schema=False)
+async def round_csv_form(
+    request: Request,
+    key: Key,
+    number: RoundNumber,
+    file: UploadFile,
+    csrf: str = Form(""),
+    reason: str = Form(""),
+) -> Response:
+    check_csrf(request, csrf)
+    actor = account(request)
+    body = await file.read(MAX_UPLOAD + 1)
+    try:
+        await asyncio.to_thread(
+            _enter_csv, results_of(request), actor, key, number, body, reason[:500]
+        )
+    except (ResultsError, EntryError) as exc:
+        status = exc.status if isinstance(exc, ResultsError) else 422
+        return await _event_page(request, key, error=explain(exc), status_code=status)
+    return RedirectResponse(f"/events/{key}#round-{number}", status_code=303)
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+
+def _viewer(request: Request) -> int | None:
+    me = who(request)
+    return None if me is None else me.user_id
+
+
+def _create(results: Results, actor: int, body: NewEvent) -> dict[str, Any]:
+    return results.create_event(
+        actor,
+        name=body.name,
+        game=body.game,
+        played_on=parse_date(body.date),
+        rounds=body.rounds,
+        options=body.options,
+        place=body.place,
+        group=body.group,
+        online=body.online,
+        bots=body.bots,
+        fixed_pairs=body.fixed_pairs,
+    )
+
+
+def _line(item: Any, seat: int) -> Line:
+    if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+        raise EntryError(_("player {number} needs a 'name'").format(number=seat + 1))
+    return Line(
+        item["name"],
+        parse_int(item.get("points", 0), f"player {seat + 1} points"),
+        parse_int(item.get("pips", 0), f"player {seat + 1} pips"),
+        parse_flag(item.get("out", False)),
+    )
+
+
+def _enter_csv(
+    results: Results, actor: int, key: str, number: int, body: bytes, reason: str
+) -> dict[str, Any]:
+    if len(body) > MAX_UPLOAD:
+        raise EntryError(_("a round's CSV is at most 500 kB"))
+    games = read_csv(decode_csv(body), results.today())
+    return results.enter_round_csv(actor, key, number, games, reason)
+
+
+def _names_and_pairs(text: str) -> tuple[list[str], list[list[str]]]:
+    """Players one per line (or comma-separated); a pair as "Anna & Ben"."""
+    names: list[str] = []
+    pairs: list[list[str]] = []
+    for line in text.replace(",", "\n").splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        if "&" in line or "+" in line:
+            pairs.append([part.strip() for part in line.replace("+", "&").split("&")])
+        else:
+            names.append(line)
+    return names[:MAX_NAMES], pairs[: MAX_NAMES // 2]
+
+
+def _seats(shown: dict[str, Any], number: int, table: int) -> list[str]:
+    for one in shown["drawn"]:
+        if one["number"] == number:
+            for t in one["tables"]:
+                if t["number"] == table:
+                    return list(t["seats"])
+    raise HTTPException(404, _("no such table"))
+
+
+def _file(shown: dict[str, Any]) -> str:
+    """A file name for the event's exports (ASCII letters and digits)."""
+    plain = "".join(c if c.isascii() and c.isalnum() else "-" for c in shown["name"])
+    return "-".join(part for part in plain.split("-") if part)[:60] or "event"
+
+
+async def _start(
+    request: Request, actor: int, key: str, number: int, absent: list[str]
+) -> dict[str, Any]:
+    """Open an online round's tables on this server, seats as drawn; if a table cannot
+    be opened the round is left to be started again."""
+    results = results_of(request)
+    tables = tables_of(request)
+    me = who(request)
+    assert me is not None
+    shown = await run(results.event, key, actor)
+    seats = await run(results.online_seats, actor, key, number, absent)
+    made: dict[int, str] = {}
+    try:
+        for table, holders in seats.items():
+            live = await tables.create(
+                shown["game"],
+                {**shown["options"], "players": len(holders)},
+                [
+                    SeatHolder("person", s.name, s.user_id)
+                    if s.bot is None
+                    else SeatHolder("bot", s.name, s.user_id, None, s.bot)
+                    for s in holders
+                ],
+                Identity(user_id=actor, name=me.name),
+            )
+            made[table] = live.id
+        done = await run(results.online_started, key, number, made)
+    except (TableError, ResultsError) as exc:
+        await run(results.online_failed, key, number)
+        raise HTTPException(422, explain(exc)) from None
+    for table_id in made.values():
+        await tables.maybe_start(tables.live[table_id])
+    return dict(done)
+
+
+async def _events_page(
+    request: Request,
+    *,
+    error: str | None = None,
+    form: dict[str, str] | None = None,
+    status_code: int = 200,
+) -> HTMLResponse:
+    results = results_of(request)
+    viewer = _viewer(request)
+    mine = [] if viewer is None else await run(results.groups, viewer)
+    return page(
+        request,
+        "events.html",
+        status_code=status_code,
+        events=await run(results.events),
+        my_groups=mine,
+        error=error,
+        form=form or {},
+        today=results.today().isoformat(),
+    )
+
+
+async def _event_page(
+    request: Request,
+    key: str,
+    *,
+    error: str | None = None,
+    asked: dict[str, list[str]] | None = None,
+    names: str = "",
+    status_code: int = 200,
+) -> HTMLResponse:
+    results = results_of(request)
+    shown = await run(results.event, key, _viewer(request))
+    return page(
+        request,
+        "event.html",
+        status_code=status_code,
+        event=shown,
+        face=find_game(shown["game"]),
+        error=error,
+        asked=asked or {},
+        names=names,
+    )
+
+
+async def _table_page(
+    request: Request,
+    key: str,
+    number: int,
+    table: int,
+    *,
+    error: str | None = None,
+    values: dict[str, Any] | None = None,
+    status_code: int = 200,
+) -> HTMLResponse:
+    results = results_of(request)
+    shown = await run(results.event, key, _viewer(request))
+    seats = _seats(shown, number, table)
+    history = await run(results.table_history, key, number, table)
+    found = next(
+        t
+        for one in shown["drawn"]
+        if one["number"] == number
+        for t in one["tables"]
+        if t["number"] == table
+    )
+    round_status = next(one["status"] for one in shown["drawn"] if one["number"] == number)
+    spec = find_game(shown["game"])
+    return page(
+        request,
+        "event_table.html",
+        status_code=status_code,
+        event=shown,
+        number=number,
+        table=found,
+        seats=seats,
+        round_status=round_status,
+        face=spec,
+        partners={seat: team[0] for team in spec.teams(len(seats)) for seat in team},
+        history=history,
+        error=error,
+        values=values or {},
+    )
