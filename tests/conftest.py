@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.server_helpers import Server, database_urls, new_database
+from tests.test_results_server import Site
 
 
 @pytest.fixture
@@ -34,3 +35,15 @@ def shared_server(
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture(params=database_urls())
+def site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Site]:
+    """The app in this process over a fresh database of each kind, its clock moved by
+    the test (:class:`tests.test_results_server.Site`)."""
+    from fastapi.testclient import TestClient
+
+    built = Site(new_database(request.param, tmp_path))
+    with TestClient(built.app):
+        yield built
+    built.db.dispose()

@@ -14,10 +14,8 @@ from datetime import datetime
 from itertools import combinations
 from typing import Any
 
-import pytest
-
 from pips.results.draws import RoundDraw, Table, repeats
-from tests.test_results_server import Person, Site, site  # noqa: F401 - the fixture
+from tests.test_results_server import Person, Site
 
 PLAYERS = [
     "Jürgen Müller",

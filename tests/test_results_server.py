@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import io
 import time
-from collections.abc import Iterator
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ from pips.server import accounts
 from pips.server.app import create_app
 from pips.store.db import Database
 from pips.store.models import PublishedListError, Result, WorldListRow
-from tests.server_helpers import Browser, Player, database_urls, new_database, running
+from tests.server_helpers import Browser, Player, database_urls, running
 
 on_every_database = pytest.mark.parametrize("database", database_urls())
 
@@ -100,14 +99,6 @@ def fido(day: str, *lines: tuple[str, int, int], top: int = 6) -> dict[str, Any]
         "set": top,
         "players": [{"name": n, "points": p, "pips": q} for n, p, q in lines],
     }
-
-
-@pytest.fixture(params=database_urls())
-def site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Site]:
-    built = Site(new_database(request.param, tmp_path))
-    with TestClient(built.app):
-        yield built
-    built.db.dispose()
 
 
 def test_entering_needs_an_account_and_the_csrf_token(site: Site) -> None:

@@ -1,20 +1,24 @@
 """``pips event``: events, from a club evening to a championship (issue 22).
 
-So far the draw (the players of an event to tables, round by round:
-:mod:`pips.results.draws`) and a round's table cards and score sheets in one PDF.
+The draw alone (``draw``, ``sheets``: no database, from a seed), and events kept in
+the database (``create``, ``players``, ``withdraw``, ``round``, ``result``, ``show``,
+``standings``, ``close``), what the event's page does (:mod:`pips.results.events`).
 """
 
 from __future__ import annotations
 
 import random
 import secrets
+from datetime import date
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from rich.table import Table
 
 from pips import i18n
 from pips.cli.base import app, fail, game_help, out, parse_set, spec_for
+from pips.cli.results import DatabaseOption
 from pips.core.errors import RuleError
 from pips.i18n import _, explain
 from pips.results.draws import RoundDraw, allowed_sizes, draw_event, repeats
@@ -173,3 +177,275 @@ def event_sheets(
             file=out_file, round=drawn.number, tables=len(drawn.tables)
         )
     )
+
+
+# -- an event kept in the database (the server's, or a club's own) ---------------------
+
+OrganiserOption = Annotated[
+    str,
+    typer.Option(
+        "--by",
+        help="The organiser's account name: the group's representative, or an administrator.",
+    ),
+]
+KeyArgument = Annotated[str, typer.Argument(help="The event's key (as in /events/KEY).")]
+
+
+def _service(database: str | None) -> Any:
+    from pips.cli.results import results_service
+
+    return results_service(database)
+
+
+def _account(service: Any, name: str) -> int:
+    from sqlalchemy import select
+
+    from pips.core.names import name_key
+    from pips.store.models import User
+
+    with service.db.session() as session:
+        user = session.scalars(select(User).where(User.name_key == name_key(name))).first()
+        if user is None:
+            fail(_("no account named {name!r}").format(name=name))
+        return int(user.id)
+
+
+def _call(function: Any, *args: Any, **kwargs: Any) -> Any:
+    from pips.results.entry import EntryError
+    from pips.results.service import ResultsError
+
+    try:
+        return function(*args, **kwargs)
+    except (ResultsError, EntryError) as exc:
+        fail(explain(exc))
+
+
+def _show(shown: dict[str, Any]) -> None:
+    """An event in the terminal: its rounds' tables and the standings."""
+    out.print(
+        f"[bold]{shown['name']}[/bold] · {_(spec_for(shown['game']).title)} · "
+        f"{i18n.numeric_date(date.fromisoformat(shown['date']))} · {shown['key']}",
+        highlight=False,
+    )
+    for one in shown["drawn"]:
+        out.print(
+            "\n" + _("Round {number}").format(number=one["number"]) + f" ({one['status']})",
+            markup=False,
+        )
+        for table in one["tables"]:
+            result = table["result"]
+            said = (
+                ""
+                if result is None
+                else " — " + ", ".join(f"{p['name']} {p['final']}" for p in result["players"])
+            )
+            out.print(
+                _("Table {number}: {players}").format(
+                    number=table["number"], players=", ".join(table["seats"])
+                )
+                + said,
+                markup=False,
+            )
+        if one["byes"]:
+            out.print(_("Sits out: {players}").format(players=", ".join(one["byes"])), markup=False)
+    grid = Table(title=_("Standings"))
+    for heading in (_("place"), _("player"), _("points"), _("wins"), _("games"), _("byes")):
+        grid.add_column(heading)
+    for s in shown["standings"]:
+        grid.add_row(
+            str(s["place"]),
+            s["name"],
+            str(s["points"]),
+            str(s["wins"]),
+            str(s["games"]),
+            str(s["byes"]),
+        )
+    out.print(grid)
+
+
+@event.command("create")
+def event_create(
+    name: Annotated[str, typer.Argument(help="The event's name.")],
+    game: Annotated[str, typer.Option(help=game_help())],
+    day: Annotated[str, typer.Option("--date", help="Its date, 2026-10-03 or 03.10.2026.")],
+    by: OrganiserOption,
+    rounds: Annotated[int, typer.Option(help="Rounds, 1 to 50.")] = 3,
+    group: Annotated[str | None, typer.Option(help="The group's short name.")] = None,
+    place: Annotated[str, typer.Option(help="Where it is played.")] = "",
+    top: SetOption = None,
+    online: Annotated[bool, typer.Option(help="Played at the server's tables.")] = False,
+    bots: Annotated[bool, typer.Option(help="Online: bots for absent players.")] = False,
+    fixed_pairs: Annotated[
+        bool, typer.Option(help="A game of pairs with fixed partners (drawn as pairs).")
+    ] = False,
+    database: DatabaseOption = None,
+) -> None:
+    """Create an event: players, rounds and results follow with the other commands (or
+    on its page, /events/KEY)."""
+    from pips.results.entry import EntryError, parse_date
+
+    try:
+        when = parse_date(day)
+    except EntryError:
+        fail(_("--date {text!r} is not a date (2026-10-03 or 03.10.2026)").format(text=day))
+    service = _service(database)
+    options = {} if top is None else {"set": parse_set(top)}
+    shown = _call(
+        service.create_event,
+        _account(service, by),
+        name=name,
+        game=game,
+        played_on=when,
+        rounds=rounds,
+        options=options,
+        place=place,
+        group=group,
+        online=online,
+        bots=bots,
+        fixed_pairs=fixed_pairs,
+    )
+    out.print(_("created {name}: key {key}").format(name=shown["name"], key=shown["key"]))
+
+
+@event.command("players")
+def event_players(
+    key: KeyArgument,
+    names: Annotated[str, typer.Argument(help="Players, comma separated; a pair as 'Anna & Ben'.")],
+    by: OrganiserOption,
+    new: Annotated[
+        str, typer.Option(help="Names that are new players though they look like known ones.")
+    ] = "",
+    database: DatabaseOption = None,
+) -> None:
+    """Add players (after the first draw: late arrivals, from the next round on)."""
+    listed = [n.strip() for n in names.split(",") if n.strip()]
+    pairs = [
+        [p.strip() for p in n.replace("+", "&").split("&")] for n in listed if "&" in n or "+" in n
+    ]
+    single = [n for n in listed if "&" not in n and "+" not in n]
+    service = _service(database)
+    shown = _call(
+        service.add_players,
+        _account(service, by),
+        key,
+        single,
+        pairs=pairs,
+        new_players=[n.strip() for n in new.split(",") if n.strip()],
+    )
+    out.print(_("{count} players").format(count=len(shown["players"])))
+
+
+@event.command("withdraw")
+def event_withdraw(
+    key: KeyArgument,
+    name: Annotated[str, typer.Argument(help="The player's name.")],
+    by: OrganiserOption,
+    database: DatabaseOption = None,
+) -> None:
+    """A player leaves the event: not drawn from the next round on."""
+    from pips.core.names import name_key
+
+    service = _service(database)
+    actor = _account(service, by)
+    shown = _call(service.event, key, actor)
+    found = [p for p in shown["players"] if name_key(p["name"]) == name_key(name)]
+    if not found:
+        fail(_("no player {name!r} in this event").format(name=name))
+    _call(service.withdraw_player, actor, key, found[0]["id"])
+    out.print(_("{name} withdraws").format(name=found[0]["name"]))
+
+
+@event.command("round")
+def event_round(key: KeyArgument, by: OrganiserOption, database: DatabaseOption = None) -> None:
+    """Draw the next round (the round before must be over)."""
+    service = _service(database)
+    shown = _call(service.draw_next_round, _account(service, by), key)
+    _show(shown)
+
+
+@event.command("result")
+def event_result(
+    key: KeyArgument,
+    round_number: Annotated[int, typer.Argument(help="The round.")],
+    table: Annotated[int, typer.Argument(help="The table.")],
+    lines: Annotated[
+        str,
+        typer.Argument(
+            help="Per player NAME:POINTS:PIPS, comma separated; add :out for who went out."
+        ),
+    ],
+    by: Annotated[
+        str, typer.Option("--by", help="Your account (a player there, or the organiser).")
+    ],
+    reason: Annotated[str, typer.Option(help="Why a result is corrected.")] = "",
+    database: DatabaseOption = None,
+) -> None:
+    """Enter (or correct) a table's result."""
+    from pips.results.entry import Line
+
+    parsed = []
+    for part in lines.split(","):
+        fields = [f.strip() for f in part.split(":")]
+        if len(fields) not in (2, 3, 4) or not fields[0]:
+            fail(_("{text!r} is not NAME:POINTS:PIPS").format(text=part.strip()))
+        try:
+            numbers = [int(f) for f in fields[1:3]]
+        except ValueError:
+            fail(_("{text!r} is not NAME:POINTS:PIPS").format(text=part.strip()))
+        parsed.append(
+            Line(fields[0], numbers[0], numbers[1] if len(numbers) > 1 else 0, fields[-1] == "out")
+        )
+    service = _service(database)
+    shown = _call(
+        service.enter_table,
+        _account(service, by),
+        key,
+        round_number,
+        table,
+        parsed,
+        reason=reason,
+        source="cli",
+    )
+    _show(shown)
+
+
+@event.command("show")
+def event_show(key: KeyArgument, database: DatabaseOption = None) -> None:
+    """The event: its rounds, tables, results and standings."""
+    _show(_call(_service(database).event, key))
+
+
+@event.command("standings")
+def event_standings(
+    key: KeyArgument,
+    out_file: Annotated[
+        Path | None, typer.Option("--out", help="Write CSV (.csv) or PDF (.pdf) instead.")
+    ] = None,
+    database: DatabaseOption = None,
+) -> None:
+    """The standings so far, shown or written as CSV or PDF."""
+    from pips.results.sheet import standings_sheet
+    from pips.results.standings import Scoring, standings_csv
+
+    shown, lines = _call(_service(database).event_standings, key)
+    if out_file is None:
+        _show(shown)
+        return
+    if out_file.suffix.lower() == ".pdf":
+        word = "Match points" if shown["scoring"] == Scoring.MATCH_WINS else "Points"
+        data = standings_sheet(shown["name"], shown["date"], lines, points_word=word)
+    else:
+        data = standings_csv(lines).encode()
+    try:
+        out_file.write_bytes(data)
+    except OSError as exc:
+        fail(_("cannot write {file}: {problem}").format(file=out_file, problem=exc.strerror))
+    out.print(_("wrote {file}").format(file=out_file))
+
+
+@event.command("close")
+def event_close(key: KeyArgument, by: OrganiserOption, database: DatabaseOption = None) -> None:
+    """Close the event: its games become results for the world list."""
+    service = _service(database)
+    shown = _call(service.close_event, _account(service, by), key)
+    out.print(_("{name} is closed: its games are results").format(name=shown["name"]))

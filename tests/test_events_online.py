@@ -1,0 +1,98 @@
+"""An online event (issue 22): two rounds at the server's own tables, seats filled by
+the draw, each round started by the organiser, a bot for a player marked absent, the
+people playing over their websockets, the standings from the games' records, and the
+games entered as the event's results when it closes."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pips.results.service import Results
+from pips.store.db import Database
+from tests.server_helpers import Browser, Player, register, running, wait_for
+
+PEOPLE = ["Jürgen", "Bärbel", "Anna", "Ben", "Cleo", "Dörte"]
+
+
+def test_an_online_event_of_two_rounds_with_a_bot_for_the_absent(tmp_path: Path) -> None:
+    with running(tmp_path) as server:
+        root = Browser(server)
+        assert register(root, "Root").status_code == 303
+        db = Database(server.database)
+        Results(db).set_admin("Root")
+        db.dispose()
+        people = {}
+        for name in PEOPLE:
+            people[name] = Browser(server)
+            assert register(people[name], name).status_code == 303
+        today = datetime.now(UTC).date().isoformat()
+        made = root.post(
+            "/api/events",
+            {
+                "name": "Online-Pokal",
+                "game": "fido",
+                "date": today,
+                "rounds": 2,
+                "options": {"set": 6},
+                "online": True,
+                "bots": True,
+            },
+        )
+        assert made.status_code == 201, made.text
+        key = made.json()["key"]
+        # A name without an account cannot sit at a server table.
+        refused = root.post(f"/api/events/{key}/players", {"names": ["Niemand"]})
+        assert refused.status_code == 422 and "account" in refused.json()["detail"]
+        assert root.post(f"/api/events/{key}/players", {"names": PEOPLE}).status_code == 200
+        for number, absent in ((1, "Cleo"), (2, "Jürgen")):
+            drawn = root.post(f"/api/events/{key}/rounds").json()["drawn"][-1]
+            assert drawn["status"] == "drawn"
+            assert sorted(len(t["seats"]) for t in drawn["tables"]) == [3, 3]
+            # Nobody enters an online table's result by hand, nor before the start.
+            path = f"/api/events/{key}/rounds/{number}/tables/1"
+            assert root.post(path, {"players": []}).status_code in (409, 422)
+            started = root.post(f"/api/events/{key}/rounds/{number}/start", {"absent": [absent]})
+            assert started.status_code == 200, started.text
+            # A second start is refused: the round's tables exist once.
+            again = root.post(f"/api/events/{key}/rounds/{number}/start", {"absent": []})
+            assert again.status_code == 409
+            tables = started.json()["drawn"][-1]["tables"]
+            players = []
+            for table in tables:
+                assert table["table_id"]
+                for name in table["seats"]:
+                    if name != absent:
+                        players.append(Player(people[name], table["table_id"]))
+            for player in players:
+                player.start()
+            for player in players:
+                player.join(120)
+                assert player.error is None and not player.is_alive()
+            # Each person played at their own seat, and the absent player's seat was a bot's.
+            for player in players:
+                last = player.messages[-1]
+                assert last["type"] == "state" and last["match"]["over"]
+            shown = wait_for(
+                lambda: (
+                    (e := root.http.get(f"/api/events/{key}").json())["drawn"][-1]["status"]
+                    == "closed"
+                    and e
+                ),
+                timeout=30,
+            )
+            results = [t["result"] for t in shown["drawn"][-1]["tables"]]
+            assert all(r is not None and r["source"] == "server" for r in results)
+        totals: dict[str, int] = {}
+        for one in shown["drawn"]:
+            for table in one["tables"]:
+                for line in table["result"]["players"]:
+                    totals[line["name"]] = totals.get(line["name"], 0) + line["final"]
+        assert {s["name"]: s["points"] for s in shown["standings"]} == totals
+        closed = root.post(f"/api/events/{key}/close")
+        assert closed.status_code == 200, closed.text
+        listed = root.http.get("/api/results", params={"month": today[:7]}).json()
+        assert listed["total"] == 4
+        # A game with a bot at the table is not rated; the others are.
+        rated = [r for r in listed["results"] if r["rated"]]
+        assert 0 < len(rated) < 4
