@@ -1,0 +1,165 @@
+"""An evening of 17 FIDO players over three rounds in a real browser (Debian's
+chromium, Playwright), as its organiser and a player run it: the event created by the
+form, the players typed in, each round drawn, every table's result entered on the
+phone-sized page, the standings checked against the tables, the event closed into the
+results. Screenshots go to ``test-artifacts/``."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from pips.server import accounts
+from pips.store.db import Database
+from tests.server_helpers import Server, an_address, running
+from tests.web_helpers import DESKTOP, PHONE, browser, shot
+
+__all__ = ["browser"]
+
+PLAYERS = [
+    "Anna",
+    "Ben",
+    "Jürgen Müller",
+    "Bärbel Schröder",
+    "Cleo",
+    "Dörte",
+    "Emil",
+    "Frieda",
+    "Götz",
+    "Hanna",
+    "Ida",
+    "Jörg",
+    "Karl",
+    "Lena",
+    "Max",
+    "Nora",
+    "Otto",
+]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    db = Database(f"sqlite:///{tmp_path / 'pips.db'}")
+    db.upgrade()
+    anna = accounts.create_account(db, "Anna", "password1")
+    accounts.create_account(db, "Ben", "password1")
+    root = accounts.create_account(db, "Root", "password1")
+    from pips.results.service import Results
+
+    results = Results(db)
+    results.set_admin("Root")
+    results.create_group(anna.id, "Hafenclub")
+    results.approve_group(root.id, "hafenclub")
+    results.change_member(anna.id, "hafenclub", "Ben", add=True)
+    db.dispose()
+    with running(tmp_path) as started:
+        yield started
+
+
+def signed_in(browser: Browser, server: Server, name: str, **context: object) -> Page:
+    options = {**DESKTOP, **context, "extra_http_headers": {"X-Forwarded-For": an_address()}}
+    page = browser.new_context(**options).new_page()  # type: ignore[arg-type]
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors  # type: ignore[attr-defined]
+    page.goto(server.url + "/events")
+    page.click("summary")
+    page.fill("form[action='/login'] input[name=name]", name)
+    page.fill("form[action='/login'] input[name=password]", "password1")
+    page.click("form[action='/login'] button")
+    page.wait_for_selector(f"header a:has-text('{name}')")
+    return page
+
+
+def enter_table(page: Page, seats: list[str], rng: random.Random) -> dict[str, int]:
+    """Fill a FIDO table's result on its page (the first seat went out) and save it;
+    the final scores it should give (F-21: points less pips)."""
+    finals = {}
+    for seat, name in enumerate(seats):
+        points, pips = 5 * rng.randrange(0, 12), 0 if seat == 0 else rng.randrange(1, 25)
+        page.fill(f"input[name=points{seat}]", str(points))
+        page.fill(f"input[name=pips{seat}]", str(pips))
+        finals[name] = points - pips
+    page.check("input[name=out][value='0']")
+    page.click("#save-table")
+    page.wait_for_selector("#standings")
+    return finals
+
+
+def tables_of(page: Page, number: int) -> list[tuple[int, list[str]]]:
+    rows = page.locator(f"#round-{number} table.tables tbody tr")
+    found = []
+    for index in range(rows.count()):
+        cells = rows.nth(index).locator("td")
+        found.append((int(cells.nth(0).inner_text()), cells.nth(1).inner_text().split(", ")))
+    return found
+
+
+def test_an_evening_of_17_fido_players_in_the_browser(browser: Browser, server: Server) -> None:
+    anna = signed_in(browser, server, "Anna")
+    ben = signed_in(browser, server, "Ben", **PHONE)
+    anna.goto(server.url + "/events")
+    anna.fill("#new-event input[name=name]", "Hafenabend im Oktober")
+    anna.select_option("#new-event select[name=game]", "fido")
+    anna.fill("#new-event input[name=rounds]", "3")
+    anna.fill("#new-event input[name=set]", "6")
+    anna.fill("#new-event input[name=place]", "Hafenkneipe")
+    anna.select_option("#new-event select[name=group]", "hafenclub")
+    anna.click("#create-event")
+    anna.wait_for_selector("#organiser")
+    event_url = anna.url
+    anna.fill("#add-players textarea", "\n".join(PLAYERS))
+    anna.click("#add-players button")
+    if anna.locator("#asked").count():
+        # Names like known players of the group: confirmed as new players.
+        for box in anna.locator("#asked input[type=checkbox]").all():
+            box.check()
+        anna.click("#add-players button")
+    assert anna.locator("#players li").count() == 17
+    rng = random.Random(11)
+    expected: Counter[str] = Counter()
+    for number in (1, 2, 3):
+        anna.click("#draw-round")
+        anna.wait_for_selector(f"#round-{number}")
+        tables = tables_of(anna, number)
+        assert sorted(len(seats) for _, seats in tables) == [4, 4, 4, 5]
+        assert sorted(n for _, seats in tables for n in seats) == sorted(PLAYERS)
+        if number == 1:
+            shot(anna, "event-round-1-drawn")
+        for table, seats in tables:
+            path = f"/events/{event_url.rsplit('/', 1)[1]}/rounds/{number}/tables/{table}"
+            # Ben enters his own table's result on his phone; Anna the others.
+            page = ben if "Ben" in seats else anna
+            page.goto(server.url + path)
+            if page is ben and number == 1:
+                shot(ben, "event-table-on-a-phone")
+                width = ben.evaluate("document.documentElement.scrollWidth")
+                assert width <= 390
+            expected.update(enter_table(page, seats, rng))
+        anna.goto(event_url)
+        assert (
+            "over" in anna.locator(f"#round-{number} h2").inner_text()
+            or "vorbei" in anna.locator(f"#round-{number} h2").inner_text()
+        )
+    rows = anna.locator("#standings tbody tr")
+    assert rows.count() == 17
+    shown = {}
+    for index in range(17):
+        cells = rows.nth(index).locator("td")
+        shown[cells.nth(1).inner_text()] = int(cells.nth(2).inner_text().replace("−", "-"))
+    assert shown == dict(expected)
+    shot(anna, "event-standings-after-three-rounds")
+    anna.click("#close-event")
+    anna.wait_for_selector("#event-facts")
+    assert re.search(r"closed|geschlossen", anna.locator("#event-facts").inner_text())
+    month = datetime.now(UTC).strftime("%Y-%m")
+    anna.goto(server.url + f"/results?month={month}")
+    assert anna.locator("table.list tbody tr").count() >= 12
+    assert not anna.errors and not ben.errors  # type: ignore[attr-defined]
