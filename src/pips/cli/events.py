@@ -20,6 +20,7 @@ from pips import i18n
 from pips.cli.base import app, fail, game_help, out, parse_set, spec_for
 from pips.cli.results import DatabaseOption
 from pips.core.errors import RuleError
+from pips.core.phrase import N_
 from pips.i18n import _, explain
 from pips.results.draws import RoundDraw, allowed_sizes, draw_event, repeats
 
@@ -432,7 +433,7 @@ def event_standings(
         _show(shown)
         return
     if out_file.suffix.lower() == ".pdf":
-        word = "Match points" if shown["scoring"] == Scoring.MATCH_WINS else "Points"
+        word = N_("Match points") if shown["scoring"] == Scoring.MATCH_WINS else N_("Points")
         data = standings_sheet(shown["name"], shown["date"], lines, points_word=word)
     else:
         data = standings_csv(lines).encode()

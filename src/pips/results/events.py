@@ -887,7 +887,9 @@ class Events(Entries):
             for one in event.drawn:
                 for t in one.tables:
                     if t.table_id is None:
-                        label = f"round {one.number}, table {t.number}"
+                        label = phrase(
+                            "round {round}, table {table}", round=one.number, table=t.number
+                        )
                         games.append(replace(self._from_score(event, t.scores[-1]), label=label))
             fingerprints = [g.fingerprint() for g in games]
             self._refuse_duplicates(session, games, fingerprints)

@@ -16,6 +16,7 @@ from fastapi import APIRouter, Form, HTTPException, Path, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field, StringConstraints
 
+from pips.core.phrase import N_
 from pips.games.registry import find_game
 from pips.i18n import _, explain
 from pips.results.entry import (
@@ -226,7 +227,7 @@ async def standings_as_csv(request: Request, key: Key) -> Response:
 async def standings_as_pdf(request: Request, key: Key) -> Response:
     """The standings so far on paper."""
     shown, lines = await run(results_of(request).event_standings, key)
-    word = "Match points" if shown["scoring"] == Scoring.MATCH_WINS else "Points"
+    word = N_("Match points") if shown["scoring"] == Scoring.MATCH_WINS else N_("Points")
     subtitle = " · ".join(
         part for part in (_(find_game(shown["game"]).title), shown["date"], shown["place"]) if part
     )
