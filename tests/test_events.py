@@ -313,6 +313,12 @@ def test_a_hostile_client_changes_nothing(site: Site) -> None:
         for n in range(5)
     }
     assert len(keys) == 5 and all(len(k) >= 12 for k in keys)
+    # A flood of new events (refused ones too) is held back per account.
+    answers = [
+        anna.post("/api/events", {"name": "x", "game": "fido", "date": "2026-10-10", "rounds": 1})
+        for _ in range(25)
+    ]
+    assert answers[-1].status_code == 429 and "Retry-After" in answers[-1].headers
 
 
 def test_fixed_partners_are_drawn_as_pairs_and_ranked_by_match_wins(site: Site) -> None:
@@ -360,3 +366,33 @@ def test_fixed_partners_are_drawn_as_pairs_and_ranked_by_match_wins(site: Site) 
     assert shown["scoring"] == "match-wins"
     winners = {s["name"] for s in shown["standings"] if s["wins"] == 1}
     assert len(winners) == 4 and all(s["place"] == 1 for s in shown["standings"] if s["wins"])
+
+
+def test_a_rounds_results_as_a_german_spreadsheet_all_or_nothing(site: Site) -> None:
+    anna, key = new_event(site, rounds=1)
+    names = ["Jürgen", "Bärbel", "Anna", "Ben", "Cleo", "Dörte", "Emil", "Frieda"]
+    anna.post(f"/api/events/{key}/players", {"names": names, "new_players": names})
+    tables = anna.post(f"/api/events/{key}/rounds").json()["drawn"][0]["tables"]
+    rng = random.Random(4)
+    rows = ["Spiel;Datum;Spielart;Satz;Sitz;Spieler;Punkte;Augen"]
+    expected = {}
+    for table in tables:
+        for seat, line in enumerate(lines_for(table["seats"], rng)):
+            rows.append(
+                f"{table['number']};10.10.2026;FIDO;6;{seat + 1};{line['name']};"
+                f"{line['points']};{line['pips']}"
+            )
+            expected[line["name"]] = line["points"] - line["pips"]
+    bad = [*rows[:-1], rows[-1].rsplit(";", 1)[0] + ";999"]  # more pips than a hand holds
+    path = f"/api/events/{key}/rounds/1/csv"
+    headers = {"X-CSRF-Token": anna.csrf, "Content-Type": "text/csv"}
+    refused = anna.client.post(path, content="\n".join(bad).encode("cp1252"), headers=headers)
+    assert refused.status_code == 422, refused.text
+    # Nothing of the bad file was kept: no table has a result.
+    assert all(t["result"] is None for t in event_of(anna, key)["drawn"][0]["tables"])
+    done = anna.client.post(path, content="\n".join(rows).encode("cp1252"), headers=headers)
+    assert done.status_code == 200, done.text
+    shown = done.json()
+    assert shown["drawn"][0]["status"] == "closed"
+    assert {s["name"]: s["points"] for s in shown["standings"]} == expected
+    assert {t["result"]["source"] for t in shown["drawn"][0]["tables"]} == {"csv"}

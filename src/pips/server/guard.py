@@ -38,6 +38,8 @@ DOCS_POLICY = (
 DOCS = ("/docs", "/redoc")
 UPLOADS = ("/results/upload", "/api/results/csv", "/api/results", "/api/results/check")
 """Paths whose bodies may be a month of results."""
+EVENT_UPLOADS = ("/events/", "/api/events/")
+"""With ``/csv`` at the end: a round of an event's results."""
 
 
 class Guard:
@@ -65,7 +67,8 @@ class Guard:
                 message["headers"] = headers
             await send(message)
 
-        limit = self.upload_bytes if path in UPLOADS else self.body_bytes
+        upload = path in UPLOADS or (path.startswith(EVENT_UPLOADS) and path.endswith("/csv"))
+        limit = self.upload_bytes if upload else self.body_bytes
         if scope.get("method") not in ("POST", "PUT", "PATCH", "DELETE"):
             await self.app(scope, receive, send_guarded)
             return

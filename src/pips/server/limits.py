@@ -83,6 +83,8 @@ class Limits:
     """Chat lines a table keeps (the oldest go first)."""
     analyses: RateLimit = field(default_factory=lambda: RateLimit(3, 6, N_("analyses started")))
     """Analyses of finished games started (not those already made), per address."""
+    events: RateLimit = field(default_factory=lambda: RateLimit(20, 20, N_("new events")))
+    """Events created, per account."""
     checks: RateLimit = field(default_factory=lambda: RateLimit(10, 30, N_("checks")))
     """Result checks and uploads, per address."""
     checking: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))

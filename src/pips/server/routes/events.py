@@ -34,8 +34,9 @@ from pips.results.players import UnknownPlayers
 from pips.results.service import Results, ResultsError
 from pips.results.sheet import SheetError, round_sheets, standings_sheet
 from pips.results.standings import Scoring, standings_csv
+from pips.server.limits import Limited
 from pips.server.round import Identity, SeatHolder
-from pips.server.routes.common import refused, results_of, run, tables_of
+from pips.server.routes.common import limits_of, refused, results_of, run, tables_of
 from pips.server.tables import TableError
 from pips.server.web import account, check_csrf, page, who
 
@@ -102,6 +103,7 @@ async def create_event(request: Request, body: NewEvent) -> dict[str, Any]:
     """Create an event: a group's representative (for the group) or an administrator."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
+    _count_new_event(request, actor)
     return dict(await run(_create, results_of(request), actor, body))
 
 
@@ -204,7 +206,8 @@ async def enter_round_csv(
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
     body = await request.body()
-    return dict(await run(_enter_csv, results_of(request), actor, key, number, body, reason))
+    async with limits_of(request).checking:
+        return dict(await run(_enter_csv, results_of(request), actor, key, number, body, reason))
 
 
 @api.post("/api/events/{key}/close", tags=["events"])
@@ -290,10 +293,15 @@ async def create_from_form(request: Request) -> Response:
             bots=form.get("bots") == "on",
             fixed_pairs=form.get("fixed_pairs") == "on",
         )
+        _count_new_event(request, actor)
         made = await asyncio.to_thread(_create, results_of(request), actor, body)
     except (ResultsError, EntryError) as exc:
         status = exc.status if isinstance(exc, ResultsError) else 422
         return await _events_page(request, error=explain(exc), form=form, status_code=status)
+    except HTTPException as exc:
+        return await _events_page(
+            request, error=str(exc.detail), form=form, status_code=exc.status_code
+        )
     return RedirectResponse(f"/events/{made['key']}", status_code=303)
 
 
@@ -431,6 +439,13 @@ async def round_csv_form(
 
 
 # -- helpers -------------------------------------------------------------------------------
+
+
+def _count_new_event(request: Request, actor: int) -> None:
+    try:
+        limits_of(request).events.hit(str(actor))
+    except Limited as exc:
+        raise HTTPException(429, explain(exc), {"Retry-After": str(exc.retry_after)}) from None
 
 
 def _viewer(request: Request) -> int | None:
