@@ -8,15 +8,26 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from pips.results.service import Results
 from pips.store.db import Database
-from tests.server_helpers import Browser, Player, register, running, wait_for
+from tests.server_helpers import (
+    Browser,
+    Player,
+    database_urls,
+    new_database,
+    register,
+    running,
+    wait_for,
+)
 
 PEOPLE = ["Jürgen", "Bärbel", "Anna", "Ben", "Cleo", "Dörte"]
 
 
-def test_an_online_event_of_two_rounds_with_a_bot_for_the_absent(tmp_path: Path) -> None:
-    with running(tmp_path) as server:
+@pytest.mark.parametrize("kind", database_urls())
+def test_an_online_event_of_two_rounds_with_a_bot_for_the_absent(tmp_path: Path, kind: str) -> None:
+    with running(tmp_path, new_database(kind, tmp_path)) as server:
         root = Browser(server)
         assert register(root, "Root").status_code == 303
         db = Database(server.database)
