@@ -134,7 +134,9 @@ def test_an_evening_of_17_fido_players_over_three_rounds(site: Site) -> None:
     assert {r["status"] for r in listed["results"]} == {"confirmed"}
     site.clock.moment = datetime(2026, 11, 1, 1)
     site.results.compute_month("2026-10")
-    rows = site.results.world_list("fido", "2026-10")["rows"]
+    published = site.results.world_list("fido", "2026-10")
+    assert published is not None
+    rows = published["rows"]
     assert sorted(r["name"] for r in rows) == sorted(PLAYERS)
     # A closed event changes no more.
     assert anna.post(f"/api/events/{key}/rounds").status_code == 409

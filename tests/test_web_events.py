@@ -65,7 +65,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 def signed_in(browser: Browser, server: Server, name: str, **context: object) -> Page:
     options = {**DESKTOP, **context, "extra_http_headers": {"X-Forwarded-For": an_address()}}
-    page = browser.new_context(**options).new_page()  # type: ignore[arg-type]
+    page = browser.new_context(**options).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.errors = errors  # type: ignore[attr-defined]

@@ -13,6 +13,7 @@ own seat's view (:mod:`pips.server.messages`).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,7 +133,7 @@ class Round:
         cls,
         game: str,
         options: dict[str, Any],
-        seats: list[dict[str, Any] | SeatHolder],
+        seats: Sequence[Mapping[str, Any] | SeatHolder],
         creator: Identity,
         seed: int | None = None,
         key: str | None = None,
@@ -169,7 +170,7 @@ class Round:
                 # A seat the server fills itself (an event's draw), never a client's.
                 entrants.append(seat)
                 continue
-            kind = seat.get("kind") if isinstance(seat, dict) else None
+            kind = seat.get("kind") if isinstance(seat, Mapping) else None
             if kind == "me":
                 entrants.append(SeatHolder("person", creator.name, creator.user_id, creator.guest))
             elif kind == "open":
@@ -185,7 +186,7 @@ class Round:
                 entrants.append(SeatHolder("bot", f"{name}-{number}", bot=name))
             else:
                 raise TableError(phrase("seat {number}: kind is me, open or bot", number=number))
-        if sum(isinstance(seat, dict) and seat.get("kind") == "me" for seat in seats) > 1:
+        if sum(isinstance(seat, Mapping) and seat.get("kind") == "me" for seat in seats) > 1:
             raise TableError(phrase("you can take one seat"))
         return cls(spec, chosen, seed, entrants, key)
 

@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -221,7 +221,7 @@ class Tables:
         self,
         game: str,
         options: dict[str, Any],
-        seats: Sequence[dict[str, Any] | SeatHolder],
+        seats: Sequence[Mapping[str, Any] | SeatHolder],
         creator: Identity,
         *,
         private: bool = False,
