@@ -156,6 +156,10 @@ def test_an_evening_of_17_fido_players_in_the_browser(browser: Browser, server: 
         shown[cells.nth(1).inner_text()] = int(cells.nth(2).inner_text().replace("−", "-"))
     assert shown == dict(expected)
     shot(anna, "event-standings-after-three-rounds")
+    # The standings fit a phone: nothing scrolls sideways.
+    ben.goto(event_url)
+    assert ben.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(ben, "event-standings-on-a-phone")
     anna.click("#close-event")
     anna.wait_for_selector("#event-facts")
     assert re.search(r"closed|geschlossen", anna.locator("#event-facts").inner_text())

@@ -434,7 +434,8 @@ def event_standings(
         return
     if out_file.suffix.lower() == ".pdf":
         word = N_("Match points") if shown["scoring"] == Scoring.MATCH_WINS else N_("Points")
-        data = standings_sheet(shown["name"], shown["date"], lines, points_word=word)
+        day = i18n.numeric_date(date.fromisoformat(shown["date"]))
+        data = standings_sheet(shown["name"], day, lines, points_word=word)
     else:
         data = standings_csv(lines).encode()
     try:

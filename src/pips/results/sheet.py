@@ -511,8 +511,8 @@ def standings_sheet(
             Paragraph(escape(subtitle), styles["Heading3"]),
             Spacer(1, 4 * mm),
         ]
-        heads = [_("Place"), _("Player"), _(points_word), _("Wins"), _("Games")]
-        heads += [_("Byes"), _("Average place")]
+        heads = [_("Rank"), _("Player"), _(points_word), _("Wins"), _("Games")]
+        heads += [_("Byes"), _("avg. place")]
         rows: list[list[Any]] = [[Paragraph(escape(h), HEAD) for h in heads]]
         for s in lines:
             rows.append(
@@ -526,7 +526,7 @@ def standings_sheet(
                     i18n.decimal(s.average_place, 2) if s.games else "—",
                 ]
             )
-        widths = [14 * mm, 62 * mm, 24 * mm, 16 * mm, 16 * mm, 16 * mm, 28 * mm]
+        widths = [14 * mm, 60 * mm, 28 * mm, 16 * mm, 16 * mm, 18 * mm, 24 * mm]
         table = Table(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
         table.setStyle(
             TableStyle(

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from pips.core.phrase import N_
 from pips.games.registry import find_game
-from pips.i18n import _, explain
+from pips.i18n import _, explain, numeric_date
 from pips.results.entry import (
     GAMES,
     NAME_LENGTH,
@@ -231,8 +231,9 @@ async def standings_as_pdf(request: Request, key: Key) -> Response:
     """The standings so far on paper."""
     shown, lines = await run(results_of(request).event_standings, key)
     word = N_("Match points") if shown["scoring"] == Scoring.MATCH_WINS else N_("Points")
+    day = numeric_date(date.fromisoformat(shown["date"]))
     subtitle = " · ".join(
-        part for part in (_(find_game(shown["game"]).title), shown["date"], shown["place"]) if part
+        part for part in (_(find_game(shown["game"]).title), day, shown["place"]) if part
     )
     pdf = await asyncio.to_thread(standings_sheet, shown["name"], subtitle, lines, points_word=word)
     headers = {"Content-Disposition": f'attachment; filename="{_file(shown)}.pdf"'}
