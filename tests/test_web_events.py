@@ -19,29 +19,13 @@ from playwright.sync_api import Browser, Page
 from pips.server import accounts
 from pips.store.db import Database
 from tests.server_helpers import Server, an_address, running
+from tests.test_events import PLAYERS as EVENING
+from tests.test_web_results import sign_in
 from tests.web_helpers import DESKTOP, PHONE, browser, shot
 
 __all__ = ["browser"]
 
-PLAYERS = [
-    "Anna",
-    "Ben",
-    "Jürgen Müller",
-    "Bärbel Schröder",
-    "Cleo",
-    "Dörte",
-    "Emil",
-    "Frieda",
-    "Götz",
-    "Hanna",
-    "Ida",
-    "Jörg",
-    "Karl",
-    "Lena",
-    "Max",
-    "Nora",
-    "Otto",
-]
+PLAYERS = ["Anna", "Ben", *(name for name in EVENING if name not in ("Anna", "Ben"))]
 
 
 @pytest.fixture
@@ -65,16 +49,10 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 def signed_in(browser: Browser, server: Server, name: str, **context: object) -> Page:
     options = {**DESKTOP, **context, "extra_http_headers": {"X-Forwarded-For": an_address()}}
-    page = browser.new_context(**options).new_page()
+    page = sign_in(browser, server, name, **options)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.errors = errors  # type: ignore[attr-defined]
-    page.goto(server.url + "/events")
-    page.click("summary")
-    page.fill("form[action='/login'] input[name=name]", name)
-    page.fill("form[action='/login'] input[name=password]", "password1")
-    page.click("form[action='/login'] button")
-    page.wait_for_selector(f"header a:has-text('{name}')")
     return page
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import date, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -55,8 +56,8 @@ def server(tmp_path: Path) -> Iterator[Server]:
         yield started
 
 
-def sign_in(browser: Browser, server: Server, name: str) -> Page:
-    page = browser.new_context().new_page()
+def sign_in(browser: Browser, server: Server, name: str, **context: Any) -> Page:
+    page = browser.new_context(**context).new_page()
     page.goto(server.url + "/")
     page.click("summary")
     page.fill("form[action='/login'] input[name=name]", name)

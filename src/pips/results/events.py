@@ -128,6 +128,21 @@ class OnlineSeat:
     bot: str | None
 
 
+def score_lines(checked: Checked) -> list[dict[str, Any]]:
+    """A checked result's lines as a table's result keeps them."""
+    return [
+        {
+            "name": ln.name,
+            "points": ln.points,
+            "pips": ln.pips,
+            "out": ln.out,
+            "final": final,
+            "rank": rank,
+        }
+        for ln, final, rank in zip(checked.entry.lines, checked.final, checked.ranks, strict=True)
+    ]
+
+
 def scoring_of(spec: GameSpec) -> Scoring:
     """How an event of ``spec`` ranks: pairs by match wins, everyone else by points."""
     return Scoring.MATCH_WINS if spec.pairs else Scoring.POINTS
@@ -654,19 +669,7 @@ class Events(Entries):
         reason: str,
         source: str,
     ) -> None:
-        lines = [
-            {
-                "name": ln.name,
-                "points": ln.points,
-                "pips": ln.pips,
-                "out": ln.out,
-                "final": final,
-                "rank": rank,
-            }
-            for ln, final, rank in zip(
-                checked.entry.lines, checked.final, checked.ranks, strict=True
-            )
-        ]
+        lines = score_lines(checked)
         row.scores.append(
             EventScore(
                 lines=lines,
@@ -827,19 +830,7 @@ class Events(Entries):
                 checked = check(entry, finished_at.date(), written.get("options"))
             except (KeyError, ValueError):
                 continue
-            lines = tuple(
-                {
-                    "name": ln.name,
-                    "points": ln.points,
-                    "pips": ln.pips,
-                    "out": ln.out,
-                    "final": final,
-                    "rank": rank,
-                }
-                for ln, final, rank in zip(
-                    checked.entry.lines, checked.final, checked.ranks, strict=True
-                )
-            )
+            lines = tuple(score_lines(checked))
             found[table_id] = Score(lines, "server", None, finished_at.isoformat(), "", 0)
         return found
 
