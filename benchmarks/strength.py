@@ -159,6 +159,22 @@ CELLS = [
         (("search:hard", "search"),),
     ),
     Cell(
+        "fido-ismcts",
+        "fido",
+        {"players": 5, "set": 12},
+        ("ismcts", "search", "search", "search", "search"),
+        60,
+        (("ismcts", "search"),),
+    ),
+    Cell(
+        "fido-9-ismcts",
+        "fido",
+        {"players": 4, "set": 9},
+        ("ismcts", "search", "search", "search"),
+        100,
+        (("ismcts", "search"),),
+    ),
+    Cell(
         "family",
         "family",
         {"players": 4, "target": 1},

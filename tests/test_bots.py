@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from pips.bots.base import GreedyBot, RandomBot, bot_names, make_bot
 from pips.bots.expert import ExpertBot
 from pips.bots.external import BotError, ExternalBot
+from pips.bots.ismcts import IsmctsBot
 from pips.bots.knowledge import Knowledge
 from pips.bots.search import Budget, SearchBot
 from pips.core.errors import OptionError
@@ -36,7 +37,7 @@ IDS = [game + "-" + "-".join(f"{v}" for v in o.values()) for game, o in GAMES]
 
 
 def test_registry_names_and_settings() -> None:
-    assert bot_names() == ["random", "greedy", "expert", "search", "external"]
+    assert bot_names() == ["random", "greedy", "expert", "search", "external", "ismcts"]
     assert isinstance(make_bot("Greedy"), GreedyBot)
     assert make_bot("search:hard").name == "search:hard"
     assert Budget.parse("0.25s").seconds == 0.25
@@ -45,13 +46,16 @@ def test_registry_names_and_settings() -> None:
     assert Budget.parse("750").solve_deals == Budget.parse("normal").solve_deals > 0
     assert isinstance(make_bot("greedy:newer"), GreedyBot)
     assert make_bot("greedy:newer").name == "greedy:newer"
-    for bad in ("nobody", "greedy:3", "search:fast", "search:0", "search:-1s", "external"):
+    assert make_bot("ismcts:hard").name == "ismcts:hard"
+    assert IsmctsBot("500").budget.playouts == 500
+    bad_names = ("nobody", "greedy:3", "search:fast", "search:0", "search:-1s", "external")
+    for bad in (*bad_names, "ismcts:0", "ismcts:fast"):
         with pytest.raises(OptionError, match="bots"):
             make_bot(bad)
 
 
 @pytest.mark.parametrize(("game", "options"), GAMES, ids=IDS)
-@pytest.mark.parametrize("bot", ["expert", "search:easy"])
+@pytest.mark.parametrize("bot", ["expert", "search:easy", "ismcts:150"])
 def test_bot_plays_whole_matches_legally(game: str, options: dict[str, Any], bot: str) -> None:
     """Every choice is one of the legal moves (the engine would refuse anything else),
     and the same seed gives the same match: decisions replay."""
@@ -125,7 +129,9 @@ def test_knocks_are_learned_in_the_partnership_game() -> None:
     assert learned > 100
 
 
-@pytest.mark.parametrize("bot", [RandomBot(), GreedyBot(), ExpertBot(), SearchBot("easy")])
+@pytest.mark.parametrize(
+    "bot", [RandomBot(), GreedyBot(), ExpertBot(), SearchBot("easy"), IsmctsBot("200")]
+)
 def test_bots_decide_from_the_view_alone(bot: Any) -> None:
     """C-06: two deals that look the same from seat 0 (two other seats' tiles swapped)
     get the same decision from the same random state."""
@@ -186,16 +192,15 @@ def test_expert_scores_when_it_can_and_says_why() -> None:
     assert chances > 20 and scored / chances > 0.8
 
 
-def test_search_beats_random_in_duplicate_partnership_hands() -> None:
-    """A small fixed sample, both pairings of every deal: search:easy outscores random."""
+@pytest.mark.parametrize("level", ["search:easy", "ismcts:300"])
+def test_search_beats_random_in_duplicate_partnership_hands(level: str) -> None:
+    """A small fixed sample, both pairings of every deal: the search outscores random."""
     spec = find_game("partnership")
     options = spec.options_from_json({"teams": "fixed", "target": 1})
     margin = 0
     for seed in range(12):
         for search_pair in (0, 1):
-            bots = [
-                make_bot("search:easy") if s % 2 == search_pair else RandomBot() for s in range(4)
-            ]
+            bots = [make_bot(level) if s % 2 == search_pair else RandomBot() for s in range(4)]
             match = play_game(spec, options, bots, seed)
             result = match.hands[0].result
             assert result is not None

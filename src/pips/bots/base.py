@@ -211,3 +211,19 @@ register_bot(
         setting="the command to run",
     )
 )
+
+
+def _ismcts(setting: str | None) -> Bot:
+    from pips.bots.ismcts import IsmctsBot
+
+    return IsmctsBot(setting or "normal")
+
+
+register_bot(
+    BotKind(
+        "ismcts",
+        "information-set tree search: one tree over sampled deals, exact endgames",
+        _ismcts,
+        setting="normal (default), hard, or a number of iterations",
+    )
+)
