@@ -25,7 +25,7 @@ from pips.i18n import _, explain
 from pips.results.draws import RoundDraw, allowed_sizes, draw_event, repeats
 
 event = typer.Typer(
-    help="Events: club evenings, cups and championships, drawn to tables.",
+    help="Events: club evenings, cups and championships: players, draws, results, standings.",
     no_args_is_help=True,
 )
 app.add_typer(event, name="event")
