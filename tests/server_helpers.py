@@ -78,9 +78,15 @@ class Server:
     """``pips serve`` in a child process over a database URL (SQLite file by default)."""
 
     def __init__(
-        self, home: Path, database: str | None = None, bot_delay: float = 0.0, grace: float = 60
+        self,
+        home: Path,
+        database: str | None = None,
+        bot_delay: float = 0.0,
+        grace: float = 60,
+        extra: tuple[str, ...] = (),
     ) -> None:
         self.home = home
+        self.extra = extra
         self.grace = grace
         self.database = database or f"sqlite:///{home / 'pips.db'}"
         self.bot_delay = bot_delay
@@ -108,6 +114,7 @@ class Server:
                 "--grace",
                 str(self.grace),
                 "--no-warm-up",  # the tests' bots do not search
+                *self.extra,
             ],
             env=env,
             stdout=subprocess.DEVNULL,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import os
+from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 import typer
 
@@ -39,6 +41,23 @@ def serve(
     warm_up: Annotated[
         bool, typer.Option(help="Compile the search bots' kernel at start, in the background.")
     ] = True,
+    broker: Annotated[
+        str | None,
+        typer.Option(
+            help="Redis URL (default $PIPS_BROKER_URL): run as one of several processes "
+            "over one PostgreSQL database (docs/server.md)."
+        ),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option(help="Server processes on this port (more than 1 needs --broker).")
+    ] = 1,
+    lease: Annotated[
+        float,
+        typer.Option(help="Seconds a dead process's tables wait before another takes them."),
+    ] = 5.0,
+    log_json: Annotated[
+        bool, typer.Option(help="Log one JSON object per line (for a log collector).")
+    ] = False,
 ) -> None:
     """Run the pips server: play in the browser with friends and bots."""
     if not 0 <= bot_delay <= 5:
@@ -47,29 +66,71 @@ def serve(
         fail(_("--grace must be 1 to 3600 seconds"))
     if not 1 <= port <= 65535:
         fail(_("--port must be 1 to 65535"))
+    if not 1 <= workers <= 64:
+        fail(_("--workers must be 1 to 64"))
+    if not 2 <= lease <= 120:
+        fail(_("--lease must be 2 to 120 seconds"))
+    broker = broker or os.environ.get("PIPS_BROKER_URL") or None
+    if workers > 1 and broker is None:
+        fail(_("several processes (--workers) need a broker: --broker redis://HOST:6379/0"))
     import uvicorn
 
-    from pips.server.app import create_app
+    from pips.server.app import Settings, settings_app
     from pips.store.db import Database
 
+    using = database or "the default database"
     try:
         db = Database(database)
-    except Exception as exc:  # a malformed URL or a missing driver
-        fail(_("cannot use database {url!r}: {problem}").format(url=database, problem=exc))
-    server_app = create_app(
-        db, bot_delay=bot_delay, grace=grace, warm=warm_up, https_cookies=https_cookies
+        if broker is not None and db.engine.dialect.name != "postgresql":
+            fail(_("several processes need PostgreSQL (--database postgresql+psycopg://...)"))
+        if broker is not None:
+            import redis
+
+            using = broker
+            redis.Redis.from_url(broker).ping()
+    except typer.Exit:
+        raise
+    except Exception as exc:  # a malformed URL, a missing driver, no broker there
+        fail(_("cannot use {url!r}: {problem}").format(url=hidden_password(using), problem=exc))
+    settings = Settings(
+        database=db.url,
+        bot_delay=bot_delay,
+        grace=grace,
+        warm=warm_up,
+        https_cookies=https_cookies,
+        broker=broker,
+        lease=lease,
+        log_json=log_json,
     )
     shown = f"[{host}]" if ":" in host else host
-    out.print(f"pips {__version__} serving on http://{shown}:{port}/ (database {db.engine.url!r})")
+    many = f", {workers} processes, broker {hidden_password(broker)}" if broker else ""
+    out.print(
+        f"pips {__version__} serving on http://{shown}:{port}/ (database {db.engine.url!r}{many})"
+    )
     # No per-message deflate: state messages are small, and compressing each one for
     # every seat cost the server more than it saved (measured with benchmarks.load).
-    uvicorn.run(
-        server_app,
-        host=host,
-        port=port,
-        log_level="warning",
-        ws_max_size=4096,
-        ws_per_message_deflate=False,
-        proxy_headers=True,
-        forwarded_allow_ips=forwarded_allow_ips,
-    )
+    common: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_level": "warning",
+        "ws_max_size": 4096,
+        "ws_per_message_deflate": False,
+        "proxy_headers": True,
+        "forwarded_allow_ips": forwarded_allow_ips,
+    }
+    if workers == 1:
+        uvicorn.run(settings_app(settings), **common)
+        return
+    # uvicorn's supervisor shares the socket among the processes, starts a new one for
+    # each that dies, and replaces them one by one on SIGHUP (a rolling restart).
+    os.environ[Settings.VARIABLE] = settings.to_json()
+    uvicorn.run("pips.server.app:from_environment", factory=True, workers=workers, **common)
+
+
+def hidden_password(url: str) -> str:
+    """``url`` as it may be printed: a password in it is not shown."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    return parts._replace(netloc=f"{parts.username or ''}:***@{host}").geturl()

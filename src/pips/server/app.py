@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
 import logging
 import multiprocessing
 import os
@@ -19,7 +20,9 @@ import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
-from typing import Any
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from typing import Any, ClassVar
 
 from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -30,9 +33,11 @@ from pips.bots.search import warm_up
 from pips.results.service import Results, publish_due_apart, settings_from_env, utc_now
 from pips.server import accounts
 from pips.server.analyses import Analyses
+from pips.server.cluster import Cluster
 from pips.server.guard import Guard
 from pips.server.limits import Limits
-from pips.server.routes import events, groups, lists, pages, players, socket
+from pips.server.metrics import Metrics
+from pips.server.routes import events, groups, health, lists, pages, players, socket
 from pips.server.routes import results as results_pages
 from pips.server.routes import tables as tables_api
 from pips.server.tables import LiveTable, Tables
@@ -65,13 +70,22 @@ def create_app(
     results: Results | None = None,
     publish_lists: bool = True,
     limits: Limits | None = None,
+    broker: str | None = None,
+    lease: float = 5.0,
 ) -> FastAPI:
     """The app over ``db``. ``results`` (its clock and rating settings) is made from the
     environment when left out; ``publish_lists`` publishes each month's world list
-    once the month is over (checked at start and hourly)."""
+    once the month is over (checked at start and hourly).
+
+    With a ``broker`` (a Redis URL) the app is one of several processes over one
+    PostgreSQL database (:mod:`pips.server.cluster`): each owns the tables whose lease
+    it holds (``lease`` seconds, renewed every second) and forwards to the others."""
     tables = Tables(db, bot_delay=bot_delay, grace=grace)
     limits = limits or Limits()
     tables.chat_history = limits.chat_history
+    cluster = Cluster(tables, db, limits.chat, broker, lease=lease)
+    metrics = Metrics(cluster)
+    tables.moved = metrics.moved
     people = accounts.Accounts(db, throttle=accounts.Throttle(addresses=limits.sign_in))
     results = results or Results(db, settings=settings_from_env())
 
@@ -120,8 +134,11 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         db.upgrade()
-        tables.recover()
-        tables.resume_bots()
+        if cluster.several:
+            await cluster.start()  # takes over the tables nobody holds
+        else:
+            tables.recover()
+            tables.resume_bots()
         # What is loaded by now (modules, recovered tables) lives as long as the server:
         # frozen, it is no longer walked by every full collection, whose pauses stall
         # all tables at once (benchmarks/load.py, 1000 clients: gen-2 pauses grew to
@@ -137,6 +154,7 @@ def create_app(
         yield
         if publisher is not None:
             publisher.cancel()
+        await cluster.stop()
         tables.repository.close()
         people.close()
 
@@ -149,6 +167,8 @@ def create_app(
         "The websocket protocol of a table is described at /api/asyncapi.json.",
     )
     app.state.tables = tables
+    app.state.cluster = cluster
+    app.state.metrics = metrics
     app.state.accounts = people
     app.state.limits = limits
     app.state.db = db
@@ -164,6 +184,93 @@ def create_app(
     )
     app.add_middleware(Guard, body_bytes=limits.body_bytes, upload_bytes=limits.upload_bytes)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    for routes in (pages, tables_api, socket, results_pages, groups, players, lists, events):
+    for routes in (
+        pages,
+        tables_api,
+        socket,
+        results_pages,
+        groups,
+        players,
+        lists,
+        events,
+        health,
+    ):
         app.include_router(routes.api)
     return app
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How ``pips serve`` makes its app: in its own process, or handed through the
+    environment to each worker process uvicorn starts."""
+
+    VARIABLE: ClassVar[str] = "PIPS_SERVE_SETTINGS"
+
+    database: str
+    bot_delay: float = 0.6
+    grace: float = 60.0
+    warm: bool = True
+    https_cookies: bool = False
+    broker: str | None = None
+    lease: float = 5.0
+    log_json: bool = False
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+
+def settings_app(settings: Settings) -> FastAPI:
+    """The app ``settings`` describe, logging as they say."""
+    app = create_app(
+        Database(settings.database),
+        bot_delay=settings.bot_delay,
+        grace=settings.grace,
+        warm=settings.warm,
+        https_cookies=settings.https_cookies,
+        broker=settings.broker,
+        lease=settings.lease,
+    )
+    use_logs(app.state.cluster.node, settings.log_json)
+    return app
+
+
+def from_environment() -> FastAPI:
+    """A worker process's app (``pips serve --workers N``)."""
+    return settings_app(Settings(**json.loads(os.environ[Settings.VARIABLE])))
+
+
+class JsonLines(logging.Formatter):
+    """One JSON object per line: time, level, logger, node, message (and the error)."""
+
+    def __init__(self, node: str) -> None:
+        super().__init__()
+        self.node = node
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "node": self.node,
+            "pid": record.process,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            line["error"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False)
+
+
+def use_logs(node: str, as_json: bool) -> None:
+    """The server's own lines (tables taken over, failures) at level INFO on standard
+    error, as text or as JSON lines; uvicorn's too with JSON, so a collector reads one
+    format."""
+    handler = logging.StreamHandler()
+    if as_json:
+        handler.setFormatter(JsonLines(node))
+    else:
+        handler.setFormatter(logging.Formatter(f"%(asctime)s %(levelname)s {node} %(message)s"))
+    for name in ("pips", *(("uvicorn", "uvicorn.error") if as_json else ())):
+        logger = logging.getLogger(name)
+        logger.handlers = [handler]
+        logger.propagate = False
+        logger.setLevel(logging.INFO)

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -84,6 +85,12 @@ class LiveTable:
 
     def seat_of(self, who: Identity) -> int:
         return self.round.seat_of(who)
+
+    def visible_to(self, who: Identity | None, invite: str) -> bool:
+        """A private table is seen only with its invitation or by those seated at it."""
+        if not self.private or secrets.compare_digest(invite, self.invite):
+            return True
+        return who is not None and self.seat_of(who) >= 0
 
     def names(self) -> list[str]:
         return self.round.names()
@@ -176,8 +183,14 @@ class LiveTable:
                     continue
                 try:
                     await client.send(message)
-                except Exception:
+                except Exception as exc:
+                    log.info("table %s: a client is gone (%r)", self.id, exc)
                     self.leave(client)
+                    # A client at another process is told to connect again.
+                    close = getattr(client, "close", None)
+                    if close is not None:
+                        with contextlib.suppress(Exception):
+                            await close(1011)
 
     async def tell_all(self, message: Any) -> None:
         await self.deliver([(client, message) for client in self.clients])
@@ -211,6 +224,12 @@ class Tables:
         """Chat lines a table keeps."""
         """Seconds a person's seat may stay without a connection during a game before
         a bot takes it, so the others can finish."""
+        self.lease: Callable[[], Any] | None = None
+        """With several processes (:mod:`pips.server.cluster`): the lease row a new table
+        is created with, owned by this process, in the table's own transaction."""
+        self.moved: Callable[[float], None] = lambda seconds: None
+        """Told of every accepted move: the seconds from its arrival to its stored,
+        published state (the metrics' latency)."""
         self.result_of: Callable[[LiveTable, dict[str, Any]], Any] = lambda table, record: None
         """The result row a finished game is entered as (the results service's, set by
         the app), stored in the same transaction as the game's end."""
@@ -259,6 +278,7 @@ class Tables:
             invite=table.invite,
             turn_seconds=turn_seconds,
             created_by=creator.user_id,
+            lease=None if self.lease is None else self.lease(),
         )
         self.live[table.id] = table
         return table
@@ -294,6 +314,7 @@ class Tables:
         """Seat ``seat`` plays the legal move numbered ``choice`` of the list it was
         sent when ``moves_made`` moves had been made; anything else is refused and
         changes nothing. A ``bot``'s move is refused once a person has the seat back."""
+        started = time.perf_counter()
         async with table.lock:
             if bot and not table.round.is_bot(seat):
                 raise TableError(phrase("the seat is a person's again"))
@@ -304,6 +325,7 @@ class Tables:
             else:
                 await self._store(table, played)
             out = table.publish(played.event)
+        self.moved(time.perf_counter() - started)
         await table.deliver(out)
         if over:
             await self._ended(table)
@@ -422,11 +444,14 @@ class Tables:
         move = await asyncio.to_thread(table.round.bot_decision)
         table.task = None
         if move is None:
+            log.info("table %s: no bot move at %d", table.id, moves_made)
             return
-        with contextlib.suppress(TableError):  # its person came back meanwhile
+        try:
             await self.play(
                 table, seat, list(match.legal_moves()).index(move), moves_made, bot=True
             )
+        except TableError as exc:  # its person came back meanwhile
+            log.info("table %s: the bot's move %d was refused: %s", table.id, moves_made, exc)
 
     async def _store_end(self, table: LiveTable, last: Played | None) -> None:
         """The one way a game ends (under the table's lock, before anyone hears of it):
@@ -514,18 +539,42 @@ class Tables:
         """Load every unfinished table from the database, replaying its moves; how many."""
         ids = self.repository.unfinished()
         for table_id in ids:
-            stored = self.repository.load(table_id)
-            self.live[table_id] = LiveTable(
-                id=stored.id,
-                round=self._replayed(stored),
-                private=stored.private,
-                invite=stored.invite,
-                turn_seconds=stored.turn_seconds,
-                bot_delay=self.bot_delay,
-                hand_pause=self.hand_pause,
-                chat=self.repository.chat_lines(stored.id)[-self.chat_history :],
-            )
+            self.load(table_id)
         return len(ids)
+
+    def load(self, table_id: str) -> LiveTable:
+        """One table from the database (synchronous: at start, or in a worker thread when
+        this process takes a table over from another)."""
+        stored = self.repository.load(table_id)
+        table = LiveTable(
+            id=stored.id,
+            round=self._replayed(stored),
+            private=stored.private,
+            invite=stored.invite,
+            turn_seconds=stored.turn_seconds,
+            bot_delay=self.bot_delay,
+            hand_pause=self.hand_pause,
+            chat=self.repository.chat_lines(stored.id)[-self.chat_history :],
+        )
+        self.live[table_id] = table
+        return table
+
+    async def drop(self, table_id: str) -> None:
+        """Let a table go from this process (another one owns it now): its bot, timers
+        and grace periods stop, and its clients are closed with "service restart" so
+        they connect again and reach the new owner."""
+        table = self.live.pop(table_id, None)
+        if table is None:
+            return
+        for task in [table.task, *table.timers, *table.empty.values()]:
+            if task is not None:
+                task.cancel()
+        for client in list(table.clients):
+            table.leave(client)
+            close = getattr(client, "close", None)
+            if close is not None:
+                with contextlib.suppress(Exception):
+                    await close(1012)
 
     def _replayed(self, stored: StoredTable) -> Round:
         """A round as the database has it: the match replayed from its seed and moves."""
@@ -555,11 +604,15 @@ class Tables:
         a game whose last move was stored but whose end was not (the server stopped in
         between)."""
         for table in list(self.live.values()):
-            match = table.round.match
-            if match is not None and match.is_over and table.status == "playing":
-                table.round.status = "finished"
-                task = asyncio.get_running_loop().create_task(self._finish(table))
-                table.timers.add(task)
-                task.add_done_callback(table.timers.discard)
-            else:
-                self.schedule(table)
+            self.resume(table)
+
+    def resume(self, table: LiveTable) -> None:
+        """Play on at a table just loaded from the database."""
+        match = table.round.match
+        if match is not None and match.is_over and table.status == "playing":
+            table.round.status = "finished"
+            task = asyncio.get_running_loop().create_task(self._finish(table))
+            table.timers.add(task)
+            task.add_done_callback(table.timers.discard)
+        else:
+            self.schedule(table)

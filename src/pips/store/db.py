@@ -14,6 +14,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from pips.paths import pips_home
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+MIGRATION_LOCK = 0x70697073
+"""The PostgreSQL advisory lock held while the schema is migrated ("pips")."""
 
 
 def default_url() -> str:
@@ -50,6 +52,10 @@ class Database:
                 connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
                 connection.commit()
             with connection.begin():
+                if self.engine.dialect.name == "postgresql":
+                    # Several server processes start at once: one migrates, the others
+                    # wait for it (the lock ends with the transaction).
+                    connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
                 config.attributes["connection"] = connection
                 command.upgrade(config, "head")
             if sqlite:

@@ -97,6 +97,20 @@ class GameTable(Base):
     )
 
 
+class TableLease(Base):
+    """Which server process owns a live table, and until when (several processes,
+    docs/server.md): the owner renews it every second; once ``until`` has passed any
+    process may take the table over, replaying it from its stored moves."""
+
+    __tablename__ = "table_leases"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(32), index=True)
+    """The owning process's node id (random, new at every start)."""
+    until: Mapped[datetime] = mapped_column(index=True)
+    """UTC, by the database's clock (the processes' clocks may differ)."""
+
+
 class Seat(Base):
     """One entrant at a table (before any lots): a person, a bot, or open."""
 

@@ -12,6 +12,7 @@ from fastapi.requests import HTTPConnection
 from pips.i18n import explain
 from pips.results.entry import EntryError
 from pips.results.service import Results, ResultsError
+from pips.server.cluster import Cluster
 from pips.server.limits import Limits
 from pips.server.tables import Tables
 from pips.store.db import Database
@@ -37,6 +38,13 @@ def tables_of(request: HTTPConnection) -> Tables:
     """The live tables of the application serving ``request``."""
     tables: Tables = request.app.state.tables
     return tables
+
+
+def cluster_of(request: HTTPConnection) -> Cluster:
+    """Where the application serving ``request`` finds a table (here or at another
+    process)."""
+    cluster: Cluster = request.app.state.cluster
+    return cluster
 
 
 def limits_of(request: HTTPConnection) -> Limits:

@@ -16,30 +16,35 @@ from pips.core.errors import RuleError
 from pips.games.registry import find_game
 from pips.i18n import _, explain
 from pips.server import accounts
-from pips.server.routes.common import address, tables_of
-from pips.server.routes.tables import visible
-from pips.server.web import accounts_of, check_csrf, page, who
+from pips.server.routes.common import address, cluster_of, tables_of
+from pips.server.web import accounts_of, check_csrf, language_of, page, who
 
 api = APIRouter()
 
 
 @api.get("/", response_class=HTMLResponse, include_in_schema=False)
 async def lobby(request: Request) -> HTMLResponse:
-    return page(request, "lobby.html", **listed(request))
+    return page(request, "lobby.html", **await listed(request))
 
 
-def listed(request: Request) -> dict[str, Any]:
-    """The public tables of the lobby: those to join or watch, and recent finished ones."""
-    public = [t.summary() for t in tables_of(request).live.values() if not t.private]
+async def listed(request: Request) -> dict[str, Any]:
+    """The public tables of the lobby: those to join or watch (of every server
+    process), and recent finished ones (of this one)."""
+    finished = [
+        t.summary()
+        for t in tables_of(request).live.values()
+        if not t.private and t.status == "finished"
+    ]
     return {
-        "tables": [t for t in public if t["status"] != "finished"],
-        "recent": [t for t in public if t["status"] == "finished"],
+        "tables": await cluster_of(request).public(),
+        "recent": finished,
         "bot_levels": BOT_LEVELS,
     }
 
 
-def refused_sign_in(request: Request, exc: accounts.AccountError) -> HTMLResponse:
-    response = page(request, "lobby.html", exc.status, error=explain(exc), **listed(request))
+async def refused_sign_in(request: Request, exc: accounts.AccountError) -> HTMLResponse:
+    listing = await listed(request)
+    response = page(request, "lobby.html", exc.status, error=explain(exc), **listing)
     if exc.retry_after is not None:
         response.headers["Retry-After"] = str(exc.retry_after)
     return response
@@ -69,7 +74,7 @@ async def sign_in(
     try:
         token, me = await action(name, password, address(request))
     except accounts.AccountError as exc:
-        return refused_sign_in(request, exc)
+        return await refused_sign_in(request, exc)
     kept = await service.language(me.user_id) if me.user_id is not None else None
     if kept is None and me.user_id is not None and request.session.get("lang"):
         # A language chosen before registering or signing in becomes the account's.
@@ -89,7 +94,7 @@ async def guest(request: Request, name: str = Form(), csrf: str = Form("")) -> R
             name, address(request), me if me is not None and me.guest else None
         )
     except accounts.AccountError as exc:
-        return refused_sign_in(request, exc)
+        return await refused_sign_in(request, exc)
     signed_in(request, token)
     return RedirectResponse(back_to(request), status_code=303)
 
@@ -127,15 +132,12 @@ async def logout(request: Request, csrf: str = Form("")) -> Response:
 
 @api.get("/t/{table_id}", response_class=HTMLResponse, include_in_schema=False)
 async def table_page(request: Request, table_id: str, invite: str = "") -> Response:
-    tables = tables_of(request)
-    table = tables.live.get(table_id)
-    if table is None:
-        if await tables.repository.status(table_id) == "finished":
+    found = await cluster_of(request).look(table_id, who(request), invite, language_of(request))
+    if found is None:
+        if await tables_of(request).repository.status(table_id) == "finished":
             return RedirectResponse(f"/replay/{table_id}", status_code=303)
         raise HTTPException(404, _("no such table"))
-    if not visible(request, table, invite):
-        raise HTTPException(404, _("no such table"))
-    return page(request, "table.html", table=table.summary(), invite=invite)
+    return page(request, "table.html", table=found.summary, invite=invite)
 
 
 RULE_ID = re.compile(r"\b([A-Z]{1,2}-\d{2})\b")

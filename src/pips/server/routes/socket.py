@@ -15,13 +15,10 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from pips.core.phrase import phrase
-from pips.i18n import SOURCE, reason, speaking, translated
+from pips.i18n import LANGUAGES, SOURCE, speaking, translated
 from pips.server import messages
-from pips.server.limits import Limited
 from pips.server.round import Identity
-from pips.server.routes.common import limits_of, tables_of
-from pips.server.routes.tables import visible
-from pips.server.tables import LiveTable, TableError
+from pips.server.routes.common import cluster_of
 from pips.server.web import language_of, who
 
 api = APIRouter()
@@ -43,7 +40,13 @@ class WebClient:
         if self.language != SOURCE:
             with speaking(self.language):
                 message = translated(message)
-        await self.socket.send_text(json.dumps(message, separators=(",", ":")))
+        await self.send_text(json.dumps(message, separators=(",", ":")))
+
+    async def send_text(self, text: str) -> None:
+        await self.socket.send_text(text)
+
+    async def close(self, code: int) -> None:
+        await self.socket.close(code=code)
 
 
 def same_origin(websocket: WebSocket) -> bool:
@@ -58,23 +61,21 @@ def same_origin(websocket: WebSocket) -> bool:
 
 
 @api.websocket("/ws/{table_id}")
-async def socket(websocket: WebSocket, table_id: str, invite: str = "") -> None:
+async def socket(websocket: WebSocket, table_id: str, invite: str = "", lang: str = "") -> None:
     if not same_origin(websocket):
         # Refused before the handshake completes: the browser sees a 403.
         await websocket.close(code=4403)
         return
-    tables = tables_of(websocket)
-    table = tables.live.get(table_id)
-    language = language_of(websocket)
     await websocket.accept()
-    if table is None or not visible(websocket, table, invite):
-        await WebClient(websocket, language).send(messages.error(phrase("no such table")))
+    # The page says the language it is in; other clients get the usual choice.
+    client = WebClient(websocket, lang if lang in LANGUAGES else language_of(websocket))
+    me = who(websocket) or Identity()
+    # The table may live in another server process: the cluster forwards to it.
+    link = await cluster_of(websocket).connect(table_id, client, me, invite)
+    if link is None:
+        await client.send(messages.error(phrase("no such table")))
         await websocket.close(code=4404)
         return
-    me = who(websocket) or Identity()
-    client = WebClient(websocket, language)
-    chat_limit = limits_of(websocket).chat
-    await tables.arrive(table, client, me)
     allowance, last = RATE, time.monotonic()
     try:
         while True:
@@ -83,7 +84,7 @@ async def socket(websocket: WebSocket, table_id: str, invite: str = "") -> None:
                 break
             frame = received.get("text")
             moment = time.monotonic()
-            allowance = min(RATE, allowance + (moment - last) * RATE)
+            allowance = min(RATE, allowance + (moment - last) * RATE + link.paced())
             last = moment
             if allowance < 1:
                 await client.send(messages.error(phrase("too many messages: slow down")))
@@ -96,43 +97,11 @@ async def socket(websocket: WebSocket, table_id: str, invite: str = "") -> None:
             if frame is None:
                 await client.send(messages.error(phrase("frames are JSON text, not binary")))
                 continue
-            try:
-                message = messages.parse(frame)
-            except messages.ProtocolError as exc:
-                await client.send(messages.error(reason(exc)))
-                continue
-            if isinstance(message, messages.PingMessage):
-                await client.send(messages.pong())
-            elif isinstance(message, messages.ChatMessage):
-                try:
-                    may_chat(table, me)
-                    chat_limit.hit(f"{table.id}/{me.user_id}/{me.guest}")
-                except (TableError, Limited) as exc:
-                    await client.send(messages.error(reason(exc)))
-                    continue
-                await tables.chat(table, me.name, message.text)
-            elif isinstance(message, messages.HintMessage):
-                try:
-                    await client.send(await tables.hint(table, table.seat_of(me)))
-                except TableError as exc:
-                    await client.send(messages.error(reason(exc)))
-            else:
-                try:
-                    await tables.play(table, table.seat_of(me), message.move, message.moves_made)
-                except TableError as exc:
-                    await client.send(messages.error(reason(exc)))
-                else:
-                    # The game itself paces accepted moves (one per turn): only refused
-                    # ones, chat and pings count against the rate.
-                    allowance = min(RATE, allowance + 1)
-    except WebSocketDisconnect:
-        pass
+            if await link.frame(frame):
+                # The game itself paces accepted moves (one per turn): only refused
+                # ones, chat and pings count against the rate.
+                allowance = min(RATE, allowance + 1)
+    except (WebSocketDisconnect, RuntimeError):
+        pass  # gone, or closed by the table (it moved to another process)
     finally:
-        await tables.left(table, client)
-
-
-def may_chat(table: LiveTable, me: Identity) -> None:
-    """Chat is for the table's players and for spectators with an account; anonymous
-    watchers read it but cannot write."""
-    if me.user_id is None and table.seat_of(me) < 0 and table.round.returning(me) < 0:
-        raise TableError(phrase("only the players and signed-in spectators can chat here"))
+        await link.leave()

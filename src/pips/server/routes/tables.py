@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -19,10 +18,11 @@ from pips.games.registry import find_game
 from pips.i18n import _, explain, say
 from pips.server import accounts, messages
 from pips.server.analyses import Analyses
+from pips.server.cluster import Look
 from pips.server.limits import Limited
-from pips.server.routes.common import address, limits_of, tables_of
-from pips.server.tables import LiveTable, TableError, Tables
-from pips.server.web import check_csrf, who
+from pips.server.routes.common import address, cluster_of, limits_of, tables_of
+from pips.server.tables import TableError
+from pips.server.web import check_csrf, language_of, who
 
 api = APIRouter()
 
@@ -40,27 +40,13 @@ class NewTable(BaseModel):
     games are not rated. Left out, the deals come from the OS's CSPRNG."""
 
 
-def find(tables: Tables, table_id: str) -> LiveTable:
-    table = tables.live.get(table_id)
-    if table is None:
+async def look(request: HTTPConnection, table_id: str, invite: str) -> Look:
+    """The table, if the asker may see it (a private one is 404 to anyone else),
+    wherever it lives."""
+    found = await cluster_of(request).look(table_id, who(request), invite, language_of(request))
+    if found is None:
         raise HTTPException(404, _("no such table"))
-    return table
-
-
-def visible(request: HTTPConnection, table: LiveTable, invite: str) -> bool:
-    """A private table is seen only with its invitation or by those seated at it."""
-    if not table.private or secrets.compare_digest(invite, table.invite):
-        return True
-    me = who(request)
-    return me is not None and table.seat_of(me) >= 0
-
-
-def find_visible(request: HTTPConnection, table_id: str, invite: str) -> LiveTable:
-    """The table, if the asker may see it (a private one is 404 to anyone else)."""
-    table = find(tables_of(request), table_id)
-    if not visible(request, table, invite):
-        raise HTTPException(404, _("no such table"))
-    return table
+    return found
 
 
 @api.get("/api/session", tags=["accounts"])
@@ -77,17 +63,13 @@ async def session_info(request: Request) -> dict[str, Any]:
 @api.get("/api/tables", tags=["tables"])
 async def list_tables(request: Request) -> list[dict[str, Any]]:
     """Public tables that are waiting or being played."""
-    return [
-        t.summary()
-        for t in tables_of(request).live.values()
-        if not t.private and t.status != "finished"
-    ]
+    return await cluster_of(request).public()
 
 
 @api.get("/api/tables/{table_id}", tags=["tables"])
 async def get_table(request: Request, table_id: str, invite: str = "") -> dict[str, Any]:
     """One table as a spectator sees it (a private one: with ``?invite=``)."""
-    return dict(await tables_of(request).spectate(find_visible(request, table_id, invite)))
+    return (await look(request, table_id, invite)).state
 
 
 class Choice(BaseModel):
@@ -175,13 +157,12 @@ async def join_table(request: Request, table_id: str, invite: str = "") -> dict[
     me = who(request)
     if me is None:
         raise HTTPException(401, _("sign in or choose a guest name first"))
-    tables = tables_of(request)
-    table = find_visible(request, table_id, invite)
     try:
-        await tables.join(table, me)
+        return await cluster_of(request).join(table_id, me, invite, language_of(request))
+    except LookupError:
+        raise HTTPException(404, _("no such table")) from None
     except TableError as exc:
         raise HTTPException(409, explain(exc)) from None
-    return {"seat": table.seat_of(me), "status": table.status}
 
 
 async def finished_record(request: Request, table_id: str) -> dict[str, Any]:

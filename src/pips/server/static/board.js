@@ -33,7 +33,9 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
 
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/ws/${tableId}?invite=${encodeURIComponent(invite)}`);
+    // The page's own language: a browser need not send its Accept-Language with a socket.
+    const lang = encodeURIComponent(document.documentElement.lang || "");
+    socket = new WebSocket(`${scheme}://${location.host}/ws/${tableId}?invite=${encodeURIComponent(invite)}&lang=${lang}`);
     socket.addEventListener("open", () => { retry = 500; say(""); $("chat-lines").replaceChildren(); });
     socket.addEventListener("message", (e) => receive(JSON.parse(e.data)));
     socket.addEventListener("close", () => {

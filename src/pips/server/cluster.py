@@ -1,0 +1,673 @@
+"""Where a table lives: in this process, or in another one of several (docs/server.md,
+"Several server processes").
+
+One process alone (the default) holds every table itself and :class:`Cluster` only
+hands the routes its :class:`~pips.server.tables.Tables`. With a broker, each process
+is a *node* with a random id, and each live table is owned by one node at a time: a
+lease in PostgreSQL (:class:`~pips.server.repository.Leases`), renewed every second,
+that any node may take once it has run out. The owner runs the table exactly as a single
+process does; every other node forwards to it through Redis pub/sub:
+
+- a client connected here for a table owned elsewhere is, at the owner, a
+  :class:`RemoteClient`: the owner publishes each of its messages (its own seat's view,
+  in its language) to this node, which hands it to the websocket, in order;
+- the client's frames go to the owner's channel, as do the HTTP routes' looks and joins;
+- every node publishes the public summaries of its tables for the lobby.
+
+Nothing here decides a game, and the database is the truth both ways: a move is told to
+anyone only once it is stored, and a node that takes a table over replays it from its
+stored moves. When the owner dies, its lease runs out, another node takes its tables
+over, and the clients, whose connections are closed with "service restart" (1012),
+connect again by themselves and reach the new owner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol
+
+from pips.core.phrase import phrase
+from pips.i18n import SOURCE, reason, speaking, translated
+from pips.server.frames import handle_frame
+from pips.server.limits import RateLimit
+from pips.server.repository import Leases
+from pips.server.round import Identity
+from pips.server.tables import LiveTable, TableError, Tables
+from pips.store.db import Database
+
+__all__ = ["Cluster", "Link", "Look", "Socket"]
+
+log = logging.getLogger("pips.server")
+
+
+class Socket(Protocol):
+    """A client connection as this process holds it (a websocket)."""
+
+    language: str
+
+    async def send(self, message: Any) -> None: ...
+
+    async def send_text(self, text: str) -> None: ...
+
+    async def close(self, code: int) -> None: ...
+
+
+@dataclass(frozen=True)
+class Look:
+    """A table as the asker may see it: its summary, its spectator state (in the asker's
+    language) and the asker's seat (-1: none)."""
+
+    summary: dict[str, Any]
+    state: dict[str, Any]
+    seat: int
+
+
+class Link(Protocol):
+    """A connected client's way to its table, wherever the table lives.
+
+    :meth:`frame` says whether the table accepted the frame (a move the game paces by
+    itself, which the socket's rate limit then gives back); a table in another process
+    answers that later, and :meth:`paced` hands over the frames accepted since it was
+    last asked."""
+
+    async def frame(self, text: str) -> bool: ...
+
+    def paced(self) -> int: ...
+
+    async def leave(self) -> None: ...
+
+
+class LocalLink:
+    """A client of a table this process holds."""
+
+    def __init__(
+        self, tables: Tables, table: LiveTable, client: Socket, me: Identity, chat: RateLimit
+    ) -> None:
+        self.tables, self.table, self.client, self.me, self.chat = tables, table, client, me, chat
+
+    async def frame(self, text: str) -> bool:
+        return await handle_frame(self.tables, self.table, self.client, self.me, text, self.chat)
+
+    def paced(self) -> int:
+        return 0  # answered by frame() at once
+
+    async def leave(self) -> None:
+        await self.tables.left(self.table, self.client)
+
+
+class RemoteLink:
+    """A client connected here, of a table another node owns: its frames are published
+    to the owner, the owner's messages for it arrive through :meth:`Cluster._listen`
+    and are sent in order by a task of its own (a slow client holds up nobody else)."""
+
+    def __init__(self, cluster: Cluster, conn: str, owner: str, table_id: str, socket: Socket):
+        self.cluster, self.conn, self.owner, self.table_id = cluster, conn, owner, table_id
+        self.socket = socket
+        self.outbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self.sender = asyncio.create_task(self._send())
+        self.forward: asyncio.Queue[str] = asyncio.Queue()
+        self.forwarder = asyncio.create_task(self._forward())
+        self.accepted = 0
+        """Frames the owner accepted that the socket's rate limit has not given back."""
+
+    async def _send(self) -> None:
+        while True:
+            kind, value = await self.outbox.get()
+            try:
+                if kind == "text":
+                    await self.socket.send_text(value)
+                else:
+                    await self.socket.close(value)
+                    return
+            except Exception as exc:
+                log.info("table %s: a forwarded client is gone (%r)", self.table_id, exc)
+                return
+
+    async def frame(self, text: str) -> bool:
+        # Handed to a task of its own, in order: the websocket's reader never waits
+        # on the broker.
+        self.forward.put_nowait(text)
+        return False  # the owner says later (:meth:`paced`)
+
+    def paced(self) -> int:
+        accepted, self.accepted = self.accepted, 0
+        return accepted
+
+    async def _forward(self) -> None:
+        while True:
+            text = await self.forward.get()
+            heard = await self.cluster.publish(
+                self.owner, {"op": "frame", "conn": self.conn, "frame": text}
+            )
+            if not heard:
+                # The owner is gone: the client connects again and finds the table's
+                # next one.
+                self.outbox.put_nowait(("close", 1012))
+                return
+
+    async def leave(self) -> None:
+        self.cluster.links.pop(self.conn, None)
+        self.sender.cancel()
+        self.forwarder.cancel()
+        with contextlib.suppress(Exception):
+            await self.cluster.publish(self.owner, {"op": "leave", "conn": self.conn})
+
+
+class RemoteClient:
+    """At the owner: a client connected to another node. What the table sends it is said
+    in its language here and published to its node, which passes the text on. Its
+    frames are acted on in order by a task of its own, so one client's slow move holds
+    up no other."""
+
+    def __init__(self, cluster: Cluster, node: str, conn: str, language: str, me: Identity):
+        self.cluster, self.node, self.conn, self.language, self.me = (
+            cluster,
+            node,
+            conn,
+            language,
+            me,
+        )
+        self.inbox: asyncio.Queue[str | None] = asyncio.Queue()
+
+    async def send(self, message: Any) -> None:
+        if self.language != SOURCE:
+            with speaking(self.language):
+                message = translated(message)
+        text = json.dumps(message, separators=(",", ":"))
+        if not await self.cluster.publish(
+            self.node, {"op": "text", "conn": self.conn, "text": text}
+        ):
+            raise ConnectionError("the client's node is gone")
+
+    async def close(self, code: int) -> None:
+        await self.cluster.publish(self.node, {"op": "close", "conn": self.conn, "code": code})
+
+    async def serve(self, tables: Tables, table: LiveTable, chat: RateLimit) -> None:
+        """Arrive at ``table``, act on each frame, and leave (``None`` in the inbox)."""
+        try:
+            await tables.arrive(table, self, self.me)
+            while (frame := await self.inbox.get()) is not None:
+                if await handle_frame(tables, table, self, self.me, frame, chat):
+                    # Without this a quick player's accepted moves would use up its
+                    # rate at its own node, and its next move would be dropped.
+                    await self.cluster.publish(self.node, {"op": "paced", "conn": self.conn})
+        except Exception:
+            log.exception("table %s: a forwarded client failed", table.id)
+            with contextlib.suppress(Exception):
+                await self.close(1011)  # it connects again rather than wait for nothing
+        finally:
+            self.cluster.remotes.pop(self.conn, None)
+            await tables.left(table, self)
+
+
+class Cluster:
+    """This process's way to every table: its own :class:`Tables`, and with a broker the
+    other nodes' tables through the owner of each."""
+
+    def __init__(
+        self,
+        tables: Tables,
+        db: Database,
+        chat: RateLimit,
+        broker: str | None = None,
+        *,
+        lease: float = 5.0,
+        tick: float = 1.0,
+    ) -> None:
+        self.tables = tables
+        self.chat = chat
+        self.node = secrets.token_hex(8)
+        self.broker_url = broker
+        self.tick = tick
+        self.leases: Leases | None = None
+        self.redis: Any = None
+        self.pubsub: Any = None
+        self.links: dict[str, RemoteLink] = {}
+        self.remotes: dict[str, RemoteClient] = {}
+        self.calls: dict[str, asyncio.Future[Any]] = {}
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.executor = ThreadPoolExecutor(1, thread_name_prefix="pips-leases")
+        self.ready = broker is None
+        # The processes of one site share its database, whatever host name each uses
+        # for it: its name keeps their channels apart from another site's on the same
+        # Redis (and the tests' sites from one another).
+        self.prefix = f"pips:{db.engine.url.database}:"
+        self.all = self.prefix + "all"
+        """The channel every node listens to: tables taken over, nodes stopping."""
+        self.nodes = self.prefix + "nodes"
+        """The set of the nodes' ids (for the lobby)."""
+        if broker is not None:
+            self.leases = Leases(db, self.node, lease)
+            tables.lease = lambda: self.leases
+
+    @property
+    def several(self) -> bool:
+        return self.broker_url is not None
+
+    # -- life --------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Join the others: listen on this node's channel, then take over every table
+        nobody holds (at the first start, all of them) and keep the leases."""
+        if self.broker_url is None:
+            return
+        import redis.asyncio as aioredis
+
+        self.redis = aioredis.from_url(self.broker_url)
+        self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await self.pubsub.subscribe(self.prefix + self.node, self.all)
+        await self.redis.sadd(self.nodes, self.node)
+        self._spawn(self._listen())
+        await self._keep()
+        self._spawn(self._keeping())
+        self.ready = True
+        log.info("node %s joined", self.node)
+
+    async def stop(self) -> None:
+        """Leave the others: stop listening (a message for this node now reaches
+        nobody, so its senders look again), let go of every table so another node takes
+        them over at once, and close the clients of those tables, which connect again
+        and find them there. A rolling restart ends no game."""
+        if self.redis is None or self.leases is None:
+            return
+        self.ready = False
+        for task in list(self.tasks):
+            task.cancel()
+        held = list(self.tables.live)
+        with contextlib.suppress(Exception):
+            await self.pubsub.aclose()
+            await asyncio.to_thread(self.leases.release)
+            await self.redis.srem(self.nodes, self.node)
+            await self.redis.delete(self._lobby_key(self.node))
+            await self.redis.publish(self.all, json.dumps({"op": "released", "tables": held}))
+        for table_id in held:
+            await self.tables.drop(table_id)
+        for link in list(self.links.values()):
+            link.outbox.put_nowait(("close", 1012))
+        await asyncio.sleep(0.1)  # the links' last words
+        await self.redis.aclose()
+        log.info("node %s left, %d tables released", self.node, len(held))
+
+    def _spawn(self, work: Awaitable[Any]) -> None:
+        task: asyncio.Task[Any] = asyncio.ensure_future(work)
+        self.tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("node %s: a task failed", self.node, exc_info=task.exception())
+
+    async def _keeping(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick)
+            try:
+                await self._keep()
+            except Exception:  # the database or the broker hiccupped: next tick
+                log.exception("node %s: keeping the leases failed", self.node)
+
+    async def _keep(self) -> None:
+        """One tick: renew the leases (a table whose lease was lost is let go), take over
+        the tables nobody holds, and publish the lobby's summaries."""
+        assert self.leases is not None
+        before = set(self.tables.live)
+        held = await self._leasing(self.leases.renew)
+        for table_id in before - held:
+            if table_id in self.tables.live and self.tables.live[table_id].status != "finished":
+                log.warning("node %s: lost the lease of table %s", self.node, table_id)
+                await self.tables.drop(table_id)
+        for table_id in await self._leasing(self.leases.orphans, 50):
+            await self.take_over(table_id)
+        await self._publish_lobby()
+
+    async def _leasing(self, work: Callable[..., Any], *args: Any) -> Any:
+        # A thread of its own: the shared worker threads may all be busy with bots and
+        # moves under load, and a renewal that waits for them lets the lease run out.
+        return await asyncio.get_running_loop().run_in_executor(self.executor, work, *args)
+
+    async def take_over(self, table_id: str) -> LiveTable | None:
+        """Take the lease of a table nobody holds and play on from what is stored."""
+        assert self.leases is not None
+        if table_id in self.tables.live:
+            return self.tables.live[table_id]
+        if not await self._leasing(self.leases.take, table_id):
+            return None
+        try:
+            table = await asyncio.to_thread(self.tables.load, table_id)
+        except Exception:
+            log.exception("node %s: table %s could not be loaded", self.node, table_id)
+            await asyncio.to_thread(self.leases.release, [table_id])
+            return None
+        self.tables.resume(table)
+        log.info("node %s took table %s over", self.node, table_id)
+        await self.redis.publish(
+            self.all, json.dumps({"op": "owner", "table": table_id, "node": self.node})
+        )
+        return table
+
+    # -- the broker ----------------------------------------------------------------------
+
+    async def publish(self, node: str, message: dict[str, Any]) -> bool:
+        """Send ``message`` to ``node``; whether it listens (a dead node does not)."""
+        heard: int = await self.redis.publish(self.prefix + node, json.dumps(message))
+        return heard > 0
+
+    async def _listen(self) -> None:
+        """Act on this node's messages, one after another; when the broker's connection
+        drops, subscribe again (every second until it answers)."""
+        while True:
+            try:
+                async for item in self.pubsub.listen():
+                    try:
+                        await self._handle(json.loads(item["data"]))
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception:
+                        log.exception("node %s: a message could not be handled", self.node)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("node %s: the broker is away (%r); listening again", self.node, exc)
+            await asyncio.sleep(1)
+            with contextlib.suppress(Exception):
+                await self.pubsub.aclose()
+            self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            with contextlib.suppress(Exception):
+                await self.pubsub.subscribe(self.prefix + self.node, self.all)
+                await self.redis.sadd(self.nodes, self.node)
+
+    async def _handle(self, message: dict[str, Any]) -> None:
+        op = message.get("op")
+        handler: Callable[[dict[str, Any]], Awaitable[None]] | None = {
+            "text": self._on_text,
+            "close": self._on_close,
+            "paced": self._on_paced,
+            "arrive": self._on_arrive,
+            "frame": self._on_frame,
+            "leave": self._on_leave,
+            "call": self._on_call,
+            "reply": self._on_reply,
+            "owner": self._on_owner,
+            "released": self._on_released,
+        }.get(str(op))
+        if handler is not None:
+            await handler(message)
+
+    # For a client connected here.
+
+    async def _on_text(self, message: dict[str, Any]) -> None:
+        link = self.links.get(message["conn"])
+        if link is not None:
+            link.outbox.put_nowait(("text", message["text"]))
+
+    async def _on_close(self, message: dict[str, Any]) -> None:
+        link = self.links.get(message["conn"])
+        if link is not None:
+            link.outbox.put_nowait(("close", int(message["code"])))
+
+    async def _on_paced(self, message: dict[str, Any]) -> None:
+        link = self.links.get(message["conn"])
+        if link is not None:
+            link.accepted += 1
+
+    async def _on_owner(self, message: dict[str, Any]) -> None:
+        """A table has a new owner: its clients here that went through the old one
+        connect again."""
+        for link in list(self.links.values()):
+            if link.table_id == message["table"] and link.owner != message["node"]:
+                link.outbox.put_nowait(("close", 1012))
+
+    async def _on_released(self, message: dict[str, Any]) -> None:
+        """A node stopped and let its tables go: take them over now (one node wins
+        each), rather than after their leases would have run out."""
+        if self.ready:
+            for table_id in message["tables"]:
+                await self.take_over(table_id)
+
+    async def _on_reply(self, message: dict[str, Any]) -> None:
+        waiting = self.calls.pop(message["id"], None)
+        if waiting is not None and not waiting.done():
+            waiting.set_result(message)
+
+    # At the owner, for a client connected elsewhere.
+
+    async def _on_arrive(self, message: dict[str, Any]) -> None:
+        me = Identity(**message["who"])
+        client = RemoteClient(self, message["node"], message["conn"], message["language"], me)
+        table = self.tables.live.get(message["table"])
+        if table is None:
+            await client.close(1012)  # not here (any more): look again
+            return
+        if not table.visible_to(me, message["invite"]):
+            await client.send({"type": "error", "message": phrase("no such table")})
+            await client.close(4404)
+            return
+        self.remotes[client.conn] = client
+        self._spawn(client.serve(self.tables, table, self.chat))
+
+    async def _on_frame(self, message: dict[str, Any]) -> None:
+        client = self.remotes.get(message["conn"])
+        if client is not None:
+            client.inbox.put_nowait(message["frame"])
+
+    async def _on_leave(self, message: dict[str, Any]) -> None:
+        client = self.remotes.get(message["conn"])
+        if client is not None:
+            client.inbox.put_nowait(None)
+
+    async def _on_call(self, message: dict[str, Any]) -> None:
+        reply: dict[str, Any] = {"op": "reply", "id": message["id"]}
+        me = None if message["who"] is None else Identity(**message["who"])
+        table = self.tables.live.get(message["table"])
+        try:
+            if table is None:
+                reply["moved"] = True
+            elif message["what"] == "look":
+                with speaking(message["language"]):
+                    found = await self._look_here(table, me, message["invite"])
+                    reply["value"] = None if found is None else translated(asdict(found))
+            elif message["what"] == "join":
+                assert me is not None
+                reply["value"] = await self._join_here(table, me, message["invite"])
+        except LookupError:
+            reply["missing"] = True
+        except TableError as exc:
+            with speaking(message["language"]):
+                reply["error"] = translated(reason(exc))
+        # Spawned: a reply must not wait behind this node's other messages.
+        self._spawn(self.publish(message["node"], reply))
+
+    # -- what the routes ask -------------------------------------------------------------
+
+    async def _call(
+        self, table_id: str, what: str, me: Identity | None, invite: str, language: str
+    ) -> Any:
+        """Ask the table's owner; the answer's ``value``. A table nobody holds is taken
+        over here first; :class:`LookupError` if there is no such table."""
+        for _attempt in range(40):
+            table = self.tables.live.get(table_id)
+            if table is not None:
+                if what == "look":
+                    found = await self._look_here(table, me, invite)
+                    return None if found is None else asdict(found)
+                assert me is not None
+                return await self._join_here(table, me, invite)
+            owner = await self._owner(table_id)
+            if owner is None:
+                continue
+            call_id = secrets.token_hex(8)
+            waiting: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+            self.calls[call_id] = waiting
+            request = {
+                "op": "call",
+                "id": call_id,
+                "node": self.node,
+                "what": what,
+                "table": table_id,
+                "who": None if me is None else asdict(me),
+                "invite": invite,
+                "language": language,
+            }
+            try:
+                if await self.publish(owner, request):
+                    answer = await asyncio.wait_for(waiting, 10.0)
+                    if "error" in answer:
+                        raise TableError(answer["error"])
+                    if answer.get("missing"):
+                        raise LookupError(table_id)
+                    if not answer.get("moved"):
+                        return answer["value"]
+            except TimeoutError:
+                pass
+            finally:
+                self.calls.pop(call_id, None)
+            await asyncio.sleep(0.25)  # the owner is gone or moving: its lease will tell
+        raise TableError(phrase("the table's server does not answer; try again"))
+
+    async def _owner(self, table_id: str) -> str | None:
+        """The node holding the table, if another one does (``None`` after a pause, to
+        look again); :class:`LookupError` if there is no unfinished table by that id."""
+        assert self.leases is not None
+        owner, status = await asyncio.to_thread(self.leases.owner, table_id)
+        if status not in ("waiting", "playing"):
+            raise LookupError(table_id)
+        if owner is None or owner == self.node:
+            await self.take_over(table_id)
+            return None
+        return owner
+
+    async def _look_here(self, table: LiveTable, me: Identity | None, invite: str) -> Look | None:
+        if not table.visible_to(me, invite):
+            return None
+        state = dict(await self.tables.spectate(table))
+        return Look(table.summary(), state, -1 if me is None else table.seat_of(me))
+
+    async def _join_here(self, table: LiveTable, me: Identity, invite: str) -> dict[str, Any]:
+        if not table.visible_to(me, invite):
+            raise LookupError(table.id)
+        await self.tables.join(table, me)
+        return {"seat": table.seat_of(me), "status": table.status}
+
+    async def look(
+        self, table_id: str, me: Identity | None, invite: str, language: str
+    ) -> Look | None:
+        """The table as ``me`` may see it, wherever it lives (``None``: no such table,
+        or a private one ``me`` may not see)."""
+        try:
+            if not self.several:
+                table = self.tables.live.get(table_id)
+                return None if table is None else await self._look_here(table, me, invite)
+            found = await self._call(table_id, "look", me, invite, language)
+        except LookupError:
+            return None
+        return None if found is None else Look(**found)
+
+    async def join(self, table_id: str, me: Identity, invite: str, language: str) -> dict[str, Any]:
+        """Take an open seat at the table: the seat and the table's status.
+        :class:`LookupError` if there is no such table for ``me``, :class:`TableError`
+        if the seat cannot be taken."""
+        if not self.several:
+            table = self.tables.live.get(table_id)
+            if table is None:
+                raise LookupError(table_id)
+            return await self._join_here(table, me, invite)
+        value: dict[str, Any] = await self._call(table_id, "join", me, invite, language)
+        return value
+
+    async def connect(
+        self, table_id: str, socket: Socket, me: Identity, invite: str
+    ) -> Link | None:
+        """Connect a client to its table, wherever the table lives (``None``: no such
+        table, or a private one it may not see; the client has been told)."""
+        for _attempt in range(40):
+            table = self.tables.live.get(table_id)
+            if table is not None:
+                if not table.visible_to(me, invite):
+                    return None
+                await self.tables.arrive(table, socket, me)
+                return LocalLink(self.tables, table, socket, me, self.chat)
+            if not self.several:
+                return None
+            try:
+                owner = await self._owner(table_id)
+            except LookupError:
+                return None
+            if owner is None:
+                continue
+            conn = secrets.token_hex(8)
+            link = RemoteLink(self, conn, owner, table_id, socket)
+            self.links[conn] = link
+            arrival = {
+                "op": "arrive",
+                "conn": conn,
+                "node": self.node,
+                "table": table_id,
+                "who": asdict(me),
+                "invite": invite,
+                "language": socket.language,
+            }
+            if await self.publish(owner, arrival):
+                return link
+            # Its owner died and its lease has not run out yet: wait for it.
+            self.links.pop(conn, None)
+            link.sender.cancel()
+            link.forwarder.cancel()
+            await asyncio.sleep(0.25)
+        return None
+
+    async def public(self) -> list[dict[str, Any]]:
+        """The public tables waiting or being played, of every node."""
+        here = [
+            t.summary()
+            for t in self.tables.live.values()
+            if not t.private and t.status != "finished"
+        ]
+        if self.redis is None:
+            return here
+        nodes = [n.decode() for n in await self.redis.smembers(self.nodes)]
+        others = [n for n in nodes if n != self.node]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for node in others:
+                pipe.hvals(self._lobby_key(node))
+            found = await pipe.execute()
+        for values in found:
+            here.extend(json.loads(v) for v in values)
+        return here
+
+    def _lobby_key(self, node: str) -> str:
+        return f"{self.prefix}lobby:{node}"
+
+    async def _publish_lobby(self) -> None:
+        """This node's public tables for the other nodes' lobbies, for a little longer
+        than a tick (a node that dies drops out of the lobby by itself)."""
+        summaries = {
+            t.id: json.dumps(t.summary())
+            for t in self.tables.live.values()
+            if not t.private and t.status != "finished"
+        }
+        key = self._lobby_key(self.node)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(key)
+            if summaries:
+                pipe.hset(key, mapping=summaries)
+                pipe.expire(key, max(2, int(3 * self.tick)))
+            pipe.sadd(self.nodes, self.node)
+            await pipe.execute()
+
+    # -- health --------------------------------------------------------------------------
+
+    def counts(self) -> dict[str, int]:
+        """What the metrics count: tables held here and their clients (remote ones
+        included), and clients connected here to tables elsewhere."""
+        return {
+            "tables": len(self.tables.live),
+            "clients": sum(len(t.clients) for t in self.tables.live.values()),
+            "forwarded": len(self.links),
+        }
