@@ -5,8 +5,10 @@ the owner of a table with -9 nor a rolling restart loses an acknowledged move.""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import signal
 import subprocess
 import threading
 import time
@@ -18,6 +20,9 @@ import pytest
 from sqlalchemy import create_engine, text
 from websockets.exceptions import ConnectionClosed
 
+from pips.server.repository import Leases, TableRepository
+from pips.server.round import Identity, Played, Round, TableError
+from pips.store.db import Database
 from tests.server_helpers import POSTGRES, Browser, Server, new_database, wait_for
 
 BROKER = os.environ.get("PIPS_TEST_REDIS_URL")
@@ -319,6 +324,88 @@ def test_a_rolling_restart_under_play_ends_no_game(tmp_path: Path) -> None:
     finally:
         for node in nodes:
             node.stop()
+
+
+def test_workers_share_one_port_and_a_sighup_replaces_them_under_play(tmp_path: Path) -> None:
+    """`pips serve --workers 2`: both processes answer on the one port, and SIGHUP to
+    the supervisor replaces them one after the other while a match goes on."""
+    url = new_database("postgresql", tmp_path)
+    extra = ("--workers", "2", "--broker", str(BROKER), "--lease", str(LEASE))
+    server = Server(tmp_path, url, bot_delay=0.15, extra=extra).start()
+    try:
+
+        def answering() -> set[str]:
+            return {node_id(server) for _ in range(30)}  # a new connection each
+
+        wait_for(lambda: len(answering()) == 2, 60)
+        before = answering()
+        table_id, players = two_players_and_a_bot([server], (0, 0))
+        moving_on(url, table_id, [server], players)
+        assert server.process is not None
+        server.process.send_signal(signal.SIGHUP)
+        wait_for(lambda: len(answering() - before) == 2, 90)
+        played_to_the_end(url, table_id, [server], players)
+        assert "Traceback" not in logs([server])
+    finally:
+        server.stop()
+
+
+@pytest.mark.skipif(not POSTGRES, reason="needs PIPS_TEST_POSTGRES_URL")
+def test_a_process_past_its_lease_stores_no_move_and_no_end(tmp_path: Path) -> None:
+    """Fencing: a process that stalled until another took its table over cannot store
+    a move or the game's end there any more; the new owner can."""
+    url = new_database("postgresql", tmp_path)
+    db = Database(url)
+    db.upgrade()
+    stalled, taker = TableRepository(db), TableRepository(db)
+    stalled.use_leases(Leases(db, "a" * 16, 5.0))
+    taker.use_leases(Leases(db, "b" * 16, 5.0))
+    bots = [{"kind": "bot", "bot": "greedy"}] * 2
+    game = Round.new("draw", {"players": 2}, bots, Identity(), seed=3)
+    table_id = "fenced-table"
+    try:
+        asyncio.run(
+            stalled.create(
+                table_id,
+                "draw",
+                game.options.to_json(),
+                3,
+                None,
+                game.entrants,
+                private=False,
+                invite="x",
+                turn_seconds=None,
+                created_by=None,
+            )
+        )
+        game.start()
+
+        def next_move() -> Played:
+            move = game.bot_decision()
+            assert move is not None
+            return game.apply(move)
+
+        asyncio.run(stalled.add_move(table_id, next_move()))
+        # The stalled process's lease runs out, and the other takes the table over.
+        with db.engine.begin() as connection:
+            connection.execute(text("UPDATE table_leases SET until = '2000-01-01'"))
+        assert taker.leases is not None and taker.leases.take(table_id)
+        late = next_move()
+        with pytest.raises(TableError):
+            asyncio.run(stalled.add_move(table_id, late))
+        with pytest.raises(TableError):
+            asyncio.run(stalled.finish(table_id, {"format": "x"}, None, None))
+        asyncio.run(taker.add_move(table_id, late))
+        assert [n for n, _, _ in stored_moves(url, table_id)] == [0, 1]
+        with db.engine.connect() as connection:
+            status = connection.execute(
+                text("SELECT status FROM tables WHERE id = :t"), {"t": table_id}
+            ).scalar()
+        assert status != "finished"
+    finally:
+        stalled.close()
+        taker.close()
+        db.engine.dispose()
 
 
 def test_several_processes_need_postgresql_and_a_broker(tmp_path: Path) -> None:

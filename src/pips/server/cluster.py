@@ -245,7 +245,7 @@ class Cluster:
         """The set of the nodes' ids (for the lobby)."""
         if broker is not None:
             self.leases = Leases(db, self.node, lease)
-            tables.lease = lambda: self.leases
+            tables.repository.use_leases(self.leases)
 
     @property
     def several(self) -> bool:

@@ -13,11 +13,12 @@ import asyncio
 import contextlib
 import queue
 import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, func, insert, or_, select, update
+from sqlalchemy import ColumnElement, Connection, delete, func, insert, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as upsert
 from sqlalchemy.orm import Session
 
@@ -51,6 +52,13 @@ class TableRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
         self._moves = MoveWriter(db)
+        self.leases: Leases | None = None
+        """With several processes: this process's leases. A new table is created with
+        its lease, and a move or a game's end is stored only while the lease holds."""
+
+    def use_leases(self, leases: Leases) -> None:
+        self.leases = leases
+        self._moves.fence = leases.fence
 
     def close(self) -> None:
         """Stop the move writer (after the moves queued so far are written)."""
@@ -71,7 +79,6 @@ class TableRepository:
         invite: str,
         turn_seconds: int | None,
         created_by: int | None,
-        lease: Leases | None = None,
     ) -> None:
         """A new table, with (several processes) the lease that makes this process its
         owner, in one transaction: no other process can take it in between."""
@@ -92,9 +99,9 @@ class TableRepository:
                         seats=[_seat_row(i, e) for i, e in enumerate(entrants)],
                     )
                 )
-                if lease is not None:
+                if self.leases is not None:
                     session.flush()
-                    lease.write(session, table_id)
+                    self.leases.write(session, table_id)
 
         await asyncio.to_thread(write)
 
@@ -140,6 +147,8 @@ class TableRepository:
 
         def write() -> None:
             with self.db.session() as session, session.begin():
+                if self.leases is not None:
+                    self.leases.fence(session.connection(), [table_id])
                 if last is not None:
                     session.execute(insert(MoveRow), [self._move_row(table_id, last)])
                 row = session.get(GameTable, table_id, with_for_update=True)
@@ -285,6 +294,9 @@ class MoveWriter:
         ] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self.fence: Callable[[Connection, Sequence[str]], None] | None = None
+        """Checks, in each commit, that this process may still write these tables'
+        moves (:meth:`Leases.fence`)."""
 
     async def write(self, row: dict[str, Any]) -> None:
         loop = asyncio.get_running_loop()
@@ -341,6 +353,8 @@ class MoveWriter:
         # Core inserts: a move is written on every turn, and the ORM's unit of work
         # costs three times as much for one row.
         with self.db.engine.begin() as connection:
+            if self.fence is not None:
+                self.fence(connection, sorted({row["table_id"] for row in rows}))
             connection.execute(insert(MoveRow), rows)
 
 
@@ -395,6 +409,24 @@ class Leases:
         session.execute(
             insert(TableLease).values(table_id=table_id, owner=self.node, until=self._until())
         )
+
+    def fence(self, connection: Connection, table_ids: Sequence[str]) -> None:
+        """Within a transaction that writes these tables: refuse unless this process
+        holds each one's lease now. The lease rows stay locked until the transaction
+        ends, so nobody takes them over between this check and the commit: a process
+        that stalled past its lease cannot store a move after another took the table."""
+        held = connection.execute(
+            select(TableLease.table_id)
+            .where(
+                TableLease.table_id.in_(table_ids),
+                TableLease.owner == self.node,
+                TableLease.until > self._now(),
+            )
+            .with_for_update(read=True)
+        )
+        lost = set(table_ids) - set(held.scalars())
+        if lost:
+            raise TableError(phrase("the table has moved to another server process"))
 
     def take(self, table_id: str) -> bool:
         """Take the table's lease if nobody holds it (or it ran out); whether this

@@ -220,13 +220,10 @@ class Tables:
         self.keep_finished = 600.0
         """Seconds a finished table stays live before only its record remains."""
         self.grace = grace
-        self.chat_history = 200
-        """Chat lines a table keeps."""
         """Seconds a person's seat may stay without a connection during a game before
         a bot takes it, so the others can finish."""
-        self.lease: Callable[[], Any] | None = None
-        """With several processes (:mod:`pips.server.cluster`): the lease row a new table
-        is created with, owned by this process, in the table's own transaction."""
+        self.chat_history = 200
+        """Chat lines a table keeps."""
         self.moved: Callable[[float], None] = lambda seconds: None
         """Told of every accepted move: the seconds from its arrival to its stored,
         published state (the metrics' latency)."""
@@ -278,7 +275,6 @@ class Tables:
             invite=table.invite,
             turn_seconds=turn_seconds,
             created_by=creator.user_id,
-            lease=None if self.lease is None else self.lease(),
         )
         self.live[table.id] = table
         return table
