@@ -124,7 +124,16 @@ def serve(
     # uvicorn's supervisor shares the socket among the processes, starts a new one for
     # each that dies, and replaces them one by one on SIGHUP (a rolling restart).
     os.environ[Settings.VARIABLE] = settings.to_json()
-    uvicorn.run("pips.server.app:from_environment", factory=True, workers=workers, **common)
+    # A new process joins the others (database, broker, orphaned tables) before it
+    # answers; on a busy machine that takes longer than uvicorn's 5 s, and a restart
+    # given up half way keeps the old process.
+    uvicorn.run(
+        "pips.server.app:from_environment",
+        factory=True,
+        workers=workers,
+        timeout_worker_healthcheck=60,
+        **common,
+    )
 
 
 def hidden_password(url: str) -> str:

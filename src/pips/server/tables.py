@@ -334,6 +334,10 @@ class Tables:
         the disk."""
         try:
             await self.repository.add_move(table.id, played)
+        except TableError as exc:  # refused, not broken: another process holds the table
+            log.warning("table %s: move %d not stored: %s", table.id, played.number, exc)
+            table.round = self._replayed(await self.repository.load_async(table.id))
+            raise
         except Exception:
             log.exception("table %s: move %d could not be stored", table.id, played.number)
             table.round = self._replayed(await self.repository.load_async(table.id))
@@ -467,6 +471,10 @@ class Tables:
         try:
             result = self.result_of(table, written)
             await self.repository.finish(table.id, written, last, result)
+        except TableError as exc:  # refused: another process holds the table, or ended it
+            log.warning("table %s: the end of the game not stored: %s", table.id, exc)
+            table.round = self._replayed(await self.repository.load_async(table.id))
+            raise
         except Exception:
             log.exception("table %s: the end of the game could not be stored", table.id)
             table.round = self._replayed(await self.repository.load_async(table.id))
