@@ -188,13 +188,15 @@ def check_every_acknowledged_move_stored(url: str, table_id: str, roamers: list[
     assert acknowledged > 0
 
 
-def two_players_and_a_bot(nodes: list[Server], first: tuple[int, int]) -> tuple[str, list[Roamer]]:
+def two_players_and_a_bot(
+    nodes: list[Server], first: tuple[int, int], target: int = 50
+) -> tuple[str, list[Roamer]]:
     """A family match of Ann and Bob, who sign in at processes ``first`` and keep to
     the table from there, and a bot; the match is under way."""
     ann, bob = Browser(nodes[first[0]], "Ann"), Browser(nodes[first[1]], "Bob")
     table_id = ann.create(
-        "family",  # hand after hand to 50 points: time for the failures
-        {"players": 3, "target": 50},
+        "family",  # hand after hand to the target: time for the failures
+        {"players": 3, "target": target},
         [{"kind": "me"}, {"kind": "open"}, {"kind": "bot", "bot": "greedy"}],
     )
     assert bob.post(f"/api/tables/{table_id}/join").status_code == 200

@@ -24,7 +24,9 @@ pytestmark = needs_cluster
 def test_killing_the_owner_again_and_again_loses_no_acknowledged_move(tmp_path: Path) -> None:
     url, nodes = cluster(tmp_path, 3, bot_delay=0.15)
     try:
-        table_id, players = two_players_and_a_bot(nodes, (1, 2))
+        table_id, players = two_players_and_a_bot(
+            nodes, (1, 2), target=100
+        )  # long enough for three kills
         kills = 0
         while kills < 3 and not any(r.over for r in players):
             moving_on(url, table_id, nodes, players)
