@@ -55,7 +55,7 @@ def test_registry_names_and_settings() -> None:
 
 
 @pytest.mark.parametrize(("game", "options"), GAMES, ids=IDS)
-@pytest.mark.parametrize("bot", ["expert", "search:easy", "ismcts:150"])
+@pytest.mark.parametrize("bot", ["expert", "search:easy", "ismcts:40"])
 def test_bot_plays_whole_matches_legally(game: str, options: dict[str, Any], bot: str) -> None:
     """Every choice is one of the legal moves (the engine would refuse anything else),
     and the same seed gives the same match: decisions replay."""

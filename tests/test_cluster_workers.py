@@ -26,7 +26,7 @@ def test_workers_share_one_port_and_a_sighup_replaces_them_under_play(tmp_path: 
     the supervisor replaces them one after the other while a match goes on."""
     url = new_database("postgresql", tmp_path)
     extra = ("--workers", "2", "--broker", str(BROKER), "--lease", str(LEASE))
-    server = Server(tmp_path, url, bot_delay=0.15, extra=extra).start()
+    server = Server(tmp_path, url, bot_delay=0.05, extra=extra).start()
     try:
 
         def answering() -> set[str]:
