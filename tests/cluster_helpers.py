@@ -30,14 +30,16 @@ LEASE = 2.0
 the tests' failovers are quick)."""
 
 
-def cluster(tmp_path: Path, size: int, bot_delay: float = 0.0) -> tuple[str, list[Server]]:
+def cluster(
+    tmp_path: Path, size: int, bot_delay: float = 0.0, extra: tuple[str, ...] = ()
+) -> tuple[str, list[Server]]:
     url = new_database("postgresql", tmp_path)
     nodes = []
     for i in range(size):
         home = tmp_path / f"node{i}"
         home.mkdir()
-        extra = ("--broker", str(BROKER), "--lease", str(LEASE))
-        nodes.append(Server(home, url, bot_delay=bot_delay, extra=extra))
+        options = ("--broker", str(BROKER), "--lease", str(LEASE), *extra)
+        nodes.append(Server(home, url, bot_delay=bot_delay, extra=options))
     for node in nodes:
         node.start()
     return url, nodes

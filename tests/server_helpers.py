@@ -8,6 +8,7 @@ import os
 import secrets
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -15,7 +16,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 from websockets.sync.client import ClientConnection, connect
@@ -93,9 +94,16 @@ class Server:
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
+    tls: ssl.SSLContext | None = None
+    """The context a client trusts this server's certificate with (plain HTTP: none)."""
+
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
         env = {**os.environ, "PIPS_HOME": str(self.home), "PIPS_SECRET": "test-secret"}
@@ -164,14 +172,30 @@ def an_address() -> str:
     return f"10.{secrets.randbelow(256)}.{secrets.randbelow(256)}.{secrets.randbelow(254) + 1}"
 
 
+class Site(Protocol):
+    """Where a browser goes: a server, or a proxy in front of several."""
+
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def ws_url(self) -> str: ...
+
+    @property
+    def tls(self) -> ssl.SSLContext | None: ...
+
+
 class Browser:
     """One person's cookies: an HTTP client with a session, and websockets as them."""
 
-    def __init__(self, server: Server, name: str | None = None) -> None:
+    def __init__(self, server: Site, name: str | None = None) -> None:
         self.server = server
         self.address = an_address()
         self.http = httpx.Client(
-            base_url=server.url, timeout=30, headers={"X-Forwarded-For": self.address}
+            base_url=server.url,
+            timeout=30,
+            headers={"X-Forwarded-For": self.address},
+            verify=server.tls or True,
         )
         self.csrf = self.http.get("/api/session").json()["csrf"]
         if name is not None:
@@ -197,11 +221,11 @@ class Browser:
 
     def socket(self, table_id: str, invite: str = "") -> ClientConnection:
         cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
-        uri = f"ws://127.0.0.1:{self.server.port}/ws/{table_id}?invite={invite}"
+        uri = f"{self.server.ws_url}/ws/{table_id}?invite={invite}"
         headers = {"X-Forwarded-For": self.address, **({"Cookie": cookie} if cookie else {})}
         if "accept-language" in self.http.headers:
             headers["Accept-Language"] = self.http.headers["accept-language"]
-        connection = connect(uri, additional_headers=headers)
+        connection = connect(uri, additional_headers=headers, ssl=self.server.tls)
         # Entered as a context manager (websockets 17.1 warns otherwise); callers close it.
         return connection.__enter__()
 
