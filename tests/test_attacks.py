@@ -48,12 +48,12 @@ def dealt(spec: Any, options: Any, seed: int, seat: int) -> Any:
 # -- 1. deals nobody can predict ------------------------------------------------------
 
 
-@every_database
-def test_a_players_own_tiles_give_no_seed_to_search_for(server: Server) -> None:
+def test_a_players_own_tiles_give_no_seed_to_search_for(shared_server: Server) -> None:
     """The attack: from one's own 18 tiles, search the 31-bit seed space for the seed
     that deals them, then read every other hand. Here there is no seed to search: the
     table shows none, and no seed of a (reduced) space deals those tiles."""
-    ann = Browser(server, "Ann")
+    server = shared_server
+    ann = Browser(server, "Tilda")
     options = {"players": 3, "set": 9}
     table = ann.create("fido", options, [{"kind": "me"}, *bots(2)])
     summary = ann.http.get(f"/api/tables/{table}").json()["table"]
@@ -73,11 +73,11 @@ def test_a_players_own_tiles_give_no_seed_to_search_for(server: Server) -> None:
     assert candidates == []
 
 
-@every_database
 def test_every_deal_is_committed_before_play_and_revealed_in_the_record(
-    server: Server, tmp_path: Path
+    shared_server: Server, tmp_path: Path
 ) -> None:
-    ann = Browser(server, "Ann")
+    server = shared_server
+    ann = Browser(server, "Dora")
     table = ann.create("doubles", {"players": 4, "target": 20}, [{"kind": "me"}, *bots(3)])
     seen: dict[int, str] = {}
     with ann.socket(table) as connection:
@@ -117,11 +117,11 @@ def test_every_deal_is_committed_before_play_and_revealed_in_the_record(
         record.replay(forged)
 
 
-@every_database
 def test_a_chosen_seed_makes_an_unrated_practice_table_every_seat_is_shown(
-    server: Server,
+    shared_server: Server,
 ) -> None:
-    ann, bea = Browser(server, "Ann"), Browser(server, "Bea")
+    server = shared_server
+    ann, bea = Browser(server, "Sela"), Browser(server, "Bea")
     table = ann.create("draw", {"players": 2}, [{"kind": "me"}, {"kind": "open"}], seed=42)
     assert bea.post(f"/api/tables/{table}/join").status_code == 200
     with bea.socket(table) as connection:
@@ -135,9 +135,9 @@ def test_a_chosen_seed_makes_an_unrated_practice_table_every_seat_is_shown(
 # -- 3. nothing lost at the end (see also the kill -9 test below) --------------------
 
 
-@every_database
-def test_a_finished_game_has_its_record_and_result_together(server: Server) -> None:
-    ann = Browser(server, "Ann")
+def test_a_finished_game_has_its_record_and_result_together(shared_server: Server) -> None:
+    server = shared_server
+    ann = Browser(server, "Fina")
     table = ann.create("draw", {"players": 2}, [{"kind": "me"}, *bots(1)])
     with ann.socket(table) as connection:
         while True:
@@ -147,7 +147,7 @@ def test_a_finished_game_has_its_record_and_result_together(server: Server) -> N
             if message["match"]["over"]:
                 # Whoever hears "over" finds the record and the result already stored.
                 assert ann.http.get(f"/api/records/{table}").status_code == 200
-                found = ann.http.get("/api/results", params={"player": "Ann"}).json()
+                found = ann.http.get("/api/results", params={"player": "Fina"}).json()
                 assert found["total"] == 1
                 break
             if message.get("legal"):
@@ -161,9 +161,9 @@ def test_a_finished_game_has_its_record_and_result_together(server: Server) -> N
 # -- 6. private tables ----------------------------------------------------------------
 
 
-@every_database
-def test_a_private_table_is_private_on_every_route(server: Server) -> None:
-    ann = Browser(server, "Ann")
+def test_a_private_table_is_private_on_every_route(shared_server: Server) -> None:
+    server = shared_server
+    ann = Browser(server, "Priya")
     made = ann.post(
         "/api/tables",
         {
@@ -189,9 +189,9 @@ def test_a_private_table_is_private_on_every_route(server: Server) -> None:
 # -- 7. the smaller holes --------------------------------------------------------------
 
 
-@every_database
-def test_a_manual_deal_is_refused_at_a_server_table(server: Server) -> None:
-    ann = Browser(server, "Ann")
+def test_a_manual_deal_is_refused_at_a_server_table(shared_server: Server) -> None:
+    server = shared_server
+    ann = Browser(server, "Manu")
     response = ann.post(
         "/api/tables",
         {"game": "fido", "options": {"players": 3, "deal_mode": "manual"}, "seats": bots(3)},
@@ -259,8 +259,8 @@ def test_a_websocket_from_another_site_is_refused(shared_server: Server) -> None
         assert first_state(connection)["seat"] == 0
 
 
-@every_database
-def test_an_exported_place_cannot_be_a_spreadsheet_formula(server: Server) -> None:
+def test_an_exported_place_cannot_be_a_spreadsheet_formula(shared_server: Server) -> None:
+    server = shared_server
     ann = Browser(server)
     register(ann, "Anna")
     ben = Browser(server)

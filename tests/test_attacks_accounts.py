@@ -2,7 +2,8 @@
 ``pips serve`` (one login stalling every table, no throttle, login time telling who
 exists, cookies alive after sign-out, look-alike names, one person filling the server),
 tried again against a real server process and shown refused (docs/server.md, "Accounts
-and security" and "Limits")."""
+and security" and "Limits"). The tests share one server per database, each as people
+of its own (names, addresses), as the public shares one server."""
 
 from __future__ import annotations
 
@@ -14,33 +15,32 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import pytest
 from sqlalchemy import select
 
 from pips.store.models import ChatLine
-from tests.server_helpers import Browser, Server, bots, database_urls, first_state, register
-
-every_database = pytest.mark.parametrize("server", database_urls(), indirect=True)
+from tests.server_helpers import Browser, Server, bots, first_state, register
 
 # -- 2. accounts -------------------------------------------------------------------
 
 
-@every_database
-def test_wrong_passwords_lock_the_account_and_the_right_one_waits_too(server: Server) -> None:
+def test_wrong_passwords_lock_the_account_and_the_right_one_waits_too(
+    shared_server: Server,
+) -> None:
+    server = shared_server
     ann = Browser(server)
-    assert register(ann, "Ann").status_code == 303
+    assert register(ann, "Lotte").status_code == 303
     statuses = []
     for _ in range(7):
         attacker = Browser(server)  # a new address each time: the account is what counts
-        statuses.append(attacker.form("/login", name="Ann", password="wrong-guess").status_code)
+        statuses.append(attacker.form("/login", name="Lotte", password="wrong-guess").status_code)
     assert statuses[:5] == [401] * 5 and statuses[5:] == [429, 429]
-    right = Browser(server).form("/login", name="Ann", password="password-1")
+    right = Browser(server).form("/login", name="Lotte", password="password-1")
     assert right.status_code == 429 and int(right.headers["retry-after"]) >= 1
     assert "try again in" in right.text
 
 
-@every_database
-def test_one_address_gets_a_burst_of_attempts_then_waits(server: Server) -> None:
+def test_one_address_gets_a_burst_of_attempts_then_waits(shared_server: Server) -> None:
+    server = shared_server
     attacker = Browser(server)
     codes = [
         attacker.form("/login", name=f"nobody-{i}", password="whatever-1").status_code
@@ -50,9 +50,9 @@ def test_one_address_gets_a_burst_of_attempts_then_waits(server: Server) -> None
     assert codes[:10] == [401] * 10 and codes.count(429) >= 4 and set(codes) == {401, 429}
 
 
-@every_database
-def test_signing_in_to_no_account_takes_as_long_as_to_one(server: Server) -> None:
+def test_signing_in_to_no_account_takes_as_long_as_to_one(shared_server: Server) -> None:
     """Login time once told whether an account exists (389 ms against 16 ms)."""
+    server = shared_server
     assert register(Browser(server), "Real Name").status_code == 303
 
     def timed(name: str) -> float:
@@ -71,11 +71,11 @@ def test_signing_in_to_no_account_takes_as_long_as_to_one(server: Server) -> Non
     assert 0.5 < ratio < 2.0, (existing, missing)
 
 
-@every_database
-def test_hashing_leaves_the_tables_answering(server: Server) -> None:
+def test_hashing_leaves_the_tables_answering(shared_server: Server) -> None:
     """Eight clients signing in as fast as they can: another table's ping is answered in
     a fraction of the time one sign-in takes (hashing runs off the event loop)."""
-    ann = Browser(server, "Ann")
+    server = shared_server
+    ann = Browser(server, "Hasso")
     table = ann.create("draw", {"players": 2}, [{"kind": "me"}, *bots(1)])
     register(Browser(server), "Target")
     stop = threading.Event()
@@ -108,11 +108,11 @@ def test_hashing_leaves_the_tables_answering(server: Server) -> None:
     assert statistics.median(pings) < statistics.median(sign_ins) / 4, (pings, sign_ins)
 
 
-@every_database
-def test_a_copied_session_cookie_is_worthless_after_sign_out(server: Server) -> None:
+def test_a_copied_session_cookie_is_worthless_after_sign_out(shared_server: Server) -> None:
+    server = shared_server
     ann = Browser(server)
     before = ann.csrf
-    assert register(ann, "Ann").status_code == 303
+    assert register(ann, "Kuki").status_code == 303
     assert ann.csrf != before  # a new CSRF token at sign-in
     stolen = dict(ann.http.cookies.items())
     assert ann.form("/logout").status_code == 303
@@ -120,8 +120,8 @@ def test_a_copied_session_cookie_is_worthless_after_sign_out(server: Server) -> 
     assert thief.get("/api/session").json()["name"] is None
 
 
-@every_database
-def test_names_are_one_per_folded_key_for_accounts_and_guests(server: Server) -> None:
+def test_names_are_one_per_folded_key_for_accounts_and_guests(shared_server: Server) -> None:
+    server = shared_server
     assert register(Browser(server), "alice").status_code == 303
     shout = register(Browser(server), "ALICE")
     assert shout.status_code == 409 and "taken" in shout.text
@@ -145,9 +145,9 @@ def test_names_are_one_per_folded_key_for_accounts_and_guests(server: Server) ->
 # -- 5. limits per person ------------------------------------------------------------
 
 
-@every_database
-def test_one_person_cannot_fill_the_server_with_tables(server: Server) -> None:
-    ann = Browser(server, "Ann")
+def test_one_person_cannot_fill_the_server_with_tables(shared_server: Server) -> None:
+    server = shared_server
+    ann = Browser(server, "Filla")
     nine = {"players": 9, "set": 15}
     codes = [
         ann.post("/api/tables", {"game": "fido", "options": nine, "seats": bots(9)}).status_code
@@ -158,7 +158,7 @@ def test_one_person_cannot_fill_the_server_with_tables(server: Server) -> None:
     again = Browser(server)
     again.address = ann.address
     again.http.headers["X-Forwarded-For"] = ann.address
-    again.form("/guest", name="Ann Two")
+    again.form("/guest", name="Filla Two")
     created = [
         again.post("/api/tables", {"game": "draw", "seats": [{"kind": "me"}, *bots(1)]})
         for _ in range(3)
@@ -166,9 +166,9 @@ def test_one_person_cannot_fill_the_server_with_tables(server: Server) -> None:
     assert [c.status_code for c in created][-1] == 429
 
 
-@every_database
-def test_chat_is_for_players_at_a_bounded_rate(server: Server) -> None:
-    ann = Browser(server, "Ann")
+def test_chat_is_for_players_at_a_bounded_rate(shared_server: Server) -> None:
+    server = shared_server
+    ann = Browser(server, "Chayenne")
     table = ann.create("draw", {"players": 2}, [{"kind": "me"}, {"kind": "open"}])
     watcher = Browser(server)
     with watcher.socket(table) as anonymous:
@@ -222,9 +222,10 @@ def test_a_tables_chat_keeps_a_bounded_history(tmp_path: Path) -> None:
     assert kept == [f"line {i}" for i in range(7, 12)]
 
 
-@every_database
-def test_request_bodies_over_the_limit_are_refused_unread(server: Server) -> None:
-    ann = Browser(server, "Ann")
+def test_request_bodies_over_the_limit_are_refused_unread(shared_server: Server) -> None:
+    server = shared_server
+    ann = Browser(server, "Bodo")
+    tables_before = ann.http.get("/api/tables").json()
     huge = b'{"game": "draw", "seats": [' + b'{"kind": "open"},' * 200_000 + b"]}"
     declared = ann.http.post(
         "/api/tables",
@@ -243,11 +244,11 @@ def test_request_bodies_over_the_limit_are_refused_unread(server: Server) -> Non
         headers={"X-CSRF-Token": ann.csrf, "Content-Type": "application/json"},
     )
     assert streamed.status_code == 413
-    assert ann.http.get("/api/tables").json() == []
+    assert ann.http.get("/api/tables").json() == tables_before
 
 
-@every_database
-def test_checking_results_without_an_account_is_bounded(server: Server) -> None:
+def test_checking_results_without_an_account_is_bounded(shared_server: Server) -> None:
+    server = shared_server
     game = {
         "game": "draw",
         "date": "2026-11-01",

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from pips.bots import kernel as k
-from pips.bots.fast import FastRules, FastState, rules_of
+from pips.bots.fast import FastRules, FastState, random_hands, random_source, rules_of
 from pips.bots.knowledge import HEAVINESS, Knowledge
 from pips.bots.solver import Solver
 from pips.core.errors import OptionError
@@ -292,9 +292,11 @@ class SearchBot:
 
 
 def warm_up(game: str | None = None, options: dict[str, Any] | None = None) -> None:
-    """Compile (or load) the kernel functions the search uses, with one tiny search
-    (of ``game``, by default the first game pips knows: the functions are the same for
-    every game)."""
+    """Compile (or load from numba's cache) every kernel function, with one tiny search
+    and one of each other use (of ``game``, by default the first game pips knows: the
+    functions are the same for every game). Cold, this takes half a minute of one core;
+    ``scripts/test`` runs it once before the tests, so that the test processes load the
+    cache instead of each compiling the same functions."""
     spec = all_games()[0] if game is None else find_game(game)
     chosen = dict(spec.defaults) if options is None else options
     state = spec.new_hand(spec.options_from_json(chosen), random.Random(0))
@@ -312,3 +314,8 @@ def warm_up(game: str | None = None, options: dict[str, Any] | None = None) -> N
     rows = np.zeros((1, k.MOVE_WIDTH), np.int64)
     SearchBot._rows(root, moves, rows)
     solver.values(root, rows, seat, spec.pairs, 1, 1)
+    # What the information-set search and the benchmarks use besides.
+    dealt = FastState.dealt(rules, random_source(0))
+    dealt.hand_points()
+    dealt.apply(0)
+    random_hands(rules, 1, 0)
