@@ -420,7 +420,7 @@ def main() -> None:
             str(r["lost_moves"]),
         )
     console.print(table)
-    plot(results, args.out / f"{name}.png")
+    (plot_processes if several else plot)(results, args.out / f"{name}.png")
 
 
 def plot(results: list[dict[str, Any]], path: Path) -> None:
@@ -447,6 +447,57 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
     right.axhline(100, color="grey", linestyle="--", label="target p99")
     right.set(title="move to every seat, p99 ms", xlabel="clients", yscale="log")
     right.legend(fontsize="small")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def plot_processes(results: list[dict[str, Any]], path: Path) -> None:
+    """The matrix against the number of processes: a row per think time, moves per
+    second on the left and p99 on the right, a line per client count and placement (the
+    single process, P = 1, starts both placements' lines)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    thinks = sorted({r["think_seconds"] for r in results})
+    figure, axes = plt.subplots(len(thinks), 2, figsize=(11, 4 * len(thinks)), squeeze=False)
+    counts = sorted({r["processes"] for r in results})
+    for row, think in zip(axes, thinks, strict=True):
+        left, right = row
+        for clients in sorted({r["clients"] for r in results}):
+            for placement, style in (("spread", "--"), ("owner", "-")):
+                series = sorted(
+                    (
+                        r
+                        for r in results
+                        if r["think_seconds"] == think
+                        and r["clients"] == clients
+                        and r["placement"] in (placement, "-")
+                    ),
+                    key=lambda r: r["processes"],
+                )
+                if len(series) < 2:
+                    continue
+                x = [r["processes"] for r in series]
+                label = f"{clients} clients, {placement}"
+                left.plot(
+                    x, [r["moves_per_second"] for r in series], style, marker="o", label=label
+                )
+                right.plot(x, [r["p99_ms"] for r in series], style, marker="s", label=label)
+        left.set(title=f"think {think} s: moves per second", xlabel="processes", xticks=counts)
+        left.set_ylim(bottom=0)
+        right.axhline(100, color="grey", linestyle=":", label="target p99")
+        right.set(
+            title=f"think {think} s: move to every seat, p99 ms",
+            xlabel="processes",
+            xticks=counts,
+            yscale="log",
+        )
+        left.legend(fontsize="small")
+        right.legend(fontsize="small")
+    figure.suptitle("pips serve on 2 cores: 1 process on SQLite; 2 and 4 on PostgreSQL and Redis")
     figure.tight_layout()
     figure.savefig(path, dpi=100)
     plt.close(figure)
