@@ -3,6 +3,7 @@ numbers, dates and ordinals in the language's form, the command's errors in Germ
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -245,3 +246,35 @@ def test_the_rules_and_a_bad_record_in_german(tmp_path: Path) -> None:
     checked = pips("check", str(bad), lang="de_DE.UTF-8")
     assert checked.returncode == 1
     assert "Aufzeichnung 1: format muss 'pips.record/1' sein, nicht 'nope'" in checked.stderr
+
+
+def test_a_game_in_the_terminal_calls_the_person_du_in_german(tmp_path: Path) -> None:
+    """The person's default name is said in their language, and once only: "Du", not
+    "You" or "Du (du)"; their own moves are told to them ("Du legst", not "Du legt"); a
+    name they give is theirs as it is."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG"))}
+
+    def play(*extra: str, lang: str = "de_DE.UTF-8") -> tuple[str, list[str]]:
+        save = tmp_path / f"game-{len(list(tmp_path.iterdir()))}.json"
+        played = subprocess.run(
+            [
+                *(sys.executable, "-m", "pips", "play", "draw", "--players", "2", "--seed", "3"),
+                *("--bots", "greedy", "--text", "--save", str(save), *extra),
+            ],
+            input="1\n" * 200,
+            capture_output=True,
+            text=True,
+            env={**env, "LANG": lang},
+            timeout=120,
+        )
+        assert played.returncode == 0, played.stderr
+        return played.stdout, json.loads(save.read_text())["seats"]
+
+    german, seats = play()
+    assert seats[0] == "Du" and "0 Du, 1 greedy-1" in german
+    assert "Du legst" in german and "Du legt" not in german
+    assert "You" not in german and "Du (du)" not in german
+    english, seats = play(lang="en_US.UTF-8")
+    assert seats[0] == "You" and "You lay" in english and "You lays" not in english
+    _, seats = play("--name", "Jürgen")
+    assert seats[0] == "Jürgen"

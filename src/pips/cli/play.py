@@ -79,7 +79,10 @@ def play(
     flags: GameFlags,
     game: Annotated[str | None, typer.Argument(help=game_help())] = None,
     bots: Annotated[str, typer.Option(help="Bots for the other seats, in order.")] = "greedy",
-    name: Annotated[str, typer.Option(help="Your name in the record.")] = "You",
+    name: Annotated[
+        str | None,
+        typer.Option(help="Your name in the record (default: You, in your language)."),
+    ] = None,
     seat: Annotated[
         int,
         typer.Option(help="Your place at the table (0 opens the order; lots may move you)."),
@@ -127,7 +130,8 @@ def play(
         seed = random.SystemRandom().randrange(2**31) if seed is None else seed
         others = bot_specs(bots, options.players - 1)
         entrants: list[str | None] = [*others[:seat], None, *others[seat:]]
-        names = [name if b is None else f"{b}-{i}" for i, b in enumerate(entrants)]
+        me = name or _("You")
+        names = [me if b is None else f"{b}-{i}" for i, b in enumerate(entrants)]
         if save is not None and save.exists():
             fail(
                 _("{file} exists: choose another file, or go on with it by --resume {file}").format(
@@ -206,7 +210,8 @@ def play_in_text(session: PlaySession) -> None:
             # Nothing changed: the same seat moves again.
             out.print(explain(exc), style="red", markup=False)
             continue
-        out.print(say(describe_event(played.event.seen_by(session.me), names, spec.name)))
+        seen = played.event.seen_by(session.me)
+        out.print(say(describe_event(seen, names, spec.name, you=session.me)))
         if played.hand_over:
             out.print(result_table(match.hands[played.hand - 1], names))
     if match.target is not None:

@@ -21,6 +21,13 @@ from pips.games.registry import find_game
 from pips.games.traits import DrawRule
 from pips.i18n import _, decimal, say
 
+
+def called_you(name: str) -> bool:
+    """Whether the person's name is already the default "You" (in English, as older
+    records have it, or in the language shown): then no "(you)" is added to it."""
+    return name in ("You", _("You"))
+
+
 PLAYABLE = "bold green"
 CURSOR = "bold black on bright_white"
 DIM = "dim"
@@ -72,7 +79,7 @@ def seats_panel(
         )
     for seat, name in enumerate(names):
         marker = "▶" if view.turn == seat else ""
-        label = name + (" " + _("(you)") if seat == view.seat and name != "You" else "")
+        label = name + (" " + _("(you)") if seat == view.seat and not called_you(name) else "")
         if spec.pairs:
             label += "  " + _("pair {letter}").format(letter="AB"[seat % 2])
         row: list[RenderableType] = [
@@ -207,8 +214,10 @@ def seats_line(view: View, names: Sequence[str], target: int | None, width: int)
     to play marked; then the stock and the hand."""
     spec = find_game(view.game)
     scores = view.result.final if view.result is not None else view.scores
-    # The person is "(you)" unless already called You.
-    you = [" " + _("(you)") if s == view.seat and n != "You" else "" for s, n in enumerate(names)]
+    you = [
+        " " + _("(you)") if s == view.seat and not called_you(n) else ""
+        for s, n in enumerate(names)
+    ]
     seat_words = (
         _("{name}: {tiles} tiles, {score} points")
         if spec.scores_during_hand
