@@ -3,15 +3,20 @@ that hide what they say are refused, and two spellings of one name are one name.
 
 from __future__ import annotations
 
+import threading
 import unicodedata
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from pips.core.names import check_name, name_key
-from pips.server.accounts import AccountError, Throttle
+from pips.server.accounts import AccountError, DatabaseBook, FailureBook, MemoryBook, Throttle
 from pips.server.accounts import check_name as account_name
+from pips.store.db import Database
+from tests.server_helpers import database_urls, new_database
 
 
 @pytest.mark.parametrize(
@@ -114,9 +119,26 @@ class Clock:
         return self.now
 
 
-def test_wrong_passwords_make_an_account_wait_longer_each_time() -> None:
+def _database_book(kind: str, tmp_path: Path) -> Callable[[], FailureBook]:
+    """A maker of books over one fresh database: two books made are two processes."""
+    db = Database(new_database(kind, tmp_path))
+    db.upgrade()
+    return lambda: DatabaseBook(db)
+
+
+@pytest.fixture(params=["memory", *database_urls()])
+def book(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], FailureBook]:
+    """Where the failures are kept: this process only, or a database of each kind."""
+    if request.param == "memory":
+        return MemoryBook
+    return _database_book(request.param, tmp_path)
+
+
+def test_wrong_passwords_make_an_account_wait_longer_each_time(
+    book: Callable[[], FailureBook],
+) -> None:
     clock = Clock()
-    throttle = Throttle(clock=clock)
+    throttle = Throttle(clock=clock, book=book())
     for _ in range(5):
         throttle.check_account("ann")
         throttle.failed("ann")
@@ -151,3 +173,48 @@ def test_an_address_gets_its_burst_then_waits() -> None:
     throttle.attempt("10.0.0.2")  # another address is not held back
     clock.now += 6.0
     throttle.attempt("10.0.0.1")
+
+
+@pytest.mark.parametrize("kind", database_urls())
+def test_every_process_counts_the_same_wrong_passwords(kind: str, tmp_path: Path) -> None:
+    """Two server processes over one database (DatabaseBook): wrong passwords at either
+    count for both, so a balancer in front of several gives a guesser no more tries, and
+    a process started later (a restart) knows them too."""
+    book = _database_book(kind, tmp_path)
+    clock = Clock()
+    first, second = Throttle(clock=clock, book=book()), Throttle(clock=clock, book=book())
+    for throttle in (first, second, first, second, first):
+        throttle.check_account("jörg")
+        throttle.failed("jörg")
+    for throttle in (first, second, Throttle(clock=clock, book=book())):
+        with pytest.raises(AccountError) as refused:
+            throttle.check_account("jörg")
+        assert refused.value.retry_after == 2
+    second.check_account("anna")  # another name is not held back
+    # At the longest wait, the run is not forgotten: the next try waits as long again.
+    for _ in range(20):
+        clock.now += first.longest_wait
+        first.check_account("jörg")
+        second.failed("jörg")
+    with pytest.raises(AccountError) as refused:
+        first.check_account("jörg")
+    assert refused.value.retry_after == first.longest_wait
+    # A run nobody continued for a day is forgotten: the count starts again.
+    clock.now += first.forget_after + 1
+    first.check_account("jörg")
+    second.failed("jörg")
+    first.check_account("jörg")
+    # Wrong passwords at the same moment at several processes are each counted.
+    threads = [
+        threading.Thread(target=lambda t=t: [t.failed("eve") for _ in range(10)])
+        for t in (Throttle(clock=clock, book=book()) for _ in range(4))
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    with pytest.raises(AccountError) as refused:
+        first.check_account("eve")
+    assert refused.value.retry_after == first.wait_after(40)
+    first.succeeded("eve")
+    second.check_account("eve")  # the right password clears it everywhere

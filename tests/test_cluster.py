@@ -26,7 +26,7 @@ from tests.cluster_helpers import (
     needs_cluster,
     stored_moves,
 )
-from tests.server_helpers import POSTGRES, Browser, new_database, wait_for
+from tests.server_helpers import POSTGRES, Browser, new_database, register, wait_for
 
 pytestmark = needs_cluster
 
@@ -188,3 +188,22 @@ def test_several_processes_need_postgresql_and_a_broker(
         # A refusal in words (the `pips` command prints it on one line), not a crash.
         assert not isinstance(done.exception, AssertionError), extra
         assert words in done.output + str(done.exception), (extra, done.output)
+
+
+def test_wrong_passwords_at_either_process_count_for_both(tmp_path: Path) -> None:
+    """A guesser whose tries a balancer spreads over two processes gets no more of them
+    than at one: five wrong passwords in all, and the account waits at both."""
+    _, nodes = cluster(tmp_path, 2)
+    try:
+        assert register(Browser(nodes[0]), "Greta").status_code == 303
+        codes = [
+            Browser(nodes[i % 2]).form("/login", name="Greta", password="wrong-guess").status_code
+            for i in range(7)
+        ]
+        assert codes == [401] * 5 + [429, 429], codes
+        for node in nodes:
+            right = Browser(node).form("/login", name="greta", password="password-1")
+            assert right.status_code == 429 and "try again in" in right.text
+    finally:
+        for node in nodes:
+            node.stop()

@@ -8,8 +8,9 @@
   verifies the password against a dummy hash, so the answer takes as long.
 * **Throttles** (:class:`Throttle`): per address a bucket of attempts (sign-in,
   registration, guest names); per account a growing wait after repeated wrong
-  passwords (2, 4, 8 ... seconds, at most 15 minutes), whatever address they come from.
-  A refused attempt costs no hash.
+  passwords (2, 4, 8 ... seconds, at most 15 minutes), whatever address they come from,
+  and whichever server process they reach (counted in the database). A refused attempt
+  costs no hash.
 * **Sessions live on the server** (the ``sessions`` table): the signed cookie holds only
   a random token, signing in makes a new token and a new CSRF token, and signing out
   deletes the session, so a copy of the old cookie is worth nothing.
@@ -30,11 +31,13 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, or_, select
+from sqlalchemy import case, delete, or_, select
+from sqlalchemy.dialects.postgresql import insert as postgres_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 
 from pips.core import names
@@ -44,7 +47,7 @@ from pips.paths import pips_home
 from pips.server.limits import Limited, RateLimit
 from pips.server.round import Identity
 from pips.store.db import Database
-from pips.store.models import SignIn, User, now
+from pips.store.models import SignIn, SignInFailure, User, now
 
 SESSION_DAYS = 14
 """A session (and the cookie carrying it) lasts this long; a guest's name is held as
@@ -79,10 +82,91 @@ class _Failures:
     at: float = 0.0
 
 
+class FailureBook(Protocol):
+    """Where :class:`Throttle` keeps the wrong passwords in a row per name."""
+
+    def get(self, key: str, since: float) -> _Failures | None:
+        """The failures for ``key`` whose last one came after ``since``."""
+        ...
+
+    def add(self, key: str, at: float, since: float) -> None:
+        """One more wrong password at ``at``; a run whose last one came before
+        ``since`` starts again at one."""
+        ...
+
+    def clear(self, key: str) -> None: ...
+
+
+class MemoryBook:
+    """Failures in this process only (one process, and the unit tests)."""
+
+    def __init__(self) -> None:
+        self._failures: dict[str, _Failures] = {}
+
+    def get(self, key: str, since: float) -> _Failures | None:
+        found = self._failures.get(key)
+        return found if found is not None and found.at >= since else None
+
+    def add(self, key: str, at: float, since: float) -> None:
+        if len(self._failures) > 50_000:
+            self._failures = {k: f for k, f in self._failures.items() if f.at >= since}
+        failures = self._failures.get(key)
+        if failures is None or failures.at < since:
+            failures = self._failures[key] = _Failures()
+        failures.count += 1
+        failures.at = at
+
+    def clear(self, key: str) -> None:
+        self._failures.pop(key, None)
+
+
+class DatabaseBook:
+    """Failures in the database (``sign_in_failures``): every server process over it
+    counts the same wrong passwords, so several processes behind a balancer give a
+    guesser no more tries than one, and a restart forgets none. Times are the processes'
+    clocks (seconds since the epoch): the waits are seconds to minutes, well above what
+    synchronized clocks differ by."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._adds = 0
+
+    def get(self, key: str, since: float) -> _Failures | None:
+        with self.db.session() as session:
+            found = session.get(SignInFailure, key)
+            if found is None or found.at < since:
+                return None
+            return _Failures(found.count, found.at)
+
+    def add(self, key: str, at: float, since: float) -> None:
+        insert = sqlite_insert if self.db.engine.dialect.name == "sqlite" else postgres_insert
+        row = SignInFailure
+        # One statement: two processes counting the same name at once both count.
+        statement = (
+            insert(row)
+            .values(name_key=key, count=1, at=at)
+            .on_conflict_do_update(
+                index_elements=[row.name_key],
+                set_={"count": case((row.at < since, 1), else_=row.count + 1), "at": at},
+            )
+        )
+        self._adds += 1
+        with self.db.session() as session, session.begin():
+            session.execute(statement)
+            if self._adds % 1000 == 0:  # now and then, the runs nobody continued
+                session.execute(delete(SignInFailure).where(SignInFailure.at < since))
+
+    def clear(self, key: str) -> None:
+        with self.db.session() as session, session.begin():
+            session.execute(delete(SignInFailure).where(SignInFailure.name_key == key))
+
+
 @dataclass
 class Throttle:
     """Attempts per address (a :class:`~pips.server.limits.RateLimit`) and wrong
-    passwords per account (a growing wait, whatever address they come from)."""
+    passwords per account (a growing wait, whatever address they come from). The
+    methods about accounts may read the database (:class:`DatabaseBook`): call them off
+    the event loop."""
 
     addresses: RateLimit = field(
         default_factory=lambda: RateLimit(10, 10, N_("attempts from your address"))
@@ -90,8 +174,11 @@ class Throttle:
     free_failures: int = 5
     """Wrong passwords for an account before it has to wait."""
     longest_wait: float = 900.0
+    forget_after: float = 86_400.0
+    """A run of wrong passwords whose last one is this old is forgotten: far longer than
+    the longest wait, so that a guesser at the longest wait does not start again."""
     clock: Callable[[], float] = time.monotonic
-    _accounts: dict[str, _Failures] = field(default_factory=dict)
+    book: FailureBook = field(default_factory=MemoryBook)
 
     def attempt(self, address: str) -> None:
         """Count one attempt from ``address``; :class:`AccountError` (429) when it has
@@ -103,10 +190,11 @@ class Throttle:
 
     def check_account(self, key: str) -> None:
         """Refuse (429) while the account has to wait after wrong passwords."""
-        failures = self._accounts.get(key)
+        moment = self.clock()
+        failures = self.book.get(key, moment - self.forget_after)
         if failures is None or failures.count < self.free_failures:
             return
-        wait = self.wait_after(failures.count) - (self.clock() - failures.at)
+        wait = self.wait_after(failures.count) - (moment - failures.at)
         if wait > 0:
             seconds = math.ceil(wait)
             raise AccountError(
@@ -122,17 +210,11 @@ class Throttle:
         return float(min(self.longest_wait, 2.0 ** (count - self.free_failures + 1)))
 
     def failed(self, key: str) -> None:
-        if len(self._accounts) > 50_000:
-            moment = self.clock()
-            self._accounts = {
-                k: f for k, f in self._accounts.items() if moment - f.at < self.longest_wait
-            }
-        failures = self._accounts.setdefault(key, _Failures())
-        failures.count += 1
-        failures.at = self.clock()
+        moment = self.clock()
+        self.book.add(key, moment, moment - self.forget_after)
 
     def succeeded(self, key: str) -> None:
-        self._accounts.pop(key, None)
+        self.book.clear(key)
 
 
 class Accounts:
@@ -216,13 +298,13 @@ class Accounts:
         """Sign in by name (as written or folded) and password."""
         self.throttle.attempt(address)
         key = names.name_key(name)
-        self.throttle.check_account(key)
+        await asyncio.to_thread(self.throttle.check_account, key)
         found = await asyncio.to_thread(self._account, key)
         ok = await self._hash_work(self._verify, None if found is None else found[2], password)
         if not ok or found is None:
-            self.throttle.failed(key)
+            await asyncio.to_thread(self.throttle.failed, key)
             raise AccountError(_("no such name and password"), 401)
-        self.throttle.succeeded(key)
+        await asyncio.to_thread(self.throttle.succeeded, key)
         return await self._open(Identity(user_id=found[0], name=found[1]))
 
     async def guest(self, name: str, address: str, keep: Identity | None) -> tuple[str, Identity]:

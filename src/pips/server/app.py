@@ -86,7 +86,12 @@ def create_app(
     cluster = Cluster(tables, db, limits.chat, broker, lease=lease)
     metrics = Metrics(cluster)
     tables.moved = metrics.moved
-    people = accounts.Accounts(db, throttle=accounts.Throttle(addresses=limits.sign_in))
+    # Wrong passwords are counted in the database: every process of several counts the
+    # same ones (by the wall clock, which they share; a monotonic clock is per machine).
+    throttle = accounts.Throttle(
+        addresses=limits.sign_in, clock=time.time, book=accounts.DatabaseBook(db)
+    )
+    people = accounts.Accounts(db, throttle=throttle)
     results = results or Results(db, settings=settings_from_env())
 
     def result_of(table: LiveTable, written: dict[str, Any]) -> Any:

@@ -97,6 +97,19 @@ class GameTable(Base):
     )
 
 
+class SignInFailure(Base):
+    """Wrong passwords in a row for a name (folded), whoever holds it or not: what the
+    growing wait after wrong passwords counts (:class:`pips.server.accounts.Throttle`),
+    kept here so that every server process counts the same, and a restart forgets none."""
+
+    __tablename__ = "sign_in_failures"
+
+    name_key: Mapped[str] = mapped_column(String(160), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
+    at: Mapped[float] = mapped_column(Float, index=True)
+    """The last wrong password, in seconds since the epoch (the processes' clocks)."""
+
+
 class TableLease(Base):
     """Which server process owns a live table, and until when (several processes,
     docs/server.md): the owner renews it every second; once ``until`` has passed any
