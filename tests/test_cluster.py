@@ -78,6 +78,9 @@ def test_players_on_different_processes_play_a_match_watched_from_a_third(tmp_pa
         assert set(range(numbers[0], total + 1)) <= set(numbers)
         assert not any(s["view"].get("hand") for s in watcher.states if "view" in s)
         check_every_acknowledged_move_stored(url, table_id, players)
+        # Every process's lobby shows the finished game among the recent ones.
+        for node in nodes:
+            wait_for(lambda node=node: f"/replay/{table_id}" in httpx.get(node.url + "/").text, 10)
         record = httpx.get(nodes[1].url + f"/api/records/{table_id}").json()
         assert record["format"] == "pips.record/1"
         # The owner counted the moves it stored; the metrics are Prometheus' text.

@@ -659,24 +659,21 @@ class Cluster:
             await asyncio.sleep(0.25)
         return None
 
-    async def public(self) -> list[dict[str, Any]]:
-        """The public tables waiting or being played, of every node."""
-        here = [
-            t.summary()
-            for t in self.tables.live.values()
-            if not t.private and t.status != "finished"
-        ]
-        if self.redis is None:
-            return here
-        nodes = [n.decode() for n in await self.redis.smembers(self.nodes)]
-        others = [n for n in nodes if n != self.node]
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for node in others:
-                pipe.hvals(self._lobby_key(node))
-            found = await pipe.execute()
-        for values in found:
-            here.extend(json.loads(v) for v in values)
-        return here
+    async def public(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """The public tables of every node: those waiting or being played, and those
+        finished lately (a finished table stays live for a while, ``keep_finished``)."""
+        every = [t.summary() for t in self.tables.live.values() if not t.private]
+        if self.redis is not None:
+            nodes = [n.decode() for n in await self.redis.smembers(self.nodes)]
+            others = [n for n in nodes if n != self.node]
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for node in others:
+                    pipe.hvals(self._lobby_key(node))
+                found = await pipe.execute()
+            for values in found:
+                every.extend(json.loads(v) for v in values)
+        finished = [t for t in every if t["status"] == "finished"]
+        return [t for t in every if t["status"] != "finished"], finished
 
     def _lobby_key(self, node: str) -> str:
         return f"{self.prefix}lobby:{node}"
@@ -685,9 +682,7 @@ class Cluster:
         """This node's public tables for the other nodes' lobbies, for a little longer
         than a tick (a node that dies drops out of the lobby by itself)."""
         summaries = {
-            t.id: json.dumps(t.summary())
-            for t in self.tables.live.values()
-            if not t.private and t.status != "finished"
+            t.id: json.dumps(t.summary()) for t in self.tables.live.values() if not t.private
         }
         key = self._lobby_key(self.node)
         async with self.redis.pipeline(transaction=True) as pipe:

@@ -28,15 +28,11 @@ async def lobby(request: Request) -> HTMLResponse:
 
 
 async def listed(request: Request) -> dict[str, Any]:
-    """The public tables of the lobby: those to join or watch (of every server
-    process), and recent finished ones (of this one)."""
-    finished = [
-        t.summary()
-        for t in tables_of(request).live.values()
-        if not t.private and t.status == "finished"
-    ]
+    """The public tables of the lobby, of every server process: those to join or
+    watch, and recent finished ones."""
+    playing, finished = await cluster_of(request).public()
     return {
-        "tables": await cluster_of(request).public(),
+        "tables": playing,
         "recent": finished,
         "bot_levels": BOT_LEVELS,
     }

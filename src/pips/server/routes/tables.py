@@ -63,7 +63,8 @@ async def session_info(request: Request) -> dict[str, Any]:
 @api.get("/api/tables", tags=["tables"])
 async def list_tables(request: Request) -> list[dict[str, Any]]:
     """Public tables that are waiting or being played."""
-    return await cluster_of(request).public()
+    playing, _finished = await cluster_of(request).public()
+    return playing
 
 
 @api.get("/api/tables/{table_id}", tags=["tables"])
