@@ -31,14 +31,18 @@ the tests' failovers are quick)."""
 
 
 def cluster(
-    tmp_path: Path, size: int, bot_delay: float = 0.0, extra: tuple[str, ...] = ()
+    tmp_path: Path,
+    size: int,
+    bot_delay: float = 0.0,
+    extra: tuple[str, ...] = (),
+    broker: str | None = None,
 ) -> tuple[str, list[Server]]:
     url = new_database("postgresql", tmp_path)
     nodes = []
     for i in range(size):
         home = tmp_path / f"node{i}"
         home.mkdir()
-        options = ("--broker", str(BROKER), "--lease", str(LEASE), *extra)
+        options = ("--broker", broker or str(BROKER), "--lease", str(LEASE), *extra)
         nodes.append(Server(home, url, bot_delay=bot_delay, extra=options))
     for node in nodes:
         node.start()

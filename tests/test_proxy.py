@@ -166,7 +166,10 @@ def test_players_behind_the_proxy_play_a_match_over_tls_and_websockets(
         assert player.error is None, f"{player.error!r}\n{logs(nodes)}\n{proxy.errors()}"
         states = [m for m in player.messages if m["type"] == "state"]
         assert states and states[-1]["match"]["over"]
-        assert not [m for m in player.messages if m["type"] == "error"]
+        # This simple client answers every state it is sent, and a table sends its
+        # state again when a seat arrives: that second answer alone may be refused.
+        errors = {m["message"] for m in player.messages if m["type"] == "error"}
+        assert errors <= {"it is not your turn"}, errors
 
 
 def test_requests_go_on_while_a_process_goes_away(

@@ -412,6 +412,11 @@ class Cluster:
                 raise
             except Exception as exc:
                 log.warning("node %s: the broker is away (%r); listening again", self.node, exc)
+                # What the owners sent meanwhile is lost (pub/sub keeps nothing): the
+                # clients here of tables elsewhere connect again, and each is sent the
+                # table as it is now, instead of waiting on an update that never comes.
+                for link in list(self.links.values()):
+                    link.outbox.put_nowait(("close", 1012))
             await asyncio.sleep(1)
             with contextlib.suppress(Exception):
                 await self.pubsub.aclose()
