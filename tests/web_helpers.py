@@ -175,18 +175,25 @@ def close_sheet(page: Page, sheets: list[str] | None = None) -> bool:
 def click_turn(page: Page, tap: bool = False) -> bool:
     """If it is this page's turn, make a move by clicking (or tapping); whether one
     was made. Places are checked to be on screen whenever they are offered."""
-    act: Callable[[Any], None] = (lambda el: el.tap()) if tap else (lambda el: el.click())
-    playable = page.locator("#hand button.playable")
-    if playable.count():
-        act(playable.first)
-        if page.locator("#layout .place.target").count():
-            targets_on_screen(page)
-            act(page.locator("#layout .place.target").first)
-        return True
-    for button in ("#draw", "#knock"):
-        if page.locator(button).is_visible():
-            act(page.locator(button))
+    # A state that arrives between looking and clicking may take the button away (the
+    # move went through, or the turn passed): that is no move, not a failure.
+    act: Callable[[Any], None] = (
+        (lambda el: el.tap(timeout=3_000)) if tap else (lambda el: el.click(timeout=3_000))
+    )
+    try:
+        playable = page.locator("#hand button.playable")
+        if playable.count():
+            act(playable.first)
+            if page.locator("#layout .place.target").count():
+                targets_on_screen(page)
+                act(page.locator("#layout .place.target").first)
             return True
+        for button in ("#draw", "#knock"):
+            if page.locator(button).is_visible():
+                act(page.locator(button))
+                return True
+    except PlaywrightTimeout:
+        return False
     return False
 
 
@@ -230,6 +237,8 @@ def keyboard_turn(page: Page) -> bool:
     for _ in range(80):
         if page.evaluate(f"document.activeElement.matches('{wanted}')"):
             break
+        if not page.locator(wanted).first.is_visible():
+            return False  # a state came meanwhile and took it away: no move
         page.keyboard.press("Tab")
     else:
         raise AssertionError(f"Tab never reached {wanted}")
