@@ -121,6 +121,40 @@ def test_run_writes_and_resumes_without_replaying(
     assert json.loads(lines[0])["format"] == tour.FORMAT and len(lines) == 6
     # Interrupted: the last deal's line is cut short and two deals never ran.
     (tmp_path / tour.RESULTS).write_text("\n".join(lines[:3]) + "\n" + lines[3][:20])
+    played = count_deals_played(monkeypatch)
+    again = tour.run(t, tmp_path)
+    # Workers finish in any order, so the two whole lines kept may be any two deals.
+    kept = {json.loads(line)["deal"] for line in lines[1:3]}
+    assert sorted(played) == sorted(set(range(5)) - kept)
+    assert without_timings(again) == without_timings(rows)
+    with pytest.raises(OptionError, match="different tournament"):
+        tour.run(small(["expert", "random"], deals=5), tmp_path)
+    # The row after the one cut short stands on a line of its own.
+    assert len(tour.finished(tmp_path, t)) == 5
+
+
+def test_more_deals_extend_a_tournament_and_fewer_read_its_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A deal's seed is its number's alone: a tournament run again with more deals plays
+    only the new ones and gives what one run of them all gives."""
+    whole = tour.run(small(["expert", "greedy", "random"], deals=5), tmp_path / "whole")
+    first = tour.run(small(["expert", "greedy", "random"], deals=3), tmp_path / "grown")
+    played = count_deals_played(monkeypatch)
+    grown = tour.run(small(["expert", "greedy", "random"], deals=5), tmp_path / "grown")
+    assert sorted(played) == [3, 4]
+    assert without_timings(grown[:3]) == without_timings(first)
+    assert without_timings(grown) == without_timings(whole)
+    header = (tmp_path / "grown" / tour.RESULTS).read_text().splitlines()[0]
+    assert json.loads(header)["deals"] == 5
+    fewer = tour.run(small(["expert", "greedy", "random"], deals=2), tmp_path / "grown")
+    assert sorted(played) == [3, 4]
+    assert without_timings(fewer) == without_timings(whole[:2])
+
+
+def count_deals_played(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """From now on deals run in this process, one at a time; the list fills with the
+    number of each deal played."""
     played: list[int] = []
     real = tour.play_deal
 
@@ -130,13 +164,7 @@ def test_run_writes_and_resumes_without_replaying(
 
     monkeypatch.setattr(tour, "play_deal", counting)
     monkeypatch.setattr(tour, "executor_for", _inline_executor)
-    again = tour.run(t, tmp_path)
-    # Workers finish in any order, so the two whole lines kept may be any two deals.
-    kept = {json.loads(line)["deal"] for line in lines[1:3]}
-    assert sorted(played) == sorted(set(range(5)) - kept)
-    assert without_timings(again) == without_timings(rows)
-    with pytest.raises(OptionError, match="different tournament"):
-        tour.run(small(["expert", "random"], deals=5), tmp_path)
+    return played
 
 
 class _Inline:

@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -166,7 +166,9 @@ def executor_for(scheduler: str | None, workers: int | None) -> Iterator[Executo
 
 def finished(out_dir: Path, tournament: Tournament) -> dict[int, dict[str, Any]]:
     """The deals already played in ``out_dir`` (for resuming); refuses a folder that
-    holds another tournament."""
+    holds another tournament. The same tournament with another number of deals is the
+    same tournament: a deal's seed depends on its number alone (:func:`deal_seed`), so
+    more deals extend it and fewer read its first ones."""
     path = out_dir / RESULTS
     done: dict[int, dict[str, Any]] = {}
     if not path.exists():
@@ -179,7 +181,7 @@ def finished(out_dir: Path, tournament: Tournament) -> dict[int, dict[str, Any]]
             raise OptionError(
                 "out", phrase("{path} is not a pips tournament file", path=path)
             ) from None
-        if earlier != tournament:
+        if replace(earlier, deals=tournament.deals) != tournament:
             raise OptionError(
                 "out",
                 phrase(
@@ -211,10 +213,14 @@ def run(
     done = finished(out_dir, tournament)
     path = out_dir / RESULTS
     todo = [d for d in range(tournament.deals) if d not in done]
+    if done and todo:
+        _rewrite_header(path, tournament)
     with path.open("a", encoding="utf-8") as sink:
         if path.stat().st_size == 0:
             sink.write(json.dumps(tournament.to_json()) + "\n")
             sink.flush()
+        elif not path.read_bytes().endswith(b"\n"):
+            sink.write("\n")  # after a row cut short, so that the next row stands alone
         if progress is not None:
             progress(len(done), tournament.deals)
         if todo:
@@ -232,6 +238,18 @@ def run(
                     if progress is not None:
                         progress(len(done), tournament.deals)
     return [done[d] for d in range(tournament.deals)]
+
+
+def _rewrite_header(path: Path, tournament: Tournament) -> None:
+    """Give an extended tournament's file its new number of deals, keeping every row: a
+    new file beside it replaces it at once, so an interruption leaves one or the other."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[0] = json.dumps(tournament.to_json()) + "\n"
+    if lines[-1] and not lines[-1].endswith("\n"):
+        lines.pop()  # a row cut short by an interruption: that deal is played again
+    fresh = path.with_suffix(".tmp")
+    fresh.write_text("".join(lines), encoding="utf-8")
+    os.replace(fresh, path)
 
 
 def _in_flight(
