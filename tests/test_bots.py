@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,6 +20,7 @@ from pips.bots.ismcts import IsmctsBot
 from pips.bots.knowledge import Knowledge
 from pips.bots.search import Budget, SearchBot
 from pips.core.errors import OptionError
+from pips.core.legal import representatives
 from pips.core.moves import Play
 from pips.core.view import View
 from pips.games.registry import GameState, find_game
@@ -281,3 +284,46 @@ def test_external_bot_that_cannot_start() -> None:
             [],
             random.Random(0),
         )
+
+
+def _fido_decision(seed: int) -> tuple[View, list[Any]]:
+    """A FIDO double-9 decision with at least four different moves, reached by greedy play."""
+    spec = find_game("fido")
+    options = spec.options_from_json({"players": 4, "set": 9})
+    rng = random.Random(seed)
+    state = spec.new_hand(options, rng)
+    while not state.is_over:
+        seat = state.current_seat
+        assert seat is not None
+        view = state.view(seat)
+        moves = list(state.legal_moves())
+        if len(representatives(moves)) >= 4 and view.layout.tiles:
+            return view, moves
+        state.play(GreedyBot().choose(view, moves, rng))
+    raise AssertionError("no decision with four moves")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_successive_halving_spends_the_budget_on_the_best_and_decides_among_them(
+    seed: int,
+) -> None:
+    """``Budget.halving``: the same playouts in all, the worse half dropped each round;
+    the move chosen is the best of the last kept, and one round is the flat search."""
+    view, moves = _fido_decision(seed)
+    candidates = representatives(moves)
+    flat, one_round, halving = SearchBot("2000"), SearchBot("2000"), SearchBot("2000")
+    one_round.budget = dataclasses.replace(flat.budget, halving=1)
+    halving.budget = dataclasses.replace(flat.budget, halving=4)
+    means = flat.expected(view, candidates, random.Random(seed))
+    assert flat.kept is not None and len(flat.kept) == len(candidates)
+    assert np.array_equal(one_round.expected(view, candidates, random.Random(seed)), means)
+    halving.choose(view, moves, random.Random(seed))
+    kept = halving.kept
+    assert kept is not None and 2 <= len(kept) <= (len(candidates) + 1) // 2
+    assert 2000 <= halving.playouts_done < 2000 + 2 * len(candidates)
+    values = halving.expected(view, candidates, random.Random(seed))
+    chosen = halving.choose(view, moves, random.Random(seed))
+    best_kept = max(halving.kept, key=lambda i: values[i])
+    assert chosen == candidates[best_kept]
+    # Every candidate still has a value (the analysis shows them all).
+    assert np.isfinite(values).all()

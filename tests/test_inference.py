@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pips.bots.base import GreedyBot
-from pips.bots.knowledge import HEAVINESS, Choices, Knowledge
+from pips.bots.knowledge import HEAVINESS, POINTEDNESS, UNIFORM, Choices, Knowledge, PlayModel
+from pips.core.moves import Draw, Play
 from pips.core.tiles import Tile
 from pips.games.registry import find_game
 
@@ -32,6 +33,7 @@ def one_play(seat: int, played: str, fitting: list[str], later: list[str]) -> Ch
         np.array([ordinal(played)]),
         np.zeros((1, SIZE), np.int8),
         np.zeros((1, SIZE), np.int8),
+        np.zeros((1, SIZE), np.float64),
     )
     rows.fitting[0, [ordinal(t) for t in fitting]] = 1
     rows.later[0, [ordinal(t) for t in [played, *later]]] = 1
@@ -59,7 +61,7 @@ def test_a_tile_laid_later_was_in_the_hand_then() -> None:
     # 6-1 is gone from seat 1's hand now, but seat 1 laid it after the 1-0: it held it.
     known = knowledge_with(one_play(1, "1-0", ["1-0", "6-1"], ["6-1"]))
     assert known.likelihood(hands_with(1, ["3-2"])) < 1.0
-    assert known.likelihood(hands_with(1, ["3-2"]), heaviness=0.0) == 1.0
+    assert known.likelihood(hands_with(1, ["3-2"]), UNIFORM) == 1.0
 
 
 def test_no_plays_weigh_every_deal_alike() -> None:
@@ -96,3 +98,59 @@ def test_the_true_deal_is_possible_and_rows_follow_the_history(seed: int, moves:
         assert all(rows.fitting[i, rows.played[i]] == 1 for i in range(len(rows.played)))
         assert all(rows.later[i, rows.played[i]] == 1 for i in range(len(rows.played)))
         assert view.seat not in rows.seats.tolist()
+
+
+def test_a_pointed_model_makes_a_held_scoring_tile_unlikely_after_a_dull_play() -> None:
+    """PlayModel(pointedness): seat 1 laid 1-0 for nothing where 6-1 would have scored 4
+    (F-15); a deal giving it 6-1 then is exp(4 p) times less likely than one without."""
+    rows = one_play(1, "1-0", ["1-0", "6-1"], [])
+    rows.points[0, ordinal("6-1")] = 4
+    known = knowledge_with(rows)
+    model = PlayModel(pointedness=POINTEDNESS)
+    assert known.likelihood(hands_with(1, ["3-2"]), model) == pytest.approx(1.0)
+    holding = known.likelihood(hands_with(1, ["6-1"]), model)
+    assert holding == pytest.approx(1 / (1 + math.exp(4 * POINTEDNESS)))
+    # The heaviness model alone does not look at points.
+    assert known.likelihood(hands_with(1, ["6-1"])) == pytest.approx(
+        math.exp(HEAVINESS) / (math.exp(HEAVINESS) + math.exp(7 * HEAVINESS))
+    )
+
+
+@given(seed=st.integers(0, 2**31), moves=st.integers(3, 40))
+@settings(max_examples=25, deadline=None)
+def test_fido_rows_hold_what_each_fitting_tile_would_have_scored(seed: int, moves: int) -> None:
+    """In FIDO each row keeps, per fitting tile, the most it would have scored then
+    (F-15), nothing for a tile that did not fit, and for the tile laid at least what
+    the play scored; a seat's rows are its plays since its last draw, in order."""
+    spec = find_game("fido")
+    options = spec.options_from_json({"players": 4, "set": 9})
+    rng = random.Random(seed)
+    state = spec.new_hand(options, rng)
+    bot = GreedyBot()
+    since_draw: dict[int, list[tuple[int, int]]] = {seat: [] for seat in range(4)}
+    for _ in range(moves):
+        seat = state.current_seat
+        if seat is None or state.is_over:
+            return
+        view = state.view(seat)
+        move = bot.choose(view, list(state.legal_moves()), rng)
+        if isinstance(move, Play) and view.layout.tiles:
+            since_draw[seat].append((move.tile.ordinal, spec.immediate_points(view, move)))
+        elif isinstance(move, Draw):
+            since_draw[seat] = []
+        state.play(move)
+    seat = state.current_seat
+    if seat is None or state.is_over:
+        return
+    known = Knowledge.of(state.view(seat), weigh=True)
+    expected = {s: plays for s, plays in since_draw.items() if s != seat}
+    if known.choices is None:
+        assert not any(expected.values())
+        return
+    rows = known.choices
+    assert np.all(rows.points[rows.fitting == 0] == 0)
+    for other, plays in expected.items():
+        mine = [i for i in range(len(rows.seats)) if rows.seats[i] == other]
+        assert [int(rows.played[i]) for i in mine] == [tile for tile, _ in plays]
+        for i, (_tile, points) in zip(mine, plays, strict=True):
+            assert rows.points[i, rows.played[i]] >= points

@@ -30,16 +30,15 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pips.bots.knowledge import Knowledge, tiles_by_number
+from pips.bots.knowledge import Knowledge, best_points, tiles_by_number
 from pips.core.layout import Layout
 from pips.core.legal import representatives
 from pips.core.moves import At, Move, Play
 from pips.core.phrase import phrase
 from pips.core.tiles import Tile
 from pips.core.view import Event, View
-from pips.games.face import GameSpec
 from pips.games.registry import find_game
-from pips.games.traits import Fit, HandTraits, fits
+from pips.games.traits import Fit
 
 
 @dataclass(frozen=True)
@@ -128,7 +127,7 @@ def _fido_terms(
         holds = min(1.0, knowledge.sizes[next_seat] / len(unseen))
         replies = sorted(
             (
-                _best_reply(spec, traits, t, after)
+                best_points(spec, traits, t, after)
                 for t in unseen
                 if t not in knowledge.lacks[next_seat]
             ),
@@ -189,20 +188,6 @@ def _difference_class(tile: Tile, divisor: int) -> int:
     """Differences ``k`` and ``d - k`` move the count alike modulo ``d``."""
     k = tile.difference % divisor
     return min(k, divisor - k)
-
-
-def _best_reply(spec: GameSpec, traits: HandTraits, tile: Tile, layout: Layout) -> int:
-    """The most ``tile`` could score on the next play: where it fits (F-07, F-13) and
-    the count it would make there (F-05 to F-07), as the game says (F-15)."""
-    best = 0
-    divisor = traits.divisor
-    for point in layout.iter_points():
-        if not fits(traits, layout, point, tile):
-            continue
-        count = spec.count_after(layout.count, Play(tile, point.value, point.kind, point.id))
-        if count and count % divisor == 0:
-            best = max(best, count // divisor)
-    return best
 
 
 @dataclass

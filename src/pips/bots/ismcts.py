@@ -28,6 +28,7 @@ from dataclasses import replace
 import numpy as np
 
 from pips.bots.fast import FastState, random_source
+from pips.bots.knowledge import UNIFORM, PlayModel
 from pips.bots.search import GREED, Budget, SearchBot, _Decision
 from pips.bots.search import LEVELS as SEARCH_LEVELS
 from pips.core.errors import OptionError
@@ -41,7 +42,7 @@ EXPLORATION = 0.7
 
 LEVELS: dict[str, Budget] = {
     "normal": replace(SEARCH_LEVELS["normal"], playouts=1500),
-    "hard": replace(SEARCH_LEVELS["hard"], playouts=6000),
+    "hard": replace(SEARCH_LEVELS["hard"], playouts=6000, halving=0),
 }
 """Iterations per decision (each one sampled deal, one path, one playout) and the
 exact endgame of the ``search`` level of the same name."""
@@ -83,10 +84,10 @@ class IsmctsBot(SearchBot):
         self.name = f"ismcts:{level}" if level != "normal" else "ismcts"
         self._last_visits: np.ndarray | None = None
 
-    def weighing(self, view: View) -> float:
+    def weighing(self, view: View) -> PlayModel:
         # Deals are sampled uniformly: the tree's statistics are per move, and a deal
         # weight would have to be carried through every node it passes.
-        return 0.0
+        return UNIFORM
 
     def choose(self, view: View, moves: Sequence[Move], rng: random.Random) -> Move:
         candidates = representatives(moves)

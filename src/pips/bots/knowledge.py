@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -29,13 +30,40 @@ from pips.core.layout import Layout
 from pips.core.moves import At, Draw, Pass, Play
 from pips.core.tiles import Tile, double_set
 from pips.core.view import View
+from pips.games.face import GameSpec
 from pips.games.registry import find_game
 from pips.games.traits import HandTraits, fits, new_layout
 
+
+class PlayModel(NamedTuple):
+    """A model of how a seat chooses among the tiles that fit, behind
+    :meth:`Knowledge.likelihood`: it lays each with odds ``exp(heaviness * pips +
+    pointedness * points)``, ``points`` being the most that tile would have scored then
+    (F-15)."""
+
+    heaviness: float = 0.0
+    pointedness: float = 0.0
+
+    @property
+    def weighs(self) -> bool:
+        """Whether deals differ in likelihood at all under this model."""
+        return self.heaviness != 0 or self.pointedness != 0
+
+
+UNIFORM = PlayModel()
+"""Every tile that fits alike: deals are not weighed."""
+
 HEAVINESS = 0.3
-"""The model of play behind :meth:`Knowledge.likelihood`: a seat lays each tile that
-fits with odds ``exp(HEAVINESS * pips)``, so a tile 5 pips heavier is 4.5 times as
-likely. Measured against no weighting in docs/bots.md."""
+"""Line games: a tile 5 pips heavier is ``exp(5 * 0.3)``, 4.5 times as likely. Measured
+against no weighting in docs/bots.md."""
+
+POINTEDNESS = 0.15
+"""A model for games whose plays score (FIDO, F-15): a play worth 4 points more is
+``exp(4 * 0.15)``, 1.8 times as likely. Measured worse than no weighing at all and not
+used by default (docs/bots.md); kept so that the measurement can be run again."""
+
+LINE_MODEL = PlayModel(heaviness=HEAVINESS)
+"""The line games' model, the search bot's default there."""
 
 
 def fitting_tiles(traits: HandTraits, layout: Layout) -> set[Tile]:
@@ -69,6 +97,22 @@ class Choices:
     later: np.ndarray
     """Per row, the tiles that seat laid from then on (0/1): with its hand now, its hand
     then."""
+    points: np.ndarray
+    """Per row, the most each fitting tile would have scored then (F-15; 0 in games
+    whose plays do not score)."""
+    _odds: dict[PlayModel, np.ndarray] = field(default_factory=dict)
+
+    def odds(self, model: PlayModel) -> np.ndarray:
+        """Per row, each tile's odds of being laid under ``model`` where it fitted, else
+        0 (computed once per model: a decision weighs hundreds of deals)."""
+        odds = self._odds.get(model)
+        if odds is None:
+            size = self.fitting.shape[1]
+            top = round((8 * size + 1) ** 0.5 - 3) // 2
+            pips = np.array([t.pips for t in double_set(top)], np.float64)
+            exponent = model.heaviness * pips[None, :] + model.pointedness * self.points
+            odds = self._odds[model] = np.exp(exponent) * self.fitting
+        return odds
 
 
 @dataclass
@@ -108,7 +152,8 @@ class Knowledge:
         traits = find_game(view.game).traits(view.options, view.hand_number == 1)
         layout = new_layout(traits)
         size = len(double_set(top))
-        rows: list[tuple[int, int, set[Tile]]] = []
+        spec = find_game(view.game)
+        rows: list[tuple[int, int, set[Tile], dict[Tile, int]]] = []
         for event in view.history:
             move, who = event.move, event.seat
             if isinstance(move, Draw | Pass) and who != view.seat and layout.tiles:
@@ -121,7 +166,13 @@ class Knowledge:
                     rows = [row for row in rows if row[0] != who]
             elif isinstance(move, Play):
                 if weigh and who != view.seat and layout.tiles:
-                    rows.append((who, move.tile.ordinal, fitting_tiles(traits, layout)))
+                    fitting = fitting_tiles(traits, layout)
+                    points = (
+                        {t: best_points(spec, traits, t, layout) for t in fitting}
+                        if traits.divisor
+                        else {}
+                    )
+                    rows.append((who, move.tile.ordinal, fitting, points))
                 if move.at is At.OPEN:
                     layout.open_with(move.tile, who)
                 else:
@@ -136,9 +187,12 @@ class Knowledge:
                 np.array([row[1] for row in rows], np.int64),
                 np.zeros((len(rows), size), np.int8),
                 np.zeros((len(rows), size), np.int8),
+                np.zeros((len(rows), size), np.float64),
             )
-            for i, (who, _played, fitting) in enumerate(rows):
+            for i, (who, _played, fitting, points) in enumerate(rows):
                 choices.fitting[i, [t.ordinal for t in fitting]] = 1
+                for tile, scored in points.items():
+                    choices.points[i, tile.ordinal] = scored
                 # The seat's plays from this one on, in order, are the rows after it.
                 for j in range(i, len(rows)):
                     if rows[j][0] == who:
@@ -155,17 +209,18 @@ class Knowledge:
             choices,
         )
 
-    def likelihood(self, hands: np.ndarray, heaviness: float = HEAVINESS) -> float:
+    def likelihood(self, hands: np.ndarray, model: PlayModel = LINE_MODEL) -> float:
         """How likely a deal (``hands``: per seat, 0/1 over tile ordinals) makes the
-        other seats' plays under the model of :data:`HEAVINESS`, up to a constant
-        factor: the product, over the plays, of the chance of the tile laid among the
-        tiles that seat then held and that fitted."""
+        other seats' plays under ``model``, up to a constant factor: the product, over
+        the plays, of the chance of the tile laid among the tiles that seat then held
+        and that fitted."""
         choices = self.choices
-        if choices is None or heaviness == 0:
+        if choices is None or not model.weighs:
             return 1.0
-        odds = _odds(hands.shape[1], heaviness)
-        held = (hands[choices.seats] | choices.later) & choices.fitting
-        return float(np.prod(odds[choices.played] / (held @ odds)))
+        odds = choices.odds(model)
+        held = hands[choices.seats] | choices.later
+        rows = np.arange(len(choices.played))
+        return float(np.prod(odds[rows, choices.played] / (held * odds).sum(axis=1)))
 
     def unseen_with(self, number: int) -> int:
         """How many unseen tiles show ``number``."""
@@ -215,17 +270,18 @@ class Knowledge:
         return hands, stock
 
 
-_ODDS: dict[tuple[int, float], np.ndarray] = {}
-
-
-def _odds(size: int, heaviness: float) -> np.ndarray:
-    """``exp(heaviness * pips)`` per tile ordinal."""
-    odds = _ODDS.get((size, heaviness))
-    if odds is None:
-        top = round((8 * size + 1) ** 0.5 - 3) // 2
-        pips = np.array([t.pips for t in double_set(top)], np.float64)
-        odds = _ODDS[(size, heaviness)] = np.exp(heaviness * pips)
-    return odds
+def best_points(spec: GameSpec, traits: HandTraits, tile: Tile, layout: Layout) -> int:
+    """The most ``tile`` would score laid now: where it fits (F-07, F-13) and the count
+    it would make there (F-05 to F-07), as the game says (F-15)."""
+    best = 0
+    divisor = traits.divisor
+    for point in layout.iter_points():
+        if not fits(traits, layout, point, tile):
+            continue
+        count = spec.count_after(layout.count, Play(tile, point.value, point.kind, point.id))
+        if count and count % divisor == 0:
+            best = max(best, count // divisor)
+    return best
 
 
 def tiles_by_number(tiles: Iterable[Tile], top: int) -> list[int]:

@@ -37,7 +37,7 @@ import numpy as np
 
 from pips.bots import kernel as k
 from pips.bots.fast import FastRules, FastState, random_hands, random_source, rules_of
-from pips.bots.knowledge import HEAVINESS, Knowledge
+from pips.bots.knowledge import LINE_MODEL, UNIFORM, Knowledge, PlayModel
 from pips.bots.solver import Solver
 from pips.core.errors import OptionError
 from pips.core.legal import representatives
@@ -69,6 +69,8 @@ class Budget:
     solve_tiles: int = 0
     solve_deals: int = 0
     solve_nodes: int = 0
+    halving: int = 0
+    """Rounds of successive halving over the candidates (0 or 1: none)."""
 
     @staticmethod
     def parse(text: str) -> Budget:
@@ -101,6 +103,8 @@ class Budget:
     def describe(self) -> str:
         """The budget in words, for help texts and docs."""
         spend = f"{self.playouts:,} playouts" if self.seconds is None else f"{self.seconds} s"
+        if self.halving > 1:
+            spend += f" in {self.halving} rounds, the worse half of the moves dropped after each"
         if not self.solve_deals:
             return spend
         return (
@@ -112,7 +116,7 @@ class Budget:
 LEVELS: dict[str, Budget] = {
     "easy": Budget(playouts=300),
     "normal": Budget(playouts=3000, solve_tiles=12, solve_deals=24, solve_nodes=20_000),
-    "hard": Budget(playouts=12000, solve_tiles=16, solve_deals=96, solve_nodes=100_000),
+    "hard": Budget(playouts=12000, solve_tiles=16, solve_deals=96, solve_nodes=100_000, halving=4),
 }
 """What each level spends on a decision."""
 
@@ -135,30 +139,34 @@ class SearchBot:
     """Determinized search (see the module's text)."""
 
     def __init__(
-        self, level: str = "normal", policy: int = POLICY, heaviness: float | None = None
+        self, level: str = "normal", policy: int = POLICY, model: PlayModel | None = None
     ) -> None:
         self.budget = Budget.parse(level)
         self.level = level
         self.policy = policy
-        self.heaviness = heaviness
-        """The model of play that weighs sampled deals (0: every deal alike; ``None``:
-        :data:`HEAVINESS`, but 0 where plays score as they are made, see
+        self.model = model
+        """The model of play that weighs sampled deals (``None``: the game's, see
         :meth:`weighing`)."""
         self.name = f"search:{level}" if level != "normal" else "search"
         self._rules: dict[tuple[str, str, bool], FastRules] = {}
         self._solvers: dict[int, Solver] = {}
         self.playouts_done = 0
         self.deals_solved = 0
+        self.kept: np.ndarray | None = None
+        """The candidates still in play when the last playout search ended (indices;
+        ``None`` after an exact solve)."""
 
-    def weighing(self, view: View) -> float:
-        """How sharply sampled deals are weighed by the others' plays. Where plays
-        score as they are made (FIDO, F-15) a player lays a tile for its points, not its
-        weight, and the heavier-is-likelier model misleads: measured in FIDO double-9
-        for four against ``expert`` (100 deals x 4), search with it -2.5 [-4.6, -0.4]
-        points per hand, without it +1.0 [-1.0, 3.1]."""
-        if self.heaviness is not None:
-            return self.heaviness
-        return 0.0 if find_game(view.game).scores_during_hand else HEAVINESS
+    def weighing(self, view: View) -> PlayModel:
+        """How sampled deals are weighed by the others' plays. In the line games a seat
+        is taken to shed heavy tiles (:data:`LINE_MODEL`). Where plays score as they are
+        made (FIDO, F-15) deals are not weighed: the heavier-is-likelier model misled
+        there (FIDO double-9 for four against ``expert``, 100 deals x 4: search with it
+        -2.5 [-4.6, -0.4] points per hand, without it +1.0 [-1.0, 3.1]), and so did a
+        model of players who lay what scores most (``PlayModel(pointedness=...)``,
+        measured in docs/bots.md)."""
+        if self.model is not None:
+            return self.model
+        return UNIFORM if find_game(view.game).scores_during_hand else LINE_MODEL
 
     def reset(self, seat: int) -> None:
         """A new hand: nothing is carried over."""
@@ -170,7 +178,11 @@ class SearchBot:
         candidates = representatives(moves)
         if len(candidates) == 1:
             return candidates[0]
+        self.kept = None
         means = self.expected(view, candidates, rng)
+        if self.kept is not None:
+            best = self.kept[int(np.argmax(means[self.kept]))]
+            return candidates[int(best)]
         return candidates[int(np.argmax(means))]
 
     def expected(self, view: View, candidates: Sequence[Move], rng: random.Random) -> np.ndarray:
@@ -179,7 +191,7 @@ class SearchBot:
         averaged over sampled deals, each weighted by its likelihood
         (:meth:`Knowledge.likelihood`)."""
         rules = self._fast_rules(view)
-        knowledge = Knowledge.of(view, weigh=self.weighing(view) > 0)
+        knowledge = Knowledge.of(view, weigh=self.weighing(view).weighs)
         base = FastState.of_view(rules, view, [], [])
         budget = self.budget
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
@@ -197,7 +209,7 @@ class SearchBot:
         deal was too deep for the budget's positions."""
         view, candidates, rng, rules = at.view, at.candidates, at.rng, at.rules
         knowledge, base, deadline, pairs = at.knowledge, at.base, at.deadline, at.pairs
-        heaviness = self.weighing(view)
+        model = self.weighing(view)
         solver = self._solvers.get(id(rules))
         if solver is None:
             solver = self._solvers[id(rules)] = Solver(rules)
@@ -215,7 +227,7 @@ class SearchBot:
             )
             if values is None:
                 return None
-            weight = knowledge.likelihood(root.hand, heaviness)
+            weight = knowledge.likelihood(root.hand, model)
             totals += weight * values
             weights += weight
             self.deals_solved += 1
@@ -224,49 +236,67 @@ class SearchBot:
         return totals / weights if weights > 0 else totals
 
     def _playouts(self, at: _Decision) -> np.ndarray:
-        """Each candidate's weighted mean outcome over playouts from sampled deals."""
+        """Each candidate's weighted mean outcome over playouts from sampled deals.
+
+        With ``Budget.halving`` rounds, the playouts are spent in that many equal rounds,
+        and after each round the worse half of the candidates still in play is dropped
+        (successive halving): the moves that decide are compared over more deals than a
+        flat split would give them. The decision is among the last kept
+        (:attr:`kept`)."""
         view, candidates, rng, rules = at.view, at.candidates, at.rng, at.rules
         knowledge, base, deadline, pairs = at.knowledge, at.base, at.deadline, at.pairs
-        heaviness = self.weighing(view)
+        model = self.weighing(view)
         root = base.copy()
         work = FastState(rules)
-        totals = np.zeros(len(candidates), np.float64)
+        n = len(candidates)
+        totals = np.zeros(n, np.float64)
+        weights = np.zeros(n, np.float64)
         gained = np.zeros(rules.players, np.int64)
-        rows = np.zeros((len(candidates), k.MOVE_WIDTH), np.int64)
+        rows = np.zeros((n, k.MOVE_WIDTH), np.int64)
         rs = np.array([rng.getrandbits(32) or 1], np.int64)
-        per_sample = PLAYOUTS_PER_SAMPLE * len(candidates)
         budget = self.budget.playouts
+        rounds = max(1, self.budget.halving)
+        kept = np.arange(n)
         done = 0
-        weights = 0.0
-        while True:
-            hands, stock = knowledge.sample(rng, view.stock_size)
-            root.copy_from(base)
-            root.set_hidden(hands, stock)
-            self._rows(root, candidates, rows)
-            weight = knowledge.likelihood(root.hand, heaviness)
-            k.evaluate(
-                rules.arrays,
-                root.pos,
-                work.pos,
-                rows,
-                PLAYOUTS_PER_SAMPLE,
-                GREED,
-                self.policy,
-                rs,
-                view.seat,
-                1 if pairs else 0,
-                weight,
-                gained,
-                totals,
-            )
-            weights += weight * PLAYOUTS_PER_SAMPLE
-            done += per_sample
-            if budget is not None and done >= budget:
-                break
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
+        for round_number in range(rounds):
+            share = None if budget is None else budget * (round_number + 1) // rounds
+            sums = np.zeros(len(kept), np.float64)
+            while True:
+                hands, stock = knowledge.sample(rng, view.stock_size)
+                root.copy_from(base)
+                root.set_hidden(hands, stock)
+                self._rows(root, candidates, rows)
+                weight = knowledge.likelihood(root.hand, model)
+                k.evaluate(
+                    rules.arrays,
+                    root.pos,
+                    work.pos,
+                    rows[kept],
+                    PLAYOUTS_PER_SAMPLE,
+                    GREED,
+                    self.policy,
+                    rs,
+                    view.seat,
+                    1 if pairs else 0,
+                    weight,
+                    gained,
+                    sums,
+                )
+                weights[kept] += weight * PLAYOUTS_PER_SAMPLE
+                done += PLAYOUTS_PER_SAMPLE * len(kept)
+                if share is not None and done >= share:
+                    break
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
+            totals[kept] += sums
+            if round_number + 1 < rounds and len(kept) > 2:
+                means = totals[kept] / np.maximum(weights[kept], 1e-300)
+                # A stable sort keeps the earlier candidate of equal means, as argmax does.
+                order = np.argsort(-means, kind="stable")
+                kept = np.sort(kept[order[: max(2, (len(kept) + 1) // 2)]])
         self.playouts_done += done
-        return totals / weights if weights > 0 else totals
+        self.kept = kept
+        return np.where(weights > 0, totals / np.maximum(weights, 1e-300), totals)
 
     @staticmethod
     def _rows(root: FastState, candidates: Sequence[Move], rows: np.ndarray) -> None:
