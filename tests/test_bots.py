@@ -323,7 +323,8 @@ def test_successive_halving_spends_the_budget_on_the_best_and_decides_among_them
     assert 2000 <= halving.playouts_done < 2000 + 2 * len(candidates)
     values = halving.expected(view, candidates, random.Random(seed))
     chosen = halving.choose(view, moves, random.Random(seed))
-    best_kept = max(halving.kept, key=lambda i: values[i])
+    assert halving.kept is not None and np.array_equal(halving.kept, kept)
+    best_kept = max(kept, key=lambda i: values[i])
     assert chosen == candidates[best_kept]
     # Every candidate still has a value (the analysis shows them all).
     assert np.isfinite(values).all()
