@@ -145,6 +145,15 @@ def test_a_process_past_its_lease_stores_no_move_and_no_end(tmp_path: Path) -> N
             asyncio.run(stalled.finish(table_id, {"format": "x"}, None, None))
         asyncio.run(taker.add_move(table_id, late))
         assert [n for n, _, _ in stored_moves(url, table_id)] == [0, 1]
+        # The table comes back to the process that stalled, whose memory is behind: the
+        # move it would store again has a number the table already has, and is refused
+        # as the fence refuses (the players' clients are told, the log has no traceback).
+        with db.engine.begin() as connection:
+            connection.execute(text("UPDATE table_leases SET until = '2000-01-01'"))
+        assert stalled.leases is not None and stalled.leases.take(table_id)
+        with pytest.raises(TableError, match="another server process"):
+            asyncio.run(stalled.add_move(table_id, late))
+        assert [n for n, _, _ in stored_moves(url, table_id)] == [0, 1]
         with db.engine.connect() as connection:
             status = connection.execute(
                 text("SELECT status FROM tables WHERE id = :t"), {"t": table_id}

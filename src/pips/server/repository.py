@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, Connection, delete, func, insert, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as upsert
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from pips.core.names import name_key
@@ -126,8 +127,14 @@ class TableRepository:
         await asyncio.to_thread(write)
 
     async def add_move(self, table_id: str, played: Played) -> None:
-        """Store one move; returns once it is committed (before anyone hears of it)."""
-        await self._moves.write(self._move_row(table_id, played))
+        """Store one move; returns once it is committed (before anyone hears of it).
+        A move whose number the table already has was made by another process that held
+        the table meanwhile: it is refused as the lease's fence refuses (TableError), and
+        the caller rebuilds the table from what is stored."""
+        try:
+            await self._moves.write(self._move_row(table_id, played))
+        except IntegrityError:
+            raise TableError(phrase("the table has moved to another server process")) from None
 
     @staticmethod
     def _move_row(table_id: str, played: Played) -> dict[str, Any]:
