@@ -252,7 +252,6 @@ class SearchBot:
         totals = np.zeros(n, np.float64)
         weights = np.zeros(n, np.float64)
         gained = np.zeros(rules.players, np.int64)
-        rows = np.zeros((n, k.MOVE_WIDTH), np.int64)
         rs = np.array([rng.getrandbits(32) or 1], np.int64)
         budget = self.budget.playouts
         rounds = max(1, self.budget.halving)
@@ -260,18 +259,21 @@ class SearchBot:
         done = 0
         for round_number in range(rounds):
             share = None if budget is None else budget * (round_number + 1) // rounds
-            sums = np.zeros(len(kept), np.float64)
+            alive = [candidates[int(i)] for i in kept]
+            rows = np.zeros((len(alive), k.MOVE_WIDTH), np.int64)
+            sums = np.zeros(len(alive), np.float64)
+            weighed = 0.0
             while True:
                 hands, stock = knowledge.sample(rng, view.stock_size)
                 root.copy_from(base)
                 root.set_hidden(hands, stock)
-                self._rows(root, candidates, rows)
+                self._rows(root, alive, rows)
                 weight = knowledge.likelihood(root.hand, model)
                 k.evaluate(
                     rules.arrays,
                     root.pos,
                     work.pos,
-                    rows[kept],
+                    rows,
                     PLAYOUTS_PER_SAMPLE,
                     GREED,
                     self.policy,
@@ -282,13 +284,14 @@ class SearchBot:
                     gained,
                     sums,
                 )
-                weights[kept] += weight * PLAYOUTS_PER_SAMPLE
-                done += PLAYOUTS_PER_SAMPLE * len(kept)
+                weighed += weight * PLAYOUTS_PER_SAMPLE
+                done += PLAYOUTS_PER_SAMPLE * len(alive)
                 if share is not None and done >= share:
                     break
                 if deadline is not None and time.perf_counter() >= deadline:
                     break
             totals[kept] += sums
+            weights[kept] += weighed
             if round_number + 1 < rounds and len(kept) > 2:
                 means = totals[kept] / np.maximum(weights[kept], 1e-300)
                 # A stable sort keeps the earlier candidate of equal means, as argmax does.
