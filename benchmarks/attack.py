@@ -14,11 +14,18 @@ messages a second a client may send), one after another in the same run:
   per address or account stops them and every one costs a full argon2 hash (the worst
   case: a botnet);
 * ``sign-in, 8 clients, one address``: the same from one address (the limits answer);
+* ``sign-in to one account, 8 clients, one address``: eight clients post wrong
+  passwords for one existing account from one address (the lockout attempt of issue
+  32: its waits are per name and address);
+* ``1,500 websockets, one address``: one address opens 1,500 websockets watching a
+  table (the cap per address refuses all but a few dozen);
 * ``chat flood``: a player of another table sends chat as fast as its socket goes;
 * ``result checks, 4 clients``: four clients check 500 results at a time, from new
   addresses.
 
-Target on this 2-core machine: p99 under 100 ms in every scenario. Results go to
+Target on this 2-core machine: p99 under 100 ms in every scenario, and under 50 ms in
+the two scenarios of issue 32 (an account's sign-in flood, the 1,500 websockets).
+Results go to
 ``benchmarks/results/attack.json`` and ``attack.png``.
 """
 
@@ -42,6 +49,9 @@ from websockets.asyncio.client import connect
 
 console = Console()
 TARGET_P99_MS = 100.0
+TIGHT_TARGET_P99_MS = 50.0
+"""The target of the scenarios issue 32 names."""
+TIGHT = ("sign-in to one account, 8 clients, one address", "1,500 websockets, one address")
 _addresses = itertools.count(1)
 
 
@@ -88,10 +98,14 @@ async def pings(port: int, table: str, cookie: str, seconds: float) -> list[floa
 
 
 async def sign_in_attack(
-    url: str, stop: asyncio.Event, fixed: str | None, counts: list[int]
+    url: str,
+    stop: asyncio.Event,
+    fixed: str | None,
+    counts: list[int],
+    account: str | None = None,
 ) -> None:
     """Wrong passwords as fast as the server answers, from ``fixed`` or (``None``) from
-    a new address each time."""
+    a new address each time, for ``account`` or (``None``) a new name each time."""
     first = fixed or new_address()
     async with httpx.AsyncClient(base_url=url, timeout=60) as client:
         session = await client.get("/api/session", headers={"X-Forwarded-For": first})
@@ -102,7 +116,11 @@ async def sign_in_attack(
             address = fixed or new_address()
             await client.post(
                 "/login",
-                data={"name": f"nobody {address} {n}", "password": "wrong-guess", "csrf": csrf},
+                data={
+                    "name": account or f"nobody {address} {n}",
+                    "password": "wrong-guess",
+                    "csrf": csrf,
+                },
                 headers={"X-Forwarded-For": address},
             )
             counts[0] += 1
@@ -149,6 +167,52 @@ async def check_attack(url: str, stop: asyncio.Event, counts: list[int]) -> None
             counts[0] += 1
 
 
+async def registered(url: str, name: str) -> None:
+    """An account of ``name`` (password ``password-1``)."""
+    async with httpx.AsyncClient(
+        base_url=url, timeout=60, headers={"X-Forwarded-For": new_address()}
+    ) as client:
+        csrf = (await client.get("/api/session")).json()["csrf"]
+        made = await client.post(
+            "/register", data={"name": name, "password": "password-1", "csrf": csrf}
+        )
+        assert made.status_code == 303, made.text
+
+
+async def watchers(
+    port: int, table: str, stop: asyncio.Event, counts: list[int], many: int = 1500
+) -> None:
+    """``many`` websockets from one address watching ``table`` (no session: anonymous
+    spectators), opened 100 at a time, held open until ``stop``; ``counts`` the ones
+    the server kept open."""
+    uri = f"ws://127.0.0.1:{port}/ws/{table}"
+    headers = {"X-Forwarded-For": "10.250.0.1"}
+    sockets: list[Any] = []
+
+    async def one() -> None:
+        try:
+            socket = await connect(uri, additional_headers=headers, open_timeout=60)
+        except Exception:
+            return
+        try:
+            first = json.loads(await asyncio.wait_for(socket.recv(), 60))
+        except Exception:
+            await socket.close()
+            return
+        if first.get("type") == "error":
+            await socket.close()
+            return
+        sockets.append(socket)
+        counts[0] += 1
+
+    for start in range(0, many, 100):
+        if stop.is_set():
+            break
+        await asyncio.gather(*(one() for _ in range(min(100, many - start))))
+    await stop.wait()
+    await asyncio.gather(*(s.close() for s in sockets), return_exceptions=True)
+
+
 def quantile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
@@ -159,6 +223,8 @@ async def run(seconds: float, home: Path) -> list[dict[str, Any]]:
     try:
         table, cookie = await seated(server.url, "Pinger")
         other, other_cookie = await seated(server.url, "Chatter")
+        watched, _ = await seated(server.url, "Watched")
+        await registered(server.url, "Target")
         one = new_address()
         scenarios: list[tuple[str, Callable[[asyncio.Event, list[int]], list[Awaitable[None]]]]] = [
             ("rest", lambda stop, counts: []),
@@ -173,6 +239,16 @@ async def run(seconds: float, home: Path) -> list[dict[str, Any]]:
                 lambda stop, counts: [
                     sign_in_attack(server.url, stop, one, counts) for _ in range(8)
                 ],
+            ),
+            (
+                "sign-in to one account, 8 clients, one address",
+                lambda stop, counts: [
+                    sign_in_attack(server.url, stop, one, counts, "Target") for _ in range(8)
+                ],
+            ),
+            (
+                "1,500 websockets, one address",
+                lambda stop, counts: [watchers(server.port, watched, stop, counts)],
             ),
             (
                 "chat flood",
@@ -191,7 +267,10 @@ async def run(seconds: float, home: Path) -> list[dict[str, Any]]:
             counts = [0]
             with console.status(f"{name}: {seconds:.0f} s"):
                 tasks = [asyncio.ensure_future(a) for a in attackers(stop, counts)]
-                await asyncio.sleep(1.0 if tasks else 0)  # the attack under way
+                # The attack under way (the watchers: all of them opened).
+                await asyncio.sleep(1.0 if tasks else 0)
+                if name.startswith("1,500"):
+                    await asyncio.sleep(10.0)
                 measured = await pings(server.port, table, cookie, seconds)
                 stop.set()
                 await asyncio.gather(*tasks, return_exceptions=True)
@@ -210,7 +289,8 @@ async def run(seconds: float, home: Path) -> list[dict[str, Any]]:
     rest = results[0]
     for r in results:
         r["p99_vs_rest"] = round(r["p99_ms"] / rest["p99_ms"], 2) if rest["p99_ms"] else None
-        r["target_met"] = r["p99_ms"] < TARGET_P99_MS
+        r["target_ms"] = TIGHT_TARGET_P99_MS if r["scenario"] in TIGHT else TARGET_P99_MS
+        r["target_met"] = r["p99_ms"] < r["target_ms"]
     return results
 
 

@@ -150,7 +150,9 @@ def trust_checks(service: Results, actor: int, seed: int) -> tuple[float, float,
     check_s = time.perf_counter() - started
     started = time.perf_counter()
     for first in range(0, len(checked), 500):
-        service.enter(actor, checked[first : first + 500], source="api", group="benchmark-club")
+        service.entries.enter(
+            actor, checked[first : first + 500], source="api", group="benchmark-club"
+        )
     return check_s, check_s + time.perf_counter() - started, len(checked)
 
 
@@ -209,9 +211,9 @@ def main() -> None:
         representative = accounts.create_account(db, "Player 00000", "password1")
         admin = accounts.create_account(db, "Root", "password1")
         service = Results(db, clock=lambda: datetime(2026, 11, 1, 6))
-        service.set_admin("Root")
-        service.create_group(representative.id, "Benchmark Club")
-        service.approve_group(admin.id, "benchmark-club")
+        service.admin.set_admin("Root")
+        service.groups.create(representative.id, "Benchmark Club")
+        service.admin.approve_group(admin.id, "benchmark-club")
         with console.status(f"generating {args.results:,} results"):
             games = generate(args.results, args.players, args.seed)
         load(db, games, args.seed)
@@ -221,7 +223,7 @@ def main() -> None:
             check_s, enter_s, entered = trust_checks(service, representative.id, args.seed)
         with console.status("computing and publishing October 2026"):
             started = time.perf_counter()
-            published = service.compute_month("2026-10")
+            published = service.lists.compute_month("2026-10")
             computed = time.perf_counter() - started
         listed = published[0]["players"]
         db.dispose()

@@ -139,6 +139,21 @@ class Server:
                 break
         raise RuntimeError("the server did not start: " + (self.home / "server.log").read_text())
 
+    def run_pips(self, *arguments: str) -> str:
+        """Run ``pips`` on this server's machine and database (as an administrator
+        would); its output, or an error with what it said."""
+        env = {**os.environ, "PIPS_HOME": str(self.home), "PIPS_SECRET": "test-secret"}
+        done = subprocess.run(
+            [sys.executable, "-m", "pips", *arguments, "--database", self.database],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"pips {' '.join(arguments)}: {done.stdout}{done.stderr}")
+        return done.stdout
+
     def kill(self) -> None:
         """Kill without warning (SIGKILL): nothing gets to clean up."""
         if self.process is not None and self.process.poll() is None:

@@ -3,6 +3,7 @@ that hide what they say are refused, and two spellings of one name are one name.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import unicodedata
 from collections.abc import Callable
@@ -141,27 +142,51 @@ def book(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Failure
     return _database_book(request.param, tmp_path)
 
 
-def test_wrong_passwords_make_an_account_wait_longer_each_time(
+def test_wrong_passwords_make_an_address_wait_longer_each_time(
     book: Callable[[], FailureBook],
 ) -> None:
     clock = Clock()
     throttle = Throttle(clock=clock, book=book())
     for _ in range(5):
-        throttle.check_account("ann")
-        throttle.failed("ann")
-    # The sixth try must wait 2 s, then 4 s, 8 s ... whatever the password.
+        throttle.check_account("ann", "10.0.0.9")
+        throttle.failed("ann", "10.0.0.9")
+    # The sixth try from that address must wait 2 s, then 4 s, 8 s ... whatever the
+    # password; the owner at another address is not held back (issue 32: a guesser
+    # cannot lock the owner out).
     waits = []
     for _ in range(4):
         with pytest.raises(AccountError) as refused:
-            throttle.check_account("ann")
+            throttle.check_account("ann", "10.0.0.9")
         assert refused.value.status == 429
         waits.append(refused.value.retry_after)
+        throttle.check_account("ann", "192.168.1.20")
         clock.now += float(refused.value.retry_after or 0)
-        throttle.check_account("ann")
-        throttle.failed("ann")
+        throttle.check_account("ann", "10.0.0.9")
+        throttle.failed("ann", "10.0.0.9")
     assert waits == [2, 4, 8, 16]
-    throttle.succeeded("ann")
-    throttle.check_account("ann")  # the right password clears it
+    throttle.succeeded("ann", "10.0.0.9")
+    throttle.check_account("ann", "10.0.0.9")  # the right password clears it
+
+
+def test_a_guesser_at_many_addresses_never_makes_the_owners_browser_wait(
+    book: Callable[[], FailureBook],
+) -> None:
+    clock = Clock()
+    throttle = Throttle(clock=clock, book=book())
+    for n in range(throttle.name_free_failures):
+        throttle.check_account("ann", f"10.1.{n}.1")
+        throttle.failed("ann", f"10.1.{n}.1")
+    # Every new address now waits for the name ...
+    with pytest.raises(AccountError) as refused:
+        throttle.check_account("ann", "10.2.0.1")
+    assert refused.value.retry_after == 2
+    # ... but not a browser with the owner's device cookie, nor another name.
+    throttle.check_account("ann", "10.2.0.1", device=True)
+    throttle.check_account("ben", "10.2.0.1")
+    # An administrator's unlock forgets every wrong password for the name.
+    throttle.unlock("ann")
+    throttle.check_account("ann", "10.2.0.1")
+    throttle.check_account("ann", "10.1.0.1")
 
 
 def test_the_longest_wait_is_bounded() -> None:
@@ -174,12 +199,12 @@ def test_an_address_gets_its_burst_then_waits() -> None:
     throttle = Throttle(clock=clock)
     throttle.addresses.clock = clock
     for _ in range(10):
-        throttle.attempt("10.0.0.1")
+        asyncio.run(throttle.attempt("10.0.0.1"))
     with pytest.raises(AccountError, match="too many attempts"):
-        throttle.attempt("10.0.0.1")
-    throttle.attempt("10.0.0.2")  # another address is not held back
+        asyncio.run(throttle.attempt("10.0.0.1"))
+    asyncio.run(throttle.attempt("10.0.0.2"))  # another address is not held back
     clock.now += 6.0
-    throttle.attempt("10.0.0.1")
+    asyncio.run(throttle.attempt("10.0.0.1"))
 
 
 @pytest.mark.parametrize("kind", database_urls())
@@ -190,30 +215,31 @@ def test_every_process_counts_the_same_wrong_passwords(kind: str, tmp_path: Path
     book = _database_book(kind, tmp_path)
     clock = Clock()
     first, second = Throttle(clock=clock, book=book()), Throttle(clock=clock, book=book())
+    here = "10.0.0.7"
     for throttle in (first, second, first, second, first):
-        throttle.check_account("jörg")
-        throttle.failed("jörg")
+        throttle.check_account("jörg", here)
+        throttle.failed("jörg", here)
     for throttle in (first, second, Throttle(clock=clock, book=book())):
         with pytest.raises(AccountError) as refused:
-            throttle.check_account("jörg")
+            throttle.check_account("jörg", here)
         assert refused.value.retry_after == 2
-    second.check_account("anna")  # another name is not held back
+    second.check_account("anna", here)  # another name is not held back
     # At the longest wait, the run is not forgotten: the next try waits as long again.
     for _ in range(20):
         clock.now += first.longest_wait
-        first.check_account("jörg")
-        second.failed("jörg")
+        first.check_account("jörg", here)
+        second.failed("jörg", here)
     with pytest.raises(AccountError) as refused:
-        first.check_account("jörg")
+        first.check_account("jörg", here)
     assert refused.value.retry_after == first.longest_wait
     # A run nobody continued for a day is forgotten: the count starts again.
     clock.now += first.forget_after + 1
-    first.check_account("jörg")
-    second.failed("jörg")
-    first.check_account("jörg")
+    first.check_account("jörg", here)
+    second.failed("jörg", here)
+    first.check_account("jörg", here)
     # Wrong passwords at the same moment at several processes are each counted.
     threads = [
-        threading.Thread(target=lambda t=t: [t.failed("eve") for _ in range(10)])
+        threading.Thread(target=lambda t=t: [t.failed("eve", here) for _ in range(10)])
         for t in (Throttle(clock=clock, book=book()) for _ in range(4))
     ]
     for thread in threads:
@@ -221,10 +247,10 @@ def test_every_process_counts_the_same_wrong_passwords(kind: str, tmp_path: Path
     for thread in threads:
         thread.join()
     with pytest.raises(AccountError) as refused:
-        first.check_account("eve")
+        first.check_account("eve", here)
     assert refused.value.retry_after == first.wait_after(40)
-    first.succeeded("eve")
-    second.check_account("eve")  # the right password clears it everywhere
+    first.succeeded("eve", here)
+    second.check_account("eve", here)  # the right password clears it everywhere
 
 
 def test_the_dummy_hash_is_made_at_start_not_at_the_first_unknown_name(tmp_path: Path) -> None:

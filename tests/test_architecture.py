@@ -22,6 +22,7 @@ LAYERS: dict[str, int] = {
     "games": 1,
     "record": 2,
     "display": 2,
+    "text": 2,
     "bots": 3,
     "sim": 4,
     "results": 4,

@@ -115,6 +115,29 @@ def test_every_deal_is_committed_before_play_and_revealed_in_the_record(
     first["deal"][0][0], first["deal"][1][0] = first["deal"][1][0], first["deal"][0][0]
     with pytest.raises(record.RecordError, match="committed to before the first move"):
         record.replay(forged)
+    # Issue 32: with its commitments stripped, a record (here the genuine one, which
+    # still replays) proves nothing about its deals: `pips check` says which it could
+    # not verify, and --require-proof fails it.
+    stripped = json.loads(json.dumps(written))
+    del stripped["commitments"]
+    for hand in stripped["hands"]:
+        del hand["commitment"], hand["salt"]
+    plain = tmp_path / "stripped.jsonl"
+    plain.write_text(json.dumps(stripped) + "\n")
+    told = subprocess.run(
+        [sys.executable, "-m", "pips", "check", str(plain)], capture_output=True, text=True
+    )
+    assert told.returncode == 0, told.stderr
+    assert "match the commitments" not in told.stdout
+    hands = len(stripped["hands"])
+    assert f"{hands} deal(s) could not be verified" in told.stdout
+    assert "record 1 hand 1" in told.stdout
+    strict = subprocess.run(
+        [sys.executable, "-m", "pips", "check", "--require-proof", str(plain)],
+        capture_output=True,
+        text=True,
+    )
+    assert strict.returncode == 1
 
 
 def test_a_chosen_seed_makes_an_unrated_practice_table_every_seat_is_shown(
@@ -275,9 +298,14 @@ def test_an_exported_place_cannot_be_a_spreadsheet_formula(shared_server: Server
     }
     made = ann.post("/api/results", {"results": [game]})
     assert made.status_code == 201
-    # Confirmed by Ben's account, it counts and is exported.
+    # Confirmed by Ben's account and an administrator's word, it counts and is exported.
+    root = Browser(server)
+    register(root, "Formula Root")
+    server.run_pips("admin", "grant", "Formula Root")
     confirmed = ben.post(f"/api/results/{made.json()['ids'][0]}/confirm", {})
     assert confirmed.json()["status"] == "confirmed"
+    vouched = root.post(f"/api/results/{made.json()['ids'][0]}/confirm", {})
+    assert vouched.json()["counts"], vouched.text
     exported = ann.http.get("/api/results/export.csv", params={"month": "2026-10"}).text
     places = {row["place"] for row in csv.DictReader(io.StringIO(exported))}
     assert places == {"'" + place}

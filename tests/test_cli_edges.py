@@ -93,7 +93,7 @@ def test_version_and_help_name_values_and_defaults(capsys: pytest.CaptureFixture
 def test_a_missing_option_names_its_flag(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["play", "doubles", "--text"], capsys)
     assert code == 2
-    assert err.strip() == "error: doubles needs --players (2 or more): Number of players"
+    assert err.strip() == "error: doubles needs --players (2 to 9): Number of players"
 
 
 def test_save_never_overwrites_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

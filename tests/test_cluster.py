@@ -204,18 +204,71 @@ def test_several_processes_need_postgresql_and_a_broker(
 
 def test_wrong_passwords_at_either_process_count_for_both(tmp_path: Path) -> None:
     """A guesser whose tries a balancer spreads over two processes gets no more of them
-    than at one: five wrong passwords in all, and the account waits at both."""
+    than at one: five wrong passwords from its address in all, and it waits at both;
+    the owner, at another address, is not held back at either."""
     _, nodes = cluster(tmp_path, 2)
     try:
         assert register(Browser(nodes[0]), "Greta").status_code == 303
+        guessers = [Browser(node) for node in nodes]
+        for guesser in guessers:
+            guesser.http.headers["X-Forwarded-For"] = guessers[0].address
         codes = [
-            Browser(nodes[i % 2]).form("/login", name="Greta", password="wrong-guess").status_code
+            guessers[i % 2].form("/login", name="Greta", password="wrong-guess").status_code
             for i in range(7)
         ]
         assert codes == [401] * 5 + [429, 429], codes
-        for node in nodes:
-            right = Browser(node).form("/login", name="greta", password="password-1")
+        for guesser in guessers:
+            right = guesser.form("/login", name="greta", password="password-1")
             assert right.status_code == 429 and "try again in" in right.text
+        for node in nodes:
+            owner = Browser(node).form("/login", name="greta", password="password-1")
+            assert owner.status_code == 303
+        # Issue 32: every other limit per person and per address counts at both too.
+        # Tables a person made that wait: three, wherever they were made.
+        maker = [Browser(node) for node in nodes]
+        register(maker[0], "Tabea")
+        for browser in maker[1:]:
+            browser.http.cookies = maker[0].http.cookies
+            browser.http.headers["X-Forwarded-For"] = maker[0].address
+            browser.csrf = browser.http.get("/api/session").json()["csrf"]
+        seats = [{"kind": "me"}, {"kind": "open"}]
+        made = [
+            maker[i % 2]
+            .post("/api/tables", {"game": "draw", "options": {"players": 2}, "seats": seats})
+            .status_code
+            for i in range(4)
+        ]
+        assert made == [201, 201, 201, 429], made
+        # New tables from one address: five at once (by anyone there), wherever made.
+        here = Browser(nodes[0]).address
+        guests = []
+        for i in range(6):
+            guest = Browser(nodes[i % 2])
+            guest.http.headers["X-Forwarded-For"] = here
+            guest.form("/guest", name=f"Nachbar {i}")
+            guests.append(guest)
+        codes = [
+            g.post(
+                "/api/tables", {"game": "draw", "options": {"players": 2}, "seats": seats}
+            ).status_code
+            for g in guests
+        ]
+        assert codes[:4] == [201] * 4 and 429 in codes[4:], codes
+        # Watchers from one address with no session: twenty sockets, wherever opened.
+        table = maker[0].http.get("/api/tables").json()[0]["id"]
+        from contextlib import ExitStack
+
+        from websockets.sync.client import connect
+
+        refused = 0
+        with ExitStack() as sockets:
+            for i in range(22):
+                uri = f"{nodes[i % 2].ws_url}/ws/{table}"
+                socket = sockets.enter_context(
+                    connect(uri, additional_headers={"X-Forwarded-For": "10.99.0.1"})
+                )
+                refused += "too many open connections" in str(socket.recv(timeout=30))
+        assert refused == 2, refused
     finally:
         for node in nodes:
             node.stop()

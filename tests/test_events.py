@@ -80,8 +80,12 @@ def new_event(site: Site, **extra: Any) -> tuple[Person, str]:
 
 def test_an_evening_of_17_fido_players_over_three_rounds(site: Site) -> None:
     anna, key = new_event(site)
-    # Ben plays at the evening with his own account, and enters his table's results.
+    # Ben plays at the evening with his own account, and enters his table's results;
+    # he is a member of Kiel (he asked, its representative accepted), so the club's word
+    # vouches for his games too.
     ben = site.person("Ben")
+    assert ben.post("/api/groups/kiel/join", {}).status_code == 200
+    assert anna.post("/api/groups/kiel/members", {"name": "Ben"}).status_code == 200
     added = anna.post(f"/api/events/{key}/players", {"names": PLAYERS, "new_players": PLAYERS})
     assert added.status_code == 200, added.text
     assert len(added.json()["players"]) == 17
@@ -133,8 +137,8 @@ def test_an_evening_of_17_fido_players_over_three_rounds(site: Site) -> None:
     assert listed["total"] == 12
     assert {r["status"] for r in listed["results"]} == {"confirmed"}
     site.clock.moment = datetime(2026, 11, 1, 1)
-    site.results.compute_month("2026-10")
-    published = site.results.world_list("fido", "2026-10")
+    site.results.lists.compute_month("2026-10")
+    published = site.results.lists.world_list("fido", "2026-10")
     assert published is not None
     rows = published["rows"]
     assert sorted(r["name"] for r in rows) == sorted(PLAYERS)

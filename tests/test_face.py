@@ -222,6 +222,30 @@ def test_every_game_declares_its_face() -> None:
         assert spec.explain.__doc__
 
 
+def test_every_whole_number_option_is_bounded_both_ways() -> None:
+    """Issue 32: no option of any game is unbounded (a target of 10^12 once made a table
+    play for ever); a value past either bound is refused with the bound."""
+    from pips.core.errors import OptionError
+
+    for spec in all_games():
+        base = dict(spec.defaults) or {"players": spec.players[0]}
+        for info in spec.options.describe():
+            if info.kind is not int:
+                continue
+            assert info.minimum is not None and info.maximum is not None, (spec.name, info.name)
+            assert info.minimum <= info.maximum
+            if info.name in ("players", "set", "hand_size"):
+                continue  # bounded by the rules themselves first (F-02, DB-02 ...)
+            with pytest.raises(OptionError, match=f"at most {info.maximum}"):
+                spec.options_from_json({**base, info.name: info.maximum + 1})
+            with pytest.raises(OptionError, match=f"at least {info.minimum}"):
+                spec.options_from_json({**base, info.name: info.minimum - 1})
+            assert (
+                getattr(spec.options_from_json({**base, info.name: info.maximum}), info.name)
+                == info.maximum
+            )
+
+
 @settings(max_examples=20, deadline=None)
 @given(case=st.sampled_from(CASES), seed=st.integers(0, 2**30))
 def test_the_position_after_a_move_is_the_engines(

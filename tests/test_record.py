@@ -175,10 +175,10 @@ def test_files_of_one_or_many_records(tmp_path: Path) -> None:
     games = [finished(FidoOptions(players=3, set=9), seed)[1] for seed in range(3)]
     many = tmp_path / "games.jsonl"
     record.save(games, many)
-    assert record.check_file(many) == 3
+    assert record.check_file(many).records == 3
     one = tmp_path / "game.json"
     record.save(games[:1], one)
-    assert record.check_file(one) == 1
+    assert record.check_file(one).records == 1
     assert list(record.load(one)) == games[:1]
     broken = tmp_path / "broken.jsonl"
     broken.write_text(many.read_text().replace('"points":', '"points":1', 1)[:-40] + "\n")

@@ -58,7 +58,7 @@ class Site:
     def admin(self, name: str = "Root") -> Person:
         """An administrator (granted as on the command line)."""
         person = Person(self, name)
-        self.results.set_admin(name)
+        self.results.admin.set_admin(name)
         return person
 
     def approved_group(self, representative: Person, name: str, admin: Person) -> str:
@@ -125,6 +125,9 @@ def test_only_players_and_group_members_enter_and_the_representative_for_all(
     anna, ben, olga = site.person("Anna"), site.person("Ben"), site.person("Olga")
     assert anna.post("/api/groups", {"name": "Domino Club Kiel"}).status_code == 201
     assert anna.post("/api/groups/domino-club-kiel/members", {"name": "Ben"}).status_code == 200
+    # Invited, Ben is a member once he accepts (nobody is made a member unasked).
+    assert anna.client.get("/api/groups/domino-club-kiel").json()["invited"] == ["Ben"]
+    assert ben.post("/api/groups/domino-club-kiel/join", {}).status_code == 200
     # Not the representative: cannot change members.
     assert ben.post("/api/groups/domino-club-kiel/members", {"name": "Olga"}).status_code == 403
     game = fido("2026-10-03", ("Ben", 14, 0), ("Cleo", 17, 13), ("Dora", 9, 1))
@@ -232,8 +235,9 @@ def test_a_german_clubs_file_is_entered_and_its_errors_name_its_games(site: Site
 
 
 def test_confirm_dispute_resolve_withdraw(site: Site) -> None:
-    """A result of no group counts once the accounts of all its other players confirm
-    it; a stranger registering a player's name later speaks for nobody until the
+    """A result of no group is confirmed once the accounts of all its other players
+    confirm it, but only an administrator's (or an approved group's) word makes it
+    count; a stranger registering a player's name later speaks for nobody until the
     claim is approved (docs/results.md, "Which results count")."""
     anna, ben, olga = site.person("Anna"), site.person("Ben"), site.person("Olga")
     root = site.admin()
@@ -255,7 +259,11 @@ def test_confirm_dispute_resolve_withdraw(site: Site) -> None:
     assert cleo.post(f"/api/results/{rid}/confirm").json()["status"] == "provisional"
     confirmed = ben.post(f"/api/results/{rid}/confirm")
     assert confirmed.json()["status"] == "confirmed"
-    assert confirmed.json()["confirmed_by"] == "players" and confirmed.json()["counts"]
+    # Free accounts vouch for nothing on the world list: kept, shown, not counted.
+    assert confirmed.json()["confirmed_by"] == "players" and not confirmed.json()["counts"]
+    assert "players' own accounts" in confirmed.json()["why_not"]
+    vouched = root.post(f"/api/results/{rid}/confirm").json()
+    assert vouched["confirmed_by"] == "admin" and vouched["counts"]
     assert ben.post(f"/api/results/{rid}/dispute", {"comment": ""}).status_code == 422
     disputed = ben.post(f"/api/results/{rid}/dispute", {"comment": "I had 3 pips, not 13"})
     assert disputed.json()["status"] == "disputed" and not disputed.json()["counts"]
@@ -270,6 +278,7 @@ def test_confirm_dispute_resolve_withdraw(site: Site) -> None:
     assert history == [
         ("Cleo", "confirm"),
         ("Ben", "confirm"),
+        ("Root", "confirm"),
         ("Ben", "dispute"),
         ("Ben", "resolve"),
         ("Anna", "withdraw"),
@@ -288,6 +297,7 @@ def test_published_months_never_change_and_late_results_enter_the_next_month(
     anna, ben, root = site.person("Anna"), site.person("Ben"), site.admin()
     kiel = site.approved_group(anna, "Kiel", root)
     assert anna.post(f"/api/groups/{kiel}/members", {"name": "Ben"}).status_code == 200
+    assert ben.post(f"/api/groups/{kiel}/join", {}).status_code == 200
     for day in ("2026-10-01", "2026-10-02", "2026-10-03"):
         made = anna.enter(fido(day, ("Anna", 30, 0), ("Ben", 10, 2), ("Cleo", 5, 4)), group=kiel)
         assert made.status_code == 201, made.text
@@ -296,7 +306,7 @@ def test_published_months_never_change_and_late_results_enter_the_next_month(
     )
     ben.post(f"/api/results/{disputed.json()['ids'][0]}/dispute", {"comment": "wrong"})
     with pytest.raises(Exception, match="is not over"):
-        site.results.compute_month("2026-10")
+        site.results.lists.compute_month("2026-10")
     # November 2nd: a result of October 31 arrives late.
     site.clock.moment = datetime(2026, 11, 2, 9)
     late = anna.enter(
@@ -305,13 +315,13 @@ def test_published_months_never_change_and_late_results_enter_the_next_month(
     assert late.status_code == 201
     shown = anna.client.get(f"/results/{late.json()['ids'][0]}")
     assert 'id="late"' in shown.text and "from the list of 2026-11" in shown.text
-    october = site.results.compute_month("2026-10")
+    october = site.results.lists.compute_month("2026-10")
     assert [(x["game"], x["games"], x["late"]) for x in october] == [("fido", 3, 0)]
     first = anna.client.get("/api/lists/fido", params={"month": "2026-10"}).json()
     assert [r["name"] for r in first["rows"]] == ["Anna", "Ben", "Cleo"]
     # Nobody computes October again, through the service or the command line.
     with pytest.raises(Exception, match="published lists never change"):
-        site.results.compute_month("2026-10")
+        site.results.lists.compute_month("2026-10")
     # Nor edits its rows in the database.
     with site.db.session() as session, pytest.raises(PublishedListError):
         row = session.scalars(select(WorldListRow)).first()
@@ -321,7 +331,7 @@ def test_published_months_never_change_and_late_results_enter_the_next_month(
     # Later changes leave October as published.
     ben.post(f"/api/results/{disputed.json()['ids'][0]}/resolve")
     site.clock.moment = datetime(2026, 12, 1, 0, 30)
-    november = site.results.compute_month("2026-11")
+    november = site.results.lists.compute_month("2026-11")
     # The late result and the dispute resolved after October's list: both late.
     assert (november[0]["games"], november[0]["new"], november[0]["late"]) == (5, 2, 2)
     assert anna.client.get("/api/lists/fido", params={"month": "2026-10"}).json() == first
@@ -446,11 +456,11 @@ def test_the_server_publishes_a_month_that_is_over_by_itself(tmp_path: Path) -> 
     anna = accounts.create_account(db, "Anna", "password1")
     root = accounts.create_account(db, "Root", "password1")
     october = Results(db, clock=lambda: datetime(2026, 10, 20))
-    october.set_admin("Root")
-    october.create_group(anna.id, "Kiel")
-    october.approve_group(root.id, "kiel")
+    october.admin.set_admin("Root")
+    october.groups.create(anna.id, "Kiel")
+    october.admin.approve_group(root.id, "kiel")
     entry = Entry("fido", date(2026, 10, 3), 6, (Line("Anna", 9), Line("Ben", 5), Line("Cleo")))
-    october.enter(anna.id, [october.check(entry)], source="api", group="kiel")
+    october.entries.enter(anna.id, [october.entries.check(entry)], source="api", group="kiel")
     db.dispose()
     with running(tmp_path, url) as server:
         shown = httpx.get(server.url + "/api/lists/fido", params={"month": "2026-10"})

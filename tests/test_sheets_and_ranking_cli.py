@@ -109,9 +109,9 @@ def seeded(url: str) -> None:
     root = accounts.create_account(db, "Root", "password1")
     moment = [datetime(2026, 10, 20)]
     results = Results(db, clock=lambda: moment[0])
-    results.set_admin("Root")
-    results.create_group(anna.id, "Kiel")
-    results.approve_group(root.id, "kiel")
+    results.admin.set_admin("Root")
+    results.groups.create(anna.id, "Kiel")
+    results.admin.approve_group(root.id, "kiel")
     for day in (3, 4, 5):
         entry = Entry(
             "fido",
@@ -120,12 +120,12 @@ def seeded(url: str) -> None:
             (Line("Anna", 30, 0), Line("Ben", 10, 2), Line("Cleo", 5, 4)),
             "Kiel",
         )
-        results.enter(anna.id, [results.check(entry)], source="api", group="kiel")
+        results.entries.enter(anna.id, [results.entries.check(entry)], source="api", group="kiel")
     moment[0] = datetime(2026, 11, 3)
     late = Entry(
         "fido", date(2026, 10, 30), 6, (Line("Anna", 0, 9), Line("Ben", 50, 0), Line("Cleo", 1, 0))
     )
-    results.enter(anna.id, [results.check(late)], source="api", group="kiel")
+    results.entries.enter(anna.id, [results.entries.check(late)], source="api", group="kiel")
     db.dispose()
 
 

@@ -38,10 +38,10 @@ def server(tmp_path: Path) -> Iterator[Server]:
     from pips.results.service import Results
 
     results = Results(db)
-    results.set_admin("Root")
-    results.create_group(anna.id, "Hafenclub")
-    results.approve_group(root.id, "hafenclub")
-    results.change_member(anna.id, "hafenclub", "Ben", add=True)
+    results.admin.set_admin("Root")
+    results.groups.create(anna.id, "Hafenclub")
+    results.admin.approve_group(root.id, "hafenclub")
+    results.groups.change_member(anna.id, "hafenclub", "Ben", add=True)
     db.dispose()
     with running(tmp_path) as started:
         yield started

@@ -29,13 +29,15 @@ def seed(url: str) -> None:
     db = Database(url)
     db.upgrade()
     anna = accounts.create_account(db, "Anna", "password1")
-    accounts.create_account(db, "Ben", "password1")
+    ben = accounts.create_account(db, "Ben", "password1")
     root = accounts.create_account(db, "Root", "password1")
     moment = [datetime(2026, 9, 20)]
     results = Results(db, clock=lambda: moment[0])
-    results.set_admin("Root")
-    results.create_group(anna.id, "Hafenclub")
-    results.approve_group(root.id, "hafenclub")
+    results.admin.set_admin("Root")
+    results.groups.create(anna.id, "Hafenclub")
+    results.admin.approve_group(root.id, "hafenclub")
+    results.groups.change_member(anna.id, "hafenclub", "Ben", add=True)
+    results.groups.join(ben.id, "hafenclub")
     september = [("Anna", "Ben", "Cleo", "Dora"), ("Anna", "Cleo", "Ben", "Dora")]
     october = [("Ben", "Dora", "Anna", "Cleo"), ("Ben", "Dora", "Cleo", "Anna")]
     for month, orders in ((9, september), (10, october)):
@@ -43,9 +45,11 @@ def seed(url: str) -> None:
         for day, order in enumerate(orders, 1):
             lines = tuple(Line(name, 40 - 10 * place, 0) for place, name in enumerate(order))
             entry = Entry("fido", date(2026, month, day), 6, lines)
-            results.enter(anna.id, [results.check(entry)], source="api", group="hafenclub")
+            results.entries.enter(
+                anna.id, [results.entries.check(entry)], source="api", group="hafenclub"
+            )
         moment[0] = datetime(2026, month + 1, 1, 1)
-        results.compute_month(f"2026-{month:02d}")
+        results.lists.compute_month(f"2026-{month:02d}")
     db.dispose()
 
 
@@ -95,7 +99,7 @@ def test_enter_upload_dispute_and_read_the_world_list(
     anna.wait_for_url("**/groups/domino-club-kiel")
     anna.fill("input[name=name]", "Ben")
     anna.click("button[value=add]")
-    anna.wait_for_selector("#members:has-text('Ben')")
+    anna.wait_for_selector("#invited:has-text('Ben')")
 
     # The form, laid out like the sheet for three FIDO players.
     anna.click("nav >> text=Results")
@@ -124,7 +128,7 @@ def test_enter_upload_dispute_and_read_the_world_list(
     anna.wait_for_url("**/results/*")
     # The group is not approved: the result waits for the other players' accounts.
     assert anna.locator("#status").inner_text() == "provisional"
-    assert "until it is confirmed" in anna.locator("#counting").inner_text()
+    assert "counts once an approved group" in anna.locator("#counting").inner_text()
     result_url = anna.url
     assert total(server) == before + 1
 

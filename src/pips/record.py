@@ -568,9 +568,47 @@ def _check_result(claimed: Any, actual: Mapping[str, Any], hand: int | None) -> 
             )
 
 
-def check_file(path: Path) -> int:
-    """Replay every record of a file; the number of records, or :class:`RecordError`."""
+@dataclass(frozen=True)
+class Checked:
+    """What checking a file found: how many records replayed, and where each deal came
+    from: checked against the commitment sent before play (a server's public table),
+    dealt again from the record's seed (a practice table, a simulation), typed in as
+    dealt at a real table (F-24), or none of these: such a deal could not be verified
+    (its record carries no commitment and no seed: a hand-made record, or one whose
+    commitments were stripped)."""
+
+    records: int
+    committed: int
+    seeded: int
+    dealt_by_hand: int
+    unverified: tuple[tuple[int, int], ...]
+    """(record, hand) of every deal that could not be verified, both from 1."""
+
+
+def provenance(record: Mapping[str, Any]) -> list[str]:
+    """Where each hand's deal of a (valid) record came from: ``committed``, ``seeded``,
+    ``by hand`` or ``unverified`` (see :class:`Checked`)."""
+    options = record.get("options") or {}
+    by_hand = isinstance(options, Mapping) and options.get("deal_mode") == "manual"
+    found = []
+    for hand in record.get("hands") or []:
+        if isinstance(hand, Mapping) and "commitment" in hand:
+            found.append("committed")
+        elif by_hand:
+            found.append("by hand")
+        elif record.get("seed") is not None:
+            found.append("seeded")
+        else:
+            found.append("unverified")
+    return found
+
+
+def check_file(path: Path) -> Checked:
+    """Replay every record of a file and say where its deals came from, or
+    :class:`RecordError`."""
     count = 0
+    kinds: dict[str, int] = {"committed": 0, "seeded": 0, "by hand": 0}
+    unverified: list[tuple[int, int]] = []
     for count, record in enumerate(load(path), 1):
         try:
             replay(record)
@@ -578,4 +616,9 @@ def check_file(path: Path) -> int:
             error = RecordError(phrase("record {count}: {exc}", count=count, exc=reason(exc)))
             error.hand, error.move, error.rule = exc.hand, exc.move, exc.rule
             raise error from None
-    return count
+        for hand, kind in enumerate(provenance(record), 1):
+            if kind == "unverified":
+                unverified.append((count, hand))
+            else:
+                kinds[kind] += 1
+    return Checked(count, kinds["committed"], kinds["seeded"], kinds["by hand"], tuple(unverified))

@@ -292,7 +292,7 @@ def event_create(
     service = _service(database)
     options = {} if top is None else {"set": parse_set(top)}
     shown = _call(
-        service.create_event,
+        service.events.create,
         _account(service, by),
         name=name,
         game=game,
@@ -326,7 +326,7 @@ def event_players(
     single = [n for n in listed if "&" not in n and "+" not in n]
     service = _service(database)
     shown = _call(
-        service.add_players,
+        service.events.add_players,
         _account(service, by),
         key,
         single,
@@ -348,11 +348,11 @@ def event_withdraw(
 
     service = _service(database)
     actor = _account(service, by)
-    shown = _call(service.event, key, actor)
+    shown = _call(service.events.event, key, actor)
     found = [p for p in shown["players"] if name_key(p["name"]) == name_key(name)]
     if not found:
         fail(_("no player {name!r} in this event").format(name=name))
-    _call(service.withdraw_player, actor, key, found[0]["id"])
+    _call(service.events.withdraw_player, actor, key, found[0]["id"])
     out.print(_("{name} withdraws").format(name=found[0]["name"]))
 
 
@@ -360,7 +360,7 @@ def event_withdraw(
 def event_round(key: KeyArgument, by: OrganiserOption, database: DatabaseOption = None) -> None:
     """Draw the next round (the round before must be over)."""
     service = _service(database)
-    shown = _call(service.draw_next_round, _account(service, by), key)
+    shown = _call(service.rounds.draw_next, _account(service, by), key)
     _show(shown)
 
 
@@ -398,7 +398,7 @@ def event_result(
         )
     service = _service(database)
     shown = _call(
-        service.enter_table,
+        service.scores.enter,
         _account(service, by),
         key,
         round_number,
@@ -413,7 +413,7 @@ def event_result(
 @event.command("show")
 def event_show(key: KeyArgument, database: DatabaseOption = None) -> None:
     """The event: its rounds, tables, results and standings."""
-    _show(_call(_service(database).event, key))
+    _show(_call(_service(database).events.event, key))
 
 
 @event.command("standings")
@@ -428,7 +428,7 @@ def event_standings(
     from pips.results.sheet import standings_sheet
     from pips.results.standings import Scoring, standings_csv
 
-    shown, lines = _call(_service(database).event_standings, key)
+    shown, lines = _call(_service(database).events.event_standings, key)
     if out_file is None:
         _show(shown)
         return
@@ -449,5 +449,5 @@ def event_standings(
 def event_close(key: KeyArgument, by: OrganiserOption, database: DatabaseOption = None) -> None:
     """Close the event: its games become results for the world list."""
     service = _service(database)
-    shown = _call(service.close_event, _account(service, by), key)
+    shown = _call(service.closing.close, _account(service, by), key)
     out.print(_("{name} is closed: its games are results").format(name=shown["name"]))

@@ -93,26 +93,63 @@ def replay(
 @app.command()
 def check(
     files: Annotated[list[Path], typer.Argument(help="Record files to validate.")],
+    require_proof: Annotated[
+        bool,
+        typer.Option(
+            "--require-proof",
+            help="Fail (exit 1) when a deal could not be verified: no commitment sent "
+            "before play, no seed it was dealt from, not typed in at a real table.",
+        ),
+    ] = False,
 ) -> None:
-    """Replay every record through the rules, and check every committed deal against its
-    commitment (a server's public table); exit 1 at the first bad one."""
+    """Replay every record through the rules, check every committed deal against its
+    commitment (a server's public table) and deal every seeded one again; say which
+    deals could not be verified. Exit 1 at the first bad record."""
+    unproven = False
     for file in files:
         try:
-            count = record.check_file(file)
+            found = record.check_file(file)
         except record.RecordError as exc:
             err.print(f"{file}: {explain(exc)}", markup=False)
             raise typer.Exit(1) from None
-        committed = sum(
-            "commitment" in hand for data in record.load(file) for hand in data.get("hands", [])
-        )
-        proof = (
-            _("; {count} deal(s) match the commitments sent before play").format(count=committed)
-            if committed
-            else ""
-        )
+        parts = []
+        if found.committed:
+            parts.append(
+                _("{count} deal(s) match the commitments sent before play").format(
+                    count=found.committed
+                )
+            )
+        if found.seeded:
+            parts.append(
+                _("{count} deal(s) dealt again from their seed").format(count=found.seeded)
+            )
+        if found.dealt_by_hand:
+            parts.append(
+                _("{count} deal(s) typed in at a real table").format(count=found.dealt_by_hand)
+            )
+        proof = "".join("; " + p for p in parts)
         out.print(
-            _("{file}: {count} record(s) OK{proof}").format(file=file, count=count, proof=proof)
+            _("{file}: {count} record(s) OK{proof}").format(
+                file=file, count=found.records, proof=proof
+            )
         )
+        if found.unverified:
+            unproven = True
+            where = ", ".join(
+                _("record {record} hand {hand}").format(record=r, hand=h)
+                for r, h in found.unverified[:20]
+            )
+            more = len(found.unverified) - 20
+            out.print(
+                _(
+                    "{file}: {count} deal(s) could not be verified (no commitment, no seed): "
+                    "{where}"
+                ).format(file=file, count=len(found.unverified), where=where)
+                + (f" (+{more})" if more > 0 else ""),
+                markup=False,
+            )
+    if unproven and require_proof:
+        raise typer.Exit(1)
 
 
 @app.command()

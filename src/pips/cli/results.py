@@ -146,8 +146,8 @@ def ranking_compute(
     chosen = month or last_month()
     with err.status(_("computing the lists of {month}").format(month=chosen)):
         try:
-            lists = service.compute_month(chosen, publish=not preview, top=top)
-            why = service.explain_month(chosen)
+            lists = service.lists.compute_month(chosen, publish=not preview, top=top)
+            why = service.lists.explain_month(chosen)
         except ResultsError as exc:
             fail(explain(exc))
     if not lists:
@@ -202,7 +202,7 @@ def ranking_export(
 
     service = results_service(database)
     try:
-        text = service.export(month or last_month(), group)
+        text = service.register.export(month or last_month(), group)
     except ResultsError as exc:
         fail(explain(exc))
     if out_file is None:
@@ -267,16 +267,31 @@ def admin_revoke(
 
 
 def _set_admin(name: str, database: str | None, admin: bool) -> None:
-    done = _admin_call(results_service(database).set_admin, name, admin)
+    done = _admin_call(results_service(database).admin.set_admin, name, admin)
     said = _("{name} is an administrator") if admin else _("{name} is no longer an administrator")
     out.print(said.format(name=done["name"]), markup=False)
+
+
+@admin.command("unlock")
+def admin_unlock(
+    name: Annotated[str, typer.Argument(help="The account's name.")],
+    database: DatabaseOption = None,
+) -> None:
+    """Forget every wrong password for an account's name, so that nobody waits to sign
+    in to it (after a guesser made every new browser wait)."""
+    from pips.core.names import name_key
+    from pips.server.accounts import DatabaseBook, Throttle
+
+    service = results_service(database)
+    Throttle(book=DatabaseBook(service.db)).unlock(name_key(name))
+    out.print(_("{name} is unlocked").format(name=name), markup=False)
 
 
 @admin.command("list")
 def admin_list(database: DatabaseOption = None) -> None:
     """The administrators."""
     service = results_service(database)
-    names = service.admins()
+    names = service.admin.admins()
     out.print("\n".join(names) if names else _("no administrators"), markup=False)
 
 
@@ -289,7 +304,7 @@ def admin_approve(
 ) -> None:
     """Approve a group: its representative's word then confirms its results."""
     service = results_service(database)
-    done = _admin_call(service.approve_group, _as_admin(service, by), group, not withdraw)
+    done = _admin_call(service.admin.approve_group, _as_admin(service, by), group, not withdraw)
     state = _("approved") if done["approved"] else _("not approved")
     out.print(f"{done['name']}: {state}", markup=False)
 
@@ -303,7 +318,7 @@ def admin_merge(
 ) -> None:
     """Merge two players who are one person."""
     service = results_service(database)
-    done = _admin_call(service.merge, _as_admin(service, by), player, into)
+    done = _admin_call(service.claims.merge, _as_admin(service, by), player, into)
     out.print(
         _("player {player} is now {name} (player {into})").format(
             player=player, name=done["name"], into=into
@@ -322,7 +337,7 @@ def admin_clear(
     service = results_service(database)
     actor = _as_admin(service, by)
     for result in results:
-        _admin_call(service.review, actor, result, "clear", "cleared on the command line")
+        _admin_call(service.reviews.review, actor, result, "clear", "cleared on the command line")
     out.print(_("cleared {count} result(s)").format(count=len(results)))
 
 
@@ -331,8 +346,8 @@ def admin_waiting(by: ByOption, database: DatabaseOption = None) -> None:
     """What waits for an administrator: disputes, flagged results, groups, claims."""
     service = results_service(database)
     actor = _as_admin(service, by)
-    waiting = _admin_call(service.waiting, actor)
-    claims = service.claims_waiting(actor)
+    waiting = _admin_call(service.admin.waiting, actor)
+    claims = service.claims.waiting(actor)
     result = _("result {id} ({game}, {date}): {why}")
     out.print(_("disputes: {count}").format(count=len(waiting["disputed"])), markup=False)
     for r in waiting["disputed"]:

@@ -28,6 +28,13 @@ def serve(
         float,
         typer.Option(help="Seconds a player may be away during a game before a bot takes over."),
     ] = 60.0,
+    unattended: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a table is kept with nobody connected (no player, no spectator) "
+            "before it is abandoned."
+        ),
+    ] = 900.0,
     https_cookies: Annotated[
         bool, typer.Option(help="Send the session cookie over HTTPS only (behind TLS).")
     ] = False,
@@ -64,6 +71,8 @@ def serve(
         fail(_("--bot-delay must be 0 to 5 seconds"))
     if not 1 <= grace <= 3600:
         fail(_("--grace must be 1 to 3600 seconds"))
+    if not 1 <= unattended <= 86400:
+        fail(_("--unattended must be 1 to 86400 seconds"))
     if not 1 <= port <= 65535:
         fail(_("--port must be 1 to 65535"))
     if not 1 <= workers <= 64:
@@ -96,6 +105,7 @@ def serve(
         database=db.url,
         bot_delay=bot_delay,
         grace=grace,
+        unattended=unattended,
         warm=warm_up,
         https_cookies=https_cookies,
         broker=broker,

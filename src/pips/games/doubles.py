@@ -98,7 +98,19 @@ class DrawingRule(StrEnum):
 
 
 TARGETS = (50, 100, 101, 150, 200)
-"""DB-13: the targets the text names; any positive number is accepted."""
+"""DB-13: the targets the text names; any positive number up to :data:`MOST_TARGET` is
+accepted."""
+
+MOST_TARGET = 1000
+"""The highest target pips plays to: five times the highest the text names (a bound of
+the platform, docs/rules/interpretations.md, so that no table plays for ever)."""
+
+MOST_PLAYERS = 9
+"""No table seats more (FIDO's largest, F-02): SPEC says "2 or more"; a bound of the
+platform (docs/rules/interpretations.md)."""
+
+MOST_TILES = 28
+"""A hand holds at most a double-6 set's worth of tiles (DB-02 gives no bound)."""
 
 
 @dataclass(frozen=True)
@@ -107,18 +119,24 @@ class DoublesOptions(GameOptions):
 
     SECTION: ClassVar[str] = "§4.1"
 
-    players: int = option(rule="§4.1", help="Number of players.", values="2 or more")
+    players: int = option(
+        rule="§4.1", help="Number of players.", values="2 to 9", minimum=2, maximum=MOST_PLAYERS
+    )
     set: int | None = option(
         None,
         rule="§4.1",
         help="The set: default 6 for 2-4 players, 9 for 5-7; required for 8 or more.",
         values="0 to 21",
+        minimum=0,
+        maximum=MAX_NUMBER,
     )
     hand_size: int = option(
         7,
         rule="DB-02",
         help="Tiles per player.",
         values="2 players 7 or 8; 3-4 players 5-7; 5+ any",
+        minimum=1,
+        maximum=MOST_TILES,
     )
     set_rule: SetRule = option(SetRule.HIGHEST_DOUBLE, rule="DB-04", help="Which double is set.")
     spinner: Spinner = option(Spinner.SET_DOUBLE, rule="DB-05", help="Is the set double a spinner?")
@@ -129,6 +147,7 @@ class DoublesOptions(GameOptions):
         100,
         rule="DB-13",
         minimum=1,
+        maximum=MOST_TARGET,
         help="Points that win the match.",
         values="50, 100, 101, 150, 200 or any positive whole number",
     )

@@ -78,9 +78,16 @@ class DrawOptions(GameOptions):
 
     SECTION: ClassVar[str] = "§3.1"
 
-    players: int = option(rule="§3.1", help="Number of players.", values="2 to 6")
+    players: int = option(
+        rule="§3.1", help="Number of players.", values="2 to 6", minimum=2, maximum=6
+    )
     set: int | None = option(
-        None, rule="§3.1", help="The set (default 6; six players need 9).", values="6, 9"
+        None,
+        rule="§3.1",
+        help="The set (default 6; six players need 9).",
+        values="6, 9",
+        minimum=6,
+        maximum=9,
     )
     direction: Direction = option(Direction.CLOCKWISE, rule="C-05", help="Direction of play.")
     doubles_branch: bool = option(

@@ -72,6 +72,9 @@ Family game: 2 to 4 players, double-6, hands until someone reaches 100.
 )
 SET = 6
 HAND_SIZE = 5
+MOST_TARGET = 1000
+"""The highest target pips plays to: ten times the usual 100 (a bound of the platform,
+docs/rules/interpretations.md, so that no table plays for ever)."""
 STOCK_SIZES = {2: 18, 3: 13, 4: 8}
 """FA-01: the stock after the deal, by number of players."""
 
@@ -87,11 +90,14 @@ class FamilyOptions(GameOptions):
         "direction": "clockwise",
     }
 
-    players: int = option(rule="§2.1", help="Number of players.", values="2, 3, 4")
+    players: int = option(
+        rule="§2.1", help="Number of players.", values="2, 3, 4", minimum=2, maximum=4
+    )
     target: int = option(
         100,
         rule="FA-11",
         minimum=1,
+        maximum=MOST_TARGET,
         help="Points that win the match.",
         values="a positive whole number",
     )

@@ -113,8 +113,12 @@ class FidoOptions(GameOptions):
 
     SECTION: ClassVar[str] = "§1.1"
 
-    players: int = option(rule="§1.1", help="Number of players.", values="3 to 9")
-    set: int = option(12, rule="§1.1", help="The set (F-01).", values="6, 9, 12, 15, 18")
+    players: int = option(
+        rule="§1.1", help="Number of players.", values="3 to 9", minimum=3, maximum=9
+    )
+    set: int = option(
+        12, rule="§1.1", help="The set (F-01).", values="6, 9, 12, 15, 18", minimum=6, maximum=18
+    )
     direction: Direction = option(Direction.CLOCKWISE, rule="§1.1", help="Direction of play.")
     mother_theresa: bool = option(
         False, rule="F-22", help="The rule of mercy: a naked side only when it scores."

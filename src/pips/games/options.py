@@ -36,8 +36,9 @@ def option(
 ) -> Any:
     """A game option: its default (none: required), the rule that defines it, a one-line
     help text, where the type does not say it the allowed values in words, and for a
-    whole number its smallest allowed value (checked) and its largest (forms offer no
-    more; :meth:`GameOptions.check` decides)."""
+    whole number its smallest and its largest allowed value (both checked, and shown
+    where the option is offered: every whole-number option has both, so that no table
+    plays to a target of 10^12; ``tests/test_face.py`` holds every game to it)."""
     return dataclasses.field(
         default=default,
         metadata={
@@ -110,17 +111,6 @@ class GameOptions:
                             "{name} must be a whole number, not {value!r}", name=f.name, value=value
                         ),
                     )
-                least = f.metadata["minimum"]
-                if least is not None and value < least:
-                    raise OptionError(
-                        rule,
-                        phrase(
-                            "{name} must be at least {least}, not {value}",
-                            name=f.name,
-                            least=least,
-                            value=value,
-                        ),
-                    )
             elif issubclass(kind, StrEnum):
                 try:
                     object.__setattr__(self, f.name, kind(value))
@@ -135,7 +125,34 @@ class GameOptions:
                             value=value,
                         ),
                     ) from None
+        # The game's own rules speak first (F-02 names why ten cannot play FIDO); the
+        # declared bounds are the backstop every whole number has.
         self.check()
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                continue
+            least, most = f.metadata["minimum"], f.metadata["maximum"]
+            if least is not None and value < least:
+                raise OptionError(
+                    f.metadata["rule"],
+                    phrase(
+                        "{name} must be at least {least}, not {value}",
+                        name=f.name,
+                        least=least,
+                        value=value,
+                    ),
+                )
+            if most is not None and value > most:
+                raise OptionError(
+                    f.metadata["rule"],
+                    phrase(
+                        "{name} must be at most {most}, not {value}",
+                        name=f.name,
+                        most=most,
+                        value=value,
+                    ),
+                )
 
     def check(self) -> None:
         """Rules between options (ranges, combinations); raise :class:`OptionError`."""

@@ -74,6 +74,9 @@ Partnership game: 2 against 2, double-6, 7 tiles each, no stock, a match to 30.
 SET = 6
 HAND_SIZE = 7
 PLAYERS = 4
+MOST_TARGET = 300
+"""The highest target pips plays to: ten times the usual 30 (a bound of the platform,
+docs/rules/interpretations.md, so that no table plays for ever)."""
 SIX_SIX = DOUBLES[6]
 TOURNAMENT_TARGET = 10
 """PT-13: the target of tournament play."""
@@ -111,12 +114,15 @@ class PartnershipOptions(GameOptions):
         "direction": "counter-clockwise",
     }
 
-    players: int = option(PLAYERS, rule="§5.1", help="Always four, in two pairs.", values="4")
+    players: int = option(
+        PLAYERS, rule="§5.1", help="Always four, in two pairs.", values="4", minimum=4, maximum=4
+    )
     teams: Teams = option(Teams.LOT, rule="PT-01", help="Pairs drawn by lot, or fixed.")
     target: int = option(
         30,
         rule="PT-13",
         minimum=1,
+        maximum=MOST_TARGET,
         help="Points that win the match (10 in tournaments).",
         values="30, 10 or any positive whole number",
     )

@@ -11,59 +11,54 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from pips.core.phrase import phrase
-from pips.results.common import Conflict, NotAllowed, ServiceBase
+from pips.results.common import Conflict, Context, account_named, group_named, need_admin
+from pips.results.holds import Holds
 from pips.store.models import Group, Result, User
 
 
-class Administration(ServiceBase):
+class Administration:
     """The administrators' part of the results service."""
+
+    def __init__(self, context: Context, holds: Holds) -> None:
+        self.context = context
+        self.holds = holds
 
     def set_admin(self, name: str, admin: bool = True) -> dict[str, Any]:
         """Grant or take back the administrator role (the command line's, not the
         web's: whoever runs ``pips admin`` holds the server's database)."""
-        with self.db.session() as session, session.begin():
-            user = self._user(session, name)
+        with self.context.db.session() as session, session.begin():
+            user = account_named(session, name)
             user.admin = admin
             return {"name": user.name, "admin": user.admin}
 
     def is_admin(self, user_id: int | None) -> bool:
-        with self.db.session() as session:
+        with self.context.db.session() as session:
             user = session.get(User, user_id) if user_id is not None else None
             return bool(user and user.admin)
 
     def admins(self) -> list[str]:
-        with self.db.session() as session:
+        with self.context.db.session() as session:
             return list(session.scalars(select(User.name).where(User.admin).order_by(User.name)))
 
     def approve_group(self, actor: int, slug: str, approve: bool = True) -> dict[str, Any]:
-        with self.db.session() as session, session.begin():
-            self._need_admin(session, actor)
-            group = self._group(session, slug)
+        with self.context.db.session() as session, session.begin():
+            need_admin(session, actor)
+            group = group_named(session, slug)
             if approve and group.approved_at is not None:
-                raise Conflict(f"{group.name} is approved already")
-            group.approved_at = self.clock() if approve else None
+                raise Conflict(phrase("{name} is approved already", name=group.name))
+            group.approved_at = self.context.clock() if approve else None
             group.approved_by = actor if approve else None
             name = group.name
         return {"group": slug, "name": name, "approved": approve}
 
     def waiting(self, actor: int) -> dict[str, Any]:
         """What waits for an administrator: disputes, held results, groups to approve."""
-        with self.db.session() as session:
-            self._need_admin(session, actor)
+        with self.context.db.session() as session:
+            need_admin(session, actor)
             disputed = session.scalars(
                 select(Result)
                 .where(Result.status == "disputed")
                 .options(selectinload(Result.reviews))
-                .order_by(Result.id)
-                .limit(200)
-            ).all()
-            held = session.scalars(
-                select(Result)
-                .where(
-                    Result.flag.is_not(None),
-                    Result.flag_cleared_by.is_(None),
-                    Result.status != "withdrawn",
-                )
                 .order_by(Result.id)
                 .limit(200)
             ).all()
@@ -82,17 +77,9 @@ class Administration(ServiceBase):
                     }
                     for r in disputed
                 ],
-                "held": [
-                    {"id": r.id, "game": r.game, "date": r.played_on.isoformat(), "flag": r.flag}
-                    for r in held
-                ],
+                "held": self.holds.open_holds(session),
                 "groups": [
                     {"name": g.name, "slug": g.slug, "representative": g.representative.name}
                     for g in groups
                 ],
             }
-
-    def _need_admin(self, session: Any, actor: int | None) -> None:
-        user = session.get(User, actor) if actor is not None else None
-        if user is None or not user.admin:
-            raise NotAllowed(phrase("only an administrator does this"))

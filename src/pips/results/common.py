@@ -1,14 +1,16 @@
-"""What the parts of the results service share: its errors, months, the filter of a
-listing, and the base every part builds on (the database, the clock, the rating
-settings, and the lookups of groups, accounts and results)."""
+"""What the parts of the results service share: the :class:`Context` every part is
+handed (the database, the clock, the rating settings), its errors, months, the filter
+of a listing, what counts for the world list, and the lookups of groups and
+accounts."""
 
 from __future__ import annotations
 
 import logging
 import os
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 
 from sqlalchemy import ColumnElement, or_, select
@@ -17,6 +19,7 @@ from sqlalchemy.orm import Session
 from pips.core.names import name_key
 from pips.core.phrase import phrase
 from pips.results.rating import RatingSettings
+from pips.results.trust import VOUCHING
 from pips.store.db import Database
 from pips.store.models import (
     Group,
@@ -35,18 +38,24 @@ STATUSES = ("provisional", "confirmed", "disputed", "withdrawn", "held")
 
 def counted_clause() -> tuple[ColumnElement[bool], ...]:
     """The results that count for the world list, as SQL (docs/results.md, "Which
-    results count"): confirmed, rated, and not held by a flag."""
+    results count"): confirmed by a source that vouches (:mod:`pips.results.trust`),
+    rated, and not held by a flag."""
     return (
         Result.status.in_(COUNTED),
+        Result.confirmed_by.in_(VOUCHING),
         Result.rated.is_(True),
         or_(Result.flag.is_(None), Result.flag_cleared_by.is_not(None)),
     )
 
 
+def held(row: Result) -> bool:
+    """Whether a result is held for an administrator (a hold open, not cleared)."""
+    return row.flag is not None and row.flag_cleared_by is None
+
+
 def counted(row: Result) -> bool:
     """:func:`counted_clause` of one result in memory."""
-    held = row.flag is not None and row.flag_cleared_by is None
-    return row.status in COUNTED and row.rated and not held
+    return row.status in COUNTED and row.confirmed_by in VOUCHING and row.rated and not held(row)
 
 
 SLUG = re.compile(r"[^a-z0-9]+")
@@ -100,8 +109,15 @@ def month_of(day: date | datetime) -> str:
     return f"{day.year:04d}-{day.month:02d}"
 
 
+SPELLED_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
+
+
 def slugify(name: str) -> str:
-    return SLUG.sub("-", name.casefold()).strip("-")[:60]
+    """A group's address from its name, umlauts spelled out and other accents dropped
+    (``Domino-Freunde Mühle`` is ``domino-freunde-muehle``)."""
+    spelled = unicodedata.normalize("NFKD", name.casefold().translate(SPELLED_OUT))
+    bare = "".join(c for c in spelled if not unicodedata.combining(c))
+    return SLUG.sub("-", bare).strip("-")[:60]
 
 
 @dataclass(frozen=True)
@@ -117,40 +133,52 @@ class Filter:
     offset: int = 0
 
 
-class ServiceBase:
-    """The results service over a database; ``clock`` gives the time (UTC) so tests
-    can place themselves in any month."""
+@dataclass(frozen=True)
+class Context:
+    """What every part of the results service is handed: the database, the clock (UTC,
+    so that tests can place themselves in any month) and the rating settings."""
 
-    def __init__(
-        self,
-        db: Database,
-        *,
-        clock: Callable[[], datetime] = utc_now,
-        settings: RatingSettings | None = None,
-    ) -> None:
-        self.db = db
-        self.clock = clock
-        self.settings = settings or RatingSettings()
+    db: Database
+    clock: Callable[[], datetime] = utc_now
+    settings: RatingSettings = field(default_factory=RatingSettings)
 
     def today(self) -> date:
         return self.clock().date()
 
-    def _group(self, session: Session, slug: str) -> Group:
-        group = session.scalars(select(Group).where(Group.slug == slug)).first()
-        if group is None:
-            raise NotFound(phrase("no group {slug!r}", slug=slug))
-        return group
 
-    def _user(self, session: Session, name: str) -> User:
-        user = session.scalars(select(User).where(User.name_key == name_key(name))).first()
-        if user is None:
-            raise NotFound(phrase("no account named {value!r}", value=name.strip()))
-        return user
+def group_named(session: Session, slug: str) -> Group:
+    """The group of ``slug``, or :class:`NotFound`."""
+    group = session.scalars(select(Group).where(Group.slug == slug)).first()
+    if group is None:
+        raise NotFound(phrase("no group {slug!r}", slug=slug))
+    return group
 
-    def _accounts(self, session: Session, names: Iterable[str]) -> dict[str, int]:
-        """The accounts of ``names``, by their :func:`~pips.core.names.name_key`."""
-        keys = {name_key(n) for n in names}
-        if not keys:
-            return {}
-        rows = session.execute(select(User.id, User.name_key).where(User.name_key.in_(keys)))
-        return {key: uid for uid, key in rows}
+
+def account_named(session: Session, name: str) -> User:
+    """The account of ``name`` (however it is written), or :class:`NotFound`."""
+    user = session.scalars(select(User).where(User.name_key == name_key(name))).first()
+    if user is None:
+        raise NotFound(phrase("no account named {value!r}", value=name.strip()))
+    return user
+
+
+def accounts_named(session: Session, names: Iterable[str]) -> dict[str, int]:
+    """The accounts of ``names``, by their :func:`~pips.core.names.name_key`."""
+    keys = {name_key(n) for n in names}
+    if not keys:
+        return {}
+    rows = session.execute(select(User.id, User.name_key).where(User.name_key.in_(keys)))
+    return {key: uid for uid, key in rows}
+
+
+def is_admin(session: Session, actor: int | None) -> bool:
+    """Whether ``actor`` is a site administrator."""
+    if actor is None:
+        return False
+    return bool(session.scalar(select(User.admin).where(User.id == actor)))
+
+
+def need_admin(session: Session, actor: int | None) -> None:
+    """Refuse (:class:`NotAllowed`) anyone but an administrator."""
+    if not is_admin(session, actor):
+        raise NotAllowed(phrase("only an administrator does this"))

@@ -1,5 +1,12 @@
-"""Groups (clubs): founded by an account, which becomes the representative; members
-added and removed by the representative, who may hand the role on."""
+"""Groups (clubs): founded by an account, which becomes the representative; members by
+consent of both sides; the representative may hand the role on.
+
+An account becomes a member when both sides agreed: the representative invites it and
+it accepts (``join``), or it asks (``join``) and the representative accepts (adds
+it). Only members count where membership matters: an approved group's representative
+vouches for its members' results (:mod:`pips.results.trust`), so nobody is made a
+club's member, and has their results vouched for, unasked.
+"""
 
 from __future__ import annotations
 
@@ -7,20 +14,56 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import Session, selectinload
 
 from pips.core.phrase import phrase
-from pips.results.common import Conflict, NotAllowed, ResultsError, ServiceBase, slugify
-from pips.store.models import (
-    Group,
-    GroupMember,
+from pips.results.common import (
+    Conflict,
+    Context,
+    NotAllowed,
+    ResultsError,
+    account_named,
+    group_named,
+    slugify,
 )
+from pips.store.models import Group, GroupMember, Player
+
+MEMBER, INVITED, ASKED = "member", "invited", "asked"
 
 
-class Groups(ServiceBase):
+def member_ids(group: Group) -> set[int]:
+    """The accounts that are members of ``group`` (both sides agreed)."""
+    return {m.user_id for m in group.members if m.status == MEMBER}
+
+
+def groups_of_players(session: Session, players: list[Player]) -> dict[int, frozenset[int]]:
+    """Each player's groups: the group whose result first named it (a player of the
+    group), and the groups its account is a member of."""
+    accounts = {p.user_id for p in players if p.user_id is not None}
+    memberships: dict[int, set[int]] = {}
+    if accounts:
+        for group_id, user_id in session.execute(
+            select(GroupMember.group_id, GroupMember.user_id).where(
+                GroupMember.user_id.in_(accounts), GroupMember.status == MEMBER
+            )
+        ):
+            memberships.setdefault(user_id, set()).add(group_id)
+    found = {}
+    for p in players:
+        groups = set(memberships.get(p.user_id, ())) if p.user_id is not None else set()
+        if p.group_id is not None:
+            groups.add(p.group_id)
+        found[p.id] = frozenset(groups)
+    return found
+
+
+class Groups:
     """Founding and running groups."""
 
-    def create_group(self, actor: int, name: str) -> dict[str, Any]:
+    def __init__(self, context: Context) -> None:
+        self.context = context
+
+    def create(self, actor: int, name: str) -> dict[str, Any]:
         name = " ".join(name.split())
         slug = slugify(name)
         if not 2 <= len(name) <= 60 or not slug:
@@ -28,74 +71,108 @@ class Groups(ServiceBase):
                 phrase("a group's name is 2 to 60 characters, with letters or digits")
             )
         try:
-            with self.db.session() as session, session.begin():
+            with self.context.db.session() as session, session.begin():
                 group = Group(name=name, slug=slug, representative_id=actor)
-                group.members.append(GroupMember(user_id=actor))
+                group.members.append(GroupMember(user_id=actor, status=MEMBER))
                 session.add(group)
         except IntegrityError:
-            raise Conflict(f"there is already a group called {name!r}") from None
+            raise Conflict(phrase("there is already a group called {name!r}", name=name)) from None
         return self.group(slug)
 
-    def group(self, slug: str) -> dict[str, Any]:
-        with self.db.session() as session:
-            group = self._group(session, slug)
-            members = sorted(m.user.name for m in group.members)
+    def group(self, slug: str, viewer: int | None = None) -> dict[str, Any]:
+        with self.context.db.session() as session:
+            group = group_named(session, slug)
+            by_status: dict[str, list[str]] = {MEMBER: [], INVITED: [], ASKED: []}
+            mine = None
+            for m in group.members:
+                by_status.setdefault(m.status, []).append(m.user.name)
+                if m.user_id == viewer:
+                    mine = m.status
             return {
                 "name": group.name,
                 "slug": group.slug,
                 "representative": group.representative.name,
-                "members": members,
+                "members": sorted(by_status[MEMBER]),
+                "invited": sorted(by_status[INVITED]),
+                "asked": sorted(by_status[ASKED]),
+                "membership": mine,
                 "created_at": group.created_at.isoformat(),
                 "approved": group.approved_at is not None,
             }
 
-    def groups(self, member: int | None = None) -> list[dict[str, Any]]:
-        with self.db.session() as session:
+    def listing(self, member: int | None = None) -> list[dict[str, Any]]:
+        with self.context.db.session() as session:
             query = select(Group).order_by(Group.name)
             if member is not None:
-                query = query.join(GroupMember).where(GroupMember.user_id == member)
+                query = query.join(GroupMember).where(
+                    GroupMember.user_id == member, GroupMember.status == MEMBER
+                )
             return [
                 {
                     "name": g.name,
                     "slug": g.slug,
-                    "members": len(g.members),
+                    "members": len(member_ids(g)),
                     "approved": g.approved_at is not None,
                 }
                 for g in session.scalars(query.options(selectinload(Group.members)))
             ]
 
     def change_member(self, actor: int, slug: str, name: str, *, add: bool) -> dict[str, Any]:
-        """Add or remove a member (the representative only; the representative stays)."""
-        with self.db.session() as session, session.begin():
-            group = self._group(session, slug)
+        """The representative invites an account (or accepts one that asked), or
+        removes a member; the representative stays."""
+        with self.context.db.session() as session, session.begin():
+            group = group_named(session, slug)
             if group.representative_id != actor:
                 raise NotAllowed(
                     phrase("only the representative of {name} changes its members", name=group.name)
                 )
-            user = self._user(session, name)
+            user = account_named(session, name)
             current = {m.user_id: m for m in group.members}
-            if add and user.id not in current:
-                group.members.append(GroupMember(user_id=user.id))
-            elif not add:
+            row = current.get(user.id)
+            if add:
+                if row is None:
+                    group.members.append(GroupMember(user_id=user.id, status=INVITED))
+                elif row.status == ASKED:
+                    row.status = MEMBER
+            else:
                 if user.id == group.representative_id:
                     raise ResultsError(
                         phrase("hand the representative's role to another member first")
                     )
-                if user.id in current:
-                    group.members.remove(current[user.id])
-        return self.group(slug)
+                if row is not None:
+                    group.members.remove(row)
+        return self.group(slug, actor)
+
+    def join(self, actor: int, slug: str, *, leave: bool = False) -> dict[str, Any]:
+        """An account accepts the group's invitation, or asks to join (or, with
+        ``leave``, leaves or takes its request back)."""
+        with self.context.db.session() as session, session.begin():
+            group = group_named(session, slug)
+            row = next((m for m in group.members if m.user_id == actor), None)
+            if leave:
+                if actor == group.representative_id:
+                    raise ResultsError(
+                        phrase("hand the representative's role to another member first")
+                    )
+                if row is not None:
+                    group.members.remove(row)
+            elif row is None:
+                group.members.append(GroupMember(user_id=actor, status=ASKED))
+            elif row.status == INVITED:
+                row.status = MEMBER
+        return self.group(slug, actor)
 
     def set_representative(self, actor: int, slug: str, name: str) -> dict[str, Any]:
-        with self.db.session() as session, session.begin():
-            group = self._group(session, slug)
+        with self.context.db.session() as session, session.begin():
+            group = group_named(session, slug)
             if group.representative_id != actor:
                 raise NotAllowed(
                     phrase("only the representative of {name} hands the role on", name=group.name)
                 )
-            user = self._user(session, name)
-            if user.id not in {m.user_id for m in group.members}:
+            user = account_named(session, name)
+            if user.id not in member_ids(group):
                 raise ResultsError(
                     phrase("{name} is not a member of {name2}", name=user.name, name2=group.name)
                 )
             group.representative_id = user.id
-        return self.group(slug)
+        return self.group(slug, actor)

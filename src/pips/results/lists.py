@@ -17,13 +17,14 @@ from pips.core.phrase import Phrase, joined, phrase
 from pips.games.registry import find_game
 from pips.results.common import (
     Conflict,
+    Context,
     ResultsError,
-    ServiceBase,
     counted_clause,
     month_bounds,
     month_of,
 )
 from pips.results.entry import GAMES
+from pips.results.fairplay import Meeting, meeting_weights
 from pips.results.rating import RatedGame, compute
 from pips.store.models import (
     Player,
@@ -35,8 +36,11 @@ from pips.store.models import (
 )
 
 
-class WorldLists(ServiceBase):
+class WorldLists:
     """Computing, publishing and reading the monthly lists."""
+
+    def __init__(self, context: Context) -> None:
+        self.context = context
 
     def compute_month(
         self, month: str, *, publish: bool = True, top: int = 10
@@ -47,7 +51,7 @@ class WorldLists(ServiceBase):
         rate gets no list (:meth:`explain_month` says why)."""
         first, after = month_bounds(month)
         cutoff = datetime.combine(after, datetime.min.time())
-        if self.clock() < cutoff:
+        if self.context.clock() < cutoff:
             raise ResultsError(
                 phrase(
                     "{month} is not over: its list is computed after {value}",
@@ -55,7 +59,7 @@ class WorldLists(ServiceBase):
                     value=after - timedelta(days=1),
                 )
             )
-        with self.db.session() as session:
+        with self.context.db.session() as session:
             done = session.scalars(select(WorldList).where(WorldList.month == month)).first()
             if done is not None and publish:
                 raise Conflict(
@@ -68,9 +72,15 @@ class WorldLists(ServiceBase):
                 if games:
                     new = self._new_results(session, game, games)
                     lists.append(
-                        (game, games, new, compute(games, after - timedelta(days=1), self.settings))
+                        (
+                            game,
+                            games,
+                            new,
+                            compute(games, after - timedelta(days=1), self.context.settings),
+                        )
                     )
             late = {game: self._late(session, new, first) for game, _, new, _ in lists}
+            held = {game: self._held(session, game, first, after) for game, _, _, _ in lists}
             if not publish:
                 return [
                     self._summary(game, month, games, standings, len(new), late[game], top)
@@ -80,17 +90,18 @@ class WorldLists(ServiceBase):
             people = self._people(session, {key for _, _, _, st in lists for key in _keys(st)})
         published = []
         try:
-            with self.db.session() as session, session.begin():
+            with self.context.db.session() as session, session.begin():
                 for game, games, new, standings in lists:
                     header = WorldList(
                         game=game,
                         month=month,
                         cutoff=cutoff,
-                        computed_at=self.clock(),
-                        settings=self.settings.to_json(),
+                        computed_at=self.context.clock(),
+                        settings=self.context.settings.to_json(),
                         games=len(games),
                         players=len(standings),
                         late=late[game],
+                        held=held[game],
                     )
                     session.add(header)
                     session.flush()
@@ -156,6 +167,23 @@ class WorldLists(ServiceBase):
         return late
 
     @staticmethod
+    def _held(session: Session, game: str, first: date, after: date) -> int:
+        """How many of the month's results are held for an administrator now."""
+        return (
+            session.scalar(
+                select(func.count()).where(
+                    Result.game == game,
+                    Result.played_on >= first,
+                    Result.played_on < after,
+                    Result.status == "confirmed",
+                    Result.flag.is_not(None),
+                    Result.flag_cleared_by.is_(None),
+                )
+            )
+            or 0
+        )
+
+    @staticmethod
     def _people(session: Session, ids: set[int]) -> dict[int, tuple[str, int | None]]:
         people: dict[int, tuple[str, int | None]] = {}
         ordered = sorted(ids)
@@ -173,7 +201,7 @@ class WorldLists(ServiceBase):
         first, after = month_bounds(month)
         cutoff = datetime.combine(after, datetime.min.time())
         said = []
-        with self.db.session() as session:
+        with self.context.db.session() as session:
             published = set(session.scalars(select(WorldList.game).where(WorldList.month == month)))
             for game in GAMES:
                 if game in published:
@@ -251,7 +279,7 @@ class WorldLists(ServiceBase):
         top: int,
     ) -> dict[str, Any]:
         shown = standings[: max(0, top)]
-        with self.db.session() as session:
+        with self.context.db.session() as session:
             people = self._people(session, set(_keys(shown)))
         return {
             "game": game,
@@ -278,9 +306,9 @@ class WorldLists(ServiceBase):
     ) -> list[RatedGame]:
         """The games that count for ``game``'s list up to ``cutoff``, their teams of
         player ids (as text: the rating's keys) and places; ``order`` is the result's
-        id."""
+        id. A server game's rematches weigh less (:func:`meeting_weights`)."""
         counting = (
-            select(Result.id, Result.played_on).where(
+            select(Result.id, Result.played_on, Result.source, Result.entered_at).where(
                 Result.game == game,
                 Result.played_on < after,
                 Result.entered_at < cutoff,
@@ -291,42 +319,44 @@ class WorldLists(ServiceBase):
             select(
                 counting.c.id,
                 counting.c.played_on,
+                counting.c.source,
+                counting.c.entered_at,
                 ResultPlayer.team,
                 ResultPlayer.player_id,
+                ResultPlayer.user_id,
                 ResultPlayer.rank,
             )
             .join(ResultPlayer, ResultPlayer.result_id == counting.c.id)
             .order_by(counting.c.id, ResultPlayer.team, ResultPlayer.seat)
         ).all()
-        games: list[RatedGame] = []
-        current = -1
-        teams: dict[int, list[str]] = {}
-        ranks: dict[int, int] = {}
-        played = date.min
-        complete = True
-
-        def flush() -> None:
-            if current >= 0 and complete:
-                order = sorted(teams)
-                games.append(
-                    RatedGame(
-                        played,
-                        current,
-                        tuple(tuple(teams[t]) for t in order),
-                        tuple(ranks[t] for t in order),
-                    )
-                )
-
-        for result_id, played_on, team, player_id, rank in rows:
-            if result_id != current:
-                flush()
-                current, played, teams, ranks = result_id, played_on, defaultdict(list), {}
-                complete = True
+        found: dict[int, tuple[date, dict[int, list[str]], dict[int, int]]] = {}
+        incomplete: set[int] = set()
+        meetings: dict[int, Meeting] = {}
+        for result_id, played_on, source, entered_at, team, player_id, user_id, rank in rows:
+            _, teams, ranks = found.setdefault(result_id, (played_on, defaultdict(list), {}))
             if player_id is None:
-                complete = False  # a seat that is nobody's cannot be rated
+                incomplete.add(result_id)  # a seat that is nobody's cannot be rated
             teams[team].append(str(player_id))
             ranks[team] = rank
-        flush()
+            if source == "server":
+                before = meetings.get(result_id)
+                accounts = (*(before.accounts if before else ()), user_id or -1)
+                meetings[result_id] = Meeting(result_id, entered_at, accounts)
+        weights = meeting_weights(meetings.values())
+        games = []
+        for result_id, (played_on, teams, ranks) in found.items():
+            if result_id in incomplete:
+                continue
+            order = sorted(teams)
+            games.append(
+                RatedGame(
+                    played_on,
+                    result_id,
+                    tuple(tuple(teams[t]) for t in order),
+                    tuple(ranks[t] for t in order),
+                    weights.get(result_id, 1.0),
+                )
+            )
         return games
 
     def _previous(self, session: Session, game: str, month: str) -> dict[int, tuple[int, float]]:
@@ -359,8 +389,8 @@ class WorldLists(ServiceBase):
     def publish_due(self) -> list[dict[str, Any]]:
         """Publish every month that is over and has no list yet (the server does this
         after each month's end); months with nothing to rate stay unpublished."""
-        now = self.clock()
-        with self.db.session() as session:
+        now = self.context.clock()
+        with self.context.db.session() as session:
             first = session.scalar(select(func.min(Result.entered_at)))
             done = set(session.scalars(select(WorldList.month).distinct()))
         if first is None:
@@ -378,7 +408,7 @@ class WorldLists(ServiceBase):
         return published
 
     def months(self, game: str) -> list[dict[str, Any]]:
-        with self.db.session() as session:
+        with self.context.db.session() as session:
             return [
                 {
                     "month": w.month,
@@ -396,7 +426,7 @@ class WorldLists(ServiceBase):
     ) -> dict[str, Any] | None:
         """A published list (the newest when ``month`` is left out): one page of rows
         with their movement since the list before, and the biggest moves."""
-        with self.db.session() as session:
+        with self.context.db.session() as session:
             query = select(WorldList).where(WorldList.game == game)
             if month:
                 month_bounds(month)
@@ -435,6 +465,7 @@ class WorldLists(ServiceBase):
                 "games": header.games,
                 "players": header.players,
                 "late": header.late,
+                "held": header.held,
                 "title": find_game(game).title,
                 "offset": offset,
                 "rows": [_row_json(r) for r in rows],
@@ -446,7 +477,7 @@ class WorldLists(ServiceBase):
     def player_history(self, game: str, player: int) -> list[dict[str, Any]]:
         """A player's lines in every published list of ``game`` (with the players
         merged into them)."""
-        with self.db.session() as session:
+        with self.context.db.session() as session:
             ids = [player, *session.scalars(select(Player.id).where(Player.merged_into == player))]
             rows = session.execute(
                 select(WorldList.month, WorldListRow)

@@ -1,7 +1,6 @@
 """Players are people, not strings: the names of a result are matched to the players a
-group (or the person entering) already knows, a name close to a known player is asked
-about before a new player is made, an account claims a player (approved by the group's
-representative or an administrator), and an administrator merges two players.
+group (or the person entering) already knows, and a name close to a known player is
+asked about before a new player is made. Claims and merges: :mod:`pips.results.claims`.
 
 A name on a result becomes a player by these rules, in order:
 
@@ -26,13 +25,14 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any
 
-from sqlalchemy import func, or_, select, update
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from pips.core.names import name_key
 from pips.core.phrase import phrase
-from pips.results.common import Conflict, NotAllowed, NotFound, ResultsError, ServiceBase
-from pips.store.models import Group, Player, ResultPlayer, User
+from pips.results.common import Conflict, Context, NotFound, ResultsError, group_named
+from pips.results.groups import member_ids
+from pips.store.models import Group, Player, PlayerClaim, ResultPlayer, User
 
 CLOSE = 0.8
 """How alike two names must be (difflib's ratio of their loose forms) to ask."""
@@ -80,8 +80,11 @@ class Seating:
     """Names that became new players."""
 
 
-class Players(ServiceBase):
-    """Finding, making, claiming and merging players."""
+class Players:
+    """Finding, making and reading players."""
+
+    def __init__(self, context: Context) -> None:
+        self.context = context
 
     # -- names to players ------------------------------------------------------------
 
@@ -138,18 +141,21 @@ class Players(ServiceBase):
     def own_player(
         self, session: Session, user: User, group: Group | None, *, make: bool = True
     ) -> Player:
-        """The player an account is (the oldest, if claims gave it more than one)."""
+        """The player an account is (the oldest, if claims gave it more than one). A
+        new one belongs to ``group`` only if the account is its member: nobody becomes
+        a group's player by being named on its result."""
         player = session.scalars(
             select(Player)
             .where(Player.user_id == user.id, Player.merged_into.is_(None))
             .order_by(Player.id)
         ).first()
         if player is None:
+            member = group is not None and user.id in member_ids(group)
             player = Player(
                 name=user.name,
                 name_key=user.name_key,
                 user_id=user.id,
-                group_id=group.id if group else None,
+                group_id=group.id if group is not None and member else None,
             )
             if make:
                 session.add(player)
@@ -171,178 +177,82 @@ class Players(ServiceBase):
             query.where(Player.merged_into.is_(None)).order_by(Player.id).limit(5000)
         ).all()
 
-    # -- claims and merges -----------------------------------------------------------
-
-    def claim(self, actor: int, player_id: int) -> dict[str, Any]:
-        """An account asks to be a player; the group's representative (or an
-        administrator, for a player of no group) decides."""
-        with self.db.session() as session, session.begin():
-            player = self._player(session, player_id)
-            if player.user_id == actor:
-                raise Conflict(f"{player.name} is already your player")
-            if player.user_id is not None:
-                raise Conflict(f"{player.name} is already claimed by an account")
-            if player.claim_user_id not in (None, actor):
-                raise Conflict(f"someone else's claim of {player.name} waits for a decision")
-            player.claim_user_id, player.claimed_at = actor, self.clock()
-        return self.player(player_id)
-
-    def decide_claim(self, actor: int, player_id: int, approve: bool) -> dict[str, Any]:
-        """Approve or refuse the waiting claim of a player: its group's representative
-        or an administrator. Approved, the account's other players merge into it."""
-        with self.db.session() as session, session.begin():
-            player = self._player(session, player_id)
-            group = session.get(Group, player.group_id) if player.group_id else None
-            if not (self._is_admin(session, actor) or (group and group.representative_id == actor)):
-                where = (
-                    phrase("the representative of {name}", name=group.name)
-                    if group
-                    else phrase("an administrator")
-                )
-                raise NotAllowed(
-                    phrase("a claim of {name} is decided by {where}", name=player.name, where=where)
-                )
-            claimant = player.claim_user_id
-            if claimant is None:
-                raise Conflict(f"nobody claims {player.name}")
-            player.claim_user_id, player.claimed_at = None, None
-            if approve:
-                others = session.scalars(
-                    select(Player).where(
-                        Player.user_id == claimant,
-                        Player.merged_into.is_(None),
-                        Player.id != player.id,
-                    )
-                ).all()
-                player.user_id = claimant
-                for other in others:
-                    self._merge(session, other, player)
-        return self.player(player_id)
-
-    def merge(self, actor: int, source: int, into: int) -> dict[str, Any]:
-        """Merge player ``source`` into ``into`` (an administrator: one person entered
-        under two names, or in two clubs)."""
-        with self.db.session() as session, session.begin():
-            if not self._is_admin(session, actor):
-                raise NotAllowed(phrase("players are merged by an administrator"))
-            self._merge(session, self._player(session, source), self._player(session, into))
-        return self.player(into)
-
-    def _merge(self, session: Session, source: Player, into: Player) -> None:
-        if source.id == into.id:
-            raise ResultsError(phrase("a player cannot be merged into itself"))
-        if source.user_id and into.user_id and source.user_id != into.user_id:
-            raise Conflict(f"{source.name} and {into.name} are two accounts' players")
-        mine = aliased(ResultPlayer)
-        theirs = aliased(ResultPlayer)
-        shared = session.scalar(
-            select(mine.result_id)
-            .join(theirs, theirs.result_id == mine.result_id)
-            .where(mine.player_id == source.id, theirs.player_id == into.id)
-            .limit(1)
-        )
-        if shared is not None:
-            raise Conflict(
-                f"{source.name} and {into.name} played in the same game (result {shared}), "
-                "so they are two people"
-            )
-        session.execute(
-            update(ResultPlayer)
-            .where(ResultPlayer.player_id == source.id)
-            .values(player_id=into.id)
-        )
-        session.execute(
-            update(Player).where(Player.merged_into == source.id).values(merged_into=into.id)
-        )
-        if into.user_id is None:
-            into.user_id = source.user_id
-        source.user_id, source.merged_into = None, into.id
-
     # -- reading -----------------------------------------------------------------------
 
     def player(self, player_id: int) -> dict[str, Any]:
-        with self.db.session() as session:
-            player = self._player(session, player_id, follow=True)
-            return self._player_json(session, player)
+        with self.context.db.session() as session:
+            player = find_player(session, player_id, follow=True)
+            return player_json(session, player)
 
-    def players(self, slug: str) -> list[dict[str, Any]]:
+    def of_group(self, slug: str) -> list[dict[str, Any]]:
         """A group's players, with their accounts and waiting claims."""
-        with self.db.session() as session:
-            group = self._group(session, slug)
+        with self.context.db.session() as session:
+            group = group_named(session, slug)
             rows = session.scalars(
                 select(Player)
                 .where(Player.group_id == group.id, Player.merged_into.is_(None))
                 .order_by(Player.name)
             ).all()
-            return [self._player_json(session, p, count=False) for p in rows]
+            return [player_json(session, p, count=False) for p in rows]
 
-    def find_players(self, name: str) -> list[dict[str, Any]]:
+    def named(self, name: str) -> list[dict[str, Any]]:
         """Players of this name (there may be several people of one name)."""
-        with self.db.session() as session:
+        with self.context.db.session() as session:
             rows = session.scalars(
                 select(Player)
                 .where(Player.name_key == name_key(name), Player.merged_into.is_(None))
                 .order_by(Player.id)
             ).all()
-            return [self._player_json(session, p, count=False) for p in rows]
+            return [player_json(session, p, count=False) for p in rows]
 
-    def _player_json(self, session: Session, player: Player, count: bool = True) -> dict[str, Any]:
-        users = {
-            uid: uname
-            for uid, uname in session.execute(
-                select(User.id, User.name).where(
-                    User.id.in_([u for u in (player.user_id, player.claim_user_id) if u])
-                )
-            )
-        }
-        group = session.get(Group, player.group_id) if player.group_id else None
-        games = (
-            session.scalar(
-                select(func.count())
-                .select_from(ResultPlayer)
-                .where(ResultPlayer.player_id == player.id)
-            )
-            if count
-            else None
+
+def player_json(session: Session, player: Player, count: bool = True) -> dict[str, Any]:
+    """A player as pages and the API show it: its group, account and waiting claims."""
+    waiting = session.execute(
+        select(User.name)
+        .join(PlayerClaim, PlayerClaim.user_id == User.id)
+        .where(PlayerClaim.player_id == player.id, PlayerClaim.decided_at.is_(None))
+        .order_by(PlayerClaim.id)
+    ).scalars()
+    account = session.get(User, player.user_id) if player.user_id else None
+    group = session.get(Group, player.group_id) if player.group_id else None
+    games = (
+        session.scalar(
+            select(func.count())
+            .select_from(ResultPlayer)
+            .where(ResultPlayer.player_id == player.id)
         )
-        return {
-            "id": player.id,
-            "name": player.name,
-            "group": None if group is None else {"name": group.name, "slug": group.slug},
-            "account": users.get(player.user_id) if player.user_id else None,
-            "claimed_by": users.get(player.claim_user_id) if player.claim_user_id else None,
-            "results": games,
-        }
+        if count
+        else None
+    )
+    claims = list(waiting)
+    return {
+        "id": player.id,
+        "name": player.name,
+        "group": None if group is None else {"name": group.name, "slug": group.slug},
+        "account": None if account is None else account.name,
+        "claimed_by": claims[0] if claims else None,
+        "claims": claims,
+        "results": games,
+    }
 
-    def _player(self, session: Session, player_id: int, *, follow: bool = False) -> Player:
-        player = session.get(Player, player_id)
-        if player is None:
-            raise NotFound(phrase("no player {player_id}", player_id=player_id))
-        while follow and player.merged_into is not None:
-            player = session.get(Player, player.merged_into) or player
-            if player.merged_into == player.id:
-                break
-        if not follow and player.merged_into is not None:
-            raise Conflict(f"player {player_id} was merged into player {player.merged_into}")
-        return player
 
-    @staticmethod
-    def _is_admin(session: Session, actor: int | None) -> bool:
-        if actor is None:
-            return False
-        return bool(session.scalar(select(User.admin).where(User.id == actor)))
-
-    def claims_waiting(self, actor: int) -> list[dict[str, Any]]:
-        """The claims ``actor`` decides: of their groups' players, and (an
-        administrator) of players of no group."""
-        with self.db.session() as session:
-            mine = select(Group.id).where(Group.representative_id == actor)
-            query = select(Player).where(Player.claim_user_id.is_not(None))
-            if self._is_admin(session, actor):
-                query = query.where(or_(Player.group_id.in_(mine), Player.group_id.is_(None)))
-            else:
-                query = query.where(Player.group_id.in_(mine))
-            return [
-                self._player_json(session, p, count=False)
-                for p in session.scalars(query.order_by(Player.claimed_at))
-            ]
+def find_player(session: Session, player_id: int, *, follow: bool = False) -> Player:
+    """Player ``player_id`` (with ``follow``, the player it was merged into), or
+    :class:`NotFound` / :class:`Conflict` for a merged one."""
+    player = session.get(Player, player_id)
+    if player is None:
+        raise NotFound(phrase("no player {player_id}", player_id=player_id))
+    while follow and player.merged_into is not None:
+        player = session.get(Player, player.merged_into) or player
+        if player.merged_into == player.id:
+            break
+    if not follow and player.merged_into is not None:
+        raise Conflict(
+            phrase(
+                "player {player_id} was merged into player {into}",
+                player_id=player_id,
+                into=player.merged_into,
+            )
+        )
+    return player

@@ -69,6 +69,9 @@ class RatedGame:
     """Among games of one day, the order they were entered in."""
     teams: tuple[tuple[str, ...], ...]
     ranks: tuple[int, ...]
+    weight: float = 1.0
+    """A further factor of the game's weight (a rematch of the same accounts at the
+    server's tables weighs less: :mod:`pips.results.fairplay`)."""
 
 
 @dataclass(slots=True)
@@ -130,7 +133,7 @@ def compute(
             for team in game.teams
         ]
         ratings = [[engine.rating(mu=s.mu, sigma=s.sigma) for s in team] for team in standings]
-        weight = settings.weight(game.played_on, as_of)
+        weight = settings.weight(game.played_on, as_of) * game.weight
         for team, new in zip(standings, rate(engine, ratings, game.ranks, weight), strict=True):
             for standing, (mu, sigma) in zip(team, new, strict=True):
                 standing.mu, standing.sigma = mu, sigma

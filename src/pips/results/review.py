@@ -1,11 +1,10 @@
 """Reviewing a result, under the trust model of docs/results.md ("Which results
-count"):
+count", :mod:`pips.results.trust`):
 
-- **confirm**: a player of the game (the account of a seat's player); the
-  representative of an approved group for the group's results; an administrator. A
-  result is confirmed once the accounts of all its other players confirmed it, or once
-  an approved group's representative or an administrator did; a server game is
-  confirmed by the server.
+- **confirm**: a player of the game (the account of a seat's player, for their own
+  line); the representative of an approved group for the results of its members; an
+  administrator. What the confirmations add up to (``server``, ``admin``, ``event``,
+  ``group`` or only ``players``) is :func:`~pips.results.trust.vouched_by`'s to say.
 - **dispute** (with a reason): only a player of the game; a server game is not
   disputable by its players (the server saw every move).
 - **resolve**: a player withdraws their own dispute.
@@ -15,6 +14,10 @@ count"):
   is withdrawn.
 - **withdraw**: whoever entered it, the group's representative, an administrator.
 - **clear**: an administrator lets a result held by a flag (an anomaly) count.
+
+Every change of status rechecks the anomaly holds of the result's players on its day
+(:mod:`pips.results.holds`): a withdrawal or an upheld dispute lifts at once a hold
+the result helped cause.
 """
 
 from __future__ import annotations
@@ -24,49 +27,62 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from pips.core.names import name_key
 from pips.core.phrase import phrase
-from pips.results.common import Conflict, NotAllowed, NotFound, ResultsError
-from pips.results.entries import Entries
-from pips.store.models import Player, Result, ResultReview
+from pips.results.common import Conflict, Context, NotAllowed, NotFound, ResultsError, is_admin
+from pips.results.groups import groups_of_players
+from pips.results.holds import Holds, causes
+from pips.results.register import Register
+from pips.results.vouching import settle
+from pips.store.models import (
+    Event,
+    EventRound,
+    EventTable,
+    Group,
+    Player,
+    Result,
+    ResultReview,
+)
 
 ACTIONS = ("confirm", "dispute", "resolve", "reject", "uphold", "withdraw", "clear")
 
 
-class Reviews(Entries):
+class Reviews:
     """Confirming, disputing, deciding disputes, withdrawing and clearing results."""
+
+    def __init__(self, context: Context, holds: Holds, register: Register) -> None:
+        self.context = context
+        self.holds = holds
+        self.register = register
 
     def review(self, actor: int, result_id: int, action: str, comment: str = "") -> dict[str, Any]:
         """Act on a result (see the module's rules)."""
         comment = comment.strip()[:500]
         if action not in ACTIONS:
             raise ResultsError(phrase("the action is one of {choices}", choices=", ".join(ACTIONS)))
-        with self.db.session() as session, session.begin():
+        with self.context.db.session() as session, session.begin():
             row = session.get(Result, result_id)
             if row is None:
                 raise NotFound(phrase("no result {result_id}", result_id=result_id))
             if row.status == "withdrawn":
-                raise Conflict("the result was withdrawn")
+                raise Conflict(phrase("the result was withdrawn"))
             accounts = self._seat_accounts(session, row)
             played = actor in accounts
-            admin = self._is_admin(session, actor)
+            admin = is_admin(session, actor)
+            vouches = self._represents_a_seat(session, row, actor)
             group = row.group
             representative = group is not None and group.representative_id == actor
             approved = group is not None and group.approved_at is not None
             open_disputes = self._open_disputes(row)
             if action == "confirm":
                 if row.status == "disputed":
-                    raise Conflict("the result is disputed: the dispute is decided first")
-                if played:
-                    pass
-                elif representative and approved:
-                    row.confirmed_by = row.confirmed_by or "group"
-                elif admin:
-                    row.confirmed_by = row.confirmed_by or "admin"
-                else:
+                    raise Conflict(phrase("the result is disputed: the dispute is decided first"))
+                if not (played or vouches or admin):
                     raise NotAllowed(
                         phrase(
-                            "a result is confirmed by its players' accounts (or the "
-                            "representative of an approved group)"
+                            "a result is confirmed by its players' accounts, the "
+                            "representative of an approved group of its players, or an "
+                            "administrator"
                         )
                     )
             elif action == "dispute":
@@ -87,7 +103,11 @@ class Reviews(Entries):
                     raise NotAllowed(phrase("a player withdraws only a dispute of their own"))
                 open_disputes.discard(actor)
             elif action in ("reject", "uphold"):
-                neutral = representative and approved and not played and row.entered_by != actor
+                neutral = (
+                    ((representative and approved) or vouches)
+                    and not played
+                    and row.entered_by != actor
+                )
                 if not (admin or neutral):
                     raise NotAllowed(
                         phrase(
@@ -97,19 +117,18 @@ class Reviews(Entries):
                         )
                     )
                 if row.status != "disputed":
-                    raise Conflict("the result is not disputed")
+                    raise Conflict(phrase("the result is not disputed"))
                 open_disputes.clear()
-                if action == "reject":
-                    # The result stands: the decider's word confirms it.
-                    row.confirmed_by = row.confirmed_by or ("admin" if admin else "group")
-                else:
+                if action == "uphold":
                     row.status, row.fingerprint = "withdrawn", None
             elif action == "withdraw":
-                if actor != row.entered_by and not representative and not admin:
+                allowed = actor == row.entered_by or representative or admin
+                if not (allowed or self._organises_its_table(session, row, actor)):
                     raise NotAllowed(
                         phrase(
                             "a result is withdrawn by whoever entered it, the group's "
-                            "representative or an administrator"
+                            "representative, the organiser of the event its table played "
+                            "at, or an administrator"
                         )
                     )
                 row.status, row.fingerprint = "withdrawn", None
@@ -117,12 +136,52 @@ class Reviews(Entries):
                 if not admin:
                     raise NotAllowed(phrase("a flagged result is cleared by an administrator"))
                 if row.flag is None or row.flag_cleared_by is not None:
-                    raise Conflict("the result is not held by a flag")
+                    raise Conflict(phrase("the result is not held by a flag"))
                 row.flag_cleared_by = actor
+                self.holds.release(session, row, phrase("cleared by an administrator"))
             row.reviews.append(ResultReview(user_id=actor, action=action, comment=comment))
+            session.flush()
             if row.status != "withdrawn" and not open_disputes:
-                self._settle(row, accounts)
-        return self.result(result_id)
+                settle(session, row)
+            if row.status == "withdrawn":
+                self.holds.release(session, row, phrase("the result was withdrawn"))
+            self.holds.recheck(session, causes([row]))
+        return self.register.result(result_id, actor)
+
+    @staticmethod
+    def _represents_a_seat(session: Session, row: Result, actor: int) -> bool:
+        """Whether ``actor`` represents an approved group one of the result's players
+        belongs to (their word vouches for those seats)."""
+        ids = [p.player_id for p in row.players if p.player_id is not None]
+        players = list(session.scalars(select(Player).where(Player.id.in_(ids))))
+        groups = frozenset().union(*groups_of_players(session, players).values())
+        if not groups:
+            return False
+        return (
+            session.scalar(
+                select(Group.id).where(
+                    Group.id.in_(groups),
+                    Group.representative_id == actor,
+                    Group.approved_at.is_not(None),
+                )
+            )
+            is not None
+        )
+
+    @staticmethod
+    def _organises_its_table(session: Session, row: Result, actor: int) -> bool:
+        """Whether ``actor`` organised an event of the result's day with a table of
+        exactly the result's players (a game entered by hand outside the event)."""
+        if row.event_id is not None or row.source == "server":
+            return False
+        seated = frozenset(name_key(p.name) for p in row.players)
+        tables = session.scalars(
+            select(EventTable.seats)
+            .join(EventRound, EventRound.id == EventTable.round_id)
+            .join(Event, Event.id == EventRound.event_id)
+            .where(Event.organiser_id == actor, Event.played_on == row.played_on)
+        )
+        return any(frozenset(name_key(n) for n in seats) == seated for seats in tables)
 
     @staticmethod
     def _seat_accounts(session: Session, row: Result) -> dict[int, int]:
@@ -150,18 +209,3 @@ class Reviews(Entries):
             elif review.action in ("reject", "uphold"):
                 disputes.clear()
         return disputes
-
-    @staticmethod
-    def _settle(row: Result, accounts: dict[int, int]) -> None:
-        """The status once no dispute is open: confirmed by what confirmed it before,
-        or by every other player's account; else provisional."""
-        if row.confirmed_by is None:
-            last: dict[int, str] = {}
-            for review in row.reviews:
-                if review.action in ("confirm", "dispute", "resolve"):
-                    last[review.user_id] = "confirm" if review.action != "dispute" else "dispute"
-            others = set(accounts) - {row.entered_by}
-            everyone = len(accounts) == len(row.players)
-            if everyone and others and all(last.get(user) == "confirm" for user in others):
-                row.confirmed_by = "players"
-        row.status = "confirmed" if row.confirmed_by else "provisional"

@@ -7,15 +7,23 @@
 * **The same work whether or not an account exists**: signing in to a name nobody has
   verifies the password against a dummy hash, so the answer takes as long.
 * **Throttles** (:class:`Throttle`): per address a bucket of attempts (sign-in,
-  registration, guest names); per account a growing wait after repeated wrong
-  passwords (2, 4, 8 ... seconds, at most 15 minutes), whatever address they come from,
-  and whichever server process they reach (counted in the database). A refused attempt
-  costs no hash.
+  registration, guest names); per name *and address* a growing wait after repeated
+  wrong passwords (2, 4, 8 ... seconds, at most 15 minutes), whichever server process
+  they reach (counted in the database). So a guesser at one address never locks the
+  owner out from another. Against a guesser at many addresses, a wait for the name
+  from every address together after :data:`NAME_FREE_FAILURES` wrong passwords in a
+  day; a browser the owner signed in from before carries a **device cookie** (OWASP's
+  answer to lock-outs) and is never made to wait; an administrator unlocks a name
+  (``pips admin unlock``). A refused attempt costs no hash.
 * **Sessions live on the server** (the ``sessions`` table): the signed cookie holds only
   a random token, signing in makes a new token and a new CSRF token, and signing out
   deletes the session, so a copy of the old cookie is worth nothing.
 * **Names** (:mod:`pips.core.names`): any language, no control or invisible
-  characters, one holder per folded key, shared by accounts and guests.
+  characters, one holder per folded key, shared by accounts and guests; a name that
+  *looks like* another (the same UTS #39 skeleton, :func:`pips.text.skeleton`:
+  ``Honеst`` with a Cyrillic е beside ``Honest``) is refused too. A guest holds a name
+  only while live (seen in the last :data:`GUEST_LIVE`), and against a registration
+  for a day at most: a guest's rename gives the old name up at once.
 """
 
 from __future__ import annotations
@@ -35,7 +43,8 @@ from typing import Any, Protocol
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import case, delete, or_, select
+from itsdangerous import BadSignature, URLSafeSerializer
+from sqlalchemy import case, delete, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as postgres_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -48,10 +57,23 @@ from pips.server.limits import Limited, RateLimit
 from pips.server.round import Identity
 from pips.store.db import Database
 from pips.store.models import SignIn, SignInFailure, User, now
+from pips.text import skeleton
 
 SESSION_DAYS = 14
-"""A session (and the cookie carrying it) lasts this long; a guest's name is held as
-long as a session of the guest's is alive."""
+"""A session (and the cookie carrying it) lasts this long."""
+
+GUEST_LIVE = timedelta(hours=1)
+"""A guest holds their name while one of their sessions was used this recently."""
+
+GUEST_HOLDS_AGAINST_REGISTRATION = timedelta(days=1)
+"""... and against someone registering the name, only if that session is this young."""
+
+NAME_FREE_FAILURES = 30
+"""Wrong passwords for a name from all addresses together, in a day, before browsers
+without the name's device cookie wait too."""
+
+EVERY_ADDRESS = "*"
+"""The key of the wrong passwords counted for a name from all addresses together."""
 
 
 class AccountError(ValueError):
@@ -83,41 +105,46 @@ class _Failures:
 
 
 class FailureBook(Protocol):
-    """Where :class:`Throttle` keeps the wrong passwords in a row per name."""
+    """Where :class:`Throttle` keeps the wrong passwords in a row per name and address
+    (``address`` a digest, or :data:`EVERY_ADDRESS`)."""
 
-    def get(self, key: str, since: float) -> _Failures | None:
-        """The failures for ``key`` whose last one came after ``since``."""
+    def get(self, key: str, address: str, since: float) -> _Failures | None:
+        """The failures for ``key`` from ``address`` whose last one came after
+        ``since``."""
         ...
 
-    def add(self, key: str, at: float, since: float) -> None:
+    def add(self, key: str, address: str, at: float, since: float) -> None:
         """One more wrong password at ``at``; a run whose last one came before
         ``since`` starts again at one."""
         ...
 
-    def clear(self, key: str) -> None: ...
+    def clear(self, key: str, address: str | None = None) -> None:
+        """Forget the runs of ``key`` from ``address`` (``None``: from everywhere)."""
+        ...
 
 
 class MemoryBook:
     """Failures in this process only (one process, and the unit tests)."""
 
     def __init__(self) -> None:
-        self._failures: dict[str, _Failures] = {}
+        self._failures: dict[tuple[str, str], _Failures] = {}
 
-    def get(self, key: str, since: float) -> _Failures | None:
-        found = self._failures.get(key)
+    def get(self, key: str, address: str, since: float) -> _Failures | None:
+        found = self._failures.get((key, address))
         return found if found is not None and found.at >= since else None
 
-    def add(self, key: str, at: float, since: float) -> None:
+    def add(self, key: str, address: str, at: float, since: float) -> None:
         if len(self._failures) > 50_000:
             self._failures = {k: f for k, f in self._failures.items() if f.at >= since}
-        failures = self._failures.get(key)
+        failures = self._failures.get((key, address))
         if failures is None or failures.at < since:
-            failures = self._failures[key] = _Failures()
+            failures = self._failures[(key, address)] = _Failures()
         failures.count += 1
         failures.at = at
 
-    def clear(self, key: str) -> None:
-        self._failures.pop(key, None)
+    def clear(self, key: str, address: str | None = None) -> None:
+        for found in [k for k in self._failures if k[0] == key and address in (None, k[1])]:
+            del self._failures[found]
 
 
 class DatabaseBook:
@@ -131,22 +158,22 @@ class DatabaseBook:
         self.db = db
         self._adds = 0
 
-    def get(self, key: str, since: float) -> _Failures | None:
+    def get(self, key: str, address: str, since: float) -> _Failures | None:
         with self.db.session() as session:
-            found = session.get(SignInFailure, key)
+            found = session.get(SignInFailure, (key, address))
             if found is None or found.at < since:
                 return None
             return _Failures(found.count, found.at)
 
-    def add(self, key: str, at: float, since: float) -> None:
+    def add(self, key: str, address: str, at: float, since: float) -> None:
         insert = sqlite_insert if self.db.engine.dialect.name == "sqlite" else postgres_insert
         row = SignInFailure
         # One statement: two processes counting the same name at once both count.
         statement = (
             insert(row)
-            .values(name_key=key, count=1, at=at)
+            .values(name_key=key, address=address, count=1, at=at)
             .on_conflict_do_update(
-                index_elements=[row.name_key],
+                index_elements=[row.name_key, row.address],
                 set_={"count": case((row.at < since, 1), else_=row.count + 1), "at": at},
             )
         )
@@ -156,9 +183,12 @@ class DatabaseBook:
             if self._adds % 1000 == 0:  # now and then, the runs nobody continued
                 session.execute(delete(SignInFailure).where(SignInFailure.at < since))
 
-    def clear(self, key: str) -> None:
+    def clear(self, key: str, address: str | None = None) -> None:
         with self.db.session() as session, session.begin():
-            session.execute(delete(SignInFailure).where(SignInFailure.name_key == key))
+            gone = delete(SignInFailure).where(SignInFailure.name_key == key)
+            if address is not None:
+                gone = gone.where(SignInFailure.address == address)
+            session.execute(gone)
 
 
 @dataclass
@@ -172,7 +202,10 @@ class Throttle:
         default_factory=lambda: RateLimit(10, 10, N_("attempts from your address"))
     )
     free_failures: int = 5
-    """Wrong passwords for an account before it has to wait."""
+    """Wrong passwords for a name from one address before that address has to wait."""
+    name_free_failures: int = NAME_FREE_FAILURES
+    """... and from every address together, before browsers without a device cookie
+    wait too."""
     longest_wait: float = 900.0
     forget_after: float = 86_400.0
     """A run of wrong passwords whose last one is this old is forgotten: far longer than
@@ -180,21 +213,25 @@ class Throttle:
     clock: Callable[[], float] = time.monotonic
     book: FailureBook = field(default_factory=MemoryBook)
 
-    def attempt(self, address: str) -> None:
+    async def attempt(self, address: str) -> None:
         """Count one attempt from ``address``; :class:`AccountError` (429) when it has
         made too many."""
         try:
-            self.addresses.hit(address)
+            await self.addresses.take(address)
         except Limited as exc:
             raise AccountError(reason(exc), 429, exc.retry_after) from None
 
-    def check_account(self, key: str) -> None:
-        """Refuse (429) while the account has to wait after wrong passwords."""
+    def check_account(self, key: str, address: str, device: bool = False) -> None:
+        """Refuse (429) while the name has to wait after wrong passwords from this
+        address, or (without the name's device cookie, ``device``) from every address
+        together."""
         moment = self.clock()
-        failures = self.book.get(key, moment - self.forget_after)
-        if failures is None or failures.count < self.free_failures:
-            return
-        wait = self.wait_after(failures.count) - (moment - failures.at)
+        since = moment - self.forget_after
+        here = self.book.get(key, address_digest(address), since)
+        wait = self._wait(here, self.free_failures, moment)
+        if not device:
+            everywhere = self.book.get(key, EVERY_ADDRESS, since)
+            wait = max(wait, self._wait(everywhere, self.name_free_failures, moment))
         if wait > 0:
             seconds = math.ceil(wait)
             raise AccountError(
@@ -205,16 +242,34 @@ class Throttle:
                 seconds,
             )
 
+    def _wait(self, failures: _Failures | None, free: int, moment: float) -> float:
+        if failures is None or failures.count < free:
+            return 0.0
+        return self.wait_after(failures.count - free + self.free_failures) - (moment - failures.at)
+
     def wait_after(self, count: int) -> float:
         """Seconds to wait after ``count`` wrong passwords in a row: 2, 4, 8 ..."""
         return float(min(self.longest_wait, 2.0 ** (count - self.free_failures + 1)))
 
-    def failed(self, key: str) -> None:
+    def failed(self, key: str, address: str) -> None:
         moment = self.clock()
-        self.book.add(key, moment, moment - self.forget_after)
+        for where in (address_digest(address), EVERY_ADDRESS):
+            self.book.add(key, where, moment, moment - self.forget_after)
 
-    def succeeded(self, key: str) -> None:
+    def succeeded(self, key: str, address: str) -> None:
+        """The right password: the wait at this address and for the name from every
+        address is over (the owner holds the account)."""
+        self.book.clear(key, address_digest(address))
+        self.book.clear(key, EVERY_ADDRESS)
+
+    def unlock(self, key: str) -> None:
+        """Forget every wrong password for the name (an administrator's unlock)."""
         self.book.clear(key)
+
+
+def address_digest(address: str) -> str:
+    """An address as the failures are kept by: a digest, not the address itself."""
+    return hashlib.sha256(address.encode()).hexdigest()
 
 
 class Accounts:
@@ -232,9 +287,14 @@ class Accounts:
         hash_workers: int = 1,
         waiting_hashes: int = 8,
         throttle: Throttle | None = None,
+        secret: str = "",
     ) -> None:
         self.db = db
         self.throttle = throttle or Throttle()
+        # Device cookies: signed, naming the account a browser signed in to.
+        self._devices = URLSafeSerializer(secret or secrets.token_urlsafe(32), salt="device")
+        self._touched: dict[str, float] = {}
+        self._toucher = ThreadPoolExecutor(1, thread_name_prefix="pips-seen")
         # One lane: a hash keeps one core busy, not all of them.
         self.hasher = PasswordHasher(time_cost=3, memory_cost=65536, parallelism=1)
         self._pool = ThreadPoolExecutor(hash_workers, thread_name_prefix="pips-argon2")
@@ -253,6 +313,7 @@ class Accounts:
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._toucher.shutdown(wait=False, cancel_futures=True)
 
     # -- hashing off the loop -----------------------------------------------------------
 
@@ -281,17 +342,16 @@ class Accounts:
 
     async def register(self, name: str, password: str, address: str) -> tuple[str, Identity]:
         """A new account, signed in: its session token and identity."""
-        self.throttle.attempt(address)
+        await self.throttle.attempt(address)
         name = check_name(name)
         check_password(password)
         key = names.name_key(name)
-        if await asyncio.to_thread(self._name_held, key, None):
-            raise AccountError(_("the name {name!r} is taken").format(name=name), 409)
+        await asyncio.to_thread(self._refuse_held, name, None, True)
         digest = await self._hash_work(self.hasher.hash, password)
 
         def write() -> int:
             with self.db.session() as session, session.begin():
-                user = User(name=name, name_key=key, password_hash=digest)
+                user = User(name=name, name_key=key, skeleton=skeleton(name), password_hash=digest)
                 session.add(user)
                 session.flush()
                 return user.id
@@ -302,30 +362,46 @@ class Accounts:
             raise AccountError(_("the name {name!r} is taken").format(name=name), 409) from None
         return await self._open(Identity(user_id=user_id, name=name))
 
-    async def sign_in(self, name: str, password: str, address: str) -> tuple[str, Identity]:
-        """Sign in by name (as written or folded) and password."""
-        self.throttle.attempt(address)
+    async def sign_in(
+        self, name: str, password: str, address: str, device: str = ""
+    ) -> tuple[str, Identity]:
+        """Sign in by name (as written or folded) and password; ``device`` is the
+        browser's device cookie, if it has one."""
+        await self.throttle.attempt(address)
         key = names.name_key(name)
-        await asyncio.to_thread(self.throttle.check_account, key)
         found = await asyncio.to_thread(self._account, key)
+        known = found is not None and self.device_of(device) == found[0]
+        await asyncio.to_thread(self.throttle.check_account, key, address, known)
         ok = await self._hash_work(self._verify, None if found is None else found[2], password)
         if not ok or found is None:
-            await asyncio.to_thread(self.throttle.failed, key)
+            await asyncio.to_thread(self.throttle.failed, key, address)
             raise AccountError(_("no such name and password"), 401)
-        await asyncio.to_thread(self.throttle.succeeded, key)
+        await asyncio.to_thread(self.throttle.succeeded, key, address)
         return await self._open(Identity(user_id=found[0], name=found[1]))
+
+    def device_token(self, user_id: int) -> str:
+        """The device cookie of a browser that signed in to ``user_id``: with it, the
+        owner never waits for a guesser's wrong passwords elsewhere."""
+        return str(self._devices.dumps([user_id, secrets.token_urlsafe(8)]))
+
+    def device_of(self, token: str) -> int | None:
+        """The account a device cookie names (``None``: none, or forged)."""
+        if not token or len(token) > 200:
+            return None
+        try:
+            user_id, _nonce = self._devices.loads(token)
+        except (BadSignature, ValueError, TypeError):
+            return None
+        return user_id if isinstance(user_id, int) else None
 
     async def guest(self, name: str, address: str, keep: Identity | None) -> tuple[str, Identity]:
         """A guest by name (no password); a guest who renames keeps their guest token,
-        so their seats stay theirs."""
-        self.throttle.attempt(address)
+        so their seats stay theirs, and gives the old name up."""
+        await self.throttle.attempt(address)
         name = check_name(name)
         key = names.name_key(name)
         token = keep.guest if keep is not None and keep.guest is not None else None
-        if await asyncio.to_thread(self._name_held, key, token):
-            raise AccountError(
-                _("the name {name!r} is taken: choose another").format(name=name), 409
-            )
+        await asyncio.to_thread(self._refuse_held, name, token, False)
         return await self._open(Identity(guest=token or secrets.token_urlsafe(12), name=name), key)
 
     async def sign_out(self, session: dict[str, Any]) -> None:
@@ -341,6 +417,10 @@ class Accounts:
 
             await asyncio.to_thread(forget)
 
+    def unlock(self, name: str) -> None:
+        """Forget every wrong password for ``name`` (``pips admin unlock``)."""
+        self.throttle.unlock(names.name_key(name))
+
     # -- sessions --------------------------------------------------------------------
 
     async def _open(self, who: Identity, key: str | None = None) -> tuple[str, Identity]:
@@ -349,6 +429,9 @@ class Accounts:
 
         def write() -> None:
             with self.db.session() as session, session.begin():
+                if who.guest is not None:
+                    # A guest's earlier names are given up: only the newest holds.
+                    session.execute(delete(SignIn).where(SignIn.guest == who.guest))
                 session.add(
                     SignIn(
                         token_hash=digest,
@@ -356,29 +439,54 @@ class Accounts:
                         guest=who.guest,
                         name=who.name,
                         name_key=key or names.name_key(who.name),
+                        skeleton=skeleton(who.name),
                     )
                 )
 
         await asyncio.to_thread(write)
+        if who.guest is not None:
+            for cached, known in list(self._cache.items()):
+                if known is not None and known.guest == who.guest:
+                    self._cache.pop(cached, None)
         self._remember(digest, who)
         return token, who
 
     def identity(self, session: dict[str, Any]) -> Identity | None:
-        """Who the browser with this session is, if anyone."""
+        """Who the browser with this session is, if anyone (a guest's session is
+        marked as seen, at most once a minute, off the event loop)."""
         token = session.get("token")
         if not isinstance(token, str):
             return None
         digest = _digest(token)
         if digest in self._cache:
             self._cache.move_to_end(digest)
-            return self._cache[digest]
-        with self.db.session() as db_session:
-            row = db_session.get(SignIn, digest)
-            who = None
-            if row is not None and row.created_at > now() - timedelta(days=SESSION_DAYS):
-                who = Identity(user_id=row.user_id, guest=row.guest, name=row.name)
-        self._remember(digest, who)
+            who = self._cache[digest]
+        else:
+            with self.db.session() as db_session:
+                row = db_session.get(SignIn, digest)
+                who = None
+                if row is not None and row.created_at > now() - timedelta(days=SESSION_DAYS):
+                    who = Identity(user_id=row.user_id, guest=row.guest, name=row.name)
+            self._remember(digest, who)
+        if who is not None and who.guest is not None:
+            self._touch(digest)
         return who
+
+    def _touch(self, digest: str) -> None:
+        moment = time.monotonic()
+        if moment - self._touched.get(digest, -1e9) < 60:
+            return
+        if len(self._touched) > 20_000:
+            self._touched.clear()
+        self._touched[digest] = moment
+
+        def write() -> None:
+            with self.db.session() as session, session.begin():
+                session.execute(
+                    update(SignIn).where(SignIn.token_hash == digest).values(seen_at=now())
+                )
+
+        self._toucher.submit(write)
 
     def _remember(self, digest: str, who: Identity | None) -> None:
         self._cache[digest] = who
@@ -417,18 +525,39 @@ class Accounts:
             ).first()
             return None if row is None else (row[0], row[1], row[2])
 
-    def _name_held(self, key: str, guest: str | None) -> bool:
-        """Whether an account, or a live session of another guest, holds the name."""
-        since = now() - timedelta(days=SESSION_DAYS)
+    def _refuse_held(self, name: str, guest: str | None, registering: bool) -> None:
+        """Refuse (409) a name an account holds, or a live guest other than ``guest``
+        (against a registration, only a guest seen in the last hour whose session
+        began in the last day), or a name that looks like one of those."""
+        key, shape = names.name_key(name), skeleton(name)
+        moment = now()
         with self.db.session() as session:
-            if session.scalar(select(User.id).where(User.name_key == key)) is not None:
-                return True
-            other = select(SignIn.token_hash).where(
-                SignIn.name_key == key, SignIn.user_id.is_(None), SignIn.created_at > since
+            taken = session.scalars(
+                select(User.name).where(or_(User.name_key == key, User.skeleton == shape)).limit(1)
+            ).first()
+            if taken is None:
+                live = select(SignIn.name).where(
+                    or_(SignIn.name_key == key, SignIn.skeleton == shape),
+                    SignIn.user_id.is_(None),
+                    SignIn.seen_at > moment - GUEST_LIVE,
+                )
+                if registering:
+                    live = live.where(SignIn.created_at > moment - GUEST_HOLDS_AGAINST_REGISTRATION)
+                if guest is not None:
+                    live = live.where(or_(SignIn.guest.is_(None), SignIn.guest != guest))
+                taken = session.scalars(live.limit(1)).first()
+        if taken is None:
+            return
+        if names.name_key(taken) == key:
+            raise AccountError(
+                _("the name {name!r} is taken: choose another").format(name=name), 409
             )
-            if guest is not None:
-                other = other.where(or_(SignIn.guest.is_(None), SignIn.guest != guest))
-            return session.scalar(other.limit(1)) is not None
+        raise AccountError(
+            _("the name {name!r} looks like {other!r}, which is taken: choose another").format(
+                name=name, other=taken
+            ),
+            409,
+        )
 
 
 def create_account(db: Database, name: str, password: str) -> User:
@@ -438,6 +567,7 @@ def create_account(db: Database, name: str, password: str) -> User:
     user = User(
         name=name,
         name_key=names.name_key(name),
+        skeleton=skeleton(name),
         password_hash=PasswordHasher(parallelism=1).hash(password),
     )
     try:

@@ -53,7 +53,7 @@ class Analyses:
         self,
         table_id: str,
         load: Callable[[], Awaitable[dict[str, Any]]],
-        starting: Callable[[], None],
+        starting: Callable[[], Awaitable[None]],
     ) -> Analysis:
         """The analysis of finished game ``table_id``: kept, being made, or made now
         (``starting`` is called first: it may refuse, e.g. by a rate limit)."""
@@ -68,7 +68,9 @@ class Analyses:
                 return found
             running = self._running.get(table_id)
             if running is None:
-                starting()
+                await starting()
+                running = self._running.get(table_id)  # begun by another meanwhile
+            if running is None:
                 # A task of its own: a client that goes away does not stop it for the
                 # others waiting.
                 running = asyncio.create_task(self._make(table_id, data))

@@ -17,19 +17,22 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any, ClassVar
 
 from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.orm import Session
 from starlette.middleware.sessions import SessionMiddleware
 
 from pips import __version__
 from pips.bots.search import warm_up
+from pips.core.phrase import phrase
 from pips.results.service import Results, publish_due_apart, settings_from_env, utc_now
 from pips.server import accounts
 from pips.server.analyses import Analyses
@@ -40,7 +43,7 @@ from pips.server.metrics import Metrics
 from pips.server.routes import events, groups, health, lists, pages, players, socket
 from pips.server.routes import results as results_pages
 from pips.server.routes import tables as tables_api
-from pips.server.tables import LiveTable, Tables
+from pips.server.tables import UNATTENDED, LiveTable, Tables
 from pips.server.web import HERE, use_language
 from pips.store.db import Database
 
@@ -64,6 +67,7 @@ def create_app(
     *,
     bot_delay: float = 0.6,
     grace: float = 60.0,
+    unattended: float = UNATTENDED,
     warm: bool = True,
     https_cookies: bool = False,
     secret: str | None = None,
@@ -81,9 +85,10 @@ def create_app(
     PostgreSQL database (:mod:`pips.server.cluster`): each owns the tables whose lease
     it holds (``lease`` seconds, renewed every second) and forwards to the others."""
     tables = Tables(db, bot_delay=bot_delay, grace=grace)
+    tables.unattended = unattended
     limits = limits or Limits()
     tables.chat_history = limits.chat_history
-    cluster = Cluster(tables, db, limits.chat, broker, lease=lease)
+    cluster = Cluster(tables, db, limits, broker, lease=lease)
     metrics = Metrics(cluster)
     tables.moved = metrics.moved
     # Wrong passwords are counted in the database: every process of several counts the
@@ -91,18 +96,32 @@ def create_app(
     throttle = accounts.Throttle(
         addresses=limits.sign_in, clock=time.time, book=accounts.DatabaseBook(db)
     )
-    people = accounts.Accounts(db, throttle=throttle)
+    secret = secret or accounts.secret_key()
+    people = accounts.Accounts(db, throttle=throttle, secret=secret)
     results = results or Results(db, settings=settings_from_env())
 
-    def result_of(table: LiveTable, written: dict[str, Any]) -> Any:
-        # A game played here is entered as its result; rated only when every seat was
-        # a person with an account (no bot, no guest) and the deals were not chosen.
+    def result_of(table: LiveTable, written: dict[str, Any]) -> Callable[[Session], Any]:
+        # A game played here is entered as its result, in the transaction that stores
+        # its end; the results service decides whether it is rated (every seat an
+        # account past its probation), unless the table itself is casual.
         match = table.round.match
         assert match is not None
         seats = [table.round.entrants[e] for e in match.seating]
         users = [s.user_id if s.kind == "person" else None for s in seats]
-        rated = all(u is not None for u in users) and not table.round.practice
-        return results.server_game_result(table.id, written, users, rated)
+        casual = (
+            phrase("not rated: a practice table (its deals were chosen)")
+            if table.round.practice
+            else phrase("not rated: a private table")
+            if table.private
+            else None
+        )
+        return partial(
+            results.entries.add_server_game,
+            table_id=table.id,
+            record=written,
+            users=users,
+            casual=casual,
+        )
 
     tables.result_of = result_of
 
@@ -131,7 +150,7 @@ def create_app(
                         # Never waits here: the worker ends once its job is done.
                         pool.shutdown(wait=False, cancel_futures=True)
                 else:
-                    await asyncio.to_thread(results.publish_due)
+                    await asyncio.to_thread(results.lists.publish_due)
             except Exception:  # a database hiccup: try again next hour, keep serving
                 log.exception("publishing the monthly lists failed")
             await asyncio.sleep(3600)
@@ -181,7 +200,7 @@ def create_app(
     app.state.analyses = Analyses()
     app.add_middleware(
         SessionMiddleware,
-        secret_key=secret or accounts.secret_key(),
+        secret_key=secret,
         session_cookie="pips_session",
         same_site="lax",
         https_only=https_cookies,
@@ -214,6 +233,7 @@ class Settings:
     database: str
     bot_delay: float = 0.6
     grace: float = 60.0
+    unattended: float = UNATTENDED
     warm: bool = True
     https_cookies: bool = False
     broker: str | None = None
@@ -230,6 +250,7 @@ def settings_app(settings: Settings) -> FastAPI:
         Database(settings.database),
         bot_delay=settings.bot_delay,
         grace=settings.grace,
+        unattended=settings.unattended,
         warm=settings.warm,
         https_cookies=settings.https_cookies,
         broker=settings.broker,

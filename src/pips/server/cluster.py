@@ -36,7 +36,7 @@ from typing import Any, Protocol
 from pips.core.phrase import phrase
 from pips.i18n import SOURCE, reason, speaking, translated
 from pips.server.frames import handle_frame
-from pips.server.limits import RateLimit
+from pips.server.limits import Limits, RateLimit
 from pips.server.repository import Leases
 from pips.server.round import Identity
 from pips.server.tables import LiveTable, TableError, Tables
@@ -215,14 +215,15 @@ class Cluster:
         self,
         tables: Tables,
         db: Database,
-        chat: RateLimit,
+        limits: Limits,
         broker: str | None = None,
         *,
         lease: float = 5.0,
         tick: float = 1.0,
     ) -> None:
         self.tables = tables
-        self.chat = chat
+        self.limits = limits
+        self.chat = limits.chat
         self.node = secrets.token_hex(8)
         self.broker_url = broker
         self.tick = tick
@@ -263,6 +264,9 @@ class Cluster:
         import redis.asyncio as aioredis
 
         self.redis = aioredis.from_url(self.broker_url)
+        # Every process counts the same rates and sockets: one person's requests spread
+        # over N processes get no more than one process would give them.
+        self.limits.share(self.redis, self.prefix, self.node)
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await self.pubsub.subscribe(self.prefix + self.node, self.all)
         await self.redis.sadd(self.nodes, self.node)
@@ -332,6 +336,7 @@ class Cluster:
         for table_id in await self._leasing(self.leases.orphans, 50):
             await self.take_over(table_id)
         await self._publish_lobby()
+        await self.limits.sockets.keep()
 
     async def _leasing(self, work: Callable[..., Any], *args: Any) -> Any:
         # A thread of its own: the shared worker threads may all be busy with bots and

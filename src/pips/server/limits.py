@@ -22,6 +22,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from pips.core.phrase import N_, Phrase, phrase
 
@@ -34,6 +35,27 @@ class Limited(Exception):
         self.retry_after = retry_after
 
 
+BUCKET = """
+local burst = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local kept = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(kept[1]) or burst
+local at = tonumber(kept[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
+local taken = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  taken = 1
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('EXPIRE', KEYS[1], math.ceil(burst / rate) + 1)
+return {taken, tostring(tokens)}
+"""
+"""One token bucket in Redis, taken from atomically (by the server's clock)."""
+
+
 @dataclass
 class RateLimit:
     burst: float
@@ -41,6 +63,33 @@ class RateLimit:
     what: str = "requests"
     clock: Callable[[], float] = time.monotonic
     _buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
+    shared: Any = None
+    """A Redis client (several processes): :meth:`take` counts there."""
+    name: str = "requests"
+    """The bucket's name in Redis."""
+
+    async def take(self, key: str) -> None:
+        """Count one for ``key`` where every process counts (this process alone without
+        a broker); :class:`Limited` when it has had too many."""
+        if self.shared is None:
+            self.hit(key)
+            return
+        taken, tokens = await self.shared.eval(
+            BUCKET, 1, f"pips:limit:{self.name}:{key}", self.burst, self.per_minute / 60
+        )
+        if not int(taken):
+            self._refuse(float(tokens))
+
+    def _refuse(self, tokens: float) -> None:
+        wait = max(1, math.ceil((1 - tokens) * 60 / self.per_minute))
+        raise Limited(
+            phrase(
+                "too many {what}: try again in {seconds} seconds",
+                what=Phrase(self.what),
+                seconds=wait,
+            ),
+            wait,
+        )
 
     def hit(self, key: str) -> None:
         """Count one for ``key``; :class:`Limited` when it has had too many."""
@@ -53,15 +102,7 @@ class RateLimit:
         tokens = min(self.burst, tokens + (moment - at) * self.per_minute / 60)
         if tokens < 1:
             self._buckets[key] = (tokens, moment)
-            wait = math.ceil((1 - tokens) * 60 / self.per_minute)
-            raise Limited(
-                phrase(
-                    "too many {what}: try again in {seconds} seconds",
-                    what=Phrase(self.what),
-                    seconds=wait,
-                ),
-                wait,
-            )
+            self._refuse(tokens)
         self._buckets[key] = (tokens - 1, moment)
 
 
@@ -70,23 +111,44 @@ class Limits:
     """Every limit of one server (defaults for a public server; tests may loosen)."""
 
     sign_in: RateLimit = field(
-        default_factory=lambda: RateLimit(10, 10, N_("attempts from your address"))
+        default_factory=lambda: RateLimit(10, 10, N_("attempts from your address"), name="sign-in")
     )
     """Sign-in, registration and guest names, per address."""
-    tables: RateLimit = field(default_factory=lambda: RateLimit(5, 6, N_("new tables")))
+    tables: RateLimit = field(
+        default_factory=lambda: RateLimit(5, 6, N_("new tables"), name="tables")
+    )
     """Tables created, per address."""
     tables_at_once: int = 3
-    """Tables a person may have created that are waiting or being played."""
-    chat: RateLimit = field(default_factory=lambda: RateLimit(5, 20, N_("chat messages")))
-    """Chat messages per person and table."""
+    """Tables a person may have created that are waiting or being played (counted in
+    the database, so every process counts the same)."""
+    chat: RateLimit = field(
+        default_factory=lambda: RateLimit(5, 20, N_("chat messages"), name="chat")
+    )
+    """Chat messages per person and table (counted where the table lives)."""
     chat_history: int = 200
     """Chat lines a table keeps (the oldest go first)."""
-    analyses: RateLimit = field(default_factory=lambda: RateLimit(3, 6, N_("analyses started")))
+    analyses: RateLimit = field(
+        default_factory=lambda: RateLimit(3, 6, N_("analyses started"), name="analyses")
+    )
     """Analyses of finished games started (not those already made), per address."""
-    events: RateLimit = field(default_factory=lambda: RateLimit(20, 20, N_("new events")))
+    events: RateLimit = field(
+        default_factory=lambda: RateLimit(20, 20, N_("new events"), name="events")
+    )
     """Events created, per account."""
-    checks: RateLimit = field(default_factory=lambda: RateLimit(10, 30, N_("checks")))
+    checks: RateLimit = field(
+        default_factory=lambda: RateLimit(10, 30, N_("checks"), name="checks")
+    )
     """Result checks and uploads, per address."""
+    sockets_per_address: int = 50
+    """Websockets open at once from one address (every process together): a club
+    behind one address plays at many tables, a flood of watchers does not."""
+    sockets_anonymous_per_address: int = 20
+    """... of which from nobody signed in (watchers without even a guest name)."""
+    sockets: Sockets = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.sockets = Sockets(self.sockets_per_address, self.sockets_anonymous_per_address)
+
     checking: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))
     """Result batches checked at once (each in a worker thread): a flood of checks
     waits its turn instead of taking every core from the tables."""
@@ -94,3 +156,78 @@ class Limits:
     """The largest request body (JSON, forms) ..."""
     upload_bytes: int = 2 * 1024 * 1024
     """... except a CSV or records upload."""
+
+    def share(self, redis: Any, prefix: str, node: str) -> None:
+        """Count every rate and the open sockets in Redis from now on (several
+        processes; ``prefix`` is the site's, ``node`` this process's)."""
+        rates = (self.sign_in, self.tables, self.chat, self.analyses, self.events, self.checks)
+        for limit in rates:
+            limit.shared = redis
+        self.sockets.shared = redis
+        self.sockets.mine = f"{prefix}sockets:{node}"
+        self.sockets.everyone = f"{prefix}sockets"
+
+
+class Sockets:
+    """Websockets open at once per address: at most ``most``, of which at most
+    ``most_anonymous`` from nobody signed in (watchers without even a guest name).
+    Shared (several processes), each process keeps its counts in a Redis hash of its
+    own, which lapses if the process dies, and a new socket counts every process's."""
+
+    def __init__(self, most: int, most_anonymous: int) -> None:
+        self.most = most
+        self.most_anonymous = most_anonymous
+        self._open: dict[str, int] = {}
+        self.shared: Any = None
+        self.mine = ""
+        """This process's hash in Redis."""
+        self.everyone = ""
+        """The set of every process's hash."""
+
+    async def open(self, address: str, anonymous: bool) -> None:
+        """Count a new socket from ``address``; :class:`Limited` (and not counted) when
+        the address has too many open."""
+        keys = [address, *((address + "?",) if anonymous else ())]
+        for key in keys:
+            self._open[key] = self._open.get(key, 0) + 1
+        counts = [self._open[key] for key in keys]
+        if self.shared is not None:
+            async with self.shared.pipeline(transaction=False) as pipe:
+                for key in keys:
+                    pipe.hincrby(self.mine, key, 1)
+                pipe.expire(self.mine, 30)
+                await pipe.execute()
+            counts = await self._everywhere(keys)
+        if counts[0] > self.most or (anonymous and counts[1] > self.most_anonymous):
+            await self.close(address, anonymous)
+            raise Limited(phrase("too many open connections from your address"), 30)
+
+    async def close(self, address: str, anonymous: bool) -> None:
+        keys = [address, *((address + "?",) if anonymous else ())]
+        for key in keys:
+            left = self._open.get(key, 0) - 1
+            if left > 0:
+                self._open[key] = left
+            else:
+                self._open.pop(key, None)
+        if self.shared is not None:
+            async with self.shared.pipeline(transaction=False) as pipe:
+                for key in keys:
+                    pipe.hincrby(self.mine, key, -1)
+                await pipe.execute()
+
+    async def keep(self) -> None:
+        """Keep this process's counts alive in Redis (every tick of the cluster)."""
+        if self.shared is not None:
+            await self.shared.sadd(self.everyone, self.mine)
+            await self.shared.expire(self.mine, 30)
+
+    async def _everywhere(self, keys: list[str]) -> list[int]:
+        hashes = [h.decode() for h in await self.shared.smembers(self.everyone)]
+        if self.mine not in hashes:
+            hashes.append(self.mine)
+        async with self.shared.pipeline(transaction=False) as pipe:
+            for name in hashes:
+                pipe.hmget(name, keys)
+            found = await pipe.execute()
+        return [sum(int(values[i] or 0) for values in found) for i in range(len(keys))]

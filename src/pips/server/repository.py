@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from pips.core.names import name_key
 from pips.core.phrase import phrase
-from pips.server.round import Played, SeatHolder, TableError
+from pips.server.round import Identity, Played, SeatHolder, TableError
 from pips.store.db import Database
 from pips.store.models import ChatLine, GameTable, MoveRow, Seat, TableLease, User, now
 
@@ -147,10 +147,15 @@ class TableRepository:
         }
 
     async def finish(
-        self, table_id: str, record: dict[str, Any], last: Played | None, result: Any
+        self,
+        table_id: str,
+        record: dict[str, Any],
+        last: Played | None,
+        result: Callable[[Session], Any] | None,
     ) -> None:
         """The end of a game in one transaction: its last move (unless it is stored
-        already), the table finished with its record, and its result row (if any)."""
+        already), the table finished with its record, and its result (``result``
+        enters it in the session)."""
 
         def write() -> None:
             with self.db.session() as session, session.begin():
@@ -168,7 +173,7 @@ class TableRepository:
                 row.finished_at = now()
                 row.record = record
                 if result is not None:
-                    session.add(result)
+                    result(session)
 
         await asyncio.to_thread(write)
 
@@ -236,15 +241,58 @@ class TableRepository:
     async def load_async(self, table_id: str) -> StoredTable:
         return await asyncio.to_thread(self.load, table_id)
 
-    async def record(self, table_id: str) -> dict[str, Any] | None:
-        """The record of a finished game, if there is one."""
+    async def record(self, table_id: str, who: Identity | None) -> dict[str, Any] | None:
+        """The record of a finished game, if there is one ``who`` may see: a private
+        table's only by the people who played it, until they all published it."""
 
         def read() -> dict[str, Any] | None:
             with self.db.session() as session:
                 row = session.get(GameTable, table_id)
-                return None if row is None else row.record
+                if row is None or not _may_see(row, who):
+                    return None
+                return row.record
 
         return await asyncio.to_thread(read)
+
+    async def tables_of(self, who: Identity) -> int:
+        """How many tables ``who`` made that wait or are played (every process's: the
+        per-person limit counts them here). A guest's are the tables of no account
+        they hold a seat at."""
+
+        def read() -> int:
+            live = GameTable.status.in_(("waiting", "playing"))
+            with self.db.session() as session:
+                if who.user_id is not None:
+                    query = select(func.count()).where(live, GameTable.created_by == who.user_id)
+                else:
+                    seated = select(Seat.table_id).where(Seat.guest == who.guest)
+                    query = select(func.count()).where(
+                        live, GameTable.created_by.is_(None), GameTable.id.in_(seated)
+                    )
+                return int(session.scalar(query) or 0)
+
+        return await asyncio.to_thread(read)
+
+    async def publish(self, table_id: str, who: Identity) -> bool:
+        """``who``, a person who played at the finished private table, asks to publish
+        it; whether it is public now (every person who played asked)."""
+
+        def write() -> bool:
+            with self.db.session() as session, session.begin():
+                row = session.get(GameTable, table_id, with_for_update=True)
+                if row is None or row.status != "finished":
+                    raise TableError(phrase("no finished game with that id"))
+                people = [s for s in row.seats if s.user_id is not None or s.guest is not None]
+                mine = [s.entrant for s in people if _holds(s, who)]
+                if not mine:
+                    raise TableError(phrase("only the people who played a table publish it"))
+                asked = sorted({*(row.publish_asks or []), *mine})
+                row.publish_asks = asked
+                if row.published_at is None and {s.entrant for s in people} <= set(asked):
+                    row.published_at = now()
+                return row.published_at is not None or not row.private
+
+        return await asyncio.to_thread(write)
 
     async def status(self, table_id: str) -> str | None:
         def read() -> str | None:
@@ -254,21 +302,27 @@ class TableRepository:
 
         return await asyncio.to_thread(read)
 
-    async def finished_games(self, name: str) -> list[dict[str, Any]] | None:
-        """The finished games of the account ``name``, newest first (``None``: no such
-        account)."""
+    async def finished_games(
+        self, name: str, who: Identity | None = None
+    ) -> list[dict[str, Any]] | None:
+        """The finished games of the account ``name`` that ``who`` may see, newest first
+        (``None``: no such account)."""
 
         def read() -> list[dict[str, Any]] | None:
             with self.db.session() as session:
                 user = session.scalars(select(User).where(User.name_key == name_key(name))).first()
                 if user is None:
                     return None
-                rows = session.scalars(
-                    select(GameTable)
-                    .join(Seat)
-                    .where(Seat.user_id == user.id, GameTable.status == "finished")
-                    .order_by(GameTable.finished_at.desc())
-                ).all()
+                rows = [
+                    r
+                    for r in session.scalars(
+                        select(GameTable)
+                        .join(Seat)
+                        .where(Seat.user_id == user.id, GameTable.status == "finished")
+                        .order_by(GameTable.finished_at.desc())
+                    ).unique()
+                    if _may_see(r, who)
+                ]
                 return [
                     {
                         "id": r.id,
@@ -511,3 +565,20 @@ class Leases:
                 connection.execute(
                     delete(TableLease).where(condition, TableLease.table_id.in_(table_ids))
                 )
+
+
+def _holds(seat: Seat, who: Identity | None) -> bool:
+    """Whether ``who`` is the person of a stored seat (held, or taken over by a bot)."""
+    if who is None:
+        return False
+    if who.user_id is not None:
+        return seat.user_id == who.user_id
+    return who.guest is not None and seat.guest == who.guest
+
+
+def _may_see(row: GameTable, who: Identity | None) -> bool:
+    """A table's record and history are public, unless it is private and not
+    published: then its people's only."""
+    if not row.private or row.published_at is not None:
+        return True
+    return any(_holds(seat, who) for seat in row.seats)

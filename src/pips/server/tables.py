@@ -37,6 +37,9 @@ __all__ = ["Client", "Identity", "LiveTable", "TableError", "Tables"]
 
 log = logging.getLogger("pips.server")
 
+UNATTENDED = 900.0
+"""Seconds a table is kept with nobody connected (docs/server.md, "Limits")."""
+
 
 class Client(Protocol):
     async def send(self, message: Any) -> None: ...
@@ -67,6 +70,9 @@ class LiveTable:
     timers: set[asyncio.Task[None]] = field(default_factory=set)
     empty: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     """Seats of people with no connection, with the task that hands them to a bot."""
+    unattended: asyncio.Task[None] | None = None
+    """While nobody is connected (no player, no spectator): the task that abandons the
+    table once :attr:`Tables.unattended` seconds have passed."""
     hand_pause: float = 0.0
     """Seconds the table waits after a hand before the next one is played on (for the
     sheet between hands)."""
@@ -224,6 +230,10 @@ class Tables:
         a bot takes it, so the others can finish."""
         self.chat_history = 200
         """Chat lines a table keeps."""
+        self.unattended = UNATTENDED
+        """Seconds a table plays on (or waits) with nobody connected before it is
+        abandoned: a table of bots nobody watches never plays for ever, nor is it
+        replayed at every restart."""
         self.moved: Callable[[float], None] = lambda seconds: None
         """Told of every accepted move: the seconds from its arrival to its stored,
         published state (the metrics' latency)."""
@@ -277,6 +287,7 @@ class Tables:
             created_by=creator.user_id,
         )
         self.live[table.id] = table
+        self.watch_unattended(table)
         return table
 
     async def join(self, table: LiveTable, who: Identity, entrant: int | None = None) -> None:
@@ -511,6 +522,7 @@ class Tables:
         grace period starts."""
         away = table.away()
         table.leave(client)
+        self.watch_unattended(table)
         self.watch_seats(table)
         if table.away() == away:
             return
@@ -522,6 +534,9 @@ class Tables:
         """A client connects: it is told the table as stored, then every change."""
         async with table.lock:
             out = table.greet(client, who)
+            if table.unattended is not None:
+                table.unattended.cancel()
+                table.unattended = None
         await table.deliver(out)
         self.arrived(table, who)
         match = table.round.match
@@ -610,8 +625,30 @@ class Tables:
         for table in list(self.live.values()):
             self.resume(table)
 
+    def watch_unattended(self, table: LiveTable) -> None:
+        """With nobody connected, abandon the table after :attr:`unattended` seconds
+        (unless someone comes meanwhile)."""
+        if table.clients or table.status not in ("waiting", "playing"):
+            return
+        if table.unattended is None or table.unattended.done():
+            table.unattended = asyncio.get_running_loop().create_task(self._abandon(table))
+
+    async def _abandon(self, table: LiveTable) -> None:
+        await asyncio.sleep(self.unattended)
+        async with table.lock:
+            if table.clients or table.status not in ("waiting", "playing"):
+                return
+            if self.live.get(table.id) is not table:
+                return
+            await self.repository.set_status(table.id, "abandoned")
+            table.round.status = "abandoned"
+        log.info("table %s: abandoned, nobody there for %.0f s", table.id, self.unattended)
+        table.unattended = None
+        await self.drop(table.id)
+
     def resume(self, table: LiveTable) -> None:
         """Play on at a table just loaded from the database."""
+        self.watch_unattended(table)
         match = table.round.match
         if match is not None and match.is_over and table.status == "playing":
             table.round.status = "finished"

@@ -150,6 +150,12 @@ def check_csrf(request: Request, token: str | None) -> None:
         raise HTTPException(403, _("missing or wrong CSRF token: reload the page"))
 
 
+def viewer(request: HTTPConnection) -> int | None:
+    """The id of the signed-in account asking, if any (what it may see)."""
+    me = who(request)
+    return None if me is None else me.user_id
+
+
 def account(request: Request) -> int:
     """The id of the signed-in account (not a guest), or 401."""
     me = who(request)

@@ -48,6 +48,9 @@ class User(Base):
     clears flagged results. Granted only on the command line (``pips admin grant``)."""
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)
     """The language the account chose in a page (:mod:`pips.i18n`); none: its browser's."""
+    skeleton: Mapped[str | None] = mapped_column(String(200), nullable=True, index=True)
+    """The name's confusable skeleton (Unicode UTS #39): a name that looks like another
+    account's or a live guest's is refused (``Honеst`` with a Cyrillic е)."""
 
 
 class SignIn(Base):
@@ -63,8 +66,11 @@ class SignIn(Base):
     guest: Mapped[str | None] = mapped_column(String(40), nullable=True)
     name: Mapped[str] = mapped_column(String(40))
     name_key: Mapped[str] = mapped_column(String(160), index=True)
+    skeleton: Mapped[str | None] = mapped_column(String(200), nullable=True, index=True)
     created_at: Mapped[datetime] = mapped_column(default=now)
     seen_at: Mapped[datetime] = mapped_column(default=now, index=True)
+    """When the session was last used (kept to the minute): a guest's name is held only
+    while the guest is live."""
 
 
 class GameTable(Base):
@@ -84,6 +90,14 @@ class GameTable(Base):
     status: Mapped[str] = mapped_column(String(12), default="waiting", index=True)
     """``waiting`` for players, ``playing``, ``finished`` or ``abandoned``."""
     private: Mapped[bool] = mapped_column(default=False)
+    """Seen only by its players, its invitees and its spectators while it is played,
+    and by its players only once it has ended (record, replay, result), unless every
+    person who played asked to publish it (``published_at``). Never rated."""
+    publish_asks: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    """The entrants of a private table who asked to publish it once it ended."""
+    published_at: Mapped[datetime | None] = mapped_column(nullable=True)
+    """When the last of its people asked: from then on the private table's game is
+    public."""
     invite: Mapped[str] = mapped_column(String(32))
     turn_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
@@ -98,13 +112,16 @@ class GameTable(Base):
 
 
 class SignInFailure(Base):
-    """Wrong passwords in a row for a name (folded), whoever holds it or not: what the
-    growing wait after wrong passwords counts (:class:`pips.server.accounts.Throttle`),
-    kept here so that every server process counts the same, and a restart forgets none."""
+    """Wrong passwords in a row for a name (folded), whoever holds it or not, from one
+    address (``address``: a digest of it), or from every address together (``*``):
+    what the growing waits after wrong passwords count
+    (:class:`pips.server.accounts.Throttle`), kept here so that every server process
+    counts the same, and a restart forgets none."""
 
     __tablename__ = "sign_in_failures"
 
     name_key: Mapped[str] = mapped_column(String(160), primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
     count: Mapped[int] = mapped_column(Integer)
     at: Mapped[float] = mapped_column(Float, index=True)
     """The last wrong password, in seconds since the epoch (the processes' clocks)."""
@@ -190,11 +207,18 @@ class Group(Base):
 
 
 class GroupMember(Base):
+    """An account in a group: a member once both sides agreed (the representative
+    invited it and it accepted, or it asked and the representative accepted), so that
+    nobody is made a club's member, and vouched for by its representative, unasked."""
+
     __tablename__ = "group_members"
 
     group_id: Mapped[int] = mapped_column(ForeignKey("groups.id"), primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True, index=True)
     joined_at: Mapped[datetime] = mapped_column(default=now)
+    status: Mapped[str] = mapped_column(String(8), default="member")
+    """``member``, ``invited`` (by the representative, waiting for the account) or
+    ``asked`` (by the account, waiting for the representative)."""
 
     group: Mapped[Group] = relationship(back_populates="members")
     user: Mapped[User] = relationship()
@@ -218,12 +242,25 @@ class Player(Base):
     """The group whose result first named the player (``None``: entered without one)."""
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
     """The account that is this player (its claim approved, or its own games)."""
-    claim_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
-    """An account asking to be this player, waiting for the representative."""
-    claimed_at: Mapped[datetime | None] = mapped_column(nullable=True)
     merged_into: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
     """Merged by an administrator into this player (this one is then only a name)."""
     created_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class PlayerClaim(Base):
+    """An account asking to be a player ("this is me"): it blocks nobody until the
+    player's group's representative (or an administrator) approves it; several
+    accounts may ask for one player, and an account has few claims waiting at once."""
+
+    __tablename__ = "player_claims"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    decided_at: Mapped[datetime | None] = mapped_column(nullable=True)
+    decided_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    approved: Mapped[bool | None] = mapped_column(nullable=True)
 
 
 class Result(Base):
@@ -254,11 +291,15 @@ class Result(Base):
     """What confirmed it: ``server`` (every move seen), ``group`` (the representative of
     an approved group), ``players`` (the accounts of the other players) or ``admin``."""
     rated: Mapped[bool] = mapped_column(default=True)
-    """False for a server game with a bot or a guest at the table."""
+    """False for a server game that is not rated (``unrated``: why)."""
+    unrated: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    """Why a server game is not rated: a bot or a guest played, an account in probation
+    (:mod:`pips.results.fairplay`)."""
     target: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The match target played to, when not the game's own (FA-11, DB-13, PT-13)."""
     flag: Mapped[str | None] = mapped_column(String(300), nullable=True)
-    """Why the result is held for an administrator (an anomaly), until cleared."""
+    """Why the result is held for an administrator (an anomaly), while a hold of it is
+    open (:class:`ResultHold`); an administrator's clearing lets it count."""
     flag_cleared_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     fingerprint: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     """Refuses the same game entered twice; a withdrawn result gives its fingerprint up,
@@ -302,6 +343,27 @@ class ResultPlayer(Base):
 
     result: Mapped[Result] = relationship(back_populates="players")
     player: Mapped[Player | None] = relationship()
+
+
+class ResultHold(Base):
+    """A result held because one of its players has more confirmed games (or wins) on
+    one day than anyone plays (:mod:`pips.results.holds`): its cause, and when it was
+    lifted and why (the results that made it withdrawn or rejected, or an
+    administrator's clearing)."""
+
+    __tablename__ = "result_holds"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    result_id: Mapped[int] = mapped_column(ForeignKey("results.id"), index=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    """The player with too many games that day (none for holds kept from before)."""
+    day: Mapped[date] = mapped_column()
+    kind: Mapped[str] = mapped_column(String(8))
+    """``table`` (real tables) or ``server``: each has its own bounds."""
+    reason: Mapped[str] = mapped_column(String(300))
+    held_at: Mapped[datetime] = mapped_column(default=now)
+    lifted_at: Mapped[datetime | None] = mapped_column(nullable=True, index=True)
+    lifted_because: Mapped[str | None] = mapped_column(String(300), nullable=True)
 
 
 class ResultReview(Base):
@@ -465,6 +527,9 @@ class WorldList(Base):
     players: Mapped[int] = mapped_column(Integer)
     late: Mapped[int] = mapped_column(Integer, default=0)
     """How many of the results new to this list were played in an earlier month."""
+    held: Mapped[int] = mapped_column(Integer, default=0)
+    """How many of the month's results were held for an administrator at publication
+    (not in this list; once cleared, a later list counts them as late)."""
 
 
 class WorldListResult(Base):

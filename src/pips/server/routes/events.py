@@ -38,7 +38,7 @@ from pips.server.limits import Limited
 from pips.server.round import Identity, SeatHolder
 from pips.server.routes.common import limits_of, refused, results_of, run, tables_of
 from pips.server.tables import TableError
-from pips.server.web import account, check_csrf, page, who
+from pips.server.web import account, check_csrf, page, viewer, who
 
 api = APIRouter()
 
@@ -103,14 +103,14 @@ async def create_event(request: Request, body: NewEvent) -> dict[str, Any]:
     """Create an event: a group's representative (for the group) or an administrator."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    _count_new_event(request, actor)
+    await _count_new_event(request, actor)
     return dict(await run(_create, results_of(request), actor, body))
 
 
 @api.get("/api/events/{key}", tags=["events"])
 async def get_event(request: Request, key: Key) -> dict[str, Any]:
     """The event: players, rounds, tables with results, standings."""
-    return dict(await run(results_of(request).event, key, _viewer(request)))
+    return dict(await run(results_of(request).events.event, key, viewer(request)))
 
 
 @api.post("/api/events/{key}/players", tags=["events"])
@@ -120,7 +120,7 @@ async def add_players(request: Request, key: Key, body: NewPlayers) -> dict[str,
     actor = account(request)
     return dict(
         await run(
-            results_of(request).add_players,
+            results_of(request).events.add_players,
             actor,
             key,
             body.names,
@@ -135,7 +135,7 @@ async def withdraw(request: Request, key: Key, player: PlayerId) -> dict[str, An
     """A player withdraws: not drawn from the next round on."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results_of(request).withdraw_player, actor, key, player))
+    return dict(await run(results_of(request).events.withdraw_player, actor, key, player))
 
 
 @api.post("/api/events/{key}/rounds", tags=["events"], status_code=201)
@@ -143,7 +143,7 @@ async def draw_round(request: Request, key: Key) -> dict[str, Any]:
     """Draw the next round (the one before must be over)."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results_of(request).draw_next_round, actor, key))
+    return dict(await run(results_of(request).rounds.draw_next, actor, key))
 
 
 @api.post("/api/events/{key}/rounds/{number}/redraw", tags=["events"])
@@ -151,7 +151,7 @@ async def redraw_round(request: Request, key: Key, number: RoundNumber) -> dict[
     """Draw the last round again while none of its tables has begun."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results_of(request).redraw_round, actor, key, number))
+    return dict(await run(results_of(request).rounds.redraw, actor, key, number))
 
 
 @api.post("/api/events/{key}/rounds/{number}/start", tags=["events"])
@@ -177,7 +177,7 @@ async def enter_table(
         raise refused(exc) from None
     return dict(
         await run(
-            results_of(request).enter_table,
+            results_of(request).scores.enter,
             actor,
             key,
             number,
@@ -194,7 +194,7 @@ async def table_history(
     request: Request, key: Key, number: RoundNumber, table: TableNumber
 ) -> list[dict[str, Any]]:
     """Every result entered for a table, with corrections and their reasons."""
-    return list(await run(results_of(request).table_history, key, number, table))
+    return list(await run(results_of(request).scores.history, key, number, table))
 
 
 @api.post("/api/events/{key}/rounds/{number}/csv", tags=["events"])
@@ -215,13 +215,13 @@ async def close_event(request: Request, key: Key) -> dict[str, Any]:
     """Close the event: its games become results for the world list."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results_of(request).close_event, actor, key))
+    return dict(await run(results_of(request).closing.close, actor, key))
 
 
 @api.get("/events/{key}/standings.csv", tags=["events"])
 async def standings_as_csv(request: Request, key: Key) -> Response:
     """The standings so far as CSV."""
-    shown, lines = await run(results_of(request).event_standings, key)
+    shown, lines = await run(results_of(request).events.event_standings, key)
     headers = {"Content-Disposition": f'attachment; filename="{_file(shown)}.csv"'}
     return Response(standings_csv(lines), media_type="text/csv", headers=headers)
 
@@ -229,7 +229,7 @@ async def standings_as_csv(request: Request, key: Key) -> Response:
 @api.get("/events/{key}/standings.pdf", tags=["events"])
 async def standings_as_pdf(request: Request, key: Key) -> Response:
     """The standings so far on paper."""
-    shown, lines = await run(results_of(request).event_standings, key)
+    shown, lines = await run(results_of(request).events.event_standings, key)
     word = N_("Match points") if shown["scoring"] == Scoring.MATCH_WINS else N_("Points")
     day = numeric_date(date.fromisoformat(shown["date"]))
     subtitle = " · ".join(
@@ -243,7 +243,7 @@ async def standings_as_pdf(request: Request, key: Key) -> Response:
 @api.get("/events/{key}/rounds/{number}/sheets.pdf", tags=["events"])
 async def round_sheets_pdf(request: Request, key: Key, number: RoundNumber) -> Response:
     """A round on paper: per table a card and its pre-filled score sheet."""
-    shown, drawn = await run(results_of(request).round_draw, key, number)
+    shown, drawn = await run(results_of(request).rounds.round_draw, key, number)
     top = shown["options"].get("set")
     try:
         pdf = await asyncio.to_thread(
@@ -294,7 +294,7 @@ async def create_from_form(request: Request) -> Response:
             bots=form.get("bots") == "on",
             fixed_pairs=form.get("fixed_pairs") == "on",
         )
-        _count_new_event(request, actor)
+        await _count_new_event(request, actor)
         made = await asyncio.to_thread(_create, results_of(request), actor, body)
     except (ResultsError, EntryError) as exc:
         status = exc.status if isinstance(exc, ResultsError) else 422
@@ -325,22 +325,22 @@ async def event_form(request: Request, key: Key, action: str) -> Response:
             names, pairs = _names_and_pairs(text)
             new = [str(n) for n in data.getlist("new_players")][:MAX_NAMES]
             await asyncio.to_thread(
-                results.add_players, actor, key, names, pairs=pairs, new_players=new
+                results.events.add_players, actor, key, names, pairs=pairs, new_players=new
             )
         elif action == "withdraw":
             player = parse_int(str(data.get("player", "")), "player")
-            await asyncio.to_thread(results.withdraw_player, actor, key, player)
+            await asyncio.to_thread(results.events.withdraw_player, actor, key, player)
         elif action == "draw":
-            await asyncio.to_thread(results.draw_next_round, actor, key)
+            await asyncio.to_thread(results.rounds.draw_next, actor, key)
         elif action == "redraw":
             number = parse_int(str(data.get("round", "")), "round")
-            await asyncio.to_thread(results.redraw_round, actor, key, number)
+            await asyncio.to_thread(results.rounds.redraw, actor, key, number)
         elif action == "start":
             number = parse_int(str(data.get("round", "")), "round")
             absent = [str(n) for n in data.getlist("absent")][:MAX_NAMES]
             await _start(request, actor, key, number, absent)
         elif action == "close":
-            await asyncio.to_thread(results.close_event, actor, key)
+            await asyncio.to_thread(results.closing.close, actor, key)
         else:
             raise HTTPException(404, _("no such page"))
     except UnknownPlayers as exc:
@@ -376,7 +376,7 @@ async def table_form(
     check_csrf(request, str(data.get("csrf", "")))
     actor = account(request)
     results = results_of(request)
-    shown = await run(results.event, key, actor)
+    shown = await run(results.events.event, key, actor)
     seats = _seats(shown, number, table)
     values: dict[str, Any] = {
         "points": [str(data.get(f"points{i}", "")) for i in range(len(seats))],
@@ -400,7 +400,7 @@ async def table_form(
                 )
             )
         await asyncio.to_thread(
-            results.enter_table,
+            results.scores.enter,
             actor,
             key,
             number,
@@ -442,20 +442,15 @@ async def round_csv_form(
 # -- helpers -------------------------------------------------------------------------------
 
 
-def _count_new_event(request: Request, actor: int) -> None:
+async def _count_new_event(request: Request, actor: int) -> None:
     try:
-        limits_of(request).events.hit(str(actor))
+        await limits_of(request).events.take(str(actor))
     except Limited as exc:
         raise HTTPException(429, explain(exc), {"Retry-After": str(exc.retry_after)}) from None
 
 
-def _viewer(request: Request) -> int | None:
-    me = who(request)
-    return None if me is None else me.user_id
-
-
 def _create(results: Results, actor: int, body: NewEvent) -> dict[str, Any]:
-    return results.create_event(
+    return results.events.create(
         actor,
         name=body.name,
         game=body.game,
@@ -486,8 +481,8 @@ def _enter_csv(
 ) -> dict[str, Any]:
     if len(body) > MAX_UPLOAD:
         raise EntryError(_("a round's CSV is at most 500 kB"))
-    games = read_csv(decode_csv(body), results.today())
-    return results.enter_round_csv(actor, key, number, games, reason)
+    games = read_csv(decode_csv(body), results.context.today())
+    return results.scores.enter_csv(actor, key, number, games, reason)
 
 
 def _names_and_pairs(text: str) -> tuple[list[str], list[list[str]]]:
@@ -529,8 +524,8 @@ async def _start(
     tables = tables_of(request)
     me = who(request)
     assert me is not None
-    shown = await run(results.event, key, actor)
-    seats = await run(results.online_seats, actor, key, number, absent)
+    shown = await run(results.events.event, key, actor)
+    seats = await run(results.rounds.start_online, actor, key, number, absent)
     made: dict[int, str] = {}
     try:
         for table, holders in seats.items():
@@ -546,9 +541,9 @@ async def _start(
                 Identity(user_id=actor, name=me.name),
             )
             made[table] = live.id
-        done = await run(results.online_started, key, number, made)
+        done = await run(results.rounds.started_online, key, number, made)
     except (TableError, ResultsError) as exc:
-        await run(results.online_failed, key, number)
+        await run(results.rounds.failed_online, key, number)
         raise HTTPException(422, explain(exc)) from None
     for table_id in made.values():
         await tables.maybe_start(tables.live[table_id])
@@ -563,17 +558,17 @@ async def _events_page(
     status_code: int = 200,
 ) -> HTMLResponse:
     results = results_of(request)
-    viewer = _viewer(request)
-    mine = [] if viewer is None else await run(results.groups, viewer)
+    me = viewer(request)
+    mine = [] if me is None else await run(results.groups.listing, me)
     return page(
         request,
         "events.html",
         status_code=status_code,
-        events=await run(results.events),
+        events=await run(results.events.listing),
         my_groups=mine,
         error=error,
         form=form or {},
-        today=results.today().isoformat(),
+        today=results.context.today().isoformat(),
     )
 
 
@@ -587,7 +582,7 @@ async def _event_page(
     status_code: int = 200,
 ) -> HTMLResponse:
     results = results_of(request)
-    shown = await run(results.event, key, _viewer(request))
+    shown = await run(results.events.event, key, viewer(request))
     return page(
         request,
         "event.html",
@@ -611,9 +606,9 @@ async def _table_page(
     status_code: int = 200,
 ) -> HTMLResponse:
     results = results_of(request)
-    shown = await run(results.event, key, _viewer(request))
+    shown = await run(results.events.event, key, viewer(request))
     seats = _seats(shown, number, table)
-    history = await run(results.table_history, key, number, table)
+    history = await run(results.scores.history, key, number, table)
     found = next(
         t
         for one in shown["drawn"]

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from pips.i18n import explain
 from pips.results.service import Filter, Results, ResultsError, month_of
 from pips.server.routes.common import refused, results_of, run
-from pips.server.web import account, check_csrf, page, who
+from pips.server.web import account, check_csrf, page, viewer, who
 
 api = APIRouter()
 
@@ -31,10 +31,14 @@ class ApproveBody(BaseModel):
     approve: bool = True
 
 
+class JoinBody(BaseModel):
+    leave: bool = False
+
+
 @api.get("/api/groups", tags=["groups"])
 async def list_groups(request: Request) -> list[dict[str, Any]]:
     results = results_of(request)
-    return list(await run(results.groups))
+    return list(await run(results.groups.listing))
 
 
 @api.post("/api/groups", tags=["groups"], status_code=201)
@@ -43,23 +47,36 @@ async def create_group(request: Request, body: GroupBody) -> dict[str, Any]:
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results.create_group, actor, body.name))
+    return dict(await run(results.groups.create, actor, body.name))
 
 
 @api.get("/api/groups/{slug}", tags=["groups"])
 async def get_group(request: Request, slug: str) -> dict[str, Any]:
     results = results_of(request)
-    return dict(await run(results.group, slug))
+    return dict(await run(results.groups.group, slug, viewer(request)))
 
 
 @api.post("/api/groups/{slug}/members", tags=["groups"])
 async def change_member(request: Request, slug: str, body: MemberBody) -> dict[str, Any]:
-    """Add (or with ``remove``, remove) a member by account name: the
-    representative only."""
+    """Invite an account (or accept one that asked to join), or with ``remove``
+    remove a member, by account name: the representative only."""
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results.change_member, actor, slug, body.name, add=not body.remove))
+    return dict(
+        await run(results.groups.change_member, actor, slug, body.name, add=not body.remove)
+    )
+
+
+@api.post("/api/groups/{slug}/join", tags=["groups"])
+async def join_group(request: Request, slug: str, body: JoinBody) -> dict[str, Any]:
+    """Accept the group's invitation or ask to join it (with ``leave``: leave it, or
+    take the request back). An account is a member once both it and the
+    representative agreed."""
+    results = results_of(request)
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(await run(results.groups.join, actor, slug, leave=body.leave))
 
 
 @api.post("/api/groups/{slug}/representative", tags=["groups"])
@@ -68,7 +85,7 @@ async def hand_on(request: Request, slug: str, body: MemberBody) -> dict[str, An
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results.set_representative, actor, slug, body.name))
+    return dict(await run(results.groups.set_representative, actor, slug, body.name))
 
 
 @api.post("/api/groups/{slug}/approve", tags=["groups"])
@@ -78,20 +95,20 @@ async def approve_group(request: Request, slug: str, body: ApproveBody) -> dict[
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results.approve_group, actor, slug, body.approve))
+    return dict(await run(results.admin.approve_group, actor, slug, body.approve))
 
 
 @api.get("/api/groups/{slug}/players", tags=["groups"])
 async def group_players(request: Request, slug: str) -> list[dict[str, Any]]:
     """The group's players, their accounts and waiting claims."""
     results = results_of(request)
-    return list(await run(results.players, slug))
+    return list(await run(results.players.of_group, slug))
 
 
 @api.get("/groups", response_class=HTMLResponse, include_in_schema=False)
 async def groups_page(request: Request) -> HTMLResponse:
     results = results_of(request)
-    return page(request, "groups.html", groups=await run(results.groups))
+    return page(request, "groups.html", groups=await run(results.groups.listing))
 
 
 @api.post("/groups", include_in_schema=False)
@@ -100,13 +117,13 @@ async def found_group(request: Request, name: str = Form(), csrf: str = Form("")
     check_csrf(request, csrf)
     actor = account(request)
     try:
-        made = await asyncio.to_thread(results.create_group, actor, name)
+        made = await asyncio.to_thread(results.groups.create, actor, name)
     except ResultsError as exc:
         return page(
             request,
             "groups.html",
             status_code=exc.status,
-            groups=await run(results.groups),
+            groups=await run(results.groups.listing),
             error=explain(exc),
         )
     return RedirectResponse(f"/groups/{made['slug']}", status_code=303)
@@ -131,11 +148,25 @@ async def group_member(
     actor = account(request)
     try:
         if action == "representative":
-            await asyncio.to_thread(results.set_representative, actor, slug, name)
+            await asyncio.to_thread(results.groups.set_representative, actor, slug, name)
         else:
             await asyncio.to_thread(
-                results.change_member, actor, slug, name, add=action != "remove"
+                results.groups.change_member, actor, slug, name, add=action != "remove"
             )
+    except ResultsError as exc:
+        return await _group_page(request, results, slug, error=explain(exc), status_code=exc.status)
+    return RedirectResponse(f"/groups/{slug}", status_code=303)
+
+
+@api.post("/groups/{slug}/join", include_in_schema=False)
+async def group_join(
+    request: Request, slug: str, csrf: str = Form(""), action: str = Form("join")
+) -> Response:
+    results = results_of(request)
+    check_csrf(request, csrf)
+    actor = account(request)
+    try:
+        await asyncio.to_thread(results.groups.join, actor, slug, leave=action == "leave")
     except ResultsError as exc:
         return await _group_page(request, results, slug, error=explain(exc), status_code=exc.status)
     return RedirectResponse(f"/groups/{slug}", status_code=303)
@@ -149,7 +180,7 @@ async def group_approval(
     check_csrf(request, csrf)
     actor = account(request)
     try:
-        await asyncio.to_thread(results.approve_group, actor, slug, approve == "1")
+        await asyncio.to_thread(results.admin.approve_group, actor, slug, approve == "1")
     except ResultsError as exc:
         return await _group_page(request, results, slug, error=explain(exc), status_code=exc.status)
     return RedirectResponse(f"/groups/{slug}", status_code=303)
@@ -164,19 +195,21 @@ async def _group_page(
     status_code: int = 200,
 ) -> HTMLResponse:
     try:
-        group = await asyncio.to_thread(results.group, slug)
+        group = await asyncio.to_thread(results.groups.group, slug, viewer(request))
     except ResultsError as exc:
         raise refused(exc) from None
-    rows, total = await asyncio.to_thread(results.results, Filter(group=slug, limit=100))
+    rows, total = await asyncio.to_thread(
+        results.register.listing, Filter(group=slug, limit=100), viewer(request)
+    )
     me = who(request)
     return page(
         request,
         "group.html",
         status_code=status_code,
         group=group,
-        players=await run(results.players, slug),
-        is_admin=await run(results.is_admin, me.user_id if me else None),
-        last_month=month_of(results.today().replace(day=1) - timedelta(days=1)),
+        players=await run(results.players.of_group, slug),
+        is_admin=await run(results.admin.is_admin, me.user_id if me else None),
+        last_month=month_of(results.context.today().replace(day=1) - timedelta(days=1)),
         rows=rows,
         total=total,
         error=error,

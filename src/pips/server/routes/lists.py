@@ -32,7 +32,7 @@ async def get_list(
 ) -> dict[str, Any]:
     """A published monthly list (the newest without ``month``)."""
     results = results_of(request)
-    shown = await run(results.world_list, game, month, offset=offset, limit=limit)
+    shown = await run(results.lists.world_list, game, month, offset=offset, limit=limit)
     if shown is None:
         raise HTTPException(
             404, f"no published list of {game}" + (f" for {month}" if month else "")
@@ -43,7 +43,7 @@ async def get_list(
 @api.get("/api/lists/{game}/months", tags=["world list"])
 async def list_months(request: Request, game: str) -> list[dict[str, Any]]:
     results = results_of(request)
-    return list(await run(results.months, game))
+    return list(await run(results.lists.months, game))
 
 
 @api.get("/api/lists/{game}/players/{player}", tags=["world list"])
@@ -52,14 +52,14 @@ async def rating_history(request: Request, game: str, player: str) -> list[dict[
     the player's id, or a name only one player has)."""
     results = results_of(request)
     _, player_id = await _player(request, player)
-    return list(await run(results.player_history, game, player_id))
+    return list(await run(results.lists.player_history, game, player_id))
 
 
 @api.get("/api/lists/{game}/waiting", tags=["world list"])
 async def waiting(request: Request, game: str, month: str) -> list[str]:
     """Why a month has no list of a game, in words."""
     results = results_of(request)
-    return [line for line in await run(results.explain_month, month) if _about(game, line)]
+    return [line for line in await run(results.lists.explain_month, month) if _about(game, line)]
 
 
 def _about(game: str, line: str) -> bool:
@@ -70,9 +70,9 @@ async def _player(request: Request, player: str) -> tuple[str, int]:
     """A player's name and id, from an id or a name only one player has."""
     results = results_of(request)
     if player.isdigit():
-        found = await run(results.player, int(player))
+        found = await run(results.players.player, int(player))
         return str(found["name"]), int(found["id"])
-    named = await run(results.find_players, player[:40])
+    named = await run(results.players.named, player[:40])
     if len(named) != 1:
         said = "no player" if not named else f"{len(named)} players"
         raise HTTPException(404, f"{said} named {player!r}: ask by the player's number")
@@ -119,20 +119,22 @@ async def list_page(
     if game not in GAMES:
         raise HTTPException(404, f"no game {game!r}")
     shown = await run(
-        results.world_list,
+        results.lists.world_list,
         game,
         month or None,
         offset=PAGE * max(0, page_number - 1),
         limit=PAGE,
     )
-    months = await run(results.months, game)
+    months = await run(results.lists.months, game)
     pages = 1 if shown is None else max(1, math.ceil(shown["players"] / PAGE))
     why: list[str] = []
     if shown is None or month:
         # Say why a month has no list, and where its late results count.
-        asked = month or month_of(results.today().replace(day=1) - timedelta(days=1))
+        asked = month or month_of(results.context.today().replace(day=1) - timedelta(days=1))
         try:
-            why = [line for line in await run(results.explain_month, asked) if _about(game, line)]
+            why = [
+                line for line in await run(results.lists.explain_month, asked) if _about(game, line)
+            ]
         except HTTPException:
             why = []
     return page(
@@ -156,7 +158,7 @@ async def player_rating_page(request: Request, game: str, player: str) -> HTMLRe
     if game not in GAMES:
         raise HTTPException(404, f"no game {game!r}")
     name, player_id = await _player(request, player)
-    history = await run(results.player_history, game, player_id)
+    history = await run(results.lists.player_history, game, player_id)
     return page(
         request,
         "rating.html",
@@ -175,7 +177,7 @@ async def player_plot(request: Request, game: str, player: str) -> Response:
     if game not in GAMES:
         raise HTTPException(404, f"no game {game!r}")
     name, player_id = await _player(request, player)
-    history = await run(results.player_history, game, player_id)
+    history = await run(results.lists.player_history, game, player_id)
     if not history:
         raise HTTPException(404, f"{name} is in no published list of {game}")
     svg = await asyncio.to_thread(_plot, name, find_game(game).title, history)

@@ -21,6 +21,9 @@ from pips.server.web import accounts_of, check_csrf, language_of, page, who
 
 api = APIRouter()
 
+DEVICE_COOKIE = "pips_device"
+DEVICE_DAYS = 365
+
 
 @api.get("/", response_class=HTMLResponse, include_in_schema=False)
 async def lobby(request: Request) -> HTMLResponse:
@@ -66,9 +69,12 @@ async def sign_in(
     """Register a new account or sign in to one (the path says which)."""
     check_csrf(request, csrf)
     service = accounts_of(request)
-    action = service.register if request.url.path == "/register" else service.sign_in
     try:
-        token, me = await action(name, password, address(request))
+        if request.url.path == "/register":
+            token, me = await service.register(name, password, address(request))
+        else:
+            device = request.cookies.get(DEVICE_COOKIE, "")
+            token, me = await service.sign_in(name, password, address(request), device)
     except accounts.AccountError as exc:
         return await refused_sign_in(request, exc)
     kept = await service.language(me.user_id) if me.user_id is not None else None
@@ -78,7 +84,19 @@ async def sign_in(
         if chosen in i18n.LANGUAGES:
             await service.set_language(me.user_id, chosen)
     signed_in(request, token, kept)
-    return RedirectResponse("/", status_code=303)
+    response = RedirectResponse("/", status_code=303)
+    if me.user_id is not None:
+        # This browser is the owner's from now on: a guesser elsewhere never makes it
+        # wait (accounts.Throttle).
+        response.set_cookie(
+            DEVICE_COOKIE,
+            service.device_token(me.user_id),
+            max_age=DEVICE_DAYS * 24 * 3600,
+            httponly=True,
+            samesite="lax",
+            secure=request.url.scheme == "https",
+        )
+    return response
 
 
 @api.post("/guest", include_in_schema=False)
@@ -183,7 +201,7 @@ async def replay_page(request: Request, table_id: str) -> HTMLResponse:
 
 @api.get("/players/{name}", response_class=HTMLResponse, include_in_schema=False)
 async def history_page(request: Request, name: str) -> HTMLResponse:
-    finished = await tables_of(request).repository.finished_games(name)
+    finished = await tables_of(request).repository.finished_games(name, who(request))
     if finished is None:
         raise HTTPException(404, _("no such player"))
     return page(request, "history.html", name=name, finished=finished)

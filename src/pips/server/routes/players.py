@@ -5,7 +5,7 @@ waits for an administrator (``/admin``)."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from pips.i18n import explain
 from pips.results.service import Filter, ResultsError
 from pips.server.routes.common import RowId, results_of, run
-from pips.server.web import account, check_csrf, page, who
+from pips.server.web import account, check_csrf, page, viewer, who
 
 api = APIRouter()
 
@@ -28,13 +28,13 @@ class MergeBody(BaseModel):
 async def find_players(request: Request, name: str) -> list[dict[str, Any]]:
     """The players of a name (several people may share one)."""
     results = results_of(request)
-    return list(await run(results.find_players, name[:40]))
+    return list(await run(results.players.named, name[:40]))
 
 
 @api.get("/api/players/{player_id}", tags=["players"])
 async def get_player(request: Request, player_id: RowId) -> dict[str, Any]:
     results = results_of(request)
-    return dict(await run(results.player, player_id))
+    return dict(await run(results.players.player, player_id))
 
 
 @api.post("/api/players/{player_id}/claim", tags=["players"])
@@ -44,18 +44,22 @@ async def claim_player(request: Request, player_id: RowId) -> dict[str, Any]:
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results.claim, actor, player_id))
+    return dict(await run(results.claims.claim, actor, player_id))
 
 
 @api.post("/api/players/{player_id}/claim/{decision}", tags=["players"])
-async def decide_claim(request: Request, player_id: RowId, decision: str) -> dict[str, Any]:
-    """``approve`` or ``refuse`` the waiting claim of a player."""
+async def decide_claim(
+    request: Request,
+    player_id: RowId,
+    decision: Literal["approve", "refuse"],
+    claimant: str | None = None,
+) -> dict[str, Any]:
+    """``approve`` or ``refuse`` a waiting claim of a player: the oldest, or the one of
+    the account ``claimant``."""
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    if decision not in ("approve", "refuse"):
-        raise ResultsError("a claim is approved or refused")
-    return dict(await run(results.decide_claim, actor, player_id, decision == "approve"))
+    return dict(await run(results.claims.decide, actor, player_id, decision == "approve", claimant))
 
 
 @api.post("/api/players/merge", tags=["players"])
@@ -64,7 +68,7 @@ async def merge_players(request: Request, body: MergeBody) -> dict[str, Any]:
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results.merge, actor, body.player, body.into))
+    return dict(await run(results.claims.merge, actor, body.player, body.into))
 
 
 @api.get("/api/admin/waiting", tags=["administration"])
@@ -72,8 +76,8 @@ async def admin_waiting(request: Request) -> dict[str, Any]:
     """Disputes to decide, results held by a flag, groups to approve, claims."""
     results = results_of(request)
     actor = account(request)
-    waiting = dict(await run(results.waiting, actor))
-    waiting["claims"] = await run(results.claims_waiting, actor)
+    waiting = dict(await run(results.admin.waiting, actor))
+    waiting["claims"] = await run(results.claims.waiting, actor)
     return waiting
 
 
@@ -86,9 +90,9 @@ async def _player_page(
     request: Request, player_id: int, *, error: str | None = None, status_code: int = 200
 ) -> HTMLResponse:
     results = results_of(request)
-    player = await run(results.player, player_id)
+    player = await run(results.players.player, player_id)
     rows, total = await asyncio.to_thread(
-        results.results, Filter(player=str(player["id"]), limit=50)
+        results.register.listing, Filter(player=str(player["id"]), limit=50), viewer(request)
     )
     return page(
         request,
@@ -119,9 +123,9 @@ async def _player_action(request: Request, player_id: int, csrf: str, action: st
     actor = account(request)
     try:
         if action == "claim":
-            await asyncio.to_thread(results.claim, actor, player_id)
+            await asyncio.to_thread(results.claims.claim, actor, player_id)
         elif action in ("approve", "refuse"):
-            await asyncio.to_thread(results.decide_claim, actor, player_id, action == "approve")
+            await asyncio.to_thread(results.claims.decide, actor, player_id, action == "approve")
         else:
             raise ResultsError("a claim is approved or refused")
     except ResultsError as exc:
@@ -135,7 +139,7 @@ async def _player_action(request: Request, player_id: int, csrf: str, action: st
 async def admin_page(request: Request) -> HTMLResponse:
     results = results_of(request)
     me = who(request)
-    if me is None or me.user_id is None or not await run(results.is_admin, me.user_id):
+    if me is None or me.user_id is None or not await run(results.admin.is_admin, me.user_id):
         return page(
             request,
             "admin.html",
@@ -143,6 +147,6 @@ async def admin_page(request: Request) -> HTMLResponse:
             error="This page is for administrators (granted with pips admin grant).",
             waiting=None,
         )
-    waiting = dict(await run(results.waiting, me.user_id))
-    waiting["claims"] = await run(results.claims_waiting, me.user_id)
+    waiting = dict(await run(results.admin.waiting, me.user_id))
+    waiting["claims"] = await run(results.claims.waiting, me.user_id)
     return page(request, "admin.html", waiting=waiting)

@@ -51,7 +51,7 @@ from pips.server.routes.common import (
     results_of,
     run,
 )
-from pips.server.web import account, check_csrf, page, who
+from pips.server.web import account, check_csrf, page, viewer, who
 
 MAX_UPLOAD = 2_000_000
 """Bytes of a CSV upload."""
@@ -86,18 +86,18 @@ async def check_results(request: Request, body: ResultsBatch) -> list[dict[str, 
     results = results_of(request)
     limits = limits_of(request)
     try:
-        limits.checks.hit(address(request))
+        await limits.checks.take(address(request))
     except Limited as exc:
         raise HTTPException(429, explain(exc), {"Retry-After": str(exc.retry_after)}) from None
     async with limits.checking:
         checked = await asyncio.to_thread(_checked_all, results, body.results)
-    await run(results.duplicates, checked)
+    await run(results.entries.duplicates, checked)
     me = who(request)
     new: list[str] = []
     if me is not None and me.user_id is not None:
         # Signed in: what entering would say of the names, too.
         entered = await run(
-            results.enter_batch,
+            results.entries.enter,
             me.user_id,
             checked,
             source="api",
@@ -118,7 +118,7 @@ async def enter_results(request: Request, body: ResultsBatch) -> dict[str, Any]:
     async with limits_of(request).checking:
         checked = await asyncio.to_thread(_checked_all, results, body.results)
     entered = await run(
-        results.enter_batch,
+        results.entries.enter,
         actor,
         checked,
         source="api",
@@ -158,7 +158,9 @@ async def list_results(
     """Results, newest game first, filtered by group, game, month, player or status."""
     results = results_of(request)
     rows, total = await run(
-        results.results, Filter(group, game, month, player, status, limit, offset)
+        results.register.listing,
+        Filter(group, game, month, player, status, limit, offset),
+        viewer(request),
     )
     return {"total": total, "results": rows}
 
@@ -167,7 +169,7 @@ async def list_results(
 async def export_csv(request: Request, month: str, group: str | None = None) -> Response:
     """A month's counted results in the federation's fields (SPEC F-25)."""
     results = results_of(request)
-    text = await run(results.export, month, group)
+    text = await run(results.register.export, month, group)
     name = f"pips-results-{month}{'-' + group if group else ''}.csv"
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
     return Response(text, media_type="text/csv", headers=headers)
@@ -176,7 +178,7 @@ async def export_csv(request: Request, month: str, group: str | None = None) -> 
 @api.get("/api/results/{result_id}", tags=["results"])
 async def get_result(request: Request, result_id: RowId) -> dict[str, Any]:
     results = results_of(request)
-    return dict(await run(results.result, result_id))
+    return dict(await run(results.register.result, result_id, viewer(request)))
 
 
 @api.post("/api/results/{result_id}/{action}", tags=["results"])
@@ -190,7 +192,7 @@ async def review_result(
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
     comment = body.comment if body else ""
-    return dict(await run(results.review, actor, result_id, action, comment))
+    return dict(await run(results.reviews.review, actor, result_id, action, comment))
 
 
 @api.get("/results", response_class=HTMLResponse, include_in_schema=False)
@@ -215,7 +217,7 @@ async def results_page(
     )
     error = None
     try:
-        rows, total = await asyncio.to_thread(results.results, where)
+        rows, total = await asyncio.to_thread(results.register.listing, where, viewer(request))
     except ResultsError as exc:  # a malformed month: say so, list nothing
         rows, total, error = [], 0, explain(exc)
     return page(
@@ -226,7 +228,7 @@ async def results_page(
         rows=rows,
         total=total,
         where=where,
-        groups=await run(results.groups),
+        groups=await run(results.groups.listing),
         page_number=page_number,
     )
 
@@ -259,14 +261,14 @@ async def post_result(request: Request) -> Response:
     actor = account(request)
     form = _form_values(data)
     try:
-        checked = results.check(_form_entry(form))
+        checked = results.entries.check(_form_entry(form))
     except EntryError as exc:
         return await _form_page(request, results, form, error=explain(exc), status_code=422)
     new_players = [str(n) for n in data.getlist("new_players")][:MAX_BATCH]
     try:
-        await run(results.duplicates, [checked])
+        await run(results.entries.duplicates, [checked])
         entered = await asyncio.to_thread(
-            results.enter_batch,
+            results.entries.enter,
             actor,
             [checked],
             source="form",
@@ -337,7 +339,7 @@ async def upload(
 @api.get("/results/{result_id}", response_class=HTMLResponse, include_in_schema=False)
 async def result_page(request: Request, result_id: RowId) -> HTMLResponse:
     results = results_of(request)
-    shown = await run(results.result, result_id)
+    shown = await run(results.register.result, result_id, viewer(request))
     return page(request, "result.html", result=shown)
 
 
@@ -349,9 +351,9 @@ async def review_form(
     check_csrf(request, csrf)
     actor = account(request)
     try:
-        await asyncio.to_thread(results.review, actor, result_id, action, comment)
+        await asyncio.to_thread(results.reviews.review, actor, result_id, action, comment)
     except ResultsError as exc:
-        shown = await run(results.result, result_id)
+        shown = await run(results.register.result, result_id, viewer(request))
         return page(
             request, "result.html", status_code=exc.status, result=shown, error=explain(exc)
         )
@@ -369,7 +371,7 @@ def _checked_all(results: Results, items: list[dict[str, Any]]) -> list[Checked]
     checked = []
     for number, item in enumerate(items, 1):
         try:
-            checked.append(results.check(entry_from_json(item)))
+            checked.append(results.entries.check(entry_from_json(item)))
         except EntryError as exc:
             if len(items) > 1:
                 message = _("result {number}: {problem}").format(
@@ -393,10 +395,10 @@ def _enter_csv(
         raise ResultsError("sign in with an account first")
     if len(body) > MAX_UPLOAD:
         raise EntryError(f"a CSV upload is at most {MAX_UPLOAD // 1_000_000} MB")
-    checked = read_csv(decode_csv(body), results.today())
+    checked = read_csv(decode_csv(body), results.context.today())
     if len(checked) > MAX_BATCH * 4:
         raise EntryError(f"a CSV upload holds at most {MAX_BATCH * 4} games")
-    return results.enter_batch(actor, checked, source="csv", group=group, new_players=new)
+    return results.entries.enter(actor, checked, source="csv", group=group, new_players=new)
 
 
 def _preview(checked: Checked, new: Sequence[str] = ()) -> dict[str, Any]:
@@ -480,7 +482,7 @@ async def _my_groups(request: Request, results: Results) -> list[dict[str, Any]]
     me = who(request)
     if me is None or me.user_id is None:
         return []
-    return list(await asyncio.to_thread(results.groups, me.user_id))
+    return list(await asyncio.to_thread(results.groups.listing, me.user_id))
 
 
 async def _form_page(
@@ -498,7 +500,7 @@ async def _form_page(
     # Offer the players of the groups one belongs to as names (a datalist).
     known: set[str] = set()
     for group in mine:
-        known.update(p["name"] for p in await run(results.players, group["slug"]))
+        known.update(p["name"] for p in await run(results.players.of_group, group["slug"]))
     spec = find_game(form["game"])
     return page(
         request,
@@ -514,7 +516,7 @@ async def _form_page(
         default_target=spec.target(
             spec.options_from_json({**spec.defaults, "players": form["players"]})
         ),
-        today=results.today().isoformat(),
+        today=results.context.today().isoformat(),
     )
 
 

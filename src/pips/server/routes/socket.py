@@ -15,10 +15,11 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from pips.core.phrase import phrase
-from pips.i18n import LANGUAGES, SOURCE, speaking, translated
+from pips.i18n import LANGUAGES, SOURCE, reason, speaking, translated
 from pips.server import messages
+from pips.server.limits import Limited
 from pips.server.round import Identity
-from pips.server.routes.common import cluster_of
+from pips.server.routes.common import address, cluster_of, limits_of
 from pips.server.web import language_of, who
 
 api = APIRouter()
@@ -69,7 +70,25 @@ async def socket(websocket: WebSocket, table_id: str, invite: str = "", lang: st
     await websocket.accept()
     # The page says the language it is in; other clients get the usual choice.
     client = WebClient(websocket, lang if lang in LANGUAGES else language_of(websocket))
-    me = who(websocket) or Identity()
+    found = who(websocket)
+    me = found or Identity()
+    sockets = limits_of(websocket).sockets
+    here, anonymous = address(websocket), found is None
+    try:
+        await sockets.open(here, anonymous)
+    except Limited as exc:
+        await client.send(messages.error(reason(exc)))
+        await websocket.close(code=4429)
+        return
+    try:
+        await _serve(websocket, client, me, table_id, invite)
+    finally:
+        await sockets.close(here, anonymous)
+
+
+async def _serve(
+    websocket: WebSocket, client: WebClient, me: Identity, table_id: str, invite: str
+) -> None:
     # The table may live in another server process: the cluster forwards to it.
     link = await cluster_of(websocket).connect(table_id, client, me, invite)
     if link is None:

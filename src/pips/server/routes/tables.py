@@ -126,13 +126,14 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
         raise HTTPException(401, _("sign in or choose a guest name first"))
     tables = tables_of(request)
     limits = limits_of(request)
-    mine = [t for t in tables.live.values() if me.same_person(t.creator) and t.status != "finished"]
-    if len(mine) >= limits.tables_at_once:
+    mine = await tables.repository.tables_of(me)
+    if mine >= limits.tables_at_once:
         raise HTTPException(
-            429, f"you have {len(mine)} tables waiting or playing: finish one first"
+            429,
+            _("you have {count} tables waiting or playing: finish one first").format(count=mine),
         )
     try:
-        limits.tables.hit(address(request))
+        await limits.tables.take(address(request))
     except Limited as exc:
         raise HTTPException(429, explain(exc), {"Retry-After": str(exc.retry_after)}) from None
     try:
@@ -167,7 +168,7 @@ async def join_table(request: Request, table_id: str, invite: str = "") -> dict[
 
 
 async def finished_record(request: Request, table_id: str) -> dict[str, Any]:
-    data = await tables_of(request).repository.record(table_id)
+    data = await tables_of(request).repository.record(table_id, who(request))
     if data is None:
         raise HTTPException(404, _("no finished game with that id"))
     return data
@@ -218,20 +219,37 @@ async def analysis_plot(request: Request, table_id: str) -> Response:
 
 async def analysed(request: Request, table_id: str) -> Analysis:
     analyses: Analyses = request.app.state.analyses
+    # Asked before the kept analyses: a private game's is its people's too.
+    await finished_record(request, table_id)
 
-    def starting() -> None:
+    async def starting() -> None:
         try:
-            limits_of(request).analyses.hit(address(request))
+            await limits_of(request).analyses.take(address(request))
         except Limited as exc:
             raise HTTPException(429, explain(exc), {"Retry-After": str(exc.retry_after)}) from None
 
     return await analyses.of(table_id, lambda: finished_record(request, table_id), starting)
 
 
+@api.post("/api/records/{table_id}/publish", tags=["records"])
+async def publish_record(request: Request, table_id: str) -> dict[str, Any]:
+    """A person who played at a finished private table asks to publish it: its record,
+    replay and result become public once every person who played there asked."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    me = who(request)
+    if me is None:
+        raise HTTPException(401, _("sign in or choose a guest name first"))
+    try:
+        public = await tables_of(request).repository.publish(table_id, me)
+    except TableError as exc:
+        raise HTTPException(404, explain(exc)) from None
+    return {"id": table_id, "public": public}
+
+
 @api.get("/api/players/{name}/history", tags=["players"])
 async def history(request: Request, name: str) -> list[dict[str, Any]]:
     """The finished games of an account, newest first."""
-    finished = await tables_of(request).repository.finished_games(name)
+    finished = await tables_of(request).repository.finished_games(name, who(request))
     if finished is None:
         raise HTTPException(404, _("no such player"))
     return finished

@@ -1,0 +1,362 @@
+"""Events (issue 22): a club evening, a cup, a championship.
+
+An event has a game with its options, a date, a place, an organiser and its players.
+Its rounds are drawn one at a time (:mod:`pips.results.events.rounds`), its tables'
+results are entered and corrected (:mod:`pips.results.events.scores`), and when its
+organiser closes it its games become results (:mod:`pips.results.events.closing`).
+This part creates events, adds and withdraws players, and shows an event with its
+standings (:mod:`pips.results.standings`).
+
+Who may do what:
+
+- an event is created by the representative of a group (for the group) or by a site
+  administrator; its organiser (or an administrator) runs it: players, draws, starting
+  rounds, corrections after a round closed, closing;
+- a table's result is entered by one of its players (with an account) or the
+  organiser; once a table has a result, entering it again is a correction and needs a
+  reason; after the round closed only the organiser corrects;
+- when the event closes, its results are confirmed if the organiser's word vouches
+  for them (an approved group's representative, for the group's members; an
+  administrator), else they wait like any other result (:mod:`pips.results.trust`).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import date
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from pips.core.errors import RuleError
+from pips.core.names import check_name, name_key
+from pips.core.phrase import phrase
+from pips.games.registry import find_game
+from pips.results.common import (
+    Conflict,
+    Context,
+    NotAllowed,
+    NotFound,
+    ResultsError,
+    group_named,
+    is_admin,
+)
+from pips.results.draws import allowed_sizes
+from pips.results.events.common import (
+    FAR_AHEAD,
+    MOST_PLAYERS,
+    MOST_ROUNDS,
+    event_standings,
+    find_event,
+    manages,
+    need_manager,
+    open_event,
+    scores_of,
+    scoring_of,
+    sync_online,
+)
+from pips.results.players import Players
+from pips.results.standings import Standing
+from pips.store.models import Event, EventPlayer
+
+
+class Events:
+    """Creating events, their players, and reading them."""
+
+    def __init__(self, context: Context, players: Players) -> None:
+        self.context = context
+        self.players = players
+
+    def create(
+        self,
+        actor: int,
+        *,
+        name: str,
+        game: str,
+        played_on: date,
+        rounds: int,
+        options: Mapping[str, Any] | None = None,
+        place: str = "",
+        group: str | None = None,
+        online: bool = False,
+        bots: bool = False,
+        fixed_pairs: bool = False,
+    ) -> dict[str, Any]:
+        """A new event, organised by ``actor`` (the representative of ``group``, or an
+        administrator without one); bad options are refused and nothing is stored."""
+        name = " ".join(str(name).split())
+        if not 2 <= len(name) <= 80:
+            raise ResultsError(phrase("an event's name is 2 to 80 characters"))
+        if len(place) > 80:
+            raise ResultsError(phrase("a place is at most 80 characters"))
+        if not 1 <= rounds <= MOST_ROUNDS:
+            raise ResultsError(phrase("an event has 1 to {most} rounds", most=MOST_ROUNDS))
+        if played_on > self.context.today() + FAR_AHEAD or played_on.year < 2000:
+            raise ResultsError(
+                phrase("{value} is not a date for an event", value=played_on.isoformat())
+            )
+        try:
+            spec = find_game(game)
+        except RuleError as exc:
+            raise ResultsError(exc.args[0]) from None
+        chosen = {k: v for k, v in dict(options or {}).items() if k != "players"}
+        try:
+            sizes = allowed_sizes(spec, chosen)
+        except RuleError as exc:
+            raise ResultsError(exc.args[0]) from None
+        if online and any(
+            spec.dealt_by_hand(spec.options_from_json({**chosen, "players": n})) for n in sizes
+        ):
+            raise ResultsError(phrase("an online event's tables deal themselves: no manual deals"))
+        if fixed_pairs and not spec.pairs:
+            raise ResultsError(phrase("fixed partners are for a game of pairs"))
+        if bots and not online:
+            raise ResultsError(phrase("bots play only at an online event's tables"))
+        with self.context.db.session() as session, session.begin():
+            group_row = group_named(session, group) if group else None
+            if group_row is not None and group_row.representative_id != actor:
+                raise NotAllowed(
+                    phrase(
+                        "only the representative of {name} organises its events",
+                        name=group_row.name,
+                    )
+                )
+            if group_row is None and not is_admin(session, actor):
+                raise NotAllowed(
+                    phrase(
+                        "an event is organised by a group's representative (for the group) "
+                        "or by an administrator"
+                    )
+                )
+            row = Event(
+                key=secrets.token_urlsafe(9),
+                name=name,
+                game=spec.name,
+                options=chosen,
+                played_on=played_on,
+                place=place.strip(),
+                group_id=None if group_row is None else group_row.id,
+                organiser_id=actor,
+                rounds=rounds,
+                scoring=str(scoring_of(spec)),
+                online=online,
+                bots=bots,
+                fixed_pairs=fixed_pairs,
+            )
+            session.add(row)
+            session.flush()
+            key = row.key
+        return self.event(key, actor)
+
+    def listing(self, limit: int = 100) -> list[dict[str, Any]]:
+        """Events, the latest first: what the events page lists."""
+        with self.context.db.session() as session:
+            rows = session.scalars(
+                select(Event)
+                .order_by(Event.played_on.desc(), Event.id.desc())
+                .limit(limit)
+                .options(selectinload(Event.players), selectinload(Event.drawn))
+            )
+            return [
+                {
+                    "key": e.key,
+                    "name": e.name,
+                    "game": e.game,
+                    "date": e.played_on.isoformat(),
+                    "place": e.place,
+                    "players": len(e.players),
+                    "rounds": e.rounds,
+                    "drawn": len(e.drawn),
+                    "online": e.online,
+                    "status": e.status,
+                }
+                for e in rows
+            ]
+
+    # -- players -----------------------------------------------------------------------
+
+    def add_players(
+        self,
+        actor: int,
+        key: str,
+        names: Sequence[str] = (),
+        *,
+        pairs: Sequence[Sequence[str]] = (),
+        new_players: Iterable[str] = (),
+    ) -> dict[str, Any]:
+        """Add players (or, with fixed partners, pairs). Before the first round is drawn
+        they play from round 1; later they are late arrivals, drawn from the next round.
+        A name that resembles a known player of the group must be confirmed as new
+        (:class:`~pips.results.players.UnknownPlayers`), as when entering a result."""
+        if fixed_pairs_given := bool(pairs):
+            if names:
+                raise ResultsError(phrase("give players or pairs, not both"))
+            if any(len(pair) != 2 for pair in pairs):
+                raise ResultsError(phrase("a pair is two players"))
+        wanted = [self._checked_name(n) for pair in pairs for n in pair] or [
+            self._checked_name(n) for n in names
+        ]
+        if not wanted:
+            raise ResultsError(phrase("no players given"))
+        with self.context.db.session() as session, session.begin():
+            event = open_event(session, key)
+            need_manager(session, event, actor)
+            if event.fixed_pairs != fixed_pairs_given:
+                raise ResultsError(
+                    phrase("this event is played with fixed partners: add pairs")
+                    if event.fixed_pairs
+                    else phrase("this event's partners are drawn: add players one by one")
+                )
+            known = {p.name_key for p in event.players}
+            keys = [name_key(n) for n in wanted]
+            for name, folded in zip(wanted, keys, strict=True):
+                if folded in known or keys.count(folded) > 1:
+                    raise Conflict(phrase("{name} is already a player of this event", name=name))
+            if len(known) + len(wanted) > MOST_PLAYERS:
+                raise ResultsError(phrase("an event has at most {most} players", most=MOST_PLAYERS))
+            seating = self.players.seat_names(
+                session, event.organiser, event.group, wanted, list(new_players)
+            )
+            first = len(event.drawn) + 1
+            pair_number = max((p.pair or 0 for p in event.players), default=0)
+            for index, (name, folded) in enumerate(zip(wanted, keys, strict=True)):
+                player = seating.players[folded]
+                if event.online and player.user_id is None:
+                    raise ResultsError(
+                        phrase(
+                            "{name} has no account: an online event's players sit at the "
+                            "server's tables with their accounts",
+                            name=name,
+                        )
+                    )
+                event.players.append(
+                    EventPlayer(
+                        name=name,
+                        name_key=folded,
+                        player_id=player.id,
+                        user_id=player.user_id,
+                        first_round=first,
+                        pair=pair_number + 1 + index // 2 if event.fixed_pairs else None,
+                    )
+                )
+        return self.event(key, actor)
+
+    def withdraw_player(self, actor: int, key: str, player: int) -> dict[str, Any]:
+        """A player leaves: not drawn from the next round on; their games so far stay.
+        With fixed partners the pair leaves together."""
+        with self.context.db.session() as session, session.begin():
+            event = open_event(session, key)
+            need_manager(session, event, actor)
+            leaving = next((p for p in event.players if p.id == player), None)
+            if leaving is None:
+                raise NotFound(phrase("no player {number} in this event", number=player))
+            if leaving.withdrawn_from is not None:
+                raise Conflict(phrase("{name} has already withdrawn", name=leaving.name))
+            for p in event.players:
+                if p is leaving or (leaving.pair is not None and p.pair == leaving.pair):
+                    p.withdrawn_from = len(event.drawn) + 1
+        return self.event(key, actor)
+
+    @staticmethod
+    def _checked_name(name: str) -> str:
+        try:
+            return check_name(name)
+        except ValueError as exc:
+            raise ResultsError(
+                phrase("{name!r}: {problem}", name=str(name)[:60], problem=exc.args[0])
+            ) from None
+
+    # -- reading -----------------------------------------------------------------------
+
+    def event(self, key: str, viewer: int | None = None) -> dict[str, Any]:
+        """The event as its page and the API show it: players, rounds, tables with
+        their results, and the standings so far."""
+        with self.context.db.session() as session, session.begin():
+            sync_online(session, find_event(session, key), self.context.clock())
+        with self.context.db.session() as session:
+            event = find_event(session, key)
+            scores = scores_of(session, event)
+            spec = find_game(event.game)
+            players = {p.name_key: p for p in event.players}
+            return {
+                "key": event.key,
+                "name": event.name,
+                "game": event.game,
+                "title": spec.title,
+                "options": event.options,
+                "date": event.played_on.isoformat(),
+                "place": event.place,
+                "group": None if event.group is None else event.group.slug,
+                "group_name": None if event.group is None else event.group.name,
+                "organiser": event.organiser.name,
+                "rounds": event.rounds,
+                "scoring": event.scoring,
+                "online": event.online,
+                "bots": event.bots,
+                "fixed_pairs": event.fixed_pairs,
+                "status": event.status,
+                "closed_at": None if event.closed_at is None else event.closed_at.isoformat(),
+                "manage": viewer is not None and manages(session, event, viewer),
+                "players": [
+                    {
+                        "id": p.id,
+                        "name": p.name,
+                        "player": p.player_id,
+                        "account": p.user_id is not None,
+                        "first_round": p.first_round,
+                        "withdrawn_from": p.withdrawn_from,
+                        "pair": p.pair,
+                    }
+                    for p in event.players
+                ],
+                "drawn": [
+                    {
+                        "number": one.number,
+                        "seed": one.seed,
+                        "status": one.status,
+                        "byes": list(one.byes),
+                        "tables": [
+                            {
+                                "number": t.number,
+                                "seats": list(t.seats),
+                                "table_id": t.table_id,
+                                "mine": viewer is not None
+                                and viewer
+                                in {
+                                    getattr(players.get(name_key(n)), "user_id", None)
+                                    for n in t.seats
+                                },
+                                "result": None if t.id not in scores else scores[t.id].to_json(),
+                            }
+                            for t in one.tables
+                        ],
+                    }
+                    for one in event.drawn
+                ],
+                "standings": [
+                    self._standing_json(s, players) for s in event_standings(event, scores)
+                ],
+            }
+
+    def event_standings(self, key: str) -> tuple[dict[str, Any], list[Standing]]:
+        """The event (without the viewer's rights) and its standings, for exports."""
+        shown = self.event(key)
+        with self.context.db.session() as session:
+            event = find_event(session, key)
+            return shown, event_standings(event, scores_of(session, event))
+
+    @staticmethod
+    def _standing_json(s: Standing, players: Mapping[str, EventPlayer]) -> dict[str, Any]:
+        player = players.get(name_key(s.name))
+        return {
+            "place": s.place,
+            "name": s.name,
+            "points": s.points,
+            "wins": s.wins,
+            "games": s.games,
+            "byes": s.byes,
+            "average_place": s.average_place,
+            "withdrawn": player is not None and player.withdrawn_from is not None,
+        }

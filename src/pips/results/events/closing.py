@@ -1,0 +1,130 @@
+"""Closing an event: every drawn round must be over; its real tables' games become
+results, its online games' results are marked as the event's, and the next world list
+counts them (when the organiser's word vouches for them: :mod:`pips.results.trust`).
+
+A table's game entered by hand outside the event (by one of its players, before the
+close) cannot block the close: the event's result takes its place. The same game (its
+fingerprint: the same numbers whatever the order of the seats) is withdrawn, with the
+organiser's word saying why; a different result of the same players on the event's
+day may be withdrawn by the organiser (:mod:`pips.results.review`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from sqlalchemy import select, update
+
+from pips.core.phrase import phrase
+from pips.results.common import Conflict, Context, ResultsError
+from pips.results.entries import refuse_duplicates, result_row, store_results
+from pips.results.entry import Checked, Entry, Line, check
+from pips.results.events.book import Events
+from pips.results.events.common import find_event, need_manager, open_event, set_of, sync_online
+from pips.results.holds import Holds, causes
+from pips.store.models import Event, EventScore, Player, Result, ResultReview
+
+
+class Closing:
+    """Closing events into results."""
+
+    def __init__(self, context: Context, events: Events, holds: Holds) -> None:
+        self.context = context
+        self.events = events
+        self.holds = holds
+
+    def close(self, actor: int, key: str) -> dict[str, Any]:
+        """Close the event (see the module). A closed event changes no more."""
+        with self.context.db.session() as session, session.begin():
+            sync_online(session, find_event(session, key), self.context.clock())
+        with self.context.db.session() as session, session.begin():
+            event = open_event(session, key)
+            need_manager(session, event, actor)
+            if not event.drawn:
+                raise ResultsError(phrase("no round has been played"))
+            for one in event.drawn:
+                if one.status != "closed":
+                    missing = [str(t.number) for t in one.tables if not t.scores]
+                    raise Conflict(
+                        phrase(
+                            "round {number} is not over: no result from table {tables}",
+                            number=one.number,
+                            tables=", ".join(missing) or "?",
+                        )
+                    )
+            games: list[Checked] = []
+            for one in event.drawn:
+                for t in one.tables:
+                    if t.table_id is None:
+                        label = phrase(
+                            "round {round}, table {table}", round=one.number, table=t.number
+                        )
+                        games.append(replace(self._from_score(event, t.scores[-1]), label=label))
+            fingerprints = [g.fingerprint() for g in games]
+            self._take_over(session, event, games, fingerprints, actor)
+            refuse_duplicates(session, games, fingerprints)
+            people: dict[str, Player] = {}
+            for p in event.players:
+                if p.player_id is not None:
+                    person = session.get(Player, p.player_id)
+                    if person is not None:
+                        people[p.name_key] = person
+            moment = self.context.clock()
+            rows = [
+                result_row(game, fp, people, "event", moment, actor, event.group)
+                for game, fp in zip(games, fingerprints, strict=True)
+            ]
+            for row in rows:
+                row.event_id = event.id
+            online = [t.table_id for one in event.drawn for t in one.tables if t.table_id]
+            if online:
+                session.execute(
+                    update(Result).where(Result.table_id.in_(online)).values(event_id=event.id)
+                )
+            store_results(session, rows, self.holds)
+            event.status, event.closed_at = "closed", moment
+        return self.events.event(key, actor)
+
+    def _take_over(
+        self,
+        session: Any,
+        event: Event,
+        games: list[Checked],
+        fingerprints: list[str],
+        actor: int,
+    ) -> None:
+        """Withdraw the results entered by hand of the very games the event's tables
+        played: the event's own result takes their place."""
+        known = session.scalars(select(Result).where(Result.fingerprint.in_(fingerprints))).all()
+        labels = dict(zip(fingerprints, (g.label for g in games), strict=True))
+        for row in known:
+            if row.event_id == event.id:
+                continue
+            table = labels.get(row.fingerprint or "", "") or "?"
+            row.status, row.fingerprint = "withdrawn", None
+            row.reviews.append(
+                ResultReview(
+                    user_id=actor,
+                    action="withdraw",
+                    comment=phrase(
+                        "the same game as {table} of the event {name}, whose result takes "
+                        "its place",
+                        table=table,
+                        name=event.name,
+                    ),
+                )
+            )
+            session.flush()
+            self.holds.release(session, row, phrase("the result was withdrawn"))
+            self.holds.recheck(session, causes([row]))
+
+    def _from_score(self, event: Event, score: EventScore) -> Checked:
+        lines = tuple(
+            Line(str(ln["name"]), int(ln["points"]), int(ln["pips"]), bool(ln["out"]))
+            for ln in score.lines
+        )
+        entry = Entry(
+            event.game, event.played_on, set_of(event, len(lines)), lines, event.place, None
+        )
+        return check(entry, self.context.today(), event.options)

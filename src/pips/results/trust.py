@@ -1,0 +1,110 @@
+"""Who vouches for a result, and so whether it may move the world list.
+
+Accounts are free: four accounts of one person confirm each other's results as
+readily as four people do. So what the world list counts comes only from sources that
+cost an attacker something real (docs/results.md, "Which results count"):
+
+- ``server``: a game played at the server's tables, every move seen, between accounts
+  past their probation (:mod:`pips.results.fairplay`);
+- ``admin``: an administrator's word (administrators are made on the server's machine);
+- ``group``: the word of the representative of an **approved** group (a club an
+  administrator approved), for the seats of **its own members**;
+- ``event``: an event organised by an approved group's representative (or an
+  administrator), for the seats of the group's members.
+
+A seat that is not a member of a vouching group is covered by its own account's
+confirmation (a guest from another club confirms their own line). Results whose only
+word is their players' accounts are confirmed by ``players``: kept and shown (a
+player's history, a group's page) but never counted.
+
+This module is pure: :func:`vouched_by` decides from what the service read.
+
+    >>> seats = (SeatTrust(1, frozenset({7})), SeatTrust(None, frozenset({7})))
+    >>> vouched_by(seats, [Word(5, admin=False, groups=frozenset({7}))])
+    'group'
+    >>> vouched_by(seats, [Word(1, admin=False, groups=frozenset())])  # a seat's own word
+    >>> ring = (SeatTrust(1, frozenset()), SeatTrust(2, frozenset()))
+    >>> vouched_by(ring, [Word(1, False, frozenset()), Word(2, False, frozenset())])
+    'players'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+VOUCHING = ("server", "admin", "event", "group")
+"""What may confirm a result that counts for the world list."""
+
+PLAYERS = "players"
+"""Confirmed by the accounts of all its players only: kept, shown, never counted."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTrust:
+    """One seat of a result as trust sees it: its player's account (if any) and the
+    groups the player belongs to (a player of the group, or an account that is an
+    accepted member)."""
+
+    account: int | None
+    groups: frozenset[int]
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """Somebody who entered or confirmed a result: an account, whether it is an
+    administrator, and the approved groups it represents."""
+
+    user: int
+    admin: bool
+    groups: frozenset[int]
+
+
+@dataclass(frozen=True, slots=True)
+class EventWord:
+    """An event's word for its real tables' results: its organiser's approved groups,
+    or ``admin`` when an administrator organised it."""
+
+    admin: bool
+    groups: frozenset[int]
+
+
+def vouched_by(
+    seats: Sequence[SeatTrust], words: Iterable[Word], event: EventWord | None = None
+) -> str | None:
+    """What confirms a result with these ``seats`` given these ``words``: one of
+    :data:`VOUCHING`, :data:`PLAYERS`, or ``None`` (provisional)."""
+    said = list(words)
+    if any(w.admin for w in said) or (event is not None and event.admin):
+        return "admin" if any(w.admin for w in said) else "event"
+    own = {w.user for w in said}
+    if event is not None and _covers(seats, event.groups, own):
+        return "event"
+    if _covers(seats, frozenset().union(*(w.groups for w in said)), own):
+        return "group"
+    if seats and all(s.account is not None and s.account in own for s in seats):
+        return PLAYERS
+    return None
+
+
+def _covers(seats: Sequence[SeatTrust], groups: frozenset[int], own: set[int]) -> bool:
+    """Whether ``groups`` vouch for at least one seat and every other seat is a member
+    of one of them or confirmed by its own account."""
+    if not groups or not any(s.groups & groups for s in seats):
+        return False
+    return all(s.groups & groups or (s.account is not None and s.account in own) for s in seats)
+
+
+def waiting_for(seats: Sequence[SeatTrust], words: Iterable[Word]) -> list[int]:
+    """The seats (indices) whose accounts' confirmation would complete the vouching of
+    the groups that gave their word: what a result waits for."""
+    said = list(words)
+    own = {w.user for w in said}
+    groups = frozenset().union(*(w.groups for w in said))
+    if not groups or not any(s.groups & groups for s in seats):
+        return []
+    return [
+        i
+        for i, s in enumerate(seats)
+        if not s.groups & groups and s.account is not None and s.account not in own
+    ]

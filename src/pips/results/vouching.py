@@ -1,0 +1,122 @@
+"""The database side of :mod:`pips.results.trust`: who gave their word on a stored
+result, which groups its seats belong to, and so what confirms it (``settle``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from pips.results.groups import groups_of_players
+from pips.results.trust import EventWord, SeatTrust, Word, vouched_by, waiting_for
+from pips.store.models import Event, Group, Player, Result, User
+
+WORDS = ("confirm", "reject", "resolve")
+"""Reviews that give the reviewer's word: a confirmation, a dispute rejected (by its
+decider), a dispute taken back (by the disputer)."""
+
+
+def seats_of(session: Session, row: Result) -> list[SeatTrust]:
+    """The result's seats: each player's account (as it is now: claims count) and
+    groups."""
+    return seats_of_all(session, [row])[row.id]
+
+
+def seats_of_all(session: Session, rows: Sequence[Result]) -> dict[int, list[SeatTrust]]:
+    """:func:`seats_of` for many results, with a fixed number of queries."""
+    ids = {p.player_id for row in rows for p in row.players if p.player_id is not None}
+    players = list(session.scalars(select(Player).where(Player.id.in_(ids))))
+    by_id = {p.id: p for p in players}
+    groups = groups_of_players(session, players)
+    found = {}
+    for row in rows:
+        seats = []
+        for seat in row.players:
+            player = by_id.get(seat.player_id) if seat.player_id is not None else None
+            if player is None:
+                seats.append(SeatTrust(None, frozenset()))
+            else:
+                seats.append(SeatTrust(player.user_id, groups[player.id]))
+        found[row.id] = seats
+    return found
+
+
+def _speakers(row: Result) -> list[int]:
+    """Whoever entered the result and whoever confirmed it (or decided or took back a
+    dispute of it) since their own last dispute of it."""
+    users: list[int] = []
+    if row.entered_by is not None:
+        users.append(row.entered_by)
+    for review in row.reviews:
+        if review.action == "dispute":
+            users = [u for u in users if u != review.user_id]
+        elif review.action in WORDS:
+            users.append(review.user_id)
+    return list(dict.fromkeys(users))
+
+
+def words_of(session: Session, row: Result) -> list[Word]:
+    """Who gave their word on the result, with the approved groups each represents."""
+    return words_of_all(session, [row])[row.id]
+
+
+def words_of_all(session: Session, rows: Sequence[Result]) -> dict[int, list[Word]]:
+    """:func:`words_of` for many results, with a fixed number of queries."""
+    speakers = {row.id: _speakers(row) for row in rows}
+    users = {u for found in speakers.values() for u in found}
+    admins = set(session.scalars(select(User.id).where(User.id.in_(users), User.admin)))
+    represents: dict[int, set[int]] = {}
+    for group_id, user_id in session.execute(
+        select(Group.id, Group.representative_id).where(
+            Group.representative_id.in_(users), Group.approved_at.is_not(None)
+        )
+    ):
+        represents.setdefault(user_id, set()).add(group_id)
+    return {
+        rid: [Word(u, u in admins, frozenset(represents.get(u, ()))) for u in found]
+        for rid, found in speakers.items()
+    }
+
+
+def event_word(session: Session, row: Result) -> EventWord | None:
+    """The word of the event a real table's result was played at, if its organiser's
+    word counts (an administrator, or the representative of the approved group the
+    event is for)."""
+    if row.event_id is None or row.source == "server":
+        return None
+    event = session.get(Event, row.event_id)
+    if event is None:
+        return None
+    organiser = session.get(User, event.organiser_id)
+    if organiser is not None and organiser.admin:
+        return EventWord(True, frozenset())
+    group = event.group
+    if (
+        group is not None
+        and group.approved_at is not None
+        and group.representative_id == event.organiser_id
+    ):
+        return EventWord(False, frozenset({group.id}))
+    return None
+
+
+def settle(session: Session, row: Result) -> None:
+    """The status once no dispute is open: confirmed by what vouches for it
+    (:func:`~pips.results.trust.vouched_by`), else provisional. A server game stays
+    confirmed by the server."""
+    if row.source == "server":
+        row.status, row.confirmed_by = "confirmed", "server"
+        return
+    row.confirmed_by = vouched_by(
+        seats_of(session, row), words_of(session, row), event_word(session, row)
+    )
+    row.status = "confirmed" if row.confirmed_by else "provisional"
+
+
+def waiting_seats(session: Session, rows: Sequence[Result]) -> dict[int, list[int]]:
+    """For each result, the seats whose own confirmation it waits for (see
+    :func:`~pips.results.trust.waiting_for`), with a fixed number of queries."""
+    seats = seats_of_all(session, rows)
+    words = words_of_all(session, rows)
+    return {row.id: waiting_for(seats[row.id], words[row.id]) for row in rows}
