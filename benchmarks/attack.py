@@ -18,7 +18,8 @@ messages a second a client may send), one after another in the same run:
   passwords for one existing account from one address (the lockout attempt of issue
   32: its waits are per name and address);
 * ``1,500 websockets, one address``: one address opens 1,500 websockets watching a
-  table (the cap per address refuses all but a few dozen);
+  table of four bots that plays on (every move goes to every watcher; the cap per
+  address refuses all but a few dozen);
 * ``chat flood``: a player of another table sends chat as fast as its socket goes;
 * ``result checks, 4 clients``: four clients check 500 results at a time, from new
   addresses.
@@ -167,6 +168,24 @@ async def check_attack(url: str, stop: asyncio.Event, counts: list[int]) -> None
             counts[0] += 1
 
 
+async def bots_table(url: str) -> str:
+    """A family game of four bots to a far target: it plays on at the bots' pace."""
+    async with httpx.AsyncClient(
+        base_url=url, timeout=60, headers={"X-Forwarded-For": new_address()}
+    ) as client:
+        csrf = (await client.get("/api/session")).json()["csrf"]
+        await client.post("/guest", data={"name": "Host of bots", "csrf": csrf})
+        csrf = (await client.get("/api/session")).json()["csrf"]
+        body = {
+            "game": "family",
+            "options": {"players": 4, "target": 1000},
+            "seats": [{"kind": "bot", "bot": "greedy"}] * 4,
+        }
+        made = await client.post("/api/tables", json=body, headers={"X-CSRF-Token": csrf})
+        made.raise_for_status()
+        return str(made.json()["id"])
+
+
 async def registered(url: str, name: str) -> None:
     """An account of ``name`` (password ``password-1``)."""
     async with httpx.AsyncClient(
@@ -223,7 +242,7 @@ async def run(seconds: float, home: Path) -> list[dict[str, Any]]:
     try:
         table, cookie = await seated(server.url, "Pinger")
         other, other_cookie = await seated(server.url, "Chatter")
-        watched, _ = await seated(server.url, "Watched")
+        watched = await bots_table(server.url)
         await registered(server.url, "Target")
         one = new_address()
         scenarios: list[tuple[str, Callable[[asyncio.Event, list[int]], list[Awaitable[None]]]]] = [
