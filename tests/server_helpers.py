@@ -171,9 +171,13 @@ class Server:
 
 @contextmanager
 def running(
-    home: Path, database: str | None = None, bot_delay: float = 0.0, grace: float = 60
+    home: Path,
+    database: str | None = None,
+    bot_delay: float = 0.0,
+    grace: float = 60,
+    extra: tuple[str, ...] = (),
 ) -> Iterator[Server]:
-    server = Server(home, database, bot_delay, grace).start()
+    server = Server(home, database, bot_delay, grace, extra=extra).start()
     try:
         yield server
     finally:

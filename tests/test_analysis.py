@@ -147,7 +147,8 @@ def test_the_terminal_replay_analyses_the_game(tmp_path: Path) -> None:
 
 
 def test_the_server_analyses_a_finished_game_once_and_limits_new_ones(tmp_path: Path) -> None:
-    with running(tmp_path) as server:
+    # Three at once, and none more for an hour: however slowly this machine analyses.
+    with running(tmp_path, extra=("--limit", "analyses=3/0.016")) as server:
         ann = Browser(server, "Ann")
         bots = [{"kind": "bot", "bot": b} for b in ("greedy", "random", "greedy")]
         tables: list[str] = []

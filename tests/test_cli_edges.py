@@ -297,3 +297,21 @@ def test_a_one_hand_game_ends_with_game_over(tmp_path: Path) -> None:
         session.play(session.legal_moves()[0] if session.my_turn else session.decide())
     shown = rendered(PlayApp(session, delay=0).sheet_of(1)[0])
     assert "Game over:" in shown and "Match over" not in shown
+
+
+def test_serve_takes_other_rate_limits_and_refuses_malformed_ones() -> None:
+    from typer.testing import CliRunner
+
+    from pips.cli import app
+    from pips.cli.serve import read_limit
+    from pips.server.app import Settings, settings_app
+
+    assert read_limit("analyses=1/2") == ("analyses", (1.0, 2.0))
+    for wrong in ("analyses", "analyses=1", "analyses=0/2", "analyses=-1/2", "speed=1/2", "=1/2"):
+        done = CliRunner().invoke(app, ["serve", "--port", "1", "--limit", wrong])
+        assert done.exit_code != 0, wrong
+        assert "NAME=BURST/PER_MINUTE" in done.output + str(done.exception), wrong
+    settings = Settings(database="sqlite://", warm=False, limits={"analyses": (1.0, 0.5)})
+    made = settings_app(Settings.from_json(settings.to_json())).state.limits
+    assert (made.analyses.burst, made.analyses.per_minute) == (1.0, 0.5)
+    assert (made.chat.burst, made.chat.per_minute) == (5, 20)  # the others as they were

@@ -11,6 +11,7 @@ import typer
 from pips import __version__
 from pips.cli.base import app, fail, out
 from pips.i18n import _
+from pips.server.limits import Limits
 
 
 @app.command()
@@ -65,6 +66,14 @@ def serve(
     log_json: Annotated[
         bool, typer.Option(help="Log one JSON object per line (for a log collector).")
     ] = False,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="NAME=BURST/PER_MINUTE",
+            help="A rate limit other than the default (repeatable; "
+            "names: " + ", ".join(LIMIT_NAMES) + "; docs/server.md).",
+        ),
+    ] = None,
 ) -> None:
     """Run the pips server: play in the browser with friends and bots."""
     if not 0 <= bot_delay <= 5:
@@ -79,6 +88,7 @@ def serve(
         fail(_("--workers must be 1 to 64"))
     if not 2 <= lease <= 120:
         fail(_("--lease must be 2 to 120 seconds"))
+    limits = {name: rate for name, rate in map(read_limit, limit or [])}
     broker = broker or os.environ.get("PIPS_BROKER_URL") or None
     if workers > 1 and broker is None:
         fail(_("several processes (--workers) need a broker: --broker redis://HOST:6379/0"))
@@ -111,6 +121,7 @@ def serve(
         broker=broker,
         lease=lease,
         log_json=log_json,
+        limits=limits,
     )
     shown = f"[{host}]" if ":" in host else host
     many = f", {workers} processes, broker {hidden_password(broker)}" if broker else ""
@@ -144,6 +155,26 @@ def serve(
         timeout_worker_healthcheck=60,
         **common,
     )
+
+
+LIMIT_NAMES = tuple(Limits().rates())
+
+
+def read_limit(text: str) -> tuple[str, tuple[float, float]]:
+    """``NAME=BURST/PER_MINUTE`` as (name, (burst, per minute)); a clear error otherwise."""
+    name, _equals, rate = text.partition("=")
+    burst, _slash, per_minute = rate.partition("/")
+    try:
+        numbers = (float(burst), float(per_minute))
+    except ValueError:
+        numbers = (0.0, 0.0)
+    if name.strip() not in LIMIT_NAMES or not all(0 < n <= 1_000_000 for n in numbers):
+        fail(
+            _("--limit {text!r}: give NAME=BURST/PER_MINUTE, NAME one of {names}").format(
+                text=text, names=", ".join(LIMIT_NAMES)
+            )
+        )
+    return name.strip(), numbers
 
 
 def hidden_password(url: str) -> str:

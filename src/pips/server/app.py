@@ -20,7 +20,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any, ClassVar
@@ -239,13 +239,21 @@ class Settings:
     broker: str | None = None
     lease: float = 5.0
     log_json: bool = False
+    limits: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """Rate limits set other than by default: name to (burst, per minute)."""
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
 
+    @classmethod
+    def from_json(cls, text: str) -> Settings:
+        return cls(**json.loads(text))
+
 
 def settings_app(settings: Settings) -> FastAPI:
     """The app ``settings`` describe, logging as they say."""
+    tuned = Limits()
+    tuned.tune({name: (burst, rate) for name, (burst, rate) in settings.limits.items()})
     app = create_app(
         Database(settings.database),
         bot_delay=settings.bot_delay,
@@ -255,6 +263,7 @@ def settings_app(settings: Settings) -> FastAPI:
         https_cookies=settings.https_cookies,
         broker=settings.broker,
         lease=settings.lease,
+        limits=tuned,
     )
     use_logs(app.state.cluster.node, settings.log_json)
     return app
@@ -262,7 +271,7 @@ def settings_app(settings: Settings) -> FastAPI:
 
 def from_environment() -> FastAPI:
     """A worker process's app (``pips serve --workers N``)."""
-    return settings_app(Settings(**json.loads(os.environ[Settings.VARIABLE])))
+    return settings_app(Settings.from_json(os.environ[Settings.VARIABLE]))
 
 
 class JsonLines(logging.Formatter):

@@ -2,8 +2,9 @@
 
 :class:`RateLimit` is a token bucket per key (an address, an account, a seat at a
 table): ``burst`` actions at once, then ``per_minute`` on average. The server's limits
-are declared in :data:`LIMITS` and documented in docs/server.md ("Limits"). They are
-kept in memory: one server process serves every request.
+are declared in :class:`Limits` and documented in docs/server.md ("Limits"); an
+operator sets others with ``pips serve --limit NAME=BURST/PER_MINUTE``. One process
+counts in memory; several count in Redis (:meth:`Limits.share`).
 
     >>> clock = iter([0.0, 0.0, 0.0, 30.0]).__next__
     >>> limit = RateLimit(burst=2, per_minute=2, clock=clock)
@@ -157,11 +158,31 @@ class Limits:
     upload_bytes: int = 2 * 1024 * 1024
     """... except a CSV or records upload."""
 
+    def rates(self) -> dict[str, RateLimit]:
+        """Every rate limit by its name (``pips serve --limit NAME=BURST/PER_MINUTE``)."""
+        return {
+            limit.name: limit
+            for limit in (
+                self.sign_in,
+                self.tables,
+                self.chat,
+                self.analyses,
+                self.events,
+                self.checks,
+            )
+        }
+
+    def tune(self, settings: dict[str, tuple[float, float]]) -> None:
+        """Set the rate limits ``settings`` names to (burst, per minute)."""
+        rates = self.rates()
+        for name, (burst, per_minute) in settings.items():
+            rates[name].burst = burst
+            rates[name].per_minute = per_minute
+
     def share(self, redis: Any, prefix: str, node: str) -> None:
         """Count every rate and the open sockets in Redis from now on (several
         processes; ``prefix`` is the site's, ``node`` this process's)."""
-        rates = (self.sign_in, self.tables, self.chat, self.analyses, self.events, self.checks)
-        for limit in rates:
+        for limit in self.rates().values():
             limit.shared = redis
         self.sockets.shared = redis
         self.sockets.mine = f"{prefix}sockets:{node}"
