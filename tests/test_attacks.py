@@ -324,22 +324,23 @@ def test_a_player_back_after_the_grace_period_takes_the_seat_back(
         table = ann.create("partnership", {"target": 5}, seats)
         assert bea.post(f"/api/tables/{table}/join").status_code == 200
 
-        def seat_names() -> list[str]:
+        def stand_ins() -> list[str]:
             seats = ann.http.get(f"/api/tables/{table}").json()["table"]["seats"]
-            return [s["name"] for s in seats]
+            return [s["name"] for s in seats if s["stand_in"]]
 
-        # Bea never connects: after the grace period a bot plays her seat.
-        wait_for(lambda: "Bea (bot)" in seat_names())
+        # Bea never connects (nor Ann, by socket): after the grace period a bot plays
+        # her seat, in her name.
+        wait_for(lambda: "Bea" in stand_ins())
         with bea.socket(table) as back:
             state = first_state(back)
-            assert state["seat"] == -1  # watching, until her turn comes
             deadline = time.monotonic() + 60
-            while not (state["seat"] >= 0 and state.get("legal")):
+            # Back at once, or (the bot was thinking of her move) after that move.
+            while not (state["seat"] >= 0 and not state["stand_in"][state["seat"]]):
                 assert time.monotonic() < deadline, "Bea never got her seat back"
                 message = json.loads(back.recv(timeout=30))
                 if message["type"] == "state":
                     state = message
-        assert "Bea" in state["names"] and "Bea (bot)" not in state["names"], state
+        assert state["names"].count("Bea") == 1 and "Bea" not in stand_ins(), state
     finally:
         server.stop()
 
@@ -452,6 +453,48 @@ def test_a_seat_is_taken_over_once_and_given_back_with_its_name() -> None:
     table.give_back(seat)
     assert table.names()[seat] == "Bea" and table.seat_of(bea) == seat
     assert not table.is_bot(seat)
+
+
+def test_the_record_says_which_moves_a_bot_made_for_an_absent_person() -> None:
+    """Coming back: the seat keeps its person's name, and the record's stand_ins list
+    the moves the bot made while they were away, and only those."""
+    from pips import record
+    from pips.server.round import Identity, Round
+
+    bea = Identity(guest="token-b", name="Bea")
+    table = Round.new("draw", {"players": 2}, [{"kind": "me"}, *bots(1)], bea, seed=3)
+    table.start()
+    seat = table.seat_of(bea)
+    match = table.match
+    assert match is not None
+    by_bea: list[int] = []
+    by_bot: list[int] = []
+    while not match.is_over:
+        mover = match.current_seat
+        assert mover is not None
+        if mover == seat and len(by_bea) == 2 and not by_bot:
+            table.take_over(seat)  # away after two moves of her own
+        if mover == seat and len(by_bot) == 3 and table.is_bot(seat):
+            table.give_back(seat)  # back after three of the bot's
+        if table.is_bot(mover):
+            played = table.apply(table.bot_decision())  # type: ignore[arg-type]
+        else:
+            played = table.play(mover, 0, table.moves_made)
+        if played.seat == seat:
+            (by_bot if played.stand_in else by_bea).append(played.number + 1)
+    assert len(by_bot) == 3 and table.names()[seat] == "Bea"
+    runs = table.stand_ins_json()
+    assert runs == [{"seat": seat, "bot": "expert", "hand": 1, "moves": [by_bot[0], by_bot[-1]]}]
+    written = record.write_record(
+        match, table.names(), seed=3, bots=[table.bot_of(s) for s in range(2)], stand_ins=runs
+    )
+    assert written["bots"][seat] is None
+    assert record.replay(json.loads(record.dumps(written))).stand_ins == runs
+    # A run that claims another seat's move is refused.
+    other = 1 - seat
+    forged = {**written, "stand_ins": [{**runs[0], "seat": other}]}
+    with pytest.raises(record.RecordError, match="stand_ins"):
+        record.replay(forged)
 
 
 def test_a_worker_process_ends_when_the_server_is_killed(tmp_path: Path) -> None:

@@ -37,8 +37,8 @@ def test_players_on_different_processes_play_a_match_watched_from_a_third(tmp_pa
         ann = Browser(nodes[0], "Ann")
         bob = Browser(nodes[1], "Bob")
         table_id = ann.create(
-            "family",  # a match of several hands to 50 points
-            {"players": 3, "target": 50},
+            "family",  # a match of several hands to 30 points
+            {"players": 3, "target": 30},
             [{"kind": "me"}, {"kind": "open"}, {"kind": "bot", "bot": "greedy"}],
         )
         # The lobby of every process lists the table (published once a second).

@@ -330,8 +330,24 @@ def test_a_seat_left_empty_past_the_grace_period_is_taken_by_a_bot(tmp_path: Pat
         data = wait_for(
             lambda: (r := ann.http.get(f"/api/records/{table}")).status_code == 200 and r.json()
         )
-        assert "Bo (bot)" in data["seats"] and "Ann" in data["seats"]
-        assert data["bots"][data["seats"].index("Bo (bot)")] == "expert"
+        # The seat keeps Bo's name; the record says which of its moves the bot made.
+        assert sorted(data["seats"]) == ["Ann", "Bo"] and data["bots"] == [None, None]
+        bo_seat = data["seats"].index("Bo")
+        runs = data["stand_ins"]
+        assert runs and {r["seat"] for r in runs} == {bo_seat}
+        assert {r["bot"] for r in runs} == {"expert"}
+        replayed = record.replay(data)
+        assert replayed.stand_ins == runs
+        # Every one of Bo's moves was the bot's: Bo never came.
+        for hand, state in enumerate(replayed.match.hands, 1):
+            mine = [i for i, e in enumerate(state.history, 1) if e.seat == bo_seat]
+            covered = {
+                i
+                for r in runs
+                if r["hand"] == hand
+                for i in range(r["moves"][0], r["moves"][1] + 1)
+            }
+            assert set(mine) <= covered
 
 
 def test_the_turn_timer_plays_for_a_person_who_does_not(tmp_path: Path) -> None:

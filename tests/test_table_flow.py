@@ -219,3 +219,40 @@ def test_the_fido_summary_names_the_divisor_of_the_set() -> None:
     spec = find_game("fido")
     brief = spec.in_brief(spec.options_from_json({"players": 5, "set": 15}))
     assert "double-15" in brief and "multiple of 9" in brief and "one hand" in brief  # F-01
+
+
+@pytest.mark.parametrize("false_knock", ["prevent", "penalize"])
+def test_a_false_knock_is_offered_at_the_table_only_under_penalize(false_knock: str) -> None:
+    """PT-08: with ``penalize`` the knock is offered beside the plays at every turn
+    after the lead, and taking it sets aside every tile that fitted (PT-E3); with
+    ``prevent`` it is offered only when nothing fits."""
+    options = {"false_knock": false_knock, "target": 30}
+    table = Round.new("partnership", options, [{"kind": "me"}, *greedy_seats(3)], ANN, seed=4)
+    table.start()
+    match = table.match
+    assert match is not None
+    seat = table.seat_of(ANN)
+    knocked = False
+    while not match.is_over and not knocked:
+        mover = match.current_seat
+        assert mover is not None
+        offered = list(table.offered())
+        plays = [m for m in offered if isinstance(m, Play)]
+        knocks = [i for i, m in enumerate(offered) if not isinstance(m, Play)]
+        if mover != seat:
+            table.apply(table.bot_decision())  # type: ignore[arg-type]
+            continue
+        sent = table.message_for(seat, table.shared_part(table.summary("t", False, None)))
+        assert len(sent["legal"]) == len(offered)
+        if plays and match.current.layout.tiles:
+            if false_knock == "prevent":
+                assert knocks == []
+            else:
+                assert knocks == [len(offered) - 1]
+                fitting = {m.tile for m in plays}
+                played = table.play(seat, knocks[0], table.moves_made)
+                assert set(played.event.set_aside) == fitting
+                knocked = True
+                continue
+        table.play(seat, 0, table.moves_made)
+    assert knocked == (false_knock == "penalize")

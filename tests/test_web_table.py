@@ -7,6 +7,7 @@ Screenshots go to ``test-artifacts/``."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 
@@ -24,6 +25,7 @@ from tests.web_helpers import (
     keyboard_turn,
     match_over,
     nothing_scrolls_sideways,
+    on_one_screen,
     play_until,
     practice_table,
     shot,
@@ -70,31 +72,6 @@ def test_a_hand_of_every_game_is_played_by_clicking(
     assert page.errors == []  # type: ignore[attr-defined]
 
 
-def test_a_fido_hand_on_a_phone_by_touch(browser: Browser, server: Server) -> None:
-    page = as_guest(browser, server, "Tap", **PHONE)
-    create_table(
-        page, "fido", ["me", "bot:greedy", "bot:greedy", "bot:expert"], players="4", set="9"
-    )
-    page.wait_for_selector("#hand button.hand-tile, #hand span.hand-tile")
-    shot(page, "table-phone-start")
-    laid = 0
-    deadline = time.monotonic() + 150
-    while not match_over(page)():
-        assert time.monotonic() < deadline, "the hand did not end"
-        if page.locator("#sheet[open]").count():
-            page.tap("#sheet-close")
-        if click_turn(page, tap=True):
-            laid += 1
-            page.wait_for_timeout(150)
-            nothing_scrolls_sideways(page)
-            if laid == 6:
-                shot(page, "table-phone-midgame")
-        page.wait_for_timeout(80)
-    shot(page, "table-phone-over")
-    nothing_scrolls_sideways(page)
-    assert laid >= 3
-
-
 def test_a_hand_by_keyboard_alone(browser: Browser, server: Server) -> None:
     page = as_guest(browser, server, "Keys")
     practice_table(
@@ -133,6 +110,9 @@ def test_the_sheet_appears_between_hands(browser: Browser, server: Server) -> No
 def test_a_player_away_past_the_grace_period_takes_the_seat_back(
     browser: Browser, server: Server
 ) -> None:
+    """Coming back: a bot plays the seat in its person's name while they are away; back,
+    they have the seat again at once; the record says which moves were the bot's; and
+    each of the two may ask for the rematch, the second joining the first's."""
     ann = as_guest(browser, server, "Annika")
     table = create_table(ann, "draw", ["me", "open"], players="2")
     bo = as_guest(browser, server, "Bodo")
@@ -141,22 +121,35 @@ def test_a_player_away_past_the_grace_period_takes_the_seat_back(
     bo.wait_for_selector("#hand .hand-tile")
     context = bo.context
     bo.close()
-    # Ann sees Bodo away, then a bot playing for him once the grace period is over.
+    # Ann sees Bodo away, then a bot playing for him, in his name.
     ann.wait_for_selector(".seat-box.away", timeout=10_000)
-    ann.wait_for_selector(".seat-box:has-text('Bodo (bot)')", timeout=20_000)
+    ann.wait_for_selector(".seat-box:has-text('Bodo') .away-tag:has-text('bot')", timeout=20_000)
+    assert ann.locator(".seat-box", has_text="(bot)").count() == 0
+    for _ in range(2):  # a few moves of the bot's for him
+        wait_for(lambda: click_turn(ann) or match_over(ann)(), timeout=30)
     shot(ann, "table-away")
     bo = context.new_page()
     bo.goto(f"{server.url}/t/{table}")
-    bo.wait_for_selector("#seats")
-
-    def back() -> bool:
-        click_turn(ann)
-        return bo.locator(".seat-box.me", has_text="Bodo (you)").count() > 0 or match_over(bo)()
-
-    wait_for(back, timeout=60)
-    if not match_over(bo)():
-        assert ann.locator(".seat-box.away").count() == 0
+    over_while_away = match_over(ann)()
+    bo.wait_for_selector(".seat-box.me:has-text('Bodo (you)')", timeout=20_000)
+    ann.wait_for_selector(".seat-box:has-text('Bodo') .away-tag", state="detached")
     shot(bo, "table-back")
+    play_until([ann, bo], lambda: match_over(ann)() and match_over(bo)())
+    record = ann.request.get(f"{server.url}/api/records/{table}").json()
+    assert sorted(record["seats"]) == ["Annika", "Bodo"] and record["bots"] == [None, None]
+    runs = record.get("stand_ins", [])
+    assert over_while_away or runs, record
+    assert {r["seat"] for r in runs} <= {record["seats"].index("Bodo")}
+    # The rematch: Bodo asks first and sits down; Annika joins the one he made.
+    bo.click("#rematch")
+    bo.wait_for_url(re.compile(r".*/t/(?!" + re.escape(table) + ").*"))
+    rematch = bo.url.rsplit("/", 1)[-1]
+    ann.wait_for_selector("#rematch:has-text('Join')", timeout=10_000)
+    ann.click("#rematch")
+    ann.wait_for_url(f"**/t/{rematch}")
+    for page in (ann, bo):
+        page.wait_for_selector("#hand .hand-tile", timeout=20_000)
+    shot(ann, "table-rematch")
 
 
 def test_a_hand_by_dragging_tiles_onto_the_table(browser: Browser, server: Server) -> None:
@@ -232,38 +225,46 @@ def test_the_lobby_shows_an_error_beside_its_field_with_its_rule(
     assert page.locator('[id="DB-02"]').count() == 1
 
 
-def test_the_largest_layout_fits_a_phone_and_a_desktop(browser: Browser, server: Server) -> None:
-    """A whole hand of FIDO for nine on double-18 (F-01, F-02), played by tapping at
-    390x844: after every turn nothing scrolls sideways and every place offered is on
-    screen; the finished layout then fits 1280 px as well."""
-    page = as_guest(browser, server, "Neun", **PHONE)
+@pytest.mark.parametrize("screen", ["phone", "desktop"])
+def test_a_double_18_hand_for_nine_is_played_on_one_screen(
+    browser: Browser, server: Server, screen: str
+) -> None:
+    """The largest FIDO table (double-18, nine players: F-01, F-02), a whole hand, by
+    tapping at 390x844 and by clicking at 1280x800: after every turn the board, the
+    hand and the seats are on screen together without scrolling, no two laid tiles
+    overlap, laid tiles are drawn at 14 px a unit at least, nothing scrolls sideways
+    and every place offered can be reached."""
+    phone = screen == "phone"
+    size = PHONE if phone else {"viewport": {"width": 1280, "height": 800}}
+    page = as_guest(browser, server, f"Neun {screen}", **size)
     practice_table(
-        page,
-        server,
-        "fido",
-        {"players": 9, "set": 18},
-        ["me"] + ["bot:greedy"] * 8,
-        seed=18,
+        page, server, "fido", {"players": 9, "set": 18}, ["me"] + ["bot:greedy"] * 8, seed=18
     )
     page.wait_for_selector("#hand .hand-tile")
+    on_one_screen(page)
+    shot(page, f"table-fido-9-d18-{screen}-start")
     turns = 0
     deadline = time.monotonic() + 240
     while not match_over(page)():
         assert time.monotonic() < deadline, "the hand did not end"
-        if click_turn(page, tap=True):
+        if click_turn(page, tap=phone):
             turns += 1
             page.wait_for_timeout(150)
-            nothing_scrolls_sideways(page)
+            if not page.locator("#sheet[open]").count():
+                on_one_screen(page)
+                nothing_scrolls_sideways(page)
+            if turns == 8:
+                shot(page, f"table-fido-9-d18-{screen}-midhand")
         page.wait_for_timeout(60)
     laid = page.locator("#sheet .final-layout .laid").count()
-    shot(page, "table-fido-9-d18-phone")
+    shot(page, f"table-fido-9-d18-{screen}-sheet")
     nothing_scrolls_sideways(page)
-    page.tap("#sheet-close")
-    shot(page, "table-fido-9-d18-phone-board")
-    page.set_viewport_size({"width": 1280, "height": 900})
-    page.wait_for_timeout(300)
-    nothing_scrolls_sideways(page)
-    shot(page, "table-fido-9-d18-desktop")
+    # The sheet opens at its top: who won and the last move first.
+    assert page.evaluate("document.getElementById('sheet').scrollTop") == 0
+    assert page.locator("#outcome").is_visible()
+    page.locator("#sheet-close").click()
+    on_one_screen(page)
+    shot(page, f"table-fido-9-d18-{screen}-board")
     assert turns >= 5 and laid >= 40, (turns, laid)
     assert page.errors == []  # type: ignore[attr-defined]
 
@@ -275,8 +276,8 @@ def test_a_fido_hand_in_german(browser: Browser, server: Server) -> None:
     assert page.get_attribute("html", "lang") == "de"
     create_table(page, "fido", ["me", "bot:greedy", "bot:expert"], players="3", set="6")
     page.wait_for_selector("#hand .hand-tile")
-    assert "Divisor 3" in page.inner_text("#info")
-    assert page.inner_text("#sheet-open") == "Partieblatt"
+    info = page.inner_text("#info")
+    assert "Summe der Enden" in info and ("durch 3 teilbar" in info or "Divisor 3" in info), info
     play_until([page], match_over(page), click_turn)
     moves = page.locator("#log-lines li:not(.hand)").all_inner_texts()
     assert moves and all(
@@ -287,7 +288,8 @@ def test_a_fido_hand_in_german(browser: Browser, server: Server) -> None:
     assert "Letzter Zug:" in body and "Hände" in body, body
     assert "SpielerIn" in page.inner_text("#sheet-body thead")
     assert "werden von ihren erzielten Punkten abgezogen (F-21)" in body, body
-    assert "Spiel vorbei." in page.inner_text("#sheet-actions")
+    assert re.match(r"Spiel vorbei: .+ gewinnt mit -?\d+ Punkten\.", page.inner_text("#outcome"))
+    assert page.inner_text("#sheet-open") == "Partieblatt"
     shot(page, "table-fido-german-over")
     nothing_scrolls_sideways(page)
     assert page.errors == []  # type: ignore[attr-defined]

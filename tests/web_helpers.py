@@ -121,11 +121,13 @@ def practice_table(
 
 def nothing_scrolls_sideways(page: Page) -> None:
     """No element of the page is wider than its box (``scrollWidth`` at most
-    ``clientWidth``), the page included (the shapes inside a drawing are not boxes)."""
+    ``clientWidth``), the page included (the shapes inside a drawing are not boxes; a
+    name cut short with an ellipsis does not scroll)."""
     wide = page.evaluate(
         """() => [document.documentElement, ...document.querySelectorAll('body *')]
             .filter((e) => !e.ownerSVGElement && e.clientWidth > 0
-                           && e.scrollWidth > e.clientWidth + 1)
+                           && e.scrollWidth > e.clientWidth + 1
+                           && getComputedStyle(e).textOverflow !== 'ellipsis')
             .map((e) => `${e.tagName}#${e.id}.${e.className.baseVal ?? e.className}`
                         + ` ${e.scrollWidth}>${e.clientWidth}`)"""
     )
@@ -150,14 +152,80 @@ def _targets_on_screen(page: Page) -> int:
     places = page.locator("#layout .place.target")
     width = page.evaluate("window.innerWidth")
     height = page.evaluate("window.innerHeight")
+    board = page.locator("#layout").bounding_box()
+    assert board is not None
     for number in range(places.count()):
         place = places.nth(number)
-        place.scroll_into_view_if_needed(timeout=5_000)
         box = place.bounding_box()
         assert box is not None
+        if not inside(box, board):
+            # Outside the window of a large layout: offered as a button beside it.
+            point = place.get_attribute("data-point")
+            assert page.locator(f'#places button[data-point="{point}"]').is_visible(), box
+            continue
         assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
         assert box["y"] >= 0 and box["y"] + box["height"] <= height, box
     return places.count()
+
+
+def inside(box: Any, frame: Any, slack: float = 1.0) -> bool:
+    """Whether the box (Playwright's ``x``, ``y``, ``width``, ``height``) lies inside the
+    frame."""
+    return bool(
+        box["x"] >= frame["x"] - slack
+        and box["y"] >= frame["y"] - slack
+        and box["x"] + box["width"] <= frame["x"] + frame["width"] + slack
+        and box["y"] + box["height"] <= frame["y"] + frame["height"] + slack
+    )
+
+
+def a_place(page: Page) -> Any:
+    """A place to play the chosen tile the player can reach: on the board where it
+    shows, else its button beside the board."""
+    board = page.locator("#layout").bounding_box()
+    places = page.locator("#layout .place.target")
+    for number in range(places.count()):
+        box = places.nth(number).bounding_box()
+        if board is not None and box is not None and inside(box, board):
+            return places.nth(number)
+    return page.locator("#places button").first
+
+
+def on_one_screen(page: Page) -> None:
+    """Board, hand and seats are inside the window together, the page not scrolled,
+    and no two laid tiles overlap (by their boxes on the screen)."""
+    seen = page.evaluate(
+        """() => {
+      const box = (s) => { const b = document.querySelector(s).getBoundingClientRect();
+                           return [b.left, b.top, b.right, b.bottom]; };
+      // A tile flying in from its player's seat is on its way, not yet where it lies.
+      const tiles = [...document.querySelectorAll('#layout g.laid')]
+        .filter((g) => !g.getAnimations().some((a) => a.playState === 'running')).map((g) => {
+        const b = g.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; });
+      // (a tile's box on the screen: its face and anything drawn over its edge)
+      let overlapping = 0;
+      for (let i = 0; i < tiles.length; i++) for (let j = i + 1; j < tiles.length; j++) {
+        const [a, b] = [tiles[i], tiles[j]];
+        if (a[0] < b[2] - 0.5 && b[0] < a[2] - 0.5 && a[1] < b[3] - 0.5 && b[1] < a[3] - 0.5)
+          overlapping++;
+      }
+      const board = document.querySelector('#layout svg.board');
+      const unit = board ? Number(board.dataset.unit) : 0;
+      return { scroll: [scrollX, scrollY], w: innerWidth, h: innerHeight, overlapping,
+               tiles: tiles.length, unit, board: box('#layout'), hand: box('#hand'),
+               seats: box('#seats') };
+    }"""
+    )
+    assert seen["scroll"] == [0, 0], seen
+    for part in ("board", "hand", "seats"):
+        left, top, right, bottom = seen[part]
+        assert left >= 0 and top >= 0 and right <= seen["w"] + 1 and bottom <= seen["h"] + 1, (
+            part,
+            seen,
+        )
+    assert seen["overlapping"] == 0, seen
+    # Laid tiles stay readable: never smaller than the engine's least (MIN_UNIT_PX).
+    assert seen["tiles"] == 0 or seen["unit"] >= 14, seen
 
 
 def close_sheet(page: Page, sheets: list[str] | None = None) -> bool:
@@ -186,7 +254,7 @@ def click_turn(page: Page, tap: bool = False) -> bool:
             act(playable.first)
             if page.locator("#layout .place.target").count():
                 targets_on_screen(page)
-                act(page.locator("#layout .place.target").first)
+                act(a_place(page))
             return True
         for button in ("#draw", "#knock"):
             if page.locator(button).is_visible():
@@ -276,4 +344,6 @@ OVER = re.compile("over|vorbei")
 
 
 def match_over(page: Page) -> Callable[[], bool]:
-    return lambda: page.locator("#sheet[open] #sheet-actions", has_text=OVER).count() > 0
+    """Whether the sheet at the end of the match (or one-hand game) is open: it says
+    who won, "Match over: ..." ("Partie vorbei: ...")."""
+    return lambda: page.locator("#sheet[open] #outcome", has_text=OVER).count() > 0

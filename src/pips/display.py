@@ -176,6 +176,42 @@ def standings(game: str, scores: Sequence[int], names: Sequence[str]) -> str:
     return ", ".join(f"{names[i]} {s}" for i, s in enumerate(scores))
 
 
+PAIR_LETTERS = "AB"
+"""Pairs are called A (seats 0 and 2) and B (seats 1 and 3), on every screen."""
+
+
+def match_outcome(
+    game: str, final: Sequence[int], ranks: Sequence[int], names: Sequence[str]
+) -> Phrase:
+    """Who won a finished match, in words: a pair and the score of both pairs
+    ("pair A (Ann and Cleo) wins 30 : 18"), or the winner and their points; those who
+    share first place, together."""
+    spec = find_game(game)
+    teams = spec.teams(len(names))
+    first = [team for team in teams if ranks[team[0]] == 1]
+    if spec.pairs:
+        score = " : ".join(
+            str(final[team[0]]) for team in sorted(teams, key=lambda team: ranks[team[0]])
+        )
+        if len(first) > 1:
+            return phrase("the pairs share the match, {score}", score=score)
+        team = first[0]
+        return phrase(
+            "pair {letter} ({names}) wins {score}",
+            letter=PAIR_LETTERS[teams.index(team)],
+            names=joined([names[seat] for seat in team], " & "),
+            score=score,
+        )
+    points = final[first[0][0]]
+    if len(first) > 1:
+        return phrase(
+            "{names} share first place with {points} points",
+            names=joined([names[team[0]] for team in first]),
+            points=points,
+        )
+    return phrase("{name} wins with {points} points", name=names[first[0][0]], points=points)
+
+
 # -- what a play would do --------------------------------------------------------------
 
 
@@ -397,6 +433,19 @@ class Position:
     event: Event | None
     result: HandResult | None
     before: tuple[int, ...]
+
+
+def layouts_move_by_move(played: GameState) -> list[dict[str, Any]]:
+    """The public layout (as a table's clients are sent it) after each move of a hand
+    that has been played: the hand dealt again and played move by move."""
+    spec = find_game(played.game)
+    dealt = played.dealt
+    state = spec.from_deal(played.options, dealt.hands, dealt.stock, dealt.voided, played.context)
+    layouts: list[dict[str, Any]] = []
+    for event in played.history:
+        state.play(event.move)
+        layouts.append(state.view(SPECTATOR).to_json(history=False)["layout"])
+    return layouts
 
 
 def replay_positions(replayed: Replay) -> list[Position]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -105,6 +105,7 @@ def write_record(
     played_at: datetime | None = None,
     bots: Sequence[str | None] | None = None,
     salts: Sequence[str] | None = None,
+    stand_ins: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """The record of a match (or of a single hand) in ``pips.record/1`` form.
 
@@ -112,7 +113,9 @@ def write_record(
     that played each seat, ``None`` for a person, so an unfinished game can be resumed
     with the same bots. ``salts`` (a server's unpredictable deals, one per hand) reveals
     each deal's salt and writes its commitment beside it
-    (:func:`pips.core.fairness.deal_commitment`). The game may be unfinished: the
+    (:func:`pips.core.fairness.deal_commitment`). ``stand_ins`` are the runs of moves a
+    bot made for a person who was away (a server's ``Round.stand_ins_json``). The game
+    may be unfinished: the
     record then has no ``result`` yet and can be continued later.
     """
     match = game if isinstance(game, Match) else Match.of_hand(find_game(game.game), game)
@@ -128,6 +131,8 @@ def write_record(
         if len(bots) != match.players:
             raise ValueError(f"{len(bots)} bots for {match.players} players")
         record["bots"] = list(bots)
+    if stand_ins:
+        record["stand_ins"] = [dict(run) for run in stand_ins]
     if seed is not None:
         record["seed"] = seed
     record["played_at"] = (played_at or datetime.now(UTC)).isoformat(timespec="seconds")
@@ -210,6 +215,8 @@ class Replay:
     match: Match
     seed: int | None = None
     bots: list[str | None] | None = None
+    stand_ins: list[dict[str, Any]] = field(default_factory=list)
+    """Runs of moves a bot made for an absent person (the record's ``stand_ins``)."""
 
     @property
     def states(self) -> list[GameState]:
@@ -427,7 +434,40 @@ def replay(record: Mapping[str, Any]) -> Replay:
                 rule="C-09",
             )
         _check_result(result, actual.to_json(), None)
-    return Replay(spec, options, list(seats), match, seed, bots)
+    stand_ins = _stand_ins(record.get("stand_ins", []), match)
+    return Replay(spec, options, list(seats), match, seed, bots, stand_ins)
+
+
+def _stand_ins(value: Any, match: Match) -> list[dict[str, Any]]:
+    """The record's ``stand_ins``, checked against the game: each names a seat, a bot,
+    a hand and the first and last of that hand's moves, all of them the seat's."""
+    wrong = RecordError(
+        phrase(
+            "stand_ins must list objects of seat, bot, hand and moves [first, last]"
+            " that the seat made in that hand"
+        )
+    )
+    if not isinstance(value, list):
+        raise wrong
+    runs: list[dict[str, Any]] = []
+    for run in value:
+        if not isinstance(run, dict) or set(run) != {"seat", "bot", "hand", "moves"}:
+            raise wrong
+        seat, bot, hand, moves = run["seat"], run["bot"], run["hand"], run["moves"]
+        if not (_int(seat) and _int(hand) and isinstance(bot, str) and 0 < len(bot) <= 40):
+            raise wrong
+        if not (isinstance(moves, list) and len(moves) == 2 and all(_int(m) for m in moves)):
+            raise wrong
+        if not (0 <= seat < match.players and 1 <= hand <= len(match.hands)):
+            raise wrong
+        history = match.hands[hand - 1].history
+        first, last = moves
+        if not 1 <= first <= last <= len(history):
+            raise wrong
+        if history[first - 1].seat != seat or history[last - 1].seat != seat:
+            raise wrong
+        runs.append({"seat": seat, "bot": bot, "hand": hand, "moves": [first, last]})
+    return runs
 
 
 def _replay_hand(

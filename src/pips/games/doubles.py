@@ -320,7 +320,9 @@ def explain(options: DoublesOptions, result: HandResult, names: Sequence[str]) -
     winners = [s for s, p in enumerate(result.points) if p]
     if not winners:
         return nobody_scores(how, "DB-11")
-    return winner_takes(how, result, names, winners[0], "DB-10 to DB-12")
+    return winner_takes(
+        how, result, names, winners[0], phrase("{first} to {last}", first="DB-10", last="DB-12")
+    )
 
 
 GAME = GameSpec(
@@ -332,7 +334,7 @@ GAME = GameSpec(
     state=DoublesState,
     deal=deal,
     explain=explain,
-    entry=EntryColumns("match points"),
+    entry=EntryColumns(N_("match points")),
     sheet=SheetKind.HANDS,
     sheet_rule=lambda options: phrase(
         "The winner of a hand earns the pips left in all opponents' hands (DB-12)."

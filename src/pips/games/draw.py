@@ -208,7 +208,9 @@ def explain(options: DrawOptions, result: HandResult, names: Sequence[str]) -> s
     how = how_it_ended(result, names)
     winners = [s for s, p in enumerate(result.points) if p]
     if winners:
-        return winner_takes(how, result, names, winners[0], "DR-10, as DB-10")
+        return winner_takes(
+            how, result, names, winners[0], phrase("{rule}, as {like}", rule="DR-10", like="DB-10")
+        )
     if options.match_scoring:
         return nobody_scores(how, "DR-10, as DB-11")
     order = sorted(range(len(names)), key=lambda s: result.ranks[s])

@@ -144,6 +144,9 @@ class GameSpec:
     """Plays score as they are made (FIDO, F-15), not only at the end of a hand."""
     pass_word: str = "pass"
     """What a player who can do nothing does: ``pass``, or ``knock`` (PT-07)."""
+    false_knocks: Callable[[Any], bool] = lambda options: False
+    """Whether these options accept a knock from a player who could lay a tile (PT-08
+    ``penalize``): a client then offers the knock at every turn, beside the plays."""
     side_word: str = "side"
     """What the layout's sides are called: FIDO's naked sides, the spinner's sides."""
     mistake_points: tuple[float, float, float] = (1.0, 3.0, 8.0)

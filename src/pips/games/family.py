@@ -220,7 +220,7 @@ GAME = GameSpec(
     state=FamilyState,
     deal=deal,
     explain=explain,
-    entry=EntryColumns("match points"),
+    entry=EntryColumns(N_("match points")),
     sheet=SheetKind.HANDS,
     sheet_rule=lambda options: phrase(
         "The winner of a hand gains every other player's pips minus their own (FA-08)."

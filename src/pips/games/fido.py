@@ -645,7 +645,7 @@ GAME = GameSpec(
     state=FidoState,
     deal=deal,
     explain=explain,
-    entry=EntryColumns("running points", pips=True, out=True, out_rule="F-19"),
+    entry=EntryColumns(N_("running points"), pips=True, out=True, out_rule="F-19"),
     sheet=SheetKind.SCORING_PLAYS,
     sheet_rule=sheet_rule,
     hand_points=hand_points,

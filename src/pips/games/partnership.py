@@ -339,7 +339,7 @@ GAME = GameSpec(
     state=PartnershipState,
     deal=deal,
     explain=explain,
-    entry=EntryColumns("pair's points"),
+    entry=EntryColumns(N_("pair's points")),
     sheet=SheetKind.PAIR_TALLY,
     sheet_rule=sheet_rule,
     players=(PLAYERS,),
@@ -354,6 +354,7 @@ GAME = GameSpec(
     hand_rows=hand_rows,
     pairs=True,
     pass_word="knock",
+    false_knocks=lambda options: options.false_knock is FalseKnock.PENALIZE,
     # A point is 10 pips (PT-10): half of one is already a lot to give away.
     mistake_points=(0.5, 1.0, 2.0),
 )

@@ -23,16 +23,27 @@ from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from functools import partial
+from pathlib import Path
 from typing import Any, ClassVar
 
-from fastapi import Depends, FastAPI
+import fastapi_offline
+from fastapi import Depends, FastAPI, Request, Response
+from fastapi.exception_handlers import (
+    http_exception_handler,
+    request_validation_exception_handler,
+)
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.orm import Session
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 
-from pips import __version__
+from pips import __version__, i18n
 from pips.bots.search import warm_up
 from pips.core.phrase import phrase
+from pips.i18n import _
 from pips.results.service import Results, publish_due_apart, settings_from_env, utc_now
 from pips.server import accounts
 from pips.server.analyses import Analyses
@@ -44,7 +55,7 @@ from pips.server.routes import events, groups, health, lists, pages, players, so
 from pips.server.routes import results as results_pages
 from pips.server.routes import tables as tables_api
 from pips.server.tables import UNATTENDED, LiveTable, Tables
-from pips.server.web import HERE, use_language
+from pips.server.web import HERE, error_page, language_of, use_language, wants_page
 from pips.store.db import Database
 
 log = logging.getLogger("pips.server")
@@ -189,6 +200,10 @@ def create_app(
         dependencies=[Depends(use_language)],
         description="Play dominoes with friends and bots; tables, records and histories. "
         "The websocket protocol of a table is described at /api/asyncapi.json.",
+        # The API's viewer is served from here (below), never from elsewhere: the page
+        # works offline and behind a firewall.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.tables = tables
     app.state.cluster = cluster
@@ -207,7 +222,40 @@ def create_app(
         max_age=accounts.SESSION_DAYS * 24 * 3600,
     )
     app.add_middleware(Guard, body_bytes=limits.body_bytes, upload_bytes=limits.upload_bytes)
+    viewer = Path(fastapi_offline.__file__).parent / "static"
+    app.mount("/static/api-viewer", StaticFiles(directory=viewer), name="api-viewer")
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def friendly_error(request: Request, exc: StarletteHTTPException) -> Response:
+        """A browser following a bad link gets a page in its reader's language; the API
+        and scripts get JSON (``{"detail": ...}``)."""
+        if not wants_page(request):
+            return await http_exception_handler(request, exc)
+        i18n.use(language_of(request))  # a path no route has skips the routes' language
+        answer = error_page(request, exc.status_code, exc.detail)
+        for name, value in (exc.headers or {}).items():
+            answer.headers[name] = value
+        return answer
+
+    @app.exception_handler(RequestValidationError)
+    async def friendly_refusal(request: Request, exc: RequestValidationError) -> Response:
+        if not wants_page(request):
+            return await request_validation_exception_handler(request, exc)
+        i18n.use(language_of(request))
+        return error_page(request, 422, _("a part of the address is not valid"))
+
+    @app.get("/docs", include_in_schema=False)
+    async def api_viewer() -> HTMLResponse:
+        """The API's interactive documentation (Swagger UI, its files served here)."""
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title="pips API",
+            swagger_js_url="/static/api-viewer/swagger-ui-bundle.js",
+            swagger_css_url="/static/api-viewer/swagger-ui.css",
+            swagger_favicon_url="/static/favicon.svg",
+        )
+
     for routes in (
         pages,
         tables_api,

@@ -149,6 +149,8 @@ class MatchState(TypedDict):
     target: int | None
     over: bool
     result: dict[str, list[int]] | None
+    outcome: str | None
+    """Who won, in words (the reader's language), once the match is over."""
 
 
 @with_config(_STRICT)
@@ -216,6 +218,10 @@ class SharedState(TypedDict):
     timer: NotRequired[Timer]
     away: NotRequired[list[bool]]
     """Per seat: its person has no connection (the seat waits, or a bot plays it)."""
+    rematch: NotRequired[str]
+    """The table of this finished table's rematch, once a player asked for one."""
+    stand_in: NotRequired[list[bool]]
+    """Per seat: a bot plays it for its person, who was away past the grace period."""
 
 
 @with_config(_STRICT)

@@ -45,6 +45,10 @@ class StoredTable:
     turn_seconds: int | None
     entrants: list[SeatHolder]
     moves: list[dict[str, Any]]
+    stand_ins: list[str | None]
+    """For each move, the bot that made it for a person who was away, else None."""
+    rematch: str | None = None
+    """The table of its rematch, once asked for."""
 
 
 class TableRepository:
@@ -144,6 +148,7 @@ class TableRepository:
             "seat": played.seat,
             "move": played.move,
             "created_at": now(),
+            "stand_in": played.stand_in,
         }
 
     async def finish(
@@ -207,12 +212,16 @@ class TableRepository:
             )
 
     def load(self, table_id: str) -> StoredTable:
-        """One table with its seats and stored moves, in order."""
+        """One table with its seats and stored moves, in order; :class:`LookupError`
+        if there is no such table."""
         with self.db.session() as session:
             row = session.get(GameTable, table_id)
-            assert row is not None
-            moves = session.scalars(
-                select(MoveRow.move).where(MoveRow.table_id == row.id).order_by(MoveRow.number)
+            if row is None:
+                raise LookupError(table_id)
+            moves = session.execute(
+                select(MoveRow.move, MoveRow.stand_in)
+                .where(MoveRow.table_id == row.id)
+                .order_by(MoveRow.number)
             ).all()
             return StoredTable(
                 id=row.id,
@@ -225,7 +234,9 @@ class TableRepository:
                 invite=row.invite,
                 turn_seconds=row.turn_seconds,
                 entrants=[SeatHolder(s.kind, s.name, s.user_id, s.guest, s.bot) for s in row.seats],
-                moves=list(moves),
+                moves=[move for move, _ in moves],
+                stand_ins=[stand_in for _, stand_in in moves],
+                rematch=row.rematch,
             )
 
     def chat_lines(self, table_id: str) -> list[tuple[str, str]]:
@@ -237,6 +248,23 @@ class TableRepository:
                 .order_by(ChatLine.id)
             ).all()
             return [(author, text) for author, text in rows]
+
+    async def claim_rematch(self, table_id: str, rematch: str) -> str:
+        """Name ``rematch`` the rematch of finished table ``table_id`` unless another
+        was named first (two players asking at once); the one that stands."""
+
+        def write() -> str:
+            with self.db.session() as session, session.begin():
+                session.execute(
+                    update(GameTable)
+                    .where(GameTable.id == table_id, GameTable.rematch.is_(None))
+                    .values(rematch=rematch)
+                )
+                row = session.get(GameTable, table_id)
+                assert row is not None and row.rematch is not None
+                return row.rematch
+
+        return await asyncio.to_thread(write)
 
     async def load_async(self, table_id: str) -> StoredTable:
         return await asyncio.to_thread(self.load, table_id)

@@ -22,10 +22,10 @@ from pips.bots.expert import ExpertBot
 from pips.core.errors import RuleError
 from pips.core.fairness import KeyedRandom, deal_commitment, salt_for
 from pips.core.legal import distinct
-from pips.core.moves import Move
+from pips.core.moves import Draw, Move, Pass
 from pips.core.phrase import phrase
 from pips.core.view import SPECTATOR, Event, move_to_json
-from pips.display import describe_event, hand_order, hand_sheet, sheet_table
+from pips.display import describe_event, hand_order, hand_sheet, match_outcome, sheet_table
 from pips.games.match import Match
 from pips.games.registry import GameSpec, find_game
 from pips.games.traits import DrawRule
@@ -82,6 +82,27 @@ class SeatHolder:
             return self.user_id == who.user_id
         return who.guest is not None and self.guest == who.guest
 
+    def open_to(self, who: Identity) -> bool:
+        """An open place ``who`` may take: open to anyone, or kept for them (a
+        rematch keeps each player's place)."""
+        if self.kind != "open":
+            return False
+        if self.user_id is None and self.guest is None:
+            return True
+        if who.user_id is not None:
+            return self.user_id == who.user_id
+        return who.guest is not None and self.guest == who.guest
+
+    @property
+    def belongs_to_someone(self) -> bool:
+        """A person's place: held by them, or by a bot while they are away."""
+        return self.kind == "person" or self.taken_over
+
+    @property
+    def kept(self) -> bool:
+        """An open place kept for one person."""
+        return self.kind == "open" and (self.user_id is not None or self.guest is not None)
+
     @property
     def taken_over(self) -> bool:
         """A bot plays this place for a person who stayed away."""
@@ -97,6 +118,8 @@ class Played:
     number: int
     seat: int
     move: dict[str, Any]
+    stand_in: str | None = None
+    """The bot that made the move for a person who was away, else None."""
 
 
 @dataclass
@@ -120,6 +143,8 @@ class Round:
     face: dict[str, Any] = field(default_factory=dict)
     _words: dict[Event, str] = field(default_factory=dict, repr=False)
     _commitments: dict[int, str] = field(default_factory=dict, repr=False)
+    stand_ins: dict[int, str] = field(default_factory=dict)
+    """Move number to the bot that made it for a person who was away."""
 
     def __post_init__(self) -> None:
         # What a client needs to know of the game's face, stated once per table.
@@ -215,6 +240,12 @@ class Round:
     def holder(self, seat: int) -> SeatHolder:
         return self.entrants[self.seating_order[seat]]
 
+    def bot_of(self, seat: int) -> str | None:
+        """The bot that holds ``seat`` as the record names it: None for a person's seat,
+        even while a bot plays it for them (the record's ``stand_ins`` say when)."""
+        holder = self.holder(seat)
+        return None if holder.taken_over else holder.bot
+
     def is_bot(self, seat: int) -> bool:
         return self.seating is not None and self.seating.bots[seat] is not None
 
@@ -227,7 +258,9 @@ class Round:
             raise TableError(phrase("the game has started; you can watch"))
         if any(e.held_by(who) for e in self.entrants):
             raise TableError(phrase("you already have a seat here"))
-        free = [i for i, e in enumerate(self.entrants) if e.kind == "open"]
+        free = [i for i, e in enumerate(self.entrants) if e.open_to(who)]
+        # A place kept for this person before any open to all.
+        free.sort(key=lambda i: not self.entrants[i].kept)
         if entrant is not None:
             free = [i for i in free if i == entrant]
         if not free:
@@ -304,25 +337,79 @@ class Round:
             raise TableError(phrase("it is not your turn"))
         if moves_made != self.moves_made:
             raise TableError(phrase("that move list is out of date"))
-        legal = match.legal_moves()
+        legal = self.offered()
         if not isinstance(choice, int) or isinstance(choice, bool):
             raise TableError(phrase("move is the number of a legal move"))
         if not 0 <= choice < len(legal):
             raise TableError(phrase("move must be 0 to {value}", value=len(legal) - 1))
         return self.apply(legal[choice])
 
+    def offered(self) -> Sequence[Move]:
+        """The moves offered to the seat to move, numbered as its client is sent them:
+        the legal moves, and where the options accept a false knock (PT-08
+        ``penalize``) a knock after the plays, which sets aside the tiles that fit."""
+        match = self.match
+        assert match is not None
+        legal = match.legal_moves()
+        if (
+            self.spec.false_knocks(self.options)
+            and match.current.layout.tiles
+            and legal
+            and not any(isinstance(m, Pass | Draw) for m in legal)
+        ):
+            return [*legal, Pass()]
+        return legal
+
     def apply(self, move: Move) -> Played:
         """Apply a move of the seat to move (a listed one, or one read back from storage)."""
         assert self.seating is not None
         seat = self.seating.to_move
         assert seat is not None
+        holder = self.holder(seat)
+        stand_in = holder.bot if holder.taken_over else None
         event = self.seating.play(move)
         # As applied: a draw names the tile it took, so replaying it is exact.
-        played = Played(event, self.moves_made, seat, move_to_json(seat, event.move))
+        played = Played(event, self.moves_made, seat, move_to_json(seat, event.move), stand_in)
+        if stand_in is not None:
+            self.stand_ins[played.number] = stand_in
         self.moves_made += 1
         if self.seating.match.is_over:
             self.status = "finished"
         return played
+
+    def restore(self, move: Move, stand_in: str | None) -> Played:
+        """Apply a move read back from storage, made by ``stand_in`` (a bot playing for
+        an absent person) or by the seat's holder."""
+        played = self.apply(move)
+        self.stand_ins.pop(played.number, None)
+        if stand_in is not None:
+            self.stand_ins[played.number] = stand_in
+        return played
+
+    def stand_ins_json(self) -> list[dict[str, Any]]:
+        """The record's ``stand_ins``: each run of moves a bot made for an absent
+        person, by seat, hand and the first and last of its moves in the hand (counted
+        from 1 among all the hand's moves)."""
+        match = self.match
+        if match is None:
+            return []
+        runs: list[dict[str, Any]] = []
+        number = 0
+        for hand, state in enumerate(match.hands, 1):
+            open_runs: dict[int, dict[str, Any]] = {}  # seat -> its run going on
+            for index, event in enumerate(state.history, 1):
+                bot = self.stand_ins.get(number)
+                number += 1
+                run = open_runs.get(event.seat)
+                if bot is None:
+                    open_runs.pop(event.seat, None)
+                elif run is not None and run["bot"] == bot:
+                    run["moves"][1] = index
+                else:
+                    run = {"seat": event.seat, "bot": bot, "hand": hand, "moves": [index, index]}
+                    runs.append(run)
+                    open_runs[event.seat] = run
+        return runs
 
     def bot_decision(self) -> Move | None:
         """The move of the bot to move, or ``None`` when no bot is to move (may take a
@@ -348,8 +435,9 @@ class Round:
         gone = self.entrants[entrant]
         if gone.kind != "person":
             raise TableError(phrase("only a person's seat is taken over"))
+        # The seat keeps its person's name: the record says which moves the bot made.
         self.entrants[entrant] = SeatHolder(
-            "bot", f"{gone.name} (bot)", gone.user_id, gone.guest, TAKE_OVER_BOT
+            "bot", gone.name, gone.user_id, gone.guest, TAKE_OVER_BOT
         )
         self.seating.seat(seat, make_bot(TAKE_OVER_BOT))
         return entrant
@@ -396,7 +484,16 @@ class Round:
             "status": self.status,  # type: ignore[typeddict-item]
             "private": private,
             "seats": [
-                {"kind": s.kind, "name": s.name, "bot": s.bot, "away": i in away}
+                {
+                    "kind": s.kind,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "away": i in away,
+                    # A bot plays this person's seat while they are away.
+                    "stand_in": s.taken_over,
+                    # An open seat kept for one person (named): a rematch's.
+                    "kept": s.kept,
+                }
                 for i, s in enumerate(self.entrants)
             ],
             "scores": None if match is None else list(match.scores),
@@ -432,6 +529,9 @@ class Round:
                 "target": match.target,
                 "over": match.is_over,
                 "result": None if result is None else result.to_json(),
+                "outcome": None
+                if result is None
+                else match_outcome(self.spec.name, result.final, result.ranks, self.names()),
             }
         return shared
 
@@ -554,7 +654,7 @@ class Round:
             message["event"] = messages.event_json(seen)
             message["said"] = self._said(seen)
         if seat >= 0 and match.current_seat == seat:
-            legal = match.legal_moves()
+            legal = self.offered()
             message["legal"] = [move_to_json(seat, m) for m in legal]
             message["choices"] = distinct(legal)
         return message

@@ -49,6 +49,12 @@ Outgoing = list[tuple[Client, Any]]
 """Messages for clients, made at one moment, delivered in that order."""
 
 
+def new_table_id() -> str:
+    """A table's id: 72 bits from the OS's CSPRNG (a private table's id is not its
+    secret, its invitation is; still, ids are not to be guessed)."""
+    return secrets.token_urlsafe(9)
+
+
 @dataclass
 class LiveTable:
     """One table in memory: its round, who is connected, and its running timers."""
@@ -82,6 +88,8 @@ class LiveTable:
     """The number of moves made when :attr:`deadline` was set."""
     chat: list[tuple[str, str]] = field(default_factory=list)
     """The kept chat, oldest first, as (author, text)."""
+    rematch: str | None = None
+    """The table of the rematch, once one of the players asked for it."""
 
     # -- reading -----------------------------------------------------------------------
 
@@ -96,7 +104,10 @@ class LiveTable:
         """A private table is seen only with its invitation or by those seated at it."""
         if not self.private or secrets.compare_digest(invite, self.invite):
             return True
-        return who is not None and self.seat_of(who) >= 0
+        if who is None:
+            return False
+        # Seated here, or a place is kept here for them (a rematch).
+        return self.seat_of(who) >= 0 or any(e.kept and e.open_to(who) for e in self.round.entrants)
 
     def names(self) -> list[str]:
         return self.round.names()
@@ -131,6 +142,11 @@ class LiveTable:
             self.round.summary(self.id, self.private, self.turn_seconds, away)
         )
         shared["away"] = [entrant in away for entrant in self.round.seating_order]
+        if self.rematch is not None:
+            shared["rematch"] = self.rematch
+        shared["stand_in"] = [
+            self.round.entrants[entrant].taken_over for entrant in self.round.seating_order
+        ]
         match = self.round.match
         seat = None if match is None else match.current_seat
         if seat is not None and self.turn_seconds is not None and not self.round.is_bot(seat):
@@ -253,8 +269,10 @@ class Tables:
         private: bool = False,
         turn_seconds: int | None = None,
         seed: int | None = None,
+        table_id: str | None = None,
     ) -> LiveTable:
-        """A new table; bad options or seats raise :class:`TableError`, nothing stored.
+        """A new table (``table_id`` when the caller chose its id); bad options or seats
+        raise :class:`TableError`, nothing stored.
 
         Its deals come from a new 256-bit key from the OS's CSPRNG; with ``seed`` it is
         a practice table instead, dealt from that seed (shown to every seat, unrated)."""
@@ -265,7 +283,7 @@ class Tables:
         key = None if seed is not None else secrets.token_hex(KEY_BYTES)
         game_round = Round.new(game, options, list(seats), creator, seed, key)
         table = LiveTable(
-            id=secrets.token_urlsafe(9),
+            id=table_id or new_table_id(),
             round=game_round,
             private=private,
             invite=secrets.token_urlsafe(12),
@@ -289,6 +307,54 @@ class Tables:
         self.live[table.id] = table
         self.watch_unattended(table)
         return table
+
+    async def rematch(self, table_id: str, me: Identity) -> tuple[str, bool]:
+        """The rematch of finished table ``table_id`` for ``me``, one of its players:
+        its id, and whether it was made now (``me`` has the seat they had, and every
+        other person's seat is kept for them; bots play again). :class:`LookupError`
+        if there is no such table for ``me``, :class:`TableError` if no rematch can be
+        had."""
+        stored = await self.repository.load_async(table_id)
+        if not any(e.belongs_to(me) or (e.kept and e.open_to(me)) for e in stored.entrants):
+            if stored.private:
+                raise LookupError(table_id)
+            raise TableError(phrase("a rematch is for the people who played"))
+        if stored.status != "finished":
+            raise TableError(phrase("the game is not over yet"))
+        if stored.rematch is not None:
+            return stored.rematch, False
+        fresh = new_table_id()
+        standing = await self.repository.claim_rematch(table_id, fresh)
+        if standing != fresh:  # another player asked at the same moment
+            return standing, False
+        seats: list[Mapping[str, Any] | SeatHolder] = []
+        for holder in stored.entrants:
+            if holder.belongs_to(me):
+                seats.append({"kind": "me"})
+            elif holder.kind == "bot" and not holder.taken_over:
+                seats.append({"kind": "bot", "bot": holder.bot})
+            elif holder.belongs_to_someone:
+                name = holder.name.removesuffix(" (bot)")
+                seats.append(SeatHolder("open", name, holder.user_id, holder.guest))
+            else:
+                seats.append({"kind": "open"})
+        await self.create(
+            stored.game,
+            stored.options,
+            seats,
+            me,
+            private=stored.private,
+            turn_seconds=stored.turn_seconds,
+            table_id=fresh,
+        )
+        old = self.live.get(table_id)
+        if old is not None:
+            # Its players still looking at the end of the game are offered the seat.
+            async with old.lock:
+                old.rematch = fresh
+                out = old.publish()
+            await old.deliver(out)
+        return fresh, True
 
     async def join(self, table: LiveTable, who: Identity, entrant: int | None = None) -> None:
         """Take an open seat (the first one unless ``entrant`` says which)."""
@@ -476,8 +542,9 @@ class Tables:
             match,
             game_round.names(),
             seed=game_round.seed,
-            bots=[game_round.entrants[e].bot for e in match.seating],
+            bots=[game_round.bot_of(seat) for seat in range(match.players)],
             salts=game_round.salts(),
+            stand_ins=game_round.stand_ins_json(),
         )
         try:
             result = self.result_of(table, written)
@@ -540,12 +607,22 @@ class Tables:
         await table.deliver(out)
         self.arrived(table, who)
         match = table.round.match
-        if (
-            match is not None
-            and match.current_seat is not None
-            and match.current_seat == table.round.returning(who)
-        ):
+        seat = table.round.returning(who)
+        if match is None or seat == SPECTATOR:
+            return
+        if match.current_seat == seat and not match.is_over:
+            # The bot may be thinking of this very move: the seat comes back after it.
             self.schedule(table)
+            return
+        # Back while others play, or once the game is over: the seat and its name are
+        # the person's again at once (the record says which moves the bot made).
+        async with table.lock:
+            if table.round.returning(who) != seat:
+                return
+            entrant = table.round.give_back(seat)
+            await self.repository.save_seat(table.id, entrant, table.round.entrants[entrant])
+            out = table.publish()
+        await table.deliver(out)
 
     async def spectate(self, table: LiveTable) -> messages.StateMessage:
         """The table as a spectator sees it, as stored."""
@@ -603,7 +680,7 @@ class Tables:
         )
         if stored.status in ("playing", "finished"):
             game_round.start()
-            for data in stored.moves:
+            for data, stand_in in zip(stored.moves, stored.stand_ins, strict=True):
                 match = game_round.match
                 assert match is not None
                 try:
@@ -614,7 +691,7 @@ class Tables:
                             "table {id}: a stored move is unreadable: {exc}", id=stored.id, exc=exc
                         )
                     ) from None
-                game_round.apply(move)
+                game_round.restore(move, stand_in)
             game_round.status = stored.status
         return game_round
 

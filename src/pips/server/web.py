@@ -144,6 +144,39 @@ def page(request: Request, template: str, status_code: int = 200, **context: Any
         return templates.TemplateResponse(request, template, context, status_code=status_code)
 
 
+ERROR_HEADINGS = {
+    400: N_("That request is not understood"),
+    401: N_("Sign in first"),
+    403: N_("Not allowed"),
+    404: N_("Not found"),
+    405: N_("Not allowed"),
+    409: N_("That cannot be done now"),
+    413: N_("Too large"),
+    422: N_("That request is not understood"),
+    429: N_("Too many requests"),
+}
+"""The heading of an error page, by status."""
+
+
+def wants_page(request: Request) -> bool:
+    """Whether an error is answered with a page (a browser following a link) rather
+    than JSON (the API, a script)."""
+    if request.url.path.startswith(("/api/", "/ws/", "/metrics", "/health", "/openapi")):
+        return False
+    return "text/html" in request.headers.get("accept", "")
+
+
+def error_page(request: Request, status: int, detail: Any) -> HTMLResponse:
+    """An error as a page in the reader's language: what went wrong and where to go."""
+    heading = _(ERROR_HEADINGS.get(status, N_("Something went wrong")))
+    # Starlette's own details ("Not Found") are English: the heading says it already.
+    said = detail if isinstance(detail, str) and detail not in STARLETTE_WORDS else ""
+    return page(request, "error.html", status, heading=heading, detail=said, status=status)
+
+
+STARLETTE_WORDS = {"Not Found", "Method Not Allowed", "Internal Server Error", "Bad Request"}
+
+
 def check_csrf(request: Request, token: str | None) -> None:
     expected = request.session.get("csrf")
     if not expected or token != expected:

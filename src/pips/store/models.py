@@ -104,6 +104,8 @@ class GameTable(Base):
     created_at: Mapped[datetime] = mapped_column(default=now)
     finished_at: Mapped[datetime | None] = mapped_column(nullable=True)
     record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    rematch: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    """The table of the rematch, once one of its players asked for it."""
     """The finished game as ``pips.record/1``."""
 
     seats: Mapped[list[Seat]] = relationship(
@@ -173,6 +175,8 @@ class MoveRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     move: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=now)
+    stand_in: Mapped[str | None] = mapped_column(String(40), default=None)
+    """The bot that made this move for a person who was away (None: the seat's holder)."""
 
 
 class ChatLine(Base):

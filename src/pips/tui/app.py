@@ -35,6 +35,7 @@ from pips.core.view import View
 from pips.display import (
     PlayOutcome,
     describe_event,
+    match_outcome,
     play_outcomes,
     replay_positions,
     score_sheet,
@@ -555,13 +556,13 @@ class PlayApp(TableApp):
         body: RenderableType = sheet_table(sheet, self.names, session.match.target)
         outcome = session.match.result
         if outcome is not None and hand_number == len(session.match.hands):
-            winners = ", ".join(self.names[s] for s in outcome.winners)
+            words = say(match_outcome(state.game, outcome.final, outcome.ranks, self.names))
             over = (
-                _("Match over: {winners} won.")
+                _("Match over: {outcome}.")
                 if session.match.target is not None
-                else _("Game over: {winners} won.")
+                else _("Game over: {outcome}.")
             )
-            body = Group(body, Text("\n" + over.format(winners=winners), style="bold"))
+            body = Group(body, Text("\n" + over.format(outcome=words), style="bold"))
         return body, say(sheet.explanation)
 
     def show_sheet(self, hand_number: int) -> None:

@@ -6,14 +6,15 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import HTTPException, Path, Query
+from fastapi import HTTPException, Path, Query, Request
 from fastapi.requests import HTTPConnection
 
-from pips.i18n import explain
+from pips.i18n import _, explain
 from pips.results.entry import EntryError
 from pips.results.service import Results, ResultsError
 from pips.server.cluster import Cluster
-from pips.server.limits import Limits
+from pips.server.limits import Limited, Limits
+from pips.server.round import Identity
 from pips.server.tables import Tables
 from pips.store.db import Database
 
@@ -75,3 +76,19 @@ async def run(function: Any, *args: Any, **kwargs: Any) -> Any:
         return await asyncio.to_thread(function, *args, **kwargs)
     except (ResultsError, EntryError) as exc:
         raise refused(exc) from None
+
+
+async def room_for_a_table(request: Request, me: Identity) -> None:
+    """Refuse (429) a new table to a person with too many waiting or playing, or to
+    an address that made too many lately."""
+    limits = limits_of(request)
+    mine = await tables_of(request).repository.tables_of(me)
+    if mine >= limits.tables_at_once:
+        raise HTTPException(
+            429,
+            _("you have {count} tables waiting or playing: finish one first").format(count=mine),
+        )
+    try:
+        await limits.tables.take(address(request))
+    except Limited as exc:
+        raise HTTPException(429, explain(exc), {"Retry-After": str(exc.retry_after)}) from None

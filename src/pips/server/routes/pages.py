@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
+import secrets
 from typing import Any
 
 from fastapi import APIRouter, Form, HTTPException, Request
@@ -13,10 +15,12 @@ from markupsafe import Markup
 from pips import i18n
 from pips.bots.base import BOT_LEVELS
 from pips.core.errors import RuleError
+from pips.core.phrase import N_
 from pips.games.registry import find_game
 from pips.i18n import _, explain
 from pips.server import accounts
-from pips.server.routes.common import address, cluster_of, tables_of
+from pips.server.routes.common import address, cluster_of, room_for_a_table, tables_of
+from pips.server.tables import TableError
 from pips.server.web import accounts_of, check_csrf, language_of, page, who
 
 api = APIRouter()
@@ -111,6 +115,76 @@ async def guest(request: Request, name: str = Form(), csrf: str = Form("")) -> R
         return await refused_sign_in(request, exc)
     signed_in(request, token)
     return RedirectResponse(back_to(request), status_code=303)
+
+
+GUEST_WORD = N_("Guest")
+"""The start of a generated guest name ("Guest-4821"; in German "Gast-4821")."""
+
+
+async def generated_guest(request: Request) -> str:
+    """A guest name made for a newcomer (renamed later from the page's header): the
+    language's word for guest and a number no one else holds now."""
+    service = accounts_of(request)
+    for _attempt in range(5):
+        name = f"{_(GUEST_WORD)}-{secrets.randbelow(9000) + 1000}"
+        try:
+            token, _me = await service.guest(name, address(request), None)
+        except accounts.AccountError as exc:
+            if exc.status == 429:
+                raise
+            continue  # held by someone: another number
+        signed_in(request, token)
+        return name
+    raise accounts.AccountError(_("no guest name is free just now: try again"), 503)
+
+
+@api.post("/play", include_in_schema=False)
+async def play_now(
+    request: Request,
+    game: str = Form(),
+    level: str = Form("greedy"),
+    where: str = Form("bots"),
+    csrf: str = Form(""),
+) -> Response:
+    """Play now, in one click: a newcomer is given a guest name, then seated at a new
+    table against bots of the chosen level, or at the next public table of the game
+    with a free seat (against bots when there is none)."""
+    check_csrf(request, csrf)
+    try:
+        spec = find_game(game)
+    except RuleError:
+        raise HTTPException(400, _("no such game")) from None
+    if level not in {bot for _label, bot in BOT_LEVELS} or where not in ("bots", "table"):
+        raise HTTPException(400, _("choose a level of the list"))
+    me = who(request)
+    if me is None:
+        try:
+            await generated_guest(request)
+        except accounts.AccountError as exc:
+            return await refused_sign_in(request, exc)
+        me = who(request)
+        assert me is not None
+    cluster = cluster_of(request)
+    if where == "table":
+        playing, _finished = await cluster.public()
+        for table in playing:
+            free = any(s["kind"] == "open" and not s.get("kept") for s in table["seats"])
+            if table["game"] != spec.name or table["status"] != "waiting" or not free:
+                continue
+            with contextlib.suppress(LookupError, TableError):
+                await cluster.join(table["id"], me, "", language_of(request))
+                return RedirectResponse(f"/t/{table['id']}", status_code=303)
+    await room_for_a_table(request, me)
+    options = dict(spec.defaults)
+    players = spec.options_from_json(options).players
+    seats = [{"kind": "me"}, *({"kind": "bot", "bot": level} for _ in range(players - 1))]
+    tables = tables_of(request)
+    try:
+        made = await tables.create(spec.name, options, seats, me)
+    except TableError as exc:
+        raise HTTPException(422, explain(exc)) from None
+    await tables.maybe_start(made)
+    return RedirectResponse(f"/t/{made.id}", status_code=303)
 
 
 def back_to(request: Request) -> str:

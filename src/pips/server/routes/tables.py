@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -20,7 +21,13 @@ from pips.server import accounts, messages
 from pips.server.analyses import Analyses
 from pips.server.cluster import Look
 from pips.server.limits import Limited
-from pips.server.routes.common import address, cluster_of, limits_of, tables_of
+from pips.server.routes.common import (
+    address,
+    cluster_of,
+    limits_of,
+    room_for_a_table,
+    tables_of,
+)
 from pips.server.tables import TableError
 from pips.server.web import check_csrf, language_of, who
 
@@ -125,17 +132,7 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
     if me is None:
         raise HTTPException(401, _("sign in or choose a guest name first"))
     tables = tables_of(request)
-    limits = limits_of(request)
-    mine = await tables.repository.tables_of(me)
-    if mine >= limits.tables_at_once:
-        raise HTTPException(
-            429,
-            _("you have {count} tables waiting or playing: finish one first").format(count=mine),
-        )
-    try:
-        await limits.tables.take(address(request))
-    except Limited as exc:
-        raise HTTPException(429, explain(exc), {"Retry-After": str(exc.retry_after)}) from None
+    await room_for_a_table(request, me)
     try:
         table = await tables.create(
             body.game,
@@ -165,6 +162,38 @@ async def join_table(request: Request, table_id: str, invite: str = "") -> dict[
         raise HTTPException(404, _("no such table")) from None
     except TableError as exc:
         raise HTTPException(409, explain(exc)) from None
+
+
+@api.post("/api/tables/{table_id}/rematch", tags=["tables"])
+async def rematch(request: Request, table_id: str) -> dict[str, Any]:
+    """A rematch of a finished table, for anyone who played at it: the first to ask
+    makes it (the same game, options, bots and privacy; their own seat taken, every
+    other person's kept for them); the others are seated at it by asking too."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    me = who(request)
+    if me is None:
+        raise HTTPException(401, _("sign in or choose a guest name first"))
+    if not 1 <= len(table_id) <= 24:
+        raise HTTPException(404, _("no such table"))
+    tables = tables_of(request)
+    await room_for_a_table(request, me)
+    try:
+        fresh, made = await tables.rematch(table_id, me)
+    except LookupError:
+        raise HTTPException(404, _("no such table")) from None
+    except TableError as exc:
+        raise HTTPException(409, explain(exc)) from None
+    seated = made
+    if made:
+        await tables.maybe_start(tables.live[fresh])
+    else:
+        # Seated at the place kept for them; asked twice, or too late (the others
+        # began without them), they are shown the table all the same.
+        with contextlib.suppress(LookupError, TableError):
+            seated = (await cluster_of(request).join(fresh, me, "", language_of(request)))[
+                "seat"
+            ] >= 0
+    return {"id": fresh, "url": f"/t/{fresh}", "seated": seated}
 
 
 async def finished_record(request: Request, table_id: str) -> dict[str, Any]:

@@ -13,7 +13,13 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
   let socket = null, last = null, chosen = null, retry = 500, rejoining = false;
   let pending = false;          // a move is on its way: further clicks wait for the answer
   let handOverShown = 0, lastTiles = -1, lastHand = 0, hinted = null, timer = null;
-  let zoom = 1, focus = null;  // magnification of the board (1: all of it fits) and its centre
+  // The board's magnification asked for (1: the whole layout when it is readable) and
+  // the point the window shows when the player has dragged it (null: follow the play).
+  let zoom = 1, focus = null;
+  // The geometry of the layout drawn last, kept: a redraw (a tile chosen, a message)
+  // lays nothing out again, and a grown layout starts from the last board's size.
+  let kept = { key: "", geometry: null, hand: 0, aspect: 0 };
+  let knockAsked = false;       // a knock that sets tiles aside is asked twice
   const soundBox = $("sound");
   soundBox.checked = localStorage.getItem("pips-sound") !== "off";
   soundBox.addEventListener("change", () => localStorage.setItem("pips-sound", soundBox.checked ? "on" : "off"));
@@ -120,21 +126,25 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
 
   function render(event) {
     const msg = last, view = msg.view, table = msg.table;
-    document.title = `${table.title} · pips`;
+    tellTurn(msg);
     drawSeats(msg);
     const info = [];
-    if (table.status === "waiting") info.push(t("waiting for players: {count} open seat(s)", { count: table.seats.filter((s) => s.kind === "open").length }));
+    if (table.status === "waiting") {
+      const open = table.seats.filter((s) => s.kind === "open").length;
+      info.push(open === 1 ? t("waiting for one more player") : t("waiting for {count} more players", { count: open }));
+    }
     if (view) {
       info.push(t("hand {number}", { number: view.hand_number }));
       if (table.face.stock) info.push(t("stock {count}", { count: view.stock_size }));
       if (view.options.divisor) {
-        const s = view.layout.count, d = view.options.divisor;
-        info.push(t("S = {s} · divisor {d} · S mod {d} = {rest}", { s, d, rest: s % d }));
+        const s = view.layout.count, d = view.options.divisor, rest = s % d;
+        info.push(rest ? t("count {s}: {rest} over a multiple of {d}", { s, d, rest }) : t("count {s}: divisible by {d}", { s, d }));
       }
+      if (table.pairs && view.scores.length === 4) info.push(t("pair A {a} : {b} pair B", { a: view.scores[0], b: view.scores[1] }));
       if (msg.match.target) info.push(t("match to {target}", { target: msg.match.target }));
     }
     $("info").textContent = info.join(" · ");
-    $("join").hidden = !(table.status === "waiting" && msg.seat < 0 && table.seats.some((s) => s.kind === "open"));
+    $("join").hidden = !(table.status === "waiting" && msg.seat < 0 && table.seats.some((s) => s.kind === "open" && !s.kept));
     $("hint").hidden = !(table.hints && myTurn());
     $("sheet-open").hidden = !(msg.hands && msg.hands.length);
     if (!view) { $("layout").replaceChildren(); $("hand").replaceChildren(); drawActions(msg); return; }
@@ -150,40 +160,78 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
         document.querySelector("#hand button.playable") || [$("draw"), $("knock")].find((b) => !b.hidden);
       if (again) again.focus(); else if (atTable) $("hand").focus();
     }
-    if (myTurn()) say(chosen ? t("choose where: a highlighted place (Esc to choose again)") : t("your turn"));
-    else if (msg.match.over) say(t("the match is over"));
+    if (myTurn()) {
+      // The keyboard's way back is Esc; a finger's is the button beside the places.
+      say(!chosen ? t("your turn") : keyboardUsed ? t("choose where: a highlighted place (Esc to choose again)") : t("choose where: a highlighted place"));
+    } else if (msg.match.over) {
+      const outcome = msg.match.outcome || "";
+      say(msg.match.target ? t("Match over: {outcome}.", { outcome }) : t("Game over: {outcome}.", { outcome }));
+    }
     else if (view.turn !== null && view.turn !== undefined) say(t("{name} to play", { name: msg.names[view.turn] }));
     startTimer(msg);
     if (msg.hand_over && handOverShown !== msg.hand_over.hand) showHandOver(msg);
+    // Another player asked for the rematch: the sheet at the end offers to join it.
+    const offer = $("rematch");
+    if (msg.rematch && offer && !offer.dataset.join && $("sheet").open) sheetActions(msg, true);
   }
 
   function drawSeats(msg) {
     const view = msg.view, table = msg.table, seats = $("seats");
     seats.replaceChildren();
+    seats.classList.toggle("many", msg.names.length > 4);
     msg.names.forEach((name, seat) => {
       const div = document.createElement("div");
       const away = msg.away && msg.away[seat];
+      const standIn = msg.stand_in && msg.stand_in[seat];
       div.className = "seat-box" + (view && view.turn === seat ? " turn" : "") + (seat === msg.seat ? " me" : "") + (away ? " away" : "");
       div.dataset.seat = seat;
-      const size = view ? view.hand_sizes[seat] : "";
-      const score = view ? (view.result ? view.result.final[seat] : view.scores[seat]) : "";
+      const who = document.createElement("span");
+      who.className = "who";
+      who.textContent = (view && view.turn === seat ? "▶ " : "") + (seat === msg.seat ? t("{name} (you)", { name }) : name);
+      div.append(who);
       // Pairs exist once the lots are drawn, that is once the game has begun.
-      const pair = table.pairs && view ? " · " + t("pair {letter}", { letter: "AB"[seat % 2] }) : "";
-      const label = seat === msg.seat ? t("{name} (you)", { name }) : name;
-      const parts = [(view && view.turn === seat ? "▶ " : "") + label + pair];
-      if (view) parts.push(t("tiles {count}", { count: size }), `${score}`);
-      div.textContent = parts.join(" · ");
-      if (away) {
+      if (table.pairs && view) {
+        const pair = document.createElement("span");
+        pair.className = "pair";
+        pair.textContent = "AB"[seat % 2];
+        pair.title = t("pair {letter}", { letter: "AB"[seat % 2] });
+        div.prepend(pair);
+      }
+      if (view) {
+        const tiles = document.createElement("span");
+        tiles.className = "tiles";
+        tiles.textContent = view.hand_sizes[seat];
+        tiles.title = t("tiles {count}", { count: view.hand_sizes[seat] });
+        const score = document.createElement("span");
+        score.className = "score";
+        score.textContent = view.result ? view.result.final[seat] : view.scores[seat];
+        score.title = t("points");
+        div.append(tiles, score);
+      }
+      if (away || standIn) {
         const tag = document.createElement("span");
         tag.className = "away-tag";
-        tag.textContent = name.endsWith("(bot)") ? t("away: a bot plays") : t("away");
-        div.append(" ", tag);
+        tag.textContent = standIn ? t("away: a bot plays") : t("away");
+        div.append(tag);
       }
       const clock = document.createElement("span");
       clock.className = "clock";
       div.append(clock);
       seats.appendChild(div);
     });
+  }
+
+  // The tab's title and, if asked for, a notification tell a player whose page is not
+  // in front that it is their turn.
+  let toldTurn = -1;
+  function tellTurn(msg) {
+    const mine = myTurn();
+    document.title = (mine ? "▶ " + t("your turn") + " · " : "") + `${msg.table.title} · pips`;
+    if (!mine || toldTurn === msg.moves_made) return;
+    toldTurn = msg.moves_made;
+    if (document.hidden && $("notify").checked && "Notification" in window && Notification.permission === "granted") {
+      try { new Notification(t("your turn"), { body: msg.table.title, tag: "pips-turn" }); } catch (e) { /* not here */ }
+    }
   }
 
   function drawBoard(msg, event) {
@@ -193,15 +241,34 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     // The legend explains what the board shows: sides only once there are any.
     $("legend-side").hidden = !view.layout.points.some((p) => p.kind === "side");
     const lastIndex = view.layout.tiles.length - 1;
-    const board = drawLayout($("layout"), view.layout, {
-      targets, last: lastIndex,
+    const box = $("layout");
+    const [roomW, roomH] = boardRoom(box);
+    const layout = view.layout;
+    // The board keeps its shape through a hand while the room for it changes little
+    // (the hand grows shorter, a line of text wraps): its tiles then stay where they lie.
+    const sameHand = kept.hand === view.hand_number && kept.geometry;
+    const near = sameHand && Math.abs(Math.log(kept.aspect / (roomW / roomH))) < 0.2;
+    const aspect = near ? kept.aspect : roomW / roomH;
+    const key = `${view.hand_number}/${layout.tiles.length}/${layout.points.length}/${aspect.toFixed(3)}`;
+    if (kept.key !== key) {
+      // Within a hand the layout only grows: it goes on from the last one.
+      const from = near && kept.geometry.tiles.length <= layout.tiles.length ? kept.geometry : sameHand ? kept.geometry.area : 0;
+      kept = { key, geometry: layoutGeometry(layout, aspect, from), hand: view.hand_number, aspect };
+    }
+    const board = drawLayout(box, layout, {
+      targets, last: lastIndex, geometry: kept.geometry, zoom,
+      focus: chosen ? null : focus,
+      onFocus: (point) => { focus = point; $("follow").hidden = false; },
       onPoint: (id) => {
         const found = chosen && playsOf(chosen).find(([m]) => pointOf(m) === String(id));
         if (found) move(found[1]);
       },
     });
     board.querySelectorAll(".place.target").forEach((b) => b.setAttribute("data-drop", "1"));
-    magnify(board);
+    const windowed = board.dataset.window === "1";
+    $("zoom-out").disabled = zoom <= 1;
+    $("zoom-in").disabled = Number(board.dataset.unit) >= MAX_UNIT_PX;
+    $("follow").hidden = !(windowed && focus);
     const grew = lastTiles >= 0 && lastIndex === lastTiles + 1 && event && event.play;
     if (grew && !reduced) flyIn(board, lastIndex, event);
     if (event && event.play && event.points) scoreAt(board, lastIndex, event.points, msg.names[event.seat]);
@@ -269,11 +336,46 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
   function drawActions(msg) {
     const legal = msg.legal || [];
     const drawAt = legal.findIndex((m) => "draw" in m), passAt = legal.findIndex((m) => "pass" in m);
+    const plays = legal.filter((m) => m.play).length;
     $("draw").hidden = drawAt < 0;
     $("knock").hidden = passAt < 0;
-    $("knock").textContent = PASS_BUTTON[msg.table.face.pass_word] || msg.table.face.pass_word;
+    // The game's word (face.pass_word, "Knock"), in the page's language.
+    const word = PASS_BUTTON[msg.table.face.pass_word.toLowerCase()] || msg.table.face.pass_word;
+    // A knock beside plays (PT-08 penalize) sets tiles aside: asked twice.
+    const costly = passAt >= 0 && plays > 0;
+    if (!costly) knockAsked = false;
+    $("knock").textContent = costly && knockAsked ? t("{word} anyway: the tiles that fit are set aside", { word }) : word;
+    $("knock").classList.toggle("costly", costly);
     $("draw").onclick = () => move(drawAt);
-    $("knock").onclick = () => move(passAt);
+    $("knock").onclick = () => {
+      if (costly && !knockAsked) { knockAsked = true; say(t("You could lay a tile: a false knock sets aside every tile that fits (PT-08). Press again to knock."), "error"); drawActions(msg); return; }
+      knockAsked = false;
+      move(passAt);
+    };
+    drawPlaces(msg);
+  }
+
+  // The places the chosen tile may go, as buttons too: a finger need not hit a place
+  // on a small board, and a window of a large layout may not show them all.
+  function drawPlaces(msg) {
+    const places = $("places");
+    places.replaceChildren();
+    const plays = chosen ? playsOf(chosen) : [];
+    places.hidden = plays.length < 2;
+    $("choose-again").hidden = !chosen;
+    if (plays.length < 2) return;
+    for (const [m, index] of plays) {
+      const id = pointOf(m);
+      const point = msg.view.layout.points.find((p) => String(p.id) === id) || { id, kind: OPENING, value: "" };
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "place-button " + point.kind;
+      b.dataset.point = id;
+      b.textContent = point.kind === "side" ? `◆${point.value}` : point.kind === OPENING ? t("middle") : `▸${point.value}`;
+      b.setAttribute("aria-label", t("play {tile} at the {place}", { tile: `${m.play[0]}-${m.play[1]}`, place: describePoint(point) }));
+      b.onclick = () => move(index);
+      places.appendChild(b);
+    }
   }
 
   // Drag a tile from the hand onto a place (mouse, pen and touch alike).
@@ -348,7 +450,7 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
   function showHint(msg) {
     if (!last || msg.moves_made !== last.moves_made) return;
     const m = last.legal[msg.move];
-    const what = m.play ? t("play {tile}", { tile: m.play[0] + "-" + m.play[1] }) : m.draw !== undefined ? t("draw") : PASS_WORD[last.table.face.pass_word] || last.table.face.pass_word;
+    const what = m.play ? t("play {tile}", { tile: m.play[0] + "-" + m.play[1] }) : m.draw !== undefined ? t("draw") : PASS_WORD[last.table.face.pass_word.toLowerCase()] || last.table.face.pass_word;
     say(t("Hint: {what}, because {reasons}", { what, reasons: msg.reasons.join("; ") }), "hint");
     if (m.play) {
       hinted = { key: tileKey(m.play) };
@@ -386,20 +488,39 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     });
     const dialog = $("sheet");
     if (!dialog.open) dialog.showModal();
-    drawLayout(body.querySelector(".final-layout"), over.layout, { last: over.layout.tiles.length - 1, unitPx: 16 });
-    const actions = $("sheet-actions");
-    actions.replaceChildren();
+    drawLayout(body.querySelector(".final-layout"), over.layout, { last: over.layout.tiles.length - 1, maxUnitPx: 16, height: Math.max(160, window.innerHeight * 0.35) });
     if (over.match_over) {
-      const done = document.createElement("p");
-      const ended = msg.match.target ? t("Match over.") : t("Game over."), replay = t("Replay"), download = t("Download record");
-      done.innerHTML = `<strong>${escape(ended)}</strong> <a href="/replay/${tableId}">${escape(replay)}</a> · <a href="/api/records/${tableId}">${escape(download)}</a>`;
-      actions.appendChild(done);
-      if (msg.seat >= 0) actions.appendChild(button(t("Rematch"), rematch, "rematch"));
-      actions.appendChild(button(t("Close"), () => dialog.close(), "sheet-close"));
-    } else {
-      actions.appendChild(button(t("Next hand"), () => dialog.close(), "sheet-close"));
+      // Who won, in words, above the final sheet.
+      const ended = msg.match.target ? t("Match over: {outcome}.", { outcome: msg.match.outcome || "" }) : t("Game over: {outcome}.", { outcome: msg.match.outcome || "" });
+      const head = document.createElement("p");
+      head.className = "outcome";
+      head.id = "outcome";
+      head.textContent = ended;
+      body.querySelector("#sheet-title").after(head);
+      if (msg.hands && msg.hands.length > 1) body.insertAdjacentHTML("beforeend", matchSheetHtml(msg));
     }
-    $("sheet-close").focus();
+    sheetActions(msg, over.match_over);
+    // The sheet opens at its top: the result and the last move first.
+    body.scrollTop = 0; dialog.scrollTop = 0;
+    $("sheet-close").focus({ preventScroll: true });
+  }
+
+  function sheetActions(msg, matchOver) {
+    const dialog = $("sheet"), actions = $("sheet-actions");
+    actions.replaceChildren();
+    if (!matchOver) return actions.appendChild(button(t("Next hand"), () => dialog.close(), "sheet-close"));
+    // (Words outside the template strings: the catalog's extractor does not look in them.)
+    const replay = t("Replay"), download = t("Download record");
+    const links = document.createElement("p");
+    links.innerHTML = `<a href="/replay/${tableId}">${escape(replay)}</a> · <a href="/api/records/${tableId}">${escape(download)}</a>`;
+    actions.appendChild(links);
+    // Everyone who played may ask for the rematch (the first makes it, the others join it).
+    if (msg.seat >= 0 || (msg.stand_in || []).some((x) => x)) {
+      const offer = button(msg.rematch ? t("Join the rematch") : t("Rematch"), rematch, "rematch");
+      if (msg.rematch) offer.dataset.join = "1";
+      actions.appendChild(offer);
+    }
+    actions.appendChild(button(t("Close"), () => dialog.close(), "sheet-close"));
   }
 
   function button(text, onClick, id) {
@@ -408,23 +529,31 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     return b;
   }
 
-  function showMatchSheet() {
-    const msg = last, lines = msg.hands || [];
-    const head = [t("hand"), ...msg.names].map((c) => `<th scope="col">${escape(c)}</th>`).join("");
-    const rows = lines.map((h) => `<tr><td>${h.hand}</td>${h.totals.map((total, s) => `<td>${total} <small>(${h.change[s] >= 0 ? "+" : ""}${h.change[s]})</small></td>`).join("")}</tr>`).join("");
+  // The running match sheet: every hand's totals, by pair where seats play in pairs.
+  function matchSheetHtml(msg) {
+    const lines = msg.hands || [];
+    const pairs = msg.table.pairs && msg.names.length === 4;
+    const columns = pairs ? [0, 1] : msg.names.map((_, s) => s);
+    const label = (s) => (pairs ? t("pair {letter}", { letter: "AB"[s] }) + ` (${msg.names[s]} & ${msg.names[s + 2]})` : msg.names[s]);
+    const head = [t("hand"), ...columns.map(label)].map((c) => `<th scope="col">${escape(c)}</th>`).join("");
+    const rows = lines.map((h) => `<tr><td>${h.hand}</td>${columns.map((s) => `<td>${h.totals[s]} <small>(${h.change[s] >= 0 ? "+" : ""}${h.change[s]})</small></td>`).join("")}</tr>`).join("");
     const title = msg.match.target ? t("Match sheet (to {target})", { target: msg.match.target }) : t("Match sheet");
-    $("sheet-body").innerHTML = `<h2 id="sheet-title">${escape(title)}</h2><table class="list"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
-    const actions = $("sheet-actions");
-    actions.replaceChildren(button(t("Close"), () => $("sheet").close(), "sheet-close"));
+    return `<h3>${escape(title)}</h3><div class="wide"><table class="list match-sheet"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>`;
+  }
+
+  function showMatchSheet() {
+    const msg = last;
+    const outcome = msg.match.over && msg.match.outcome ? `<p class="outcome">${escape(msg.match.outcome)}</p>` : "";
+    const title = t("Match sheet");
+    $("sheet-body").innerHTML = `<h2 id="sheet-title">${escape(title)}</h2>${outcome}` + matchSheetHtml(msg);
+    if (msg.match.over) sheetActions(msg, true);
+    else $("sheet-actions").replaceChildren(button(t("Close"), () => $("sheet").close(), "sheet-close"));
     if (!$("sheet").open) $("sheet").showModal();
+    $("sheet").scrollTop = 0;
   }
 
   async function rematch() {
-    const table = last.table;
-    const seats = table.seats.map((s, i) => (s.kind === "bot" && !s.name.endsWith("(bot)") ? { kind: "bot", bot: s.bot } : i === 0 ? { kind: "me" } : { kind: "open" }));
-    if (!seats.some((s) => s.kind === "me")) seats[seats.findIndex((s) => s.kind === "open")] = { kind: "me" };
-    const response = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-      body: JSON.stringify({ game: table.game, options: table.options, seats }) });
+    const response = await fetch(`/api/tables/${tableId}/rematch`, { method: "POST", headers: { "X-CSRF-Token": csrf } });
     const data = await response.json();
     if (response.ok) location.href = data.url; else say(data.detail, "error");
   }
@@ -435,47 +564,31 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
   $("hint").addEventListener("click", () => send({ type: "hint" }));
   $("zoom-in").addEventListener("click", () => setZoom(zoom * 1.5));
   $("zoom-out").addEventListener("click", () => setZoom(zoom / 1.5));
+  $("follow").addEventListener("click", () => { focus = null; if (last && last.view) render(null); });
+  $("choose-again").addEventListener("click", () => { chosen = null; if (last) render(null); });
   function setZoom(value) {
-    zoom = Math.max(1, Math.min(5, value));
-    if (zoom === 1) focus = null;
+    zoom = Math.max(1, Math.min(4, value));
     if (last && last.view) render(null);
   }
-
-  // A magnified board shows part of the layout (its viewBox), dragged to move around:
-  // nothing on the page scrolls sideways however large the layout grows.
-  function magnify(board) {
-    const full = board.viewBox.baseVal;
-    const whole = { x: full.x, y: full.y, w: full.width, h: full.height };
-    $("zoom-out").disabled = zoom === 1;
-    if (zoom === 1) return;
-    if (!focus) {
-      const laid = board.querySelector("g.laid.last") || board.querySelector("g.laid");
-      const box = laid ? laid.getBBox() : { x: whole.x, y: whole.y, width: whole.w, height: whole.h };
-      focus = [box.x + box.width / 2, box.y + box.height / 2];
-    }
-    const w = whole.w / zoom, h = whole.h / zoom;
-    const show = () => {
-      focus[0] = Math.max(whole.x + w / 2, Math.min(whole.x + whole.w - w / 2, focus[0]));
-      focus[1] = Math.max(whole.y + h / 2, Math.min(whole.y + whole.h - h / 2, focus[1]));
-      board.setAttribute("viewBox", `${focus[0] - w / 2} ${focus[1] - h / 2} ${w} ${h}`);
-    };
-    show();
-    board.classList.add("magnified");
-    board.addEventListener("pointerdown", (down) => {
-      if (down.target.closest(".place.target")) return;
-      const scale = w / board.getBoundingClientRect().width;
-      let x = down.clientX, y = down.clientY;
-      const drag = (e) => {
-        focus[0] -= (e.clientX - x) * scale; focus[1] -= (e.clientY - y) * scale;
-        x = e.clientX; y = e.clientY; show();
-      };
-      const stop = () => { window.removeEventListener("pointermove", drag); window.removeEventListener("pointerup", stop); };
-      window.addEventListener("pointermove", drag);
-      window.addEventListener("pointerup", stop);
+  // The play fills the window below what comes before it (the site's bar): its top is
+  // measured, so a bar that wraps on a phone leaves the board less room, not the hand.
+  function fitPlay() {
+    const play = document.querySelector(".play");
+    document.documentElement.style.setProperty("--play-top", `${Math.ceil(play.getBoundingClientRect().top + window.scrollY)}px`);
+  }
+  fitPlay();
+  if ("Notification" in window) {
+    $("notify").closest("label").hidden = false;
+    $("notify").checked = localStorage.getItem("pips-notify") === "on" && Notification.permission === "granted";
+    $("notify").addEventListener("change", async () => {
+      if ($("notify").checked && Notification.permission !== "granted") {
+        $("notify").checked = (await Notification.requestPermission()) === "granted";
+      }
+      localStorage.setItem("pips-notify", $("notify").checked ? "on" : "off");
     });
   }
   let resizing = null;
-  window.addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(() => last && render(null), 150); });
+  window.addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(() => { fitPlay(); if (last) render(null); }, 150); });
   $("join").addEventListener("click", async () => {
     const response = await fetch(`/api/tables/${tableId}/join?invite=${encodeURIComponent(invite)}`, { method: "POST", headers: { "X-CSRF-Token": csrf } });
     const data = await response.json();
