@@ -96,7 +96,15 @@ ENGINE = """
     }
     return n;
   };
-  const used = (g) => g.tiles.reduce((s, t) => s + t.w * t.h, 0) / (g.box ? g.box.w * g.box.h : 1);
+  // The share of the board the tiles cover (the old engine had no board: the tiles'
+  // bounding box stands for it).
+  const used = (g) => {
+    const r = g.tiles;
+    const box = g.box || {
+      w: Math.max(...r.map((t) => t.x + t.w)) - Math.min(...r.map((t) => t.x)),
+      h: Math.max(...r.map((t) => t.y + t.h)) - Math.min(...r.map((t) => t.y)) };
+    return r.reduce((s, t) => s + t.w * t.h, 0) / (box.w * box.h);
+  };
   const out = { final: [], moves: [] };
   for (const layout of finals) {
     const t0 = performance.now();
