@@ -122,7 +122,7 @@ def games_of(game: str, options: dict[str, Any]) -> int:
     second, one of 30 tiles a millisecond); ``benchmarks/web_table.py`` lays out more."""
     if game != "fido":
         return 6
-    return {6: 20, 9: 20, 12: 10}.get(options["set"], 3)
+    return {6: 20, 9: 20, 12: 10}.get(options["set"], 2)
 
 
 def test_thousands_of_final_layouts_have_no_tile_over_another(engine: Page) -> None:
