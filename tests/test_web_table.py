@@ -251,7 +251,11 @@ def test_a_double_18_hand_for_nine_is_played_on_one_screen(
             turns += 1
             page.wait_for_timeout(150)
             if not page.locator("#sheet[open]").count():
-                on_one_screen(page)
+                try:
+                    on_one_screen(page)
+                except AssertionError:
+                    shot(page, f"table-fido-9-d18-{screen}-not-on-one-screen")
+                    raise
                 nothing_scrolls_sideways(page)
             if turns == 8:
                 shot(page, f"table-fido-9-d18-{screen}-midhand")

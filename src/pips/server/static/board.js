@@ -126,6 +126,7 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
 
   function render(event) {
     const msg = last, view = msg.view, table = msg.table;
+    fitPlay();
     tellTurn(msg);
     drawSeats(msg);
     const info = [];
@@ -574,9 +575,16 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
   // measured, so a bar that wraps on a phone leaves the board less room, not the hand.
   function fitPlay() {
     const play = document.querySelector(".play");
+    if (!play) return;
     document.documentElement.style.setProperty("--play-top", `${Math.ceil(play.getBoundingClientRect().top + window.scrollY)}px`);
   }
   fitPlay();
+  // The site's bar may grow after the first measure (a font arrives, a name wraps).
+  if (window.ResizeObserver) {
+    new ResizeObserver(() => { const was = getComputedStyle(document.documentElement).getPropertyValue("--play-top"); fitPlay();
+      if (last && getComputedStyle(document.documentElement).getPropertyValue("--play-top") !== was) render(null); })
+      .observe(document.querySelector("header.bar"));
+  }
   if ("Notification" in window) {
     $("notify").closest("label").hidden = false;
     $("notify").checked = localStorage.getItem("pips-notify") === "on" && Notification.permission === "granted";
