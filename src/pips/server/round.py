@@ -76,19 +76,15 @@ class SeatHolder:
     def belongs_to(self, who: Identity) -> bool:
         """The place is ``who``'s: held by them, or by the bot that took it while they
         were away."""
-        if self.kind == "open":
-            return False
-        if who.user_id is not None:
-            return self.user_id == who.user_id
-        return who.guest is not None and self.guest == who.guest
+        return self.kind != "open" and self._names(who)
 
     def open_to(self, who: Identity) -> bool:
         """An open place ``who`` may take: open to anyone, or kept for them (a
         rematch keeps each player's place)."""
-        if self.kind != "open":
-            return False
-        if self.user_id is None and self.guest is None:
-            return True
+        return self.kind == "open" and (not self.kept or self._names(who))
+
+    def _names(self, who: Identity) -> bool:
+        # The account, or for a guest the guest's token, recorded with the place.
         if who.user_id is not None:
             return self.user_id == who.user_id
         return who.guest is not None and self.guest == who.guest
