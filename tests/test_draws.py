@@ -204,11 +204,17 @@ def test_a_rounds_table_cards_and_sheets_in_one_pdf(
     )
     assert code == 0 and "round 2, 4 table(s)" in written, err
     with pdfplumber.open(pdf) as document:
-        text = "\n".join(page.extract_text() or "" for page in document.pages)
+        pages = [page.extract_text() or "" for page in document.pages]
+    text = "\n".join(pages)
+    # A card and a one-page sheet per table (double-6).
+    assert len(pages) == 2 * len(tables)
     for number, seats in enumerate(tables, 1):
-        card = text.split(f"Runde 2 · Tisch {number}\n")[1]
-        listed = [line.split(": ", 1)[1] for line in card.splitlines()[1 : 1 + len(seats)]]
-        assert listed == seats
+        card = pages[2 * (number - 1)]
+        assert card.startswith(f"Runde 2\nTisch\n{number}\n"), card
+        rows = card.split("\nSitz\n")[1].splitlines()
+        assert [row.split(" ", 1) for row in rows] == [
+            [str(seat), name] for seat, name in enumerate(seats, 1)
+        ]
     assert text.count("FIDO-Divisorspiel — Spielformular") == len(tables)
     assert "Ort: Neumühle" in text and "03.10.2026" in text
 

@@ -231,7 +231,16 @@ def test_standings_export_as_csv_and_pdf(site: Site) -> None:
     )
     text = anna.client.get(f"/events/{key}/standings.csv").text
     rows = list(csv.DictReader(io.StringIO(text)))
-    assert [r["name"] for r in rows] == [s["name"] for s in event_of(anna, key)["standings"]]
+    assert [r["Player"] for r in rows] == [s["name"] for s in event_of(anna, key)["standings"]]
+    # For a German reader: German heads, semicolons, decimal commas, a byte-order mark
+    # (a German spreadsheet opens it as it is).
+    german = anna.client.get(
+        f"/events/{key}/standings.csv", headers={"Accept-Language": "de"}
+    ).content.decode("utf-8")
+    assert german.startswith("\ufeffPlatz;SpielerIn;Punkte;Siege;Partien")
+    rows = list(csv.DictReader(io.StringIO(german.lstrip("\ufeff")), delimiter=";"))
+    assert [r["SpielerIn"] for r in rows] == [s["name"] for s in event_of(anna, key)["standings"]]
+    assert all("," in r["Ø-Platz"] for r in rows)
     pdf = anna.client.get(f"/events/{key}/standings.pdf")
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF-")
     sheets = anna.client.get(f"/events/{key}/rounds/1/sheets.pdf")

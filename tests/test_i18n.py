@@ -182,7 +182,7 @@ def test_a_phrase_is_its_english_and_is_said_in_the_readers_language() -> None:
         assert i18n.say(sets) == "Doppel-6, Doppel-9"
         # A figure in a phrase gets the language's decimal sign.
         threat = phrase("gives the next seat about {points} points", points=1.5)
-        assert i18n.say(threat) == "gibt dem nächsten Platz etwa 1,5 Punkte"
+        assert i18n.say(threat) == "gibt dem nächsten Sitz etwa 1,5 Punkte"
         assert i18n.decimal(29.0) == "29,00" and i18n.percent(0.333) == "33,3%"
         # Names and other plain strings in a message are never looked up.
         message = {"said": went, "names": ["draw", "Stock"], "n": 3, "list": [went]}

@@ -138,3 +138,23 @@ def test_pairs_are_rated_as_teams() -> None:
     standings = {s.name: s for s in compute(games, AS_OF)}
     assert standings["A"].mu == pytest.approx(standings["C"].mu)
     assert standings["A"].mu > standings["B"].mu
+
+
+def test_the_worked_example_in_the_documentation_is_what_the_code_computes() -> None:
+    """docs/results.md shows the evening's list; the list page computes it live."""
+    from pathlib import Path
+
+    from pips.results.rating import worked_example
+
+    docs = (Path(__file__).parents[1] / "docs" / "results.md").read_text(encoding="utf-8")
+    lines = worked_example()
+    assert [line.name for line in lines][:1] == ["Dora"]
+    by_points = max(lines, key=lambda line: line.points)
+    assert by_points.name == "Anna" and lines.index(by_points) == 3
+    assert sum(line.rating < 0 for line in lines) == 2
+    for line in lines:
+        row = (
+            f"| {line.name} | {line.points} | {', '.join(map(str, line.places))} | "
+            f"{line.mu:.2f} | {line.sigma:.2f} | {line.rating:.2f} |"
+        )
+        assert row in docs, row

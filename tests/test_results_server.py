@@ -5,7 +5,10 @@ results in the next month, the export, and games played on the server."""
 from __future__ import annotations
 
 import csv
+import html
 import io
+import re
+import sys
 import time
 from datetime import date, datetime
 from pathlib import Path
@@ -181,12 +184,28 @@ def csv_text(rows: list[list[object]]) -> bytes:
     return out.getvalue().encode()
 
 
-def upload(person: Person, rows: list[list[object]]) -> Any:
-    """The upload form, as a browser sends it."""
-    return person.client.post(
+def upload(person: Person, rows: list[list[object]], *, save: bool = True) -> Any:
+    """The upload form, as a browser sends it: the file is checked and shown, then
+    (``save``) the reviewed text is sent back to be saved."""
+    checked = person.client.post(
         "/results/upload",
         data={"csrf": person.csrf, "group": ""},
         files={"file": ("kiel.csv", csv_text(rows), "text/csv")},
+    )
+    if not save or checked.status_code != 200:
+        return checked
+    reviewed = re.search(r'name="reviewed" value="([0-9a-f]+)"', checked.text)
+    text = re.search(r'<textarea name="csv_text" hidden>(.*?)</textarea>', checked.text, re.S)
+    assert reviewed is not None and text is not None, checked.text
+    return person.client.post(
+        "/results/upload",
+        data={
+            "csrf": person.csrf,
+            "group": "",
+            "csv_text": html.unescape(text[1]),
+            "reviewed": reviewed[1],
+            "action": "save",
+        },
     )
 
 
@@ -207,6 +226,9 @@ def test_csv_upload_is_all_or_nothing(site: Site) -> None:
     assert site.count() == 0
     page = upload(anna, bad)
     assert page.status_code == 422 and "game 3 (line 8)" in page.text
+    assert site.count() == 0
+    shown = upload(anna, good, save=False)
+    assert shown.status_code == 200 and 'id="review"' in shown.text
     assert site.count() == 0
     page = upload(anna, good)
     assert page.status_code == 200 and "Entered 2 result(s)" in page.text
@@ -348,6 +370,43 @@ def test_published_months_never_change_and_late_results_enter_the_next_month(
     assert "pips rating" in page.text and "FLADUB" not in page.text
     assert "▲" in page.text and "▼" in page.text
     assert "2 late results" in page.text and "FIDO divisor game" in page.text
+    assert 'id="worked-example"' in page.text and 'id="list-inputs"' in page.text
+    german = anna.client.get("/list", params={"game": "fido"}, headers={"Accept-Language": "de"})
+    assert "pips-Wertungszahl" in german.text and "pips rating" not in german.text
+    assert "Nur die Plätze" in german.text or "nur die Plätze" in german.text
+    # Anyone computes a published list again from its games, with openskill alone:
+    # the program of docs/results.md, run on October's and November's games.
+    for month in ("2026-10", "2026-11"):
+        inputs = anna.client.get(f"/api/lists/fido/{month}/games.json")
+        assert inputs.status_code == 200, inputs.text
+        assert checked_by_the_documented_program(inputs.json()) == "ok"
+
+
+def checked_by_the_documented_program(data: dict[str, Any]) -> str:
+    """Run the program docs/results.md gives ("Check a month yourself") on a list's
+    games: "ok" when it finds every player's numbers as published."""
+    import contextlib
+    import json
+    import runpy
+    import tempfile
+
+    docs = (Path(__file__).parents[1] / "docs" / "results.md").read_text(encoding="utf-8")
+    program = docs.split("### Check a month yourself")[1].split("```python")[1].split("```")[0]
+    printed = io.StringIO()
+    argv = sys.argv
+    with tempfile.TemporaryDirectory() as folder:
+        source, games = Path(folder) / "check_month.py", Path(folder) / "games.json"
+        source.write_text(program, encoding="utf-8")
+        games.write_text(json.dumps(data), encoding="utf-8")
+        try:
+            sys.argv = [str(source), str(games)]
+            with contextlib.redirect_stdout(printed):
+                runpy.run_path(str(source), run_name="__main__")
+        finally:
+            sys.argv = argv
+    said = printed.getvalue()
+    assert said.strip().endswith(f"{len(data['list'])} players checked"), said
+    return "ok" if "differs" not in said else said
 
 
 def test_export_has_the_federation_fields_of_a_month(site: Site) -> None:
@@ -483,7 +542,7 @@ def test_a_result_in_german_with_german_dates_and_refusals(site: Site) -> None:
     jurgen.client.headers.update(german)
     wrong = jurgen.enter(fido("2026-10-03", ("Jürgen", 14, 0), ("Jürgen", 17, 13), ("Cleo", 9, 1)))
     assert wrong.status_code == 422
-    assert "sitzt auf zwei Plätzen" in wrong.json()["detail"], wrong.text
+    assert "ist auf zwei Sitzen eingetragen" in wrong.json()["detail"], wrong.text
     made = jurgen.enter(fido("2026-10-03", ("Jürgen", 14, 0), ("Bärbel", 17, 13), ("Cleo", 9, 1)))
     assert made.status_code == 201, made.text
     page = jurgen.client.get(made.json()["urls"][0]).text

@@ -17,7 +17,7 @@ import pytest
 from pips.core.names import name_key
 from pips.results.entry import Checked, Entry, EntryError, Line, check, read_csv, write_csv
 from pips.results.players import UnknownPlayers, close
-from pips.results.service import Conflict, Filter, NotAllowed, Results
+from pips.results.service import Conflict, Filter, NotAllowed, Results, ResultsError
 from pips.store.db import Database
 from pips.store.models import User
 from tests.server_helpers import database_urls, new_database
@@ -154,8 +154,9 @@ def test_a_typo_asks_before_a_new_player_is_made(club: Club) -> None:
     )
     with pytest.raises(UnknownPlayers) as asked:
         club.enter("Anna", typo, group="kiel")
-    assert "did you mean Anna Berg?" in str(asked.value)
-    assert asked.value.suggestions == {"Ana Berg": ["Anna Berg"]}
+    assert "did you mean Anna Berg (" in str(asked.value)
+    (berg,) = asked.value.candidates["Ana Berg"]
+    assert berg["name"] == "Anna Berg" and berg["last_game"] == "2026-10-05"
     # Confirmed as new, it is a new player.
     club.enter("Anna", typo, group="kiel", new_players=["ana berg"])
     names = {p["name"] for p in club.results.players.of_group("kiel")}
@@ -448,3 +449,62 @@ def test_a_month_published_with_holds_says_so_and_a_cleared_result_counts_later(
     club.publish("2026-11")
     november = club.results.lists.world_list("fido", "2026-11")
     assert november is not None and november["late"] == 41
+
+
+def test_one_person_entered_at_an_evening_and_at_home_stays_one_player(club: Club) -> None:
+    """Issue 34: a home game (no group) naming a player of the club's evening, entered
+    by somebody who never played with her, asks which player is meant instead of
+    making a second player of the same name; chosen, it is the same player."""
+    club.enter(
+        "Anna", club.game(5, ("Anna", 9, 0), ("Wilma Öztürk", 8, 1), ("Cleo", 1, 1)), group="kiel"
+    )
+    home = club.game(7, ("Mallory", 12, 0), ("Wilma Öztürk", 3, 4), ("Dora", 5, 2))
+    with pytest.raises(UnknownPlayers) as asked:
+        club.enter("Mallory", home)
+    (wilma,) = asked.value.candidates["Wilma Öztürk"]
+    assert wilma["group"] is not None and wilma["last_game"] == "2026-10-05"
+    # A number that is not a player of that name is refused, and nothing is saved.
+    with pytest.raises(ResultsError, match="not a player named like"):
+        club.enter("Mallory", home, known_players={"Wilma Öztürk": wilma["id"] + 1000})
+    club.enter("Mallory", home, known_players={"wilma öztürk": wilma["id"]})
+    # A member of the club is not asked: the club's players are the ones a name means.
+    club.enter("Ben", club.game(8, ("Ben", 12, 0), ("Wilma Öztürk", 3, 4), ("Emil", 5, 2)))
+    named = club.results.players.named("Wilma Öztürk")
+    assert len(named) == 1
+    assert club.results.players.player(named[0]["id"])["results"] == 3
+
+
+def test_an_evenings_players_become_the_clubs_and_its_representative_confirms_them(
+    club: Club,
+) -> None:
+    """Issue 34: players of a club's evening become the club's players (an account is
+    invited); a home game of them, entered without a group, waits on the club's
+    representative, who is listed for it, confirms it, and it counts; a game with a
+    seat nobody vouches for is listed for an administrator instead."""
+    anna, root = club.ids["Anna"], club.ids["Root"]
+    made = club.results.events.create(
+        anna, name="Clubabend", game="fido", played_on=date(2026, 10, 2), rounds=1, group="kiel"
+    )
+    club.results.events.add_players(
+        anna, made["key"], ["Wilma", "Xaver", "Mallory"], new_players=["Wilma", "Xaver"]
+    )
+    kiel = club.results.groups.group("kiel", club.ids["Mallory"])
+    assert kiel["membership"] == "invited"
+    home = club.game(9, ("Ben", 20, 0), ("Wilma", 10, 3), ("Xaver", 5, 4))
+    (rid,) = club.enter("Ben", home)
+    shown = club.results.register.result(rid)
+    assert not shown["counts"] and shown["can_confirm"] == ["Anna (Kiel)"]
+    assert "Anna (Kiel)" in shown["why_not"]
+    (waiting,) = club.results.reviews.waiting(anna)
+    assert waiting["id"] == rid and "Kiel" in waiting["why"]
+    assert club.results.reviews.waiting(club.ids["Mallory"]) == []
+    club.results.reviews.review(anna, rid, "confirm")
+    assert club.results.register.result(rid)["counts"]
+    assert club.results.reviews.waiting(anna) == []
+
+    # A seat of no group and no account: only an administrator's word covers it.
+    stranger = club.game(10, ("Ben", 20, 0), ("Wilma", 10, 3), ("Zora", 5, 4))
+    (other,) = club.enter("Ben", stranger, new_players=["Zora"])
+    assert club.results.register.result(other)["can_confirm"] == []
+    assert [r["id"] for r in club.results.reviews.waiting(anna)] == []
+    assert other in [r["id"] for r in club.results.reviews.waiting(root)]

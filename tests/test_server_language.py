@@ -41,7 +41,7 @@ def test_the_page_follows_the_browser_then_the_choice_then_the_account(
         page = guest.http.get("/", headers=german).text
         assert "Neuer Tisch" in page and "Tisch eröffnen" in page and "FIDO-Divisorspiel" in page
         assert "Spielrichtung." in page and "Bot: Meister" in page  # a game option's help
-        assert '"Seat {number}": "Platz {number}"' in page  # the scripts' words
+        assert '"Seat {number}": "Sitz {number}"' in page  # the scripts' words
         # A refusal is in the asker's language too (made while serving the request).
         twin = Browser(server)
         refused = twin.http.post(

@@ -1,7 +1,8 @@
 """The printed score sheets, measured from the PDF (pdfplumber): at every game and
-player count, with names of 40 characters, every word lies inside its cell (none runs
-over a grid line), every player has a signature line, and the FIDO sheet has a row for
-every scoring play of 99 games in 100."""
+player count, with names of 80 characters, every word lies inside its cell (none runs
+over a grid line) and no word of a name is broken, every player has a signature line,
+the FIDO sheet has a row for every scoring play of 99 games in 100 and fits the pages a
+club prints (issue 34), and a round's table cards are read across the room."""
 
 from __future__ import annotations
 
@@ -13,12 +14,29 @@ import pytest
 
 from pips.games.fido import DIVISORS
 from pips.games.registry import all_games, find_game
-from pips.results.sheet import SCORING_ROWS, SheetError, score_sheet
+from pips.results.draws import RoundDraw, Table
+from pips.results.sheet import SCORING_ROWS, SheetError, round_sheets, score_sheet
 
 
 def long_name(seat: int) -> str:
-    """40 characters, with a word of its own to find it by (Sitz0, Sitz1 ...)."""
-    return f"Anna-Lena Sitz{seat} Müller-Lüdenscheidt-Bergmann"[:40].ljust(40, "x")
+    """80 characters, with a word of its own to find it by (Sitz0, Sitz1 ...)."""
+    name = f"Anna-Katharina Sitz{seat} Müller-Lüdenscheidt von Hohenzollern-Sigmaringen-Ost"
+    return name[:80].ljust(80, "x")
+
+
+NAME_WORDS = ("Anna-", "Katharina", "Müller-", "Lüdenscheidt", "Hohenzollern-", "Sigmaringen-")
+"""The parts of :func:`long_name` a line may end or begin with: nothing else."""
+
+
+def most_pages(game: str, players: int, top: int | None) -> int:
+    """The pages a sheet may take (issue 34): a FIDO sheet of double-9 or double-12
+    for three to six players one A4 page, double-15 and double-18 two up to six
+    players and three for nine; every other sheet one page."""
+    if game == "fido" and (top or 12) >= 15:
+        return 2 if players <= 6 else 3
+    if game == "fido" and players > 6:
+        return 2
+    return 1
 
 
 def cases() -> list[tuple[str, int, int | None]]:
@@ -56,7 +74,7 @@ def test_every_word_lies_inside_its_cell_with_long_names(
     game: str, players: int, top: int | None
 ) -> None:
     names = [long_name(seat) for seat in range(players)]
-    assert all(len(n) == 40 for n in names)
+    assert all(len(n) == 80 for n in names)
     try:
         pdf = score_sheet(game, players, top, names=names, place="Gaststätte Zur Linde")
     except SheetError:
@@ -68,16 +86,19 @@ def test_every_word_lies_inside_its_cell_with_long_names(
         crossed = [w for page in document.pages for w in words_cross_no_line(page)]
         pages = len(document.pages)
     assert crossed == []
-    # Every name is printed whole (wrapped at most) in its column and at its signature.
+    assert pages <= most_pages(game, players, top), pages
+    # Every name is printed whole (wrapped at most, at spaces and hyphens) in its column
+    # and at its signature.
     words = text.split()
     for seat in range(players):
         assert words.count(f"Sitz{seat}") >= 2, (seat, text[:400])
+    for word in words:
+        if any(part in word for part in ("Kathar", "Lüdensch", "Hohenzol", "Sigmar")):
+            assert any(word.endswith(p) or p in word for p in NAME_WORDS), word
     assert "Signatures" in text and "Group:" in text
     if game == "fido":
         assert "Went out" in text and "Pips left in hand" in text
-        assert SCORING_ROWS and str(SCORING_ROWS[(top or 12, players)]) in text
-        if SCORING_ROWS[(top or 12, players)] > 40:
-            assert pages >= 2  # the grid goes on, its head repeated
+        assert SCORING_ROWS and str(SCORING_ROWS[(top or 12, players)]) in words
     # Rule ids only in the small footnote at the end, not in the words above it.
     body, _, footnote = text.rpartition("Enter the result")
     assert "(F-1" not in body and "(PT-1" not in body and "floor(" not in body
@@ -91,8 +112,8 @@ def test_a_target_where_the_game_has_one() -> None:
     assert "Match to: 50" in text and "the first pair to 50 wins" in text
     with pytest.raises(SheetError, match="one hand, with no target"):
         score_sheet("fido", 4, target=50)
-    with pytest.raises(SheetError, match="at most 40"):
-        score_sheet("family", 3, names=["x" * 41])
+    with pytest.raises(SheetError, match="at most 80"):
+        score_sheet("family", 3, names=["x" * 81])
 
 
 def test_the_measure_sees_a_name_printed_over_the_next_column() -> None:
@@ -108,3 +129,21 @@ def test_the_measure_sees_a_name_printed_over_the_next_column() -> None:
     SimpleDocTemplate(out, pagesize=A4).build([grid])
     with pdfplumber.open(io.BytesIO(out.getvalue())) as document:
         assert words_cross_no_line(document.pages[0])
+
+
+def test_a_round_prints_a_card_and_a_one_page_sheet_per_table() -> None:
+    """Four tables of double-12: eight pages, each card with its table's number in
+    letters some 6 cm high and every seat's name whole."""
+    seats = [tuple(long_name(4 * t + s)[:30].strip() for s in range(4)) for t in range(4)]
+    drawn = RoundDraw(2, tuple(Table(t + 1, seats[t]) for t in range(4)), ())
+    pdf = round_sheets("fido", drawn, 12, place="Bürgerhaus", event="Clubabend", language="de")
+    with pdfplumber.open(io.BytesIO(pdf)) as document:
+        assert len(document.pages) == 8
+        for table in range(4):
+            card = document.pages[2 * table]
+            biggest = max(card.chars, key=lambda c: c["size"])
+            assert biggest["text"] == str(table + 1) and biggest["size"] >= 150
+            text = card.extract_text() or ""
+            assert "Runde 2" in text and "Tisch" in text
+            for name in seats[table]:
+                assert f"Sitz{4 * table + seats[table].index(name)}" in text

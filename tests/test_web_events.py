@@ -66,6 +66,11 @@ def enter_table(page: Page, seats: list[str], rng: random.Random) -> dict[str, i
         page.fill(f"input[name=pips{seat}]", str(pips))
         finals[name] = points - pips
     page.check("input[name=out][value='0']")
+    page.click("#check-table")
+    # Check first: the review shows every final score before anything is saved.
+    review = page.locator("#review").inner_text()
+    for name, final in finals.items():
+        assert name in review and str(final) in review
     page.click("#save-table")
     page.wait_for_selector("#standings")
     return finals
@@ -97,7 +102,7 @@ def test_an_evening_of_17_fido_players_in_the_browser(browser: Browser, server: 
     anna.click("#add-players button")
     if anna.locator("#asked").count():
         # Names like known players of the group: confirmed as new players.
-        for box in anna.locator("#asked input[type=checkbox]").all():
+        for box in anna.locator("#asked input[type=radio][value=new]").all():
             box.check()
         anna.click("#add-players button")
     assert anna.locator("#players li").count() == 17
@@ -139,6 +144,11 @@ def test_an_evening_of_17_fido_players_in_the_browser(browser: Browser, server: 
     assert ben.evaluate("document.documentElement.scrollWidth") <= 390
     shot(ben, "event-standings-on-a-phone")
     anna.click("#close-event")
+    # Closing cannot be undone: it is asked again, saying what it does.
+    anna.wait_for_selector("#confirm")
+    assert re.search(r"cannot be undone|nicht rückgängig", anna.locator("#confirm").inner_text())
+    shot(anna, "event-close-confirm")
+    anna.click("#confirm-yes")
     anna.wait_for_selector("#event-facts")
     assert re.search(r"closed|geschlossen", anna.locator("#event-facts").inner_text())
     month = datetime.now(UTC).strftime("%Y-%m")

@@ -153,6 +153,9 @@ def test_enter_upload_dispute_and_read_the_world_list(
     anna.set_input_files("input[type=file]", str(upload))
     anna.select_option("select[name=group]", "domino-club-kiel")
     anna.click("#upload-form button")
+    anna.wait_for_selector("#review")
+    assert total(server) == before
+    anna.click("#save")
     anna.wait_for_selector("#entered")
     assert "Entered 2 result(s)" in anna.locator("#entered").inner_text()
     assert total(server) == before + 3

@@ -2,7 +2,8 @@
 
 One module per command group: :mod:`~pips.cli.play`, :mod:`~pips.cli.enter`,
 :mod:`~pips.cli.simulate` (and tournaments), :mod:`~pips.cli.records` (replay, check,
-rules), :mod:`~pips.cli.serve`, :mod:`~pips.cli.results` (sheets, the world list);
+rules), :mod:`~pips.cli.serve`, :mod:`~pips.cli.results` (sheets, the world list),
+:mod:`~pips.cli.result` (a paper sheet's result);
 :mod:`~pips.cli.base` holds what they share.
 
 Every game option is a flag named after it (``--doubles-inline optional``); a flag
@@ -23,7 +24,7 @@ import typer
 
 from pips import __version__, i18n, record
 from pips.bots.external import BotError
-from pips.cli import analyse, enter, events, play, records, results, serve, simulate
+from pips.cli import analyse, enter, events, play, records, result, results, serve, simulate
 from pips.cli.base import UsageError, app, err, out
 from pips.core.errors import RuleError
 from pips.i18n import _, explain
@@ -36,6 +37,7 @@ __all__ = [
     "main",
     "play",
     "records",
+    "result",
     "results",
     "serve",
     "simulate",

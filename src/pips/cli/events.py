@@ -229,10 +229,13 @@ def _show(shown: dict[str, Any]) -> None:
         highlight=False,
     )
     for one in shown["drawn"]:
-        out.print(
-            "\n" + _("Round {number}").format(number=one["number"]) + f" ({one['status']})",
-            markup=False,
+        heading = (
+            _("Final table")
+            if one.get("method") == "final"
+            else _("Round {number}").format(number=one["number"])
         )
+        day = i18n.numeric_date(date.fromisoformat(one.get("date") or shown["date"]))
+        out.print(f"\n{heading} · {day} ({one['status']})", markup=False)
         for table in one["tables"]:
             result = table["result"]
             said = (
@@ -253,15 +256,31 @@ def _show(shown: dict[str, Any]) -> None:
     for heading in (_("place"), _("player"), _("points"), _("wins"), _("games"), _("byes")):
         grid.add_column(heading)
     for s in shown["standings"]:
+        marks = []
+        if s.get("final_place"):
+            marks.append(_("final table: place {place}").format(place=s["final_place"]))
+        if s.get("late_from"):
+            marks.append(_("from round {number}").format(number=s["late_from"]))
+        if s.get("withdrawn_from"):
+            marks.append(_("withdrew after round {number}").format(number=s["withdrawn_from"] - 1))
         grid.add_row(
             str(s["place"]),
-            s["name"],
+            s["name"] + (f" ({'; '.join(marks)})" if marks else ""),
             str(s["points"]),
             str(s["wins"]),
             str(s["games"]),
             str(s["byes"]),
         )
     out.print(grid)
+    for rows, title in ((shown.get("clubs"), _("Clubs")), (shown.get("teams"), _("Teams"))):
+        if not rows:
+            continue
+        groups = Table(title=title)
+        for heading in (_("place"), _("name"), _("points"), _("counted")):
+            groups.add_column(heading)
+        for g in rows:
+            groups.add_row(str(g["place"]), g["name"], str(g["points"]), ", ".join(g["counted"]))
+        out.print(groups)
 
 
 @event.command("create")
@@ -279,6 +298,25 @@ def event_create(
     fixed_pairs: Annotated[
         bool, typer.Option(help="A game of pairs with fixed partners (drawn as pairs).")
     ] = False,
+    days: Annotated[
+        str,
+        typer.Option(
+            help="A championship's days, comma separated (the rounds are spread over them)."
+        ),
+    ] = "",
+    pairing: Annotated[
+        str, typer.Option(help="Rounds after the first: lot (avoiding repeats) or swiss.")
+    ] = "lot",
+    tiebreak: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A tie-break, in order; repeat the option: wins, average-place, buchholz, "
+            "best-game, fewer-byes."
+        ),
+    ] = None,
+    check_in: Annotated[
+        bool, typer.Option("--check-in", help="Draw only players checked in.")
+    ] = False,
     database: DatabaseOption = None,
 ) -> None:
     """Create an event: players, rounds and results follow with the other commands (or
@@ -287,8 +325,9 @@ def event_create(
 
     try:
         when = parse_date(day)
-    except EntryError:
-        fail(_("--date {text!r} is not a date (2026-10-03 or 03.10.2026)").format(text=day))
+        schedule = [parse_date(d.strip()) for d in days.split(",") if d.strip()]
+    except EntryError as exc:
+        fail(explain(exc))
     service = _service(database)
     options = {} if top is None else {"set": parse_set(top)}
     shown = _call(
@@ -304,6 +343,10 @@ def event_create(
         online=online,
         bots=bots,
         fixed_pairs=fixed_pairs,
+        days=schedule,
+        pairing=pairing,
+        tiebreaks=tiebreak or ("wins", "average-place"),
+        check_in=check_in,
     )
     out.print(_("created {name}: key {key}").format(name=shown["name"], key=shown["key"]))
 
@@ -311,7 +354,12 @@ def event_create(
 @event.command("players")
 def event_players(
     key: KeyArgument,
-    names: Annotated[str, typer.Argument(help="Players, comma separated; a pair as 'Anna & Ben'.")],
+    names: Annotated[
+        str,
+        typer.Argument(
+            help="Players, comma separated; a pair as 'Anna & Ben'; a club as 'Anna;SC Kiel'."
+        ),
+    ],
     by: OrganiserOption,
     new: Annotated[
         str, typer.Option(help="Names that are new players though they look like known ones.")
@@ -319,7 +367,9 @@ def event_players(
     database: DatabaseOption = None,
 ) -> None:
     """Add players (after the first draw: late arrivals, from the next round on)."""
-    listed = [n.strip() for n in names.split(",") if n.strip()]
+    entries = [n.strip() for n in names.split(",") if n.strip()]
+    listed = [n.split(";")[0].strip() for n in entries]
+    clubs = {n.split(";")[0].strip(): n.split(";")[1].strip() for n in entries if ";" in n}
     pairs = [
         [p.strip() for p in n.replace("+", "&").split("&")] for n in listed if "&" in n or "+" in n
     ]
@@ -332,6 +382,7 @@ def event_players(
         single,
         pairs=pairs,
         new_players=[n.strip() for n in new.split(",") if n.strip()],
+        clubs=clubs,
     )
     out.print(_("{count} players").format(count=len(shown["players"])))
 
@@ -357,11 +408,71 @@ def event_withdraw(
 
 
 @event.command("round")
-def event_round(key: KeyArgument, by: OrganiserOption, database: DatabaseOption = None) -> None:
-    """Draw the next round (the round before must be over)."""
+def event_round(
+    key: KeyArgument,
+    by: OrganiserOption,
+    method: Annotated[
+        str | None, typer.Option(help="lot or swiss (the event's pairing if left out).")
+    ] = None,
+    top: SetOption = None,
+    final: Annotated[
+        int | None, typer.Option(help="Draw the final table of this many leaders instead.")
+    ] = None,
+    database: DatabaseOption = None,
+) -> None:
+    """Draw the next round (the round before must be over), or the final table."""
     service = _service(database)
-    shown = _call(service.rounds.draw_next, _account(service, by), key)
+    shown = _call(
+        service.rounds.draw_next,
+        _account(service, by),
+        key,
+        method=method,
+        top=None if top is None else parse_set(top),
+        final=final,
+    )
     _show(shown)
+
+
+@event.command("seed")
+def event_seed(
+    key: KeyArgument,
+    by: OrganiserOption,
+    order: Annotated[
+        str,
+        typer.Argument(help="Names, the strongest first, comma separated; empty: the world list."),
+    ] = "",
+    database: DatabaseOption = None,
+) -> None:
+    """Seed the players before the first round: the top seeds sit at different tables."""
+    service = _service(database)
+    names = [n.strip() for n in order.split(",") if n.strip()] or None
+    shown = _call(service.events.seed, _account(service, by), key, names)
+    seeded = sorted((p for p in shown["players"] if p["seed"]), key=lambda p: p["seed"])
+    for p in seeded:
+        out.print(f"{p['seed']:>3}  {p['name']}")
+
+
+@event.command("check-in")
+def event_check_in(
+    key: KeyArgument,
+    names: Annotated[str, typer.Argument(help="Players here, comma separated.")],
+    by: OrganiserOption,
+    undo: Annotated[bool, typer.Option(help="Mark them not here.")] = False,
+    database: DatabaseOption = None,
+) -> None:
+    """Check players in (an event with a check-in draws only those)."""
+    from pips.core.names import name_key
+
+    service = _service(database)
+    actor = _account(service, by)
+    shown = _call(service.events.event, key)
+    ids = {name_key(p["name"]): p["id"] for p in shown["players"]}
+    for name in [n.strip() for n in names.split(",") if n.strip()]:
+        if name_key(name) not in ids:
+            fail(_("{name} is not a player of this event").format(name=name))
+        shown = _call(service.events.check_in, actor, key, ids[name_key(name)], not undo)
+    here = sum(1 for p in shown["players"] if p["checked_in"])
+    out.print(_("{count} of {total} checked in").format(count=here, total=len(shown["players"])))
 
 
 @event.command("result")

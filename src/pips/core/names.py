@@ -30,14 +30,18 @@ from pips.core.phrase import phrase
 
 MIN_LENGTH = 2
 MAX_LENGTH = 40
+"""An account's name (shown at the tables, in seats and lists)."""
+PERSON_LENGTH = 80
+"""A person's name at a real table: double names such as "Anna-Katharina
+Müller-Lüdenscheidt" run past 40 characters, and a sheet must not cut them."""
 PUNCTUATION = frozenset(" .-'’")
 """Besides letters, marks and digits, a name may hold spaces, dots, hyphens and
 apostrophes (typed ' or ’)."""
 
 
-def check_name(name: str) -> str:
+def check_name(name: str, longest: int = MAX_LENGTH) -> str:
     """``name`` as it is kept (NFC, trimmed, single spaces), or :class:`ValueError` in
-    words for the person."""
+    words for the person; at most ``longest`` characters."""
     if not isinstance(name, str):
         raise ValueError(phrase("a name is text"))
     text = " ".join(unicodedata.normalize("NFC", name).split(" "))
@@ -54,12 +58,12 @@ def check_name(name: str) -> str:
                     " and apostrophes"
                 )
             )
-    if not MIN_LENGTH <= len(text) <= MAX_LENGTH:
+    if not MIN_LENGTH <= len(text) <= longest:
         raise ValueError(
             phrase(
                 "a name is {MIN_LENGTH} to {MAX_LENGTH} characters",
                 MIN_LENGTH=MIN_LENGTH,
-                MAX_LENGTH=MAX_LENGTH,
+                MAX_LENGTH=longest,
             )
         )
     if unicodedata.category(text[0])[0] not in "LN":
@@ -72,3 +76,19 @@ def name_key(name: str) -> str:
     and spaces folded)."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
     return " ".join(folded.split())
+
+
+GERMAN_LETTERS = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss"})
+
+
+def sort_key(name: str) -> tuple[str, str]:
+    """How names are put in order, as a German list does (DIN 5007, variant 1):
+    umlauts with their vowels (Müller before Muster), ß as ss, accents and case
+    ignored; names that differ only so keep a fixed order.
+
+    >>> sorted(["Zoe", "Özdemir", "Müller", "Muster", "Ohm", "anna"], key=sort_key)
+    ['anna', 'Müller', 'Muster', 'Ohm', 'Özdemir', 'Zoe']
+    """
+    folded = unicodedata.normalize("NFC", name).casefold().translate(GERMAN_LETTERS)
+    bare = "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c))
+    return bare, name

@@ -10,6 +10,7 @@ template and then fills the fields (:func:`pips.i18n.say`); ``str()`` gives the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -51,7 +52,7 @@ def phrase(template: str, **fields: Any) -> Phrase:
     return Phrase(template, fields)
 
 
-def joined(parts: list[str], separator: str = ", ") -> Phrase:
+def joined(parts: Sequence[str], separator: str = ", ") -> Phrase:
     """Phrases (or plain words) joined as one, each translated on its own."""
     names = {f"p{i}": part for i, part in enumerate(parts)}
     return Phrase(separator.join("{" + name + "}" for name in names), names)

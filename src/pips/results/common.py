@@ -115,7 +115,9 @@ SPELLED_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
 def slugify(name: str) -> str:
     """A group's address from its name, umlauts spelled out and other accents dropped
     (``Domino-Freunde Mühle`` is ``domino-freunde-muehle``)."""
-    spelled = unicodedata.normalize("NFKD", name.casefold().translate(SPELLED_OUT))
+    # Composed first: a name typed on some systems arrives as u + a combining mark.
+    composed = unicodedata.normalize("NFC", name)
+    spelled = unicodedata.normalize("NFKD", composed.casefold().translate(SPELLED_OUT))
     bare = "".join(c for c in spelled if not unicodedata.combining(c))
     return SLUG.sub("-", bare).strip("-")[:60]
 

@@ -23,7 +23,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
@@ -45,6 +45,28 @@ STEPS = 3000
 
 COOLING = 0.998
 """How fast worse swaps stop being accepted (simulated annealing)."""
+
+REPEAT = 100
+"""What two players meeting again costs a draw (squared over their meetings)."""
+CLUB = 10
+"""What two players of one club at a table cost: kept apart as long as that does not
+make anyone meet again."""
+SEEDED = 1000
+"""What two of the top seeds (as many as there are tables) at one table cost: seeds are
+spread first of all."""
+SWISS = 30
+"""What a player seated one table away from their place in the standings costs in a
+Swiss round: a repeat is worth moving two players a table, a club pair is not."""
+
+
+@dataclass(frozen=True)
+class Apart:
+    """Whom a draw keeps apart besides players who met: players of one club (``clubs``:
+    player to club, empty for none) and the top seeds (``seeds``: player to seed, 1
+    the strongest), one per table."""
+
+    clubs: Mapping[str, str] = field(default_factory=dict)
+    seeds: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -115,14 +137,17 @@ def draw_round(
     rng: random.Random,
     met: Mapping[frozenset[str], int] | None = None,
     byes_so_far: Mapping[str, int] | None = None,
+    apart: Apart | None = None,
 ) -> RoundDraw:
     """Round ``number`` for ``players``: the tables (:func:`table_sizes`), byes for
     those who had the fewest, and among the draws tried the one whose tables repeat the
-    fewest pairs in ``met`` (how often two players met before)."""
+    fewest pairs in ``met`` (how often two players met before), then hold the fewest
+    players of one club, with the top seeds at different tables (``apart``)."""
     if len(set(players)) != len(players):
         raise ValueError("every player is drawn once")
     met = met or {}
     byes_so_far = byes_so_far or {}
+    cost = Cost(met, apart or Apart(), len(table_sizes(len(players), allowed)[0]))
     sizes, bye_count = table_sizes(len(players), allowed)
     # Byes go to those who sat out least often; the lot decides among equals.
     order = sorted(players, key=lambda p: (byes_so_far.get(p, 0), rng.random()))
@@ -137,17 +162,22 @@ def draw_round(
         for size in sizes:
             groups.append(pool[start : start + size])
             start += size
-        cost = _improve(groups, met, rng)
-        if best_cost < 0 or cost < best_cost:
-            best, best_cost = groups, cost
-            if cost == 0:
+        total = _improve(groups, cost, rng)
+        if best_cost < 0 or total < best_cost:
+            best, best_cost = groups, total
+            if total == 0:
                 break
+    return RoundDraw(number, _seated(best, rng), resting)
+
+
+def _seated(groups: Sequence[Sequence[str]], rng: random.Random) -> tuple[Table, ...]:
+    """The tables of a round, numbered from 1, each one's seat order by lot."""
     tables = []
-    for index, group in enumerate(best, 1):
+    for index, group in enumerate(groups, 1):
         seats = list(group)
-        rng.shuffle(seats)  # seat order by lot
+        rng.shuffle(seats)
         tables.append(Table(index, tuple(seats)))
-    return RoundDraw(number, tuple(tables), resting)
+    return tuple(tables)
 
 
 def draw_event(
@@ -180,18 +210,41 @@ def repeats(drawn: Sequence[RoundDraw]) -> int:
     return again
 
 
-def _cost(group: Sequence[str], met: Mapping[frozenset[str], int]) -> int:
-    # Squared, so that two players meeting a third time weighs more than two pairs
-    # meeting a second time: repeats are spread over the field.
-    return sum(met.get(frozenset(pair), 0) ** 2 for pair in combinations(group, 2))
+@dataclass(frozen=True)
+class Cost:
+    """What a table of a draw costs: repeated meetings (squared, so that two players
+    meeting a third time weighs more than two pairs meeting a second time: repeats are
+    spread over the field), then players of one club, then top seeds together; in a
+    Swiss round also each player's distance from their table by the standings
+    (``home``: player to that table's index)."""
+
+    met: Mapping[frozenset[str], int]
+    apart: Apart
+    tables: int
+    home: Mapping[str, int] = field(default_factory=dict)
+
+    def of(self, group: Sequence[str], index: int = 0) -> int:
+        clubs, seeds = self.apart.clubs, self.apart.seeds
+        total = 0
+        for a, b in combinations(group, 2):
+            total += REPEAT * self.met.get(frozenset((a, b)), 0) ** 2
+            club = clubs.get(a, "")
+            if club and club == clubs.get(b, ""):
+                total += CLUB
+            if seeds.get(a, 0) and seeds.get(b, 0) and max(seeds[a], seeds[b]) <= self.tables:
+                total += SEEDED
+        if self.home:
+            total += SWISS * sum(abs(index - self.home.get(p, index)) for p in group)
+        return total
 
 
-def _improve(groups: list[list[str]], met: Mapping[frozenset[str], int], rng: random.Random) -> int:
-    """Lower the repeated pairs by swapping players between tables: random swaps,
+def _improve(groups: list[list[str]], cost: Cost, rng: random.Random) -> int:
+    """Lower the cost of the tables by swapping players between them: random swaps,
     kept when they do not raise the total and now and then when they do (simulated
     annealing, so that a draw is not stuck where every single swap looks worse); the
-    lowest total is kept in ``groups`` and returned."""
-    costs = [_cost(g, met) for g in groups]
+    lowest total is kept in ``groups`` and returned. In a Swiss round (``cost.home``)
+    only players of neighbouring tables are swapped."""
+    costs = [cost.of(g, i) for i, g in enumerate(groups)]
     total = sum(costs)
     if len(groups) < 2 or not total:
         return total
@@ -201,13 +254,17 @@ def _improve(groups: list[list[str]], met: Mapping[frozenset[str], int], rng: ra
     for _ in range(STEPS):
         if not total:
             break
-        i, j = rng.sample(range(len(groups)), 2)
+        if cost.home:
+            i = rng.randrange(len(groups) - 1)
+            j = i + 1
+        else:
+            i, j = rng.sample(range(len(groups)), 2)
         a, b = rng.randrange(len(groups[i])), rng.randrange(len(groups[j]))
         gi, gj = groups[i], groups[j]
         gi[a], gj[b] = gj[b], gi[a]
-        ci, cj = _cost(gi, met), _cost(gj, met)
+        ci, cj = cost.of(gi, i), cost.of(gj, j)
         change = ci + cj - costs[i] - costs[j]
-        if change <= 0 or rng.random() < math.exp(-change / temperature):
+        if change <= 0 or rng.random() < math.exp(-change / (temperature * REPEAT)):
             costs[i], costs[j] = ci, cj
             total += change
             if total < best_total:
@@ -217,6 +274,39 @@ def _improve(groups: list[list[str]], met: Mapping[frozenset[str], int], rng: ra
         temperature = max(0.05, temperature * COOLING)
     groups[:] = best
     return best_total
+
+
+def draw_swiss_round(
+    number: int,
+    ranking: Sequence[str],
+    allowed: Sequence[int],
+    rng: random.Random,
+    met: Mapping[frozenset[str], int] | None = None,
+    byes_so_far: Mapping[str, int] | None = None,
+    apart: Apart | None = None,
+) -> RoundDraw:
+    """Round ``number`` by the standings (``ranking``: best first), the Swiss system's
+    principle for tables of more than two: the standings are cut into consecutive
+    tables (the leaders at table 1), then players of neighbouring tables are swapped
+    where that keeps two players from meeting again (or, worth less, two of one club
+    apart); a bye goes to the lowest-ranked of those who had the fewest."""
+    if len(set(ranking)) != len(ranking):
+        raise ValueError("every player is drawn once")
+    met = met or {}
+    byes_so_far = byes_so_far or {}
+    sizes, bye_count = table_sizes(len(ranking), allowed)
+    position = {p: i for i, p in enumerate(ranking)}
+    order = sorted(ranking, key=lambda p: (byes_so_far.get(p, 0), -position[p]))
+    resting = tuple(sorted(order[:bye_count], key=lambda p: position[p]))
+    playing = [p for p in ranking if p not in resting]
+    groups, home, start = [], {}, 0
+    for index, size in enumerate(sizes):
+        groups.append(playing[start : start + size])
+        home.update(dict.fromkeys(playing[start : start + size], index))
+        start += size
+    cost = Cost(met, apart or Apart(), len(sizes), home)
+    _improve(groups, cost, rng)
+    return RoundDraw(number, _seated(groups, rng), resting)
 
 
 def draw_pairs_round(

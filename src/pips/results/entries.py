@@ -8,7 +8,7 @@ result as it is entered, and what it then waits for: :mod:`pips.results.trust`.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from pips.core.names import name_key
-from pips.core.phrase import Phrase, phrase
+from pips.core.phrase import Phrase, joined, phrase
 from pips.results.common import (
     Conflict,
     Context,
@@ -66,11 +66,13 @@ class Entries:
         source: str,
         group: str | None = None,
         new_players: Collection[str] = (),
+        known_players: Mapping[str, int] | None = None,
         save: bool = True,
     ) -> Entered:
         """Save checked results, all or none (``save`` false: check who may enter them,
         duplicates and names, and save nothing). ``new_players``: names confirmed as
-        new players though they are close to known ones."""
+        new players though they may be known ones; ``known_players``: names given
+        the known player meant (name to player id)."""
         if not results:
             raise ResultsError(phrase("no results to enter"))
         moment = self.context.clock()
@@ -103,6 +105,7 @@ class Entries:
                 group_row,
                 (n for r in results for n in r.entry.names),
                 new_players,
+                known=known_players,
                 make=save,
             )
             if not save:
@@ -193,11 +196,13 @@ def refuse_duplicates(
     ).all()
     if known:
         said = sorted((seen[str(fp)], rid) for rid, fp in known)
-        where = ", ".join(
-            phrase("{game} is result {number}", game=results[n - 1].called(n), number=rid)
-            if len(results) > 1
-            else phrase("result {number}", number=rid)
-            for n, rid in said
+        where = joined(
+            [
+                phrase("{game} is result {number}", game=results[n - 1].called(n), number=rid)
+                if len(results) > 1
+                else phrase("result {number}", number=rid)
+                for n, rid in said
+            ]
         )
         raise Conflict(
             phrase("already entered (whatever the order of its seats): {where}", where=where)

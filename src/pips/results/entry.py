@@ -39,7 +39,7 @@ from datetime import date
 from typing import Any
 
 from pips.core.errors import RuleError
-from pips.core.names import name_key
+from pips.core.names import PERSON_LENGTH, name_key
 from pips.core.outcome import competition_ranks
 from pips.core.phrase import Phrase, joined, phrase
 from pips.core.tiles import double_set
@@ -49,7 +49,7 @@ from pips.i18n import reason
 GAMES = tuple(game_names())
 """The game families results are kept and rated for: every game pips knows."""
 
-NAME_LENGTH = 40
+NAME_LENGTH = PERSON_LENGTH
 FORMULA = ("=", "+", "-", "@", "\t", "\r")
 """What makes a spreadsheet read a cell as a formula: a name may not start with it, and
 a place that does is exported with a leading apostrophe (:func:`safe_cell`)."""
@@ -156,7 +156,7 @@ class Checked:
 
     def called(self, number: int) -> str:
         """This game in a message: its own label, else its number in the batch."""
-        return self.label or f"game {number}"
+        return self.label or phrase("game {number}", number=number)
 
     @property
     def team_ranks(self) -> tuple[int, ...]:
@@ -607,7 +607,7 @@ def read_csv(text: str, today: date) -> list[Checked]:
     checked: list[Checked] = []
     for number, rows in groups.items():
         line = rows[0][0]
-        label = f"game {number or '?'} (line {line})"
+        label = phrase("game {number} (line {line})", number=number or "?", line=line)
         try:
             checked.append(replace(_csv_game(number, rows, today), label=label))
         except EntryError as exc:

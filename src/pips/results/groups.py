@@ -16,6 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
+from pips.core.names import sort_key
 from pips.core.phrase import phrase
 from pips.results.common import (
     Conflict,
@@ -92,9 +93,9 @@ class Groups:
                 "name": group.name,
                 "slug": group.slug,
                 "representative": group.representative.name,
-                "members": sorted(by_status[MEMBER]),
-                "invited": sorted(by_status[INVITED]),
-                "asked": sorted(by_status[ASKED]),
+                "members": sorted(by_status[MEMBER], key=sort_key),
+                "invited": sorted(by_status[INVITED], key=sort_key),
+                "asked": sorted(by_status[ASKED], key=sort_key),
                 "membership": mine,
                 "created_at": group.created_at.isoformat(),
                 "approved": group.approved_at is not None,
@@ -107,6 +108,7 @@ class Groups:
                 query = query.join(GroupMember).where(
                     GroupMember.user_id == member, GroupMember.status == MEMBER
                 )
+            found = session.scalars(query.options(selectinload(Group.members))).all()
             return [
                 {
                     "name": g.name,
@@ -114,7 +116,7 @@ class Groups:
                     "members": len(member_ids(g)),
                     "approved": g.approved_at is not None,
                 }
-                for g in session.scalars(query.options(selectinload(Group.members)))
+                for g in sorted(found, key=lambda g: sort_key(g.name))
             ]
 
     def change_member(self, actor: int, slug: str, name: str, *, add: bool) -> dict[str, Any]:

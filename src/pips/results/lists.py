@@ -18,6 +18,7 @@ from pips.games.registry import find_game
 from pips.results.common import (
     Conflict,
     Context,
+    NotFound,
     ResultsError,
     counted_clause,
     month_bounds,
@@ -25,7 +26,7 @@ from pips.results.common import (
 )
 from pips.results.entry import GAMES
 from pips.results.fairplay import Meeting, meeting_weights
-from pips.results.rating import RatedGame, compute
+from pips.results.rating import RatedGame, RatingSettings, compute
 from pips.store.models import (
     Player,
     Result,
@@ -420,6 +421,70 @@ class WorldLists:
                     select(WorldList).where(WorldList.game == game).order_by(WorldList.month.desc())
                 )
             ]
+
+    def inputs(self, game: str, month: str) -> dict[str, Any]:
+        """What a published list was computed from, for anyone to compute it again
+        (docs/results.md, "Check a month yourself"): every game that counts up to the
+        list's cut-off, in order, its teams of player numbers, their places and the
+        weight of its update (its age's and a rematch's, multiplied), and the list's
+        rows to compare with. A result withdrawn or disputed since no longer counts and
+        is not given: then the numbers differ from the list, which never changes."""
+        _, after = month_bounds(month)
+        with self.context.db.session() as session:
+            header = session.scalars(
+                select(WorldList).where(WorldList.game == game, WorldList.month == month)
+            ).first()
+            if header is None:
+                raise NotFound(
+                    phrase("no published list of {game} for {month}", game=game, month=month)
+                )
+            # The results this list counted: those first counted by it or a list
+            # before it (a result confirmed only later joined a later list).
+            listed = set(
+                session.scalars(
+                    select(WorldListResult.result_id)
+                    .join(WorldList, WorldList.id == WorldListResult.list_id)
+                    .where(WorldList.game == game, WorldList.month <= month)
+                )
+            )
+            games = [
+                g
+                for g in self._rated_games(session, game, after, header.cutoff)
+                if g.order in listed
+            ]
+            as_of = after - timedelta(days=1)
+            settings = RatingSettings(
+                float(header.settings.get("half_life_days", 365.0)),
+                int(header.settings.get("min_games", 1)),
+            )
+            rows = session.execute(
+                select(
+                    WorldListRow.place, WorldListRow.player_id, WorldListRow.mu, WorldListRow.sigma
+                )
+                .where(WorldListRow.list_id == header.id)
+                .order_by(WorldListRow.place)
+            ).all()
+            return {
+                "game": game,
+                "month": month,
+                "as_of": as_of.isoformat(),
+                "settings": header.settings,
+                "start": {"mu": 25.0, "sigma": 25.0 / 3},
+                "games": [
+                    {
+                        "date": g.played_on.isoformat(),
+                        "order": g.order,
+                        "teams": [list(team) for team in g.teams],
+                        "ranks": list(g.ranks),
+                        "weight": settings.weight(g.played_on, as_of) * g.weight,
+                    }
+                    for g in sorted(games, key=lambda g: (g.played_on, g.order))
+                ],
+                "list": [
+                    {"place": place, "player": str(player), "mu": mu, "sigma": sigma}
+                    for place, player, mu, sigma in rows
+                ],
+            }
 
     def world_list(
         self, game: str, month: str | None = None, *, offset: int = 0, limit: int = 100

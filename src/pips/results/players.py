@@ -20,19 +20,19 @@ account becomes a known player's only through an approved claim.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from pips.core.names import name_key
-from pips.core.phrase import phrase
+from pips.core.names import name_key, sort_key
+from pips.core.phrase import joined, phrase
 from pips.results.common import Conflict, Context, NotFound, ResultsError, group_named
-from pips.results.groups import member_ids
-from pips.store.models import Group, Player, PlayerClaim, ResultPlayer, User
+from pips.results.groups import MEMBER, member_ids
+from pips.store.models import Group, GroupMember, Player, PlayerClaim, Result, ResultPlayer, User
 
 CLOSE = 0.8
 """How alike two names must be (difflib's ratio of their loose forms) to ask."""
@@ -55,19 +55,42 @@ def close(a: str, b: str) -> bool:
 
 
 class UnknownPlayers(ResultsError):
-    """Names close to known players, not confirmed as new: ``suggestions`` maps each
-    to the known names it resembles."""
+    """Names that may be known players, not yet confirmed as new nor chosen:
+    ``suggestions`` maps each to the known players it may be (as labels: the name, and
+    the group), ``candidates`` to the same players as :func:`candidate_json` shows
+    them, so that a form can offer the choice."""
 
-    def __init__(self, suggestions: dict[str, list[str]], where: str = "") -> None:
+    def __init__(
+        self,
+        suggestions: dict[str, list[str]],
+        where: str = "",
+        candidates: dict[str, list[dict[str, Any]]] | None = None,
+    ) -> None:
         self.suggestions = suggestions
-        said = "; ".join(
-            f"{name!r} is not a known player: did you mean {' or '.join(known)}?"
+        self.candidates = candidates or {}
+        asked = [
+            phrase(
+                "{name!r} may be a known player: did you mean {known}?",
+                name=name,
+                known=joined(list(known), " / "),
+            )
             for name, known in suggestions.items()
-        )
+        ]
         super().__init__(
-            f"{where}{said} If they are new players, confirm the names as new "
-            "(new players) and enter again."
+            phrase(
+                "{where}{asked} Choose the player meant, or confirm the name as a new "
+                "player (new players), and enter again.",
+                where=where,
+                asked=joined(asked, "; "),
+            )
         )
+
+
+def candidate_label(player: Player, group: Group | None) -> str:
+    """A known player as a question names them: the name, the group if any, and the
+    player's number (which a script gives to choose them)."""
+    where = "" if group is None else f"{group.name}, "
+    return f"{player.name} ({where}#{player.id})"
 
 
 @dataclass
@@ -96,12 +119,15 @@ class Players:
         names: Iterable[str],
         new_names: Collection[str] = (),
         *,
+        known: Mapping[str, int] | None = None,
         make: bool = True,
     ) -> Seating:
         """The players of ``names`` (rules 1 to 4 of this module); raises
-        :class:`UnknownPlayers` for a name close to a known player that is not in
-        ``new_names``. With ``make`` false nothing is added (a check)."""
+        :class:`UnknownPlayers` for a name that may be a known player and is neither
+        in ``new_names`` nor chosen in ``known`` (name to player id). With ``make``
+        false nothing is added (a check)."""
         allowed = {name_key(n) for n in new_names}
+        chosen = {name_key(n): int(i) for n, i in (known or {}).items()}
         wanted: dict[str, str] = {}
         for name in names:
             wanted.setdefault(name_key(name), name)
@@ -114,7 +140,7 @@ class Players:
             u.name_key: u
             for u in session.scalars(select(User).where(User.name_key.in_(list(wanted))))
         }
-        asked: dict[str, list[str]] = {}
+        asked: dict[str, list[Player]] = {}
         for key, name in wanted.items():
             if key == actor.name_key:
                 seating.players[key] = self.own_player(session, actor, group, make=make)
@@ -123,7 +149,19 @@ class Players:
             elif key in accounts:
                 seating.players[key] = self.own_player(session, accounts[key], group, make=make)
             else:
-                similar = sorted({p.name for p in circle if close(p.name, name)})
+                similar = self._maybe(session, circle, name, key)
+                if key in chosen:
+                    picked = next((p for p in similar if p.id == chosen[key]), None)
+                    if picked is None:
+                        raise ResultsError(
+                            phrase(
+                                "player {number} is not a player named like {name!r}",
+                                number=chosen[key],
+                                name=name,
+                            )
+                        )
+                    seating.players[key] = picked
+                    continue
                 if similar and key not in allowed:
                     asked[name] = similar
                     continue
@@ -133,10 +171,42 @@ class Players:
                 seating.players[key] = player
                 seating.new.append(name)
         if asked:
-            raise UnknownPlayers(asked)
+            groups = {
+                g.id: g
+                for g in session.scalars(
+                    select(Group).where(
+                        Group.id.in_({p.group_id for ps in asked.values() for p in ps})
+                    )
+                )
+            }
+            raise UnknownPlayers(
+                {
+                    name: [candidate_label(p, groups.get(p.group_id or 0)) for p in ps]
+                    for name, ps in asked.items()
+                },
+                candidates={
+                    name: [candidate_json(session, p, groups.get(p.group_id or 0)) for p in ps]
+                    for name, ps in asked.items()
+                },
+            )
         if make:
             session.flush()
         return seating
+
+    @staticmethod
+    def _maybe(session: Session, circle: Sequence[Player], name: str, key: str) -> list[Player]:
+        """The known players a new name may mean: players of the circle with a close
+        name, and players anywhere of exactly this name (the same person entered at
+        an evening and at home must stay one player)."""
+        similar = [p for p in circle if close(p.name, name)]
+        seen = {p.id for p in similar}
+        elsewhere = session.scalars(
+            select(Player)
+            .where(Player.name_key == key, Player.merged_into.is_(None))
+            .order_by(Player.id)
+            .limit(10)
+        ).all()
+        return similar + [p for p in elsewhere if p.id not in seen]
 
     def own_player(
         self, session: Session, user: User, group: Group | None, *, make: bool = True
@@ -172,7 +242,10 @@ class Players:
             mine = select(Player.id).where(Player.user_id == actor.id)
             their_results = select(ResultPlayer.result_id).where(ResultPlayer.player_id.in_(mine))
             met = select(ResultPlayer.player_id).where(ResultPlayer.result_id.in_(their_results))
-            query = select(Player).where(Player.id.in_(met))
+            clubs = select(GroupMember.group_id).where(
+                GroupMember.user_id == actor.id, GroupMember.status == MEMBER
+            )
+            query = select(Player).where(or_(Player.id.in_(met), Player.group_id.in_(clubs)))
         return session.scalars(
             query.where(Player.merged_into.is_(None)).order_by(Player.id).limit(5000)
         ).all()
@@ -188,11 +261,12 @@ class Players:
         """A group's players, with their accounts and waiting claims."""
         with self.context.db.session() as session:
             group = group_named(session, slug)
-            rows = session.scalars(
-                select(Player)
-                .where(Player.group_id == group.id, Player.merged_into.is_(None))
-                .order_by(Player.name)
-            ).all()
+            rows = sorted(
+                session.scalars(
+                    select(Player).where(Player.group_id == group.id, Player.merged_into.is_(None))
+                ),
+                key=lambda p: sort_key(p.name),
+            )
             return [player_json(session, p, count=False) for p in rows]
 
     def named(self, name: str) -> list[dict[str, Any]]:
@@ -204,6 +278,23 @@ class Players:
                 .order_by(Player.id)
             ).all()
             return [player_json(session, p, count=False) for p in rows]
+
+
+def candidate_json(session: Session, player: Player, group: Group | None) -> dict[str, Any]:
+    """A known player as a question offers them: enough to tell two people of one
+    name apart (their group, whether they have an account, their last game)."""
+    last = session.scalar(
+        select(func.max(Result.played_on))
+        .join(ResultPlayer, ResultPlayer.result_id == Result.id)
+        .where(ResultPlayer.player_id == player.id)
+    )
+    return {
+        "id": player.id,
+        "name": player.name,
+        "group": None if group is None else group.name,
+        "account": player.user_id is not None,
+        "last_game": None if last is None else last.isoformat(),
+    }
 
 
 def player_json(session: Session, player: Player, count: bool = True) -> dict[str, Any]:

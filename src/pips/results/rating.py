@@ -142,3 +142,44 @@ def compute(
     listed = [s for s in players.values() if s.games >= settings.min_games]
     listed.sort(key=lambda s: (-s.rating, s.name))
     return listed
+
+
+EVENING: tuple[tuple[tuple[str, int, int], ...], ...] = (
+    (("Anna", 80, 1), ("Ben", 20, 2), ("Cleo", 15, 3)),
+    (("Dora", 30, 1), ("Emil", 28, 2), ("Fritz", 5, 3)),
+    (("Dora", 25, 1), ("Emil", 20, 2), ("Anna", 10, 3)),
+    (("Ben", 30, 1), ("Cleo", 12, 2), ("Fritz", 10, 3)),
+)
+"""A club evening of six new players, two rounds at two tables of three: each table's
+players with their final score and place. The worked example of the list page and of
+docs/results.md: Anna scores most points, Dora wins both her tables."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExampleLine:
+    name: str
+    points: int
+    places: tuple[int, ...]
+    mu: float
+    sigma: float
+    rating: float
+
+
+def worked_example(day: date = date(2026, 10, 2)) -> list[ExampleLine]:
+    """:data:`EVENING` rated as the list rates it (no age weighting: the evening is
+    the list's last day), best rating first."""
+    games = [
+        RatedGame(day, order, tuple((name,) for name, _, _ in table), tuple(p for *_, p in table))
+        for order, table in enumerate(EVENING)
+    ]
+    rated = {s.name: s for s in compute(games, day)}
+    points: dict[str, int] = {}
+    places: dict[str, list[int]] = {}
+    for table in EVENING:
+        for name, score, place in table:
+            points[name] = points.get(name, 0) + score
+            places.setdefault(name, []).append(place)
+    return [
+        ExampleLine(s.name, points[s.name], tuple(places[s.name]), s.mu, s.sigma, s.rating)
+        for s in sorted(rated.values(), key=lambda s: -s.rating)
+    ]

@@ -7,13 +7,13 @@ players only, unless every person who played it asked to publish the table.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.orm import Session, selectinload
 
-from pips.core.phrase import phrase
+from pips.core.phrase import Phrase, phrase
 from pips.games.registry import find_game
 from pips.results.common import (
     Context,
@@ -28,8 +28,8 @@ from pips.results.common import (
 )
 from pips.results.entry import Checked, Entry, Line, write_csv
 from pips.results.holds import Holds
-from pips.results.trust import PLAYERS, VOUCHING
-from pips.results.vouching import waiting_seats
+from pips.results.trust import PLAYERS, VOUCHING, SeatTrust, could_vouch
+from pips.results.vouching import seats_of_all, waiting_seats
 from pips.store.models import (
     GameTable,
     Group,
@@ -134,7 +134,9 @@ class Register:
         unvouched = [
             row for row in rows if row.status != "withdrawn" and row.confirmed_by not in VOUCHING
         ]
-        waiting = waiting_seats(session, unvouched) if unvouched else {}
+        seats = seats_of_all(session, unvouched) if unvouched else {}
+        waiting = waiting_seats(session, unvouched, seats) if unvouched else {}
+        deciders = representatives_of(session, seats) if unvouched else {}
         shown = []
         for row in rows:
             shown.append(
@@ -145,6 +147,7 @@ class Register:
                     first_list.get(row.id),
                     published[row.game],
                     waiting.get(row.id, []),
+                    deciders.get(row.id, []),
                 )
             )
         return shown
@@ -174,9 +177,40 @@ class Register:
             return write_csv((row.id, _checked(row)) for row in session.scalars(query))
 
 
-def why_not_counted(row: Result, waiting: Sequence[str]) -> str | None:
+def representatives_of(
+    session: Session, seats: Mapping[int, Sequence[SeatTrust]]
+) -> dict[int, list[str]]:
+    """For each result (its ``seats``, :func:`~pips.results.vouching.seats_of_all`),
+    who may give the word that makes it count besides an administrator: the
+    representatives of the approved groups its seats belong to, where their word can
+    cover it (:func:`~pips.results.trust.could_vouch`), as "Anna (Kiel)"."""
+    wanted = {g for found in seats.values() for seat in found for g in seat.groups}
+    groups = {
+        gid: f"{representative} ({name})"
+        for gid, name, representative in session.execute(
+            select(Group.id, Group.name, User.name)
+            .join(User, User.id == Group.representative_id)
+            .where(Group.id.in_(wanted), Group.approved_at.is_not(None))
+        )
+    }
+    return {
+        rid: sorted(
+            {
+                groups[g]
+                for seat in found
+                for g in seat.groups
+                if g in groups and could_vouch(found, g)
+            }
+        )
+        for rid, found in seats.items()
+    }
+
+
+def why_not_counted(
+    row: Result, waiting: Sequence[str], deciders: Sequence[str] = ()
+) -> str | None:
     """Why a result does not count for the world list, in words (``None``: it
-    counts)."""
+    counts); ``deciders``: the representatives whose word would make it count."""
     if counted(row):
         return None
     if row.status == "withdrawn":
@@ -197,9 +231,15 @@ def why_not_counted(row: Result, waiting: Sequence[str]) -> str | None:
             "waits for {names} to confirm (not members of the group that vouched)",
             names=", ".join(waiting),
         )
+    if deciders:
+        return phrase(
+            "provisional: it counts once {names} or an administrator confirms it",
+            names=Phrase(" / ".join(deciders)),
+        )
     return phrase(
-        "provisional: it counts once an approved group's representative (for its members) "
-        "or an administrator confirms it"
+        "provisional: none of its players belongs to an approved group, so it counts "
+        "once an administrator confirms it (or its players join a club that vouches "
+        "for them)"
     )
 
 
@@ -210,6 +250,7 @@ def _json(
     listed_in: str | None,
     published: set[str],
     waiting: Sequence[int],
+    deciders: Sequence[str] = (),
 ) -> dict[str, Any]:
     counts = counted(row)
     late = month_of(row.entered_at) > month_of(row.played_on)
@@ -265,7 +306,8 @@ def _json(
         "unrated": row.unrated,
         "held": row.flag if held(row) else None,
         "counts": counts,
-        "why_not": why_not_counted(row, waiting_names),
+        "why_not": why_not_counted(row, waiting_names, deciders),
+        "can_confirm": list(deciders),
         "waiting_for": waiting_names,
         "late": late,
         "counts_in": counts_in,

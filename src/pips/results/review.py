@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from pips.core.names import name_key
@@ -33,7 +33,8 @@ from pips.results.common import Conflict, Context, NotAllowed, NotFound, Results
 from pips.results.groups import groups_of_players
 from pips.results.holds import Holds, causes
 from pips.results.register import Register
-from pips.results.vouching import settle
+from pips.results.trust import PLAYERS, could_vouch
+from pips.results.vouching import seats_of_all, settle
 from pips.store.models import (
     Event,
     EventRound,
@@ -147,6 +148,72 @@ class Reviews:
                 self.holds.release(session, row, phrase("the result was withdrawn"))
             self.holds.recheck(session, causes([row]))
         return self.register.result(result_id, actor)
+
+    def waiting(self, actor: int, limit: int = 200) -> list[dict[str, Any]]:
+        """The results that wait on ``actor`` to count, oldest first, each with why
+        and its age: their own seat's confirmation; as the representative of an
+        approved group, results with a seat of the group's; as an administrator, every
+        result that waits (players without accounts can never confirm, so somebody
+        with a word must), and every dispute to decide."""
+        with self.context.db.session() as session:
+            admin = is_admin(session, actor)
+            represented = {
+                g.id: g.name
+                for g in session.scalars(
+                    select(Group).where(
+                        Group.representative_id == actor, Group.approved_at.is_not(None)
+                    )
+                )
+            }
+            rows = session.scalars(
+                select(Result)
+                .where(
+                    Result.status.in_(("provisional", "disputed")),
+                    or_(Result.confirmed_by.is_(None), Result.confirmed_by == PLAYERS),
+                )
+                .order_by(Result.entered_at, Result.id)
+                .limit(5000)
+            ).all()
+            seats = seats_of_all(session, rows)
+            now = self.context.clock()
+            found = []
+            for row in rows:
+                said = {r.user_id for r in row.reviews if r.action == "confirm"}
+                own = [
+                    seat
+                    for seat, trust in enumerate(seats[row.id])
+                    if trust.account == actor and actor not in said
+                ]
+                groups = {
+                    name for gid, name in represented.items() if could_vouch(seats[row.id], gid)
+                }
+                if row.status == "disputed":
+                    why = phrase("a dispute to decide") if admin else None
+                elif own:
+                    why = phrase("your own line to confirm")
+                elif groups and actor not in said:
+                    why = phrase("as representative of {groups}", groups=", ".join(sorted(groups)))
+                elif admin:
+                    why = phrase("an administrator's word makes it count")
+                else:
+                    why = None
+                if why is None:
+                    continue
+                found.append(
+                    {
+                        "id": row.id,
+                        "game": row.game,
+                        "date": row.played_on.isoformat(),
+                        "entered_at": row.entered_at.isoformat(),
+                        "days": max(0, (now - row.entered_at).days),
+                        "players": [p.name for p in row.players],
+                        "status": row.status,
+                        "why": why,
+                    }
+                )
+                if len(found) >= limit:
+                    break
+            return found
 
     @staticmethod
     def _represents_a_seat(session: Session, row: Result, actor: int) -> bool:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 from xml.sax.saxutils import escape
@@ -34,6 +34,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from pips import __version__, i18n
@@ -195,12 +196,11 @@ def _sheet_story(
         )
         for i in range(players)
     ]
-    styles = getSampleStyleSheet()
     wide = players > 6 if wide is None else wide
     width = (landscape(A4) if wide else A4)[0] - 28 * mm
     sheet = Sheet(spec, options, labels, width)
     story: list[Any] = [
-        Paragraph(escape(_("{game} — score sheet").format(game=say(spec.title))), styles["Title"]),
+        Paragraph(escape(_("{game} — score sheet").format(game=say(spec.title))), TITLE),
         sheet.header(place, day, group),
     ]
     kind = spec.sheet
@@ -212,7 +212,7 @@ def _sheet_story(
         story += sheet.one_hand()
     else:
         story += sheet.hands(rows or 16)
-    story += [Spacer(1, 5 * mm), sheet.signatures(), Spacer(1, 3 * mm)]
+    story += [Spacer(1, 3 * mm), sheet.signatures(), Spacer(1, 2 * mm)]
     rules = ", ".join(dict.fromkeys(sheet.rule_ids))
     story.append(
         Paragraph(
@@ -239,26 +239,35 @@ def round_sheets(
     day: date | None = None,
     target: int | None = None,
     group: str = "",
+    event: str = "",
+    tops: Mapping[int, int] | None = None,
     language: str | None = None,
 ) -> bytes:
-    """One PDF for a round of an event: for every table a card (round, table, the
-    players in seat order) and its score sheet with the names filled in."""
+    """One PDF for a round of an event: for every table a card to stand on it (the
+    table's number to be read across the room, the round, the players in seat order)
+    and its score sheet with the names filled in, each on one page (a sheet of
+    double-15 or more on two). ``tops`` gives a table (by number) a set of its own."""
     with i18n.speaking(language or i18n.current()):
         wide = any(len(table.seats) > 6 for table in drawn.tables)
         styles = getSampleStyleSheet()
         story: list[Any] = []
         for table in drawn.tables:
-            heading = _("Round {round} · Table {table}").format(
-                round=drawn.number, table=table.number
+            story += table_card(
+                drawn.number, table.number, table.seats, say(find_game(game).title), event, wide
             )
-            story.append(Paragraph(escape(heading), styles["Title"]))
-            story.append(Paragraph(escape(say(find_game(game).title)), styles["Heading2"]))
-            for seat, name in enumerate(table.seats, 1):
-                line = _("Seat {number}: {name}").format(number=seat, name=name)
-                story.append(Paragraph(escape(line), styles["Heading3"]))
             story.append(PageBreak())
+            table_top = (tops or {}).get(table.number, top)
             sheet, _wide, _title = _sheet_story(
-                game, len(table.seats), top, table.seats, place, day, None, target, group, wide
+                game,
+                len(table.seats),
+                table_top,
+                table.seats,
+                place,
+                day,
+                None,
+                target,
+                group,
+                wide,
             )
             story += [*sheet, PageBreak()]
         if drawn.byes:
@@ -272,11 +281,116 @@ def round_sheets(
         return _build(story, wide, title)
 
 
+def table_card(
+    round_number: int, table: int, seats: Sequence[str], game: str, event: str, wide: bool
+) -> list[Any]:
+    """A table's card: its number as large as the page allows, the round, the game and
+    who sits where, in letters read from the next tables."""
+    width = (landscape(A4) if wide else A4)[0] - 28 * mm
+    story: list[Any] = []
+    if event:
+        story.append(Paragraph(escape(event), CARD_SMALL))
+    story += [
+        Paragraph(escape(_("Round {round}").format(round=round_number)), CARD_ROUND),
+        Paragraph(escape(_("Table")), CARD_ROUND),
+        Paragraph(str(table), CARD_NUMBER),
+        Paragraph(escape(game), CARD_SMALL),
+        Spacer(1, 4 * mm),
+    ]
+    rows = [
+        [Paragraph(str(seat), CARD_SEAT), name_cell(name, width - 22 * mm, CARD_SEAT)]
+        for seat, name in enumerate(seats, 1)
+    ]
+    listing = Table(
+        [[Paragraph(escape(_("Seat")), CARD_SMALL), ""], *rows],
+        colWidths=[22 * mm, width - 22 * mm],
+        hAlign="LEFT",
+    )
+    listing.setStyle(
+        TableStyle(
+            [
+                ("LINEBELOW", (0, 1), (-1, -1), 0.5, colors.grey),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ]
+        )
+    )
+    story.append(listing)
+    return story
+
+
 _BASE = getSampleStyleSheet()
 CELL = ParagraphStyle("cell", parent=_BASE["Normal"], fontSize=8, leading=9.5)
 HEAD = ParagraphStyle("head", parent=CELL, fontName="Helvetica-Bold")
+HEAD_SMALL = ParagraphStyle("head-small", parent=HEAD, fontSize=7, leading=8)
 TEXT = ParagraphStyle("text", parent=_BASE["Normal"], fontSize=9.5, leading=12)
 FOOTNOTE = ParagraphStyle("footnote", parent=_BASE["Italic"], fontSize=7, leading=8.5)
+CARD_NUMBER = ParagraphStyle(
+    "card-number",
+    parent=_BASE["Title"],
+    fontName="Helvetica-Bold",
+    fontSize=240,
+    leading=230,
+    spaceBefore=6,
+    spaceAfter=18,
+)
+CARD_ROUND = ParagraphStyle(
+    "card-round", parent=_BASE["Title"], fontSize=36, leading=42, spaceAfter=2
+)
+CARD_SMALL = ParagraphStyle(
+    "card-small", parent=_BASE["Normal"], fontSize=14, leading=18, alignment=1
+)
+CARD_SEAT = ParagraphStyle(
+    "card-seat", parent=_BASE["Normal"], fontName="Helvetica-Bold", fontSize=22, leading=27
+)
+TITLE = ParagraphStyle(
+    "sheet-title", parent=_BASE["Title"], fontSize=15, leading=18, spaceBefore=0, spaceAfter=4
+)
+
+
+def name_lines(name: str, width: float, font: str, size: float) -> list[str]:
+    """``name`` broken into lines no wider than ``width`` points, at spaces and after
+    hyphens ("Anna-Katharina / Müller-Lüdenscheidt"), never inside a word unless one
+    part alone is wider than the cell.
+
+    >>> name_lines("Anna-Katharina Müller-Lüdenscheidt", 70, "Helvetica", 8)
+    ['Anna-Katharina', 'Müller-', 'Lüdenscheidt']
+    """
+    parts = re.findall(r"[^\s-]+-?|-", name)
+    spaced = []  # each part, and whether a space comes before it
+    position = 0
+    for part in parts:
+        start = name.index(part, position)
+        spaced.append((part, start > 0 and name[start - 1] == " "))
+        position = start + len(part)
+    lines: list[str] = []
+    line = ""
+    for part, space in spaced:
+        joined = line + (" " if space and line else "") + part
+        if not line or stringWidth(joined, font, size) <= width:
+            line = joined
+            continue
+        lines.append(line)
+        line = part
+    if line:
+        lines.append(line)
+    # A part wider than the cell on its own is cut where it must be.
+    fitted: list[str] = []
+    for one in lines:
+        while stringWidth(one, font, size) > width and len(one) > 1:
+            cut = len(one) - 1
+            while cut > 1 and stringWidth(one[:cut], font, size) > width:
+                cut -= 1
+            fitted.append(one[:cut])
+            one = one[cut:]
+        fitted.append(one)
+    return fitted
+
+
+def name_cell(name: str, width: float, style: ParagraphStyle) -> Paragraph:
+    """A name in a cell ``width`` points wide, wrapped by :func:`name_lines`."""
+    inner = width - 2 * 6  # a table cell's default padding, left and right
+    lines = name_lines(name, inner, style.fontName, style.fontSize)
+    return Paragraph("<br/>".join(escape(line) for line in lines), style)
 
 
 class Sheet:
@@ -311,12 +425,16 @@ class Sheet:
         table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP")]))
         return table
 
-    def names(self, labels: Sequence[str]) -> list[Paragraph]:
-        return [Paragraph(escape(name), HEAD) for name in labels]
+    def names(self, labels: Sequence[str], width: float) -> list[Paragraph]:
+        """Names as a grid's heads, each wrapped to its column's ``width``."""
+        return [name_cell(name, width, HEAD) for name in labels]
 
     def scoring_plays(self, rows: int) -> list[Any]:
-        """A row per scoring play, then who went out, the deduction and the result,
-        with the hand sizes of every set for the number of players."""
+        """A row per scoring play, in two blocks side by side (plays 1 to n/2 on the
+        left, the rest on the right, the players by seat number) so that the rows of
+        99 games in 100 fit one page at double-9 and double-12; then who went out, the
+        deduction and the result under the players' names; and the hand sizes of every
+        set for the number of players."""
         spec, options, labels = self.spec, self.options, self.labels
         players, top = options.players, options.set
         hand, stock = _sizes(spec, players, top) or (0, 0)
@@ -331,18 +449,51 @@ class Sheet:
             TableStyle(
                 [
                     ("GRID", (0, 0), (-1, -1), 0.5, colors.grey),
-                    ("FONTSIZE", (0, 0), (-1, -1), 8),
+                    ("FONTSIZE", (0, 0), (-1, -1), 7),
+                    ("TOPPADDING", (0, 0), (-1, -1), 1),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
                     ("BACKGROUND", (chosen, 0), (chosen, -1), colors.HexColor("#e8e4d8")),
                     ("FONTNAME", (chosen, 1), (chosen, 1), "Helvetica-Bold"),
                 ]
             )
         )
         self.rule_ids.append("F-02")
-        first = 30 * mm
-        grid: list[list[Any]] = [[Paragraph(_("Scoring play"), HEAD), *self.names(labels)]]
-        grid += [[str(i)] + [""] * players for i in range(1, rows + 1)]
-        last = len(grid)
-        grid += [
+        # Two blocks of (play number, a column per seat), a narrow gap between them.
+        gap, number = 3 * mm, 8 * mm
+        column = (self.width - gap - 2 * number) / (2 * players)
+        half = (rows + 1) // 2
+        seats = [str(seat) for seat in range(1, players + 1)]
+        head = [_("No."), *seats, "", _("No."), *seats]
+        plays: list[list[Any]] = [head]
+        for i in range(1, half + 1):
+            right = str(half + i) if half + i <= rows else ""
+            plays.append([str(i)] + [""] * players + ["", right] + [""] * players)
+        widths = [number] + [column] * players + [gap, number] + [column] * players
+        blocks = _grid(plays, widths, [], heights=[None] + [ROW] * half)
+        blocks.setStyle(
+            TableStyle(
+                [
+                    # The gap is no cell: no lines, no shading.
+                    ("LINEABOVE", (players + 1, 0), (players + 1, -1), 0, colors.white),
+                    ("LINEBELOW", (players + 1, 0), (players + 1, -1), 0, colors.white),
+                    ("BACKGROUND", (players + 1, 0), (players + 1, -1), colors.white),
+                    ("ALIGN", (0, 0), (-1, 0), "CENTER"),
+                    ("FONTSIZE", (0, 1), (0, -1), 7),
+                    ("FONTSIZE", (players + 2, 1), (players + 2, -1), 7),
+                    ("TEXTCOLOR", (0, 1), (0, -1), colors.grey),
+                    ("TEXTCOLOR", (players + 2, 1), (players + 2, -1), colors.grey),
+                ]
+            )
+        )
+        first = 34 * mm
+        wide = (self.width - first) / players
+        summary: list[list[Any]] = [
+            [
+                Paragraph(_("Seat"), HEAD),
+                *self.names([f"{seat}. {name}" for seat, name in enumerate(labels, 1)], wide),
+            ]
+        ]
+        summary += [
             [Paragraph(_(label), CELL)] + [""] * players
             for label in (
                 N_("Went out (mark x)"),
@@ -353,25 +504,23 @@ class Sheet:
             )
         ]
         return [
-            Spacer(1, 2 * mm),
             Paragraph(
                 _(
                     "Tiles each (stock) by set: {players} players hold {hand} tiles each, "
                     "{stock} in the stock."
                 ).format(players=players, hand=hand, stock=stock),
-                TEXT,
+                CELL,
             ),
+            Spacer(1, 1 * mm),
             table,
-            Spacer(1, 3 * mm),
+            Spacer(1, 1.5 * mm),
             self.words(say(spec.sheet_rule(options))),
+            Spacer(1, 1.5 * mm),
+            Paragraph(escape(_("Scoring plays: the running points of whoever scored")), HEAD),
+            Spacer(1, 1 * mm),
+            blocks,
             Spacer(1, 2 * mm),
-            _grid(
-                grid,
-                [first] + [(self.width - first) / players] * players,
-                [last],
-                # 5 mm to write in: a whole double-18 game on two or three pages.
-                heights=[None] + [ROW] * rows + [None] * (len(grid) - rows - 1),
-            ),
+            _grid(summary, [first] + [wide] * players, [1], heights=[None] + [ROW + 1 * mm] * 5),
         ]
 
     def pair_tally(self, rows: int) -> list[Any]:
@@ -380,8 +529,8 @@ class Sheet:
         grid: list[list[Any]] = [
             [
                 Paragraph(_("Hand"), HEAD),
-                Paragraph(escape(_("Pair A: {names}").format(names=pairs[0])), HEAD),
-                Paragraph(escape(_("Pair B: {names}").format(names=pairs[1])), HEAD),
+                name_cell(_("Pair A: {names}").format(names=pairs[0]), column, HEAD),
+                name_cell(_("Pair B: {names}").format(names=pairs[1]), column, HEAD),
                 Paragraph(_("Pips counted"), HEAD),
             ]
         ]
@@ -397,7 +546,8 @@ class Sheet:
     def hands(self, rows: int) -> list[Any]:
         players = len(self.labels)
         first = 20 * mm
-        grid: list[list[Any]] = [[Paragraph(_("Hand"), HEAD), *self.names(self.labels)]]
+        column = (self.width - first) / players
+        grid: list[list[Any]] = [[Paragraph(_("Hand"), HEAD), *self.names(self.labels, column)]]
         grid += [[str(i)] + [""] * players for i in range(1, rows + 1)]
         last = len(grid)
         grid += [[_("Total")] + [""] * players, [_("Rank")] + [""] * players]
@@ -412,7 +562,12 @@ class Sheet:
                 ).format(target=target)
             ),
             Spacer(1, 2 * mm),
-            _grid(grid, [first] + [(self.width - first) / players] * players, [last]),
+            _grid(
+                grid,
+                [first] + [column] * players,
+                [last],
+                heights=[None] + [ROW] * (len(grid) - 1),
+            ),
         ]
 
     def one_hand(self) -> list[Any]:
@@ -422,7 +577,7 @@ class Sheet:
                 for h in (N_("Player"), N_("Went out (mark x)"), N_("Pips left"), N_("Rank"))
             ]
         ]
-        grid += [[name, "", "", ""] for name in self.names(self.labels)]
+        grid += [[name, "", "", ""] for name in self.names(self.labels, 80 * mm)]
         return [
             self.words(say(self.spec.sheet_rule(self.options))),
             Spacer(1, 2 * mm),
@@ -430,28 +585,32 @@ class Sheet:
         ]
 
     def signatures(self) -> Table:
-        """A signature line for every player, two to a row."""
-        cells = [[name, ""] for name in self.names(self.labels)]
-        rows = [
-            cells[i] + (cells[i + 1] if i + 1 < len(cells) else ["", ""])
-            for i in range(0, len(cells), 2)
-        ]
-        half = self.width / 2
+        """A signature line for every player: two to a row on a portrait page, four on
+        a landscape one."""
+        across = 4 if self.width > 200 * mm else 2
+        part = self.width / across
+        cells = [[name_cell(name, part * 0.55, HEAD_SMALL), ""] for name in self.labels]
+        rows = []
+        for i in range(0, len(cells), across):
+            row: list[Any] = []
+            for j in range(across):
+                row += cells[i + j] if i + j < len(cells) else ["", ""]
+            rows.append(row)
         table = Table(
-            [[Paragraph(_("Signatures"), HEAD), "", "", ""], *rows],
-            colWidths=[half * 0.45, half * 0.55] * 2,
+            [[Paragraph(_("Signatures"), HEAD)] + [""] * (2 * across - 1), *rows],
+            colWidths=[part * 0.55, part * 0.45] * across,
             hAlign="LEFT",
         )
-        table.setStyle(
-            TableStyle(
-                [
-                    ("LINEBELOW", (1, 1), (1, -1), 0.5, colors.black),
-                    ("LINEBELOW", (3, 1), (3, len(cells) // 2), 0.5, colors.black),
-                    ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
-                    ("TOPPADDING", (0, 1), (-1, -1), 9),
-                ]
+        style: list[tuple[Any, ...]] = [
+            ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+            ("TOPPADDING", (0, 1), (-1, -1), 6),
+        ]
+        for index in range(len(cells)):
+            row_number, column = 1 + index // across, 2 * (index % across) + 1
+            style.append(
+                ("LINEBELOW", (column, row_number), (column, row_number), 0.5, colors.black)
             )
-        )
+        table.setStyle(TableStyle(style))
         return table
 
 
@@ -542,4 +701,48 @@ def standings_sheet(
         story.append(table)
         footnote = _("pips {version}: standings as entered so far.").format(version=__version__)
         story += [Spacer(1, 4 * mm), Paragraph(escape(footnote), FOOTNOTE)]
+        return _build(story, False, title)
+
+
+def check_in_sheet(
+    title: str, subtitle: str, players: Sequence[Any], *, language: str | None = None
+) -> bytes:
+    """An event's check-in list on paper: every player in German alphabetical order
+    (:func:`pips.core.names.sort_key`) with their club, a box to tick and a line to
+    sign. ``players`` are the event's players as its JSON shows them."""
+    from pips.core.names import sort_key
+
+    with i18n.speaking(language or i18n.current()):
+        styles = getSampleStyleSheet()
+        story: list[Any] = [
+            Paragraph(escape(title), TITLE),
+            Paragraph(escape(subtitle), styles["Heading3"]),
+            Spacer(1, 3 * mm),
+        ]
+        heads = [_("here"), _("Player"), _("Club"), _("Signature")]
+        widths = [14 * mm, 70 * mm, 50 * mm, 48 * mm]
+        rows: list[list[Any]] = [[Paragraph(escape(h), HEAD) for h in heads]]
+        for p in sorted(players, key=lambda p: sort_key(str(p["name"]))):
+            rows.append(
+                [
+                    "x" if p.get("checked_in") else "",
+                    name_cell(str(p["name"]), widths[1], CELL),
+                    name_cell(str(p.get("club") or ""), widths[2], CELL),
+                    "",
+                ]
+            )
+        table = Table(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
+        table.setStyle(
+            TableStyle(
+                [
+                    ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
+                    ("BACKGROUND", (0, 0), (-1, 0), colors.whitesmoke),
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                    ("ALIGN", (0, 0), (0, -1), "CENTER"),
+                    ("TOPPADDING", (0, 1), (-1, -1), 5),
+                    ("BOTTOMPADDING", (0, 1), (-1, -1), 5),
+                ]
+            )
+        )
+        story.append(table)
         return _build(story, False, title)

@@ -18,9 +18,12 @@ Pure: the event service and ``pips event`` build on it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+
+from pips.core.names import sort_key
+from pips.core.phrase import N_, phrase
 
 
 class Scoring(StrEnum):
@@ -46,6 +49,35 @@ class TableResult:
             raise ValueError("a table result gives every player a final score and a place")
 
 
+TIEBREAKS: dict[str, str] = {
+    "wins": N_("more table wins (first places)"),
+    "average-place": N_("the better average place"),
+    "buchholz": N_("the stronger opponents: the sum of the points of everyone met (Buchholz)"),
+    "best-game": N_("the best single game"),
+    "fewer-byes": N_("fewer byes"),
+}
+"""The tie-breaks an organiser chooses from, in the order chosen (docs/events.md):
+equal points are decided by the first that differs; equal in all, players share the
+place."""
+
+DEFAULT_TIEBREAKS = ("wins", "average-place")
+
+
+def check_tiebreaks(chosen: Sequence[str]) -> tuple[str, ...]:
+    """The organiser's tie-breaks, each known and named once, or :class:`ValueError`."""
+    found = tuple(dict.fromkeys(str(c).strip() for c in chosen if str(c).strip()))
+    unknown = [c for c in found if c not in TIEBREAKS]
+    if unknown:
+        raise ValueError(
+            phrase(
+                "unknown tie-break {names}: choose from {choices}",
+                names=", ".join(unknown),
+                choices=", ".join(TIEBREAKS),
+            )
+        )
+    return found
+
+
 @dataclass(frozen=True)
 class Standing:
     """One player's line: place (shared by ties), the totals and the games behind them."""
@@ -57,6 +89,12 @@ class Standing:
     games: int
     byes: int
     average_place: float
+    buchholz: int = 0
+    """The sum of the points of every opponent met, once per meeting."""
+    best: int = 0
+    """The best single game's final score."""
+    final_place: int | None = None
+    """The place at the final table (finalists are ranked by it first)."""
 
 
 def standings(
@@ -64,36 +102,74 @@ def standings(
     scoring: Scoring = Scoring.POINTS,
     byes: Iterable[tuple[int, str]] = (),
     players: Sequence[str] = (),
+    *,
+    tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
+    finals: Iterable[int] = (),
 ) -> list[Standing]:
     """The standings after ``results`` (and ``byes``: (round, player) pairs); every
-    name in ``players`` is listed even before their first game."""
+    name in ``players`` is listed even before their first game. Equal points are
+    decided by ``tiebreaks`` (:data:`TIEBREAKS`, in order). The rounds in ``finals``
+    are final tables: their players rank first, by their place there (equal places
+    by the standings before it), and their final's points do not count in the
+    totals, which compare the rounds everybody played."""
+    final_rounds = set(finals)
+    every = list(results)
+    regular = [r for r in every if r.round not in final_rounds]
     points: dict[str, int] = dict.fromkeys(players, 0)
     wins: dict[str, int] = dict.fromkeys(players, 0)
     games: dict[str, int] = dict.fromkeys(players, 0)
     place_sum: dict[str, int] = dict.fromkeys(players, 0)
+    best: dict[str, int] = {}
     sat_out: dict[str, int] = dict.fromkeys(players, 0)
-    for result in results:
+    for result in regular:
         for name, final, place in zip(result.players, result.finals, result.places, strict=True):
             points[name] = points.get(name, 0) + final
             wins[name] = wins.get(name, 0) + (place == 1)
             games[name] = games.get(name, 0) + 1
             place_sum[name] = place_sum.get(name, 0) + place
+            best[name] = max(best.get(name, final), final)
     for _round, name in byes:
         sat_out[name] = sat_out.get(name, 0) + 1
-    names = set(points) | set(sat_out)
+    buchholz: dict[str, int] = {}
+    for result in regular:
+        for name in result.players:
+            buchholz[name] = buchholz.get(name, 0) + sum(
+                points.get(other, 0) for other in result.players if other != name
+            )
+    final_place: dict[str, int] = {}
+    for result in every:
+        if result.round in final_rounds:
+            for name, place in zip(result.players, result.places, strict=True):
+                final_place[name] = place
+    names = set(points) | set(sat_out) | set(final_place)
 
     def average(name: str) -> float:
         played = games.get(name, 0)
         return place_sum.get(name, 0) / played if played else 0.0
 
-    def key(name: str) -> tuple[float, ...]:
-        if scoring is Scoring.MATCH_WINS:
-            return (-wins.get(name, 0), -points.get(name, 0))
-        played = games.get(name, 0)
-        # Players who have not played yet come last, not first (an average of 0).
-        return (-points.get(name, 0), -wins.get(name, 0), average(name) if played else 99.0)
+    def tiebreak(name: str, rule: str) -> float:
+        if rule == "wins":
+            return -wins.get(name, 0)
+        if rule == "average-place":
+            # Players who have not played yet come last, not first (an average of 0).
+            return average(name) if games.get(name, 0) else 99.0
+        if rule == "buchholz":
+            return -buchholz.get(name, 0)
+        if rule == "best-game":
+            return -best.get(name, -(10**6))
+        return sat_out.get(name, 0)  # fewer-byes
 
-    ordered = sorted(names, key=lambda n: (key(n), n.casefold()))
+    def key(name: str) -> tuple[float, ...]:
+        finalist = (final_place[name],) if name in final_place else (10**6,)
+        if scoring is Scoring.MATCH_WINS:
+            return (*finalist, -wins.get(name, 0), -points.get(name, 0))
+        return (
+            *finalist,
+            -points.get(name, 0),
+            *(tiebreak(name, rule) for rule in tiebreaks),
+        )
+
+    ordered = sorted(names, key=lambda n: (key(n), sort_key(n)))
     lines: list[Standing] = []
     for index, name in enumerate(ordered):
         # Equal keys share the place of the first of them (1, 2, 2, 4).
@@ -107,27 +183,90 @@ def standings(
                 games.get(name, 0),
                 sat_out.get(name, 0),
                 round(average(name), 2),
+                buchholz.get(name, 0),
+                best.get(name, 0),
+                final_place.get(name),
             )
         )
     return lines
 
 
+@dataclass(frozen=True)
+class GroupStanding:
+    """A club's or a team's line: its place, its points (the sum of its best
+    ``counted`` players'), and the players behind them."""
+
+    place: int
+    name: str
+    points: int
+    counted: tuple[str, ...]
+    players: int
+
+
+def group_standings(
+    lines: Sequence[Standing], group_of: Mapping[str, str], counted: int = 3
+) -> list[GroupStanding]:
+    """Club or team standings from the players' (``group_of``: player to club or
+    team, empty for none): each group's best ``counted`` players' points, so that a
+    club with more players at the event has no advantage; a group with fewer counts
+    what it has. Ties share the place."""
+    members: dict[str, list[Standing]] = {}
+    for line in lines:
+        group = group_of.get(line.name, "")
+        if group:
+            members.setdefault(group, []).append(line)
+    rows = []
+    for group, found in members.items():
+        top = sorted(found, key=lambda s: (-s.points, sort_key(s.name)))[:counted]
+        rows.append((group, sum(s.points for s in top), tuple(s.name for s in top), len(found)))
+    rows.sort(key=lambda r: (-r[1], sort_key(r[0])))
+    out: list[GroupStanding] = []
+    for index, (group, total, names, size) in enumerate(rows):
+        place = out[-1].place if out and out[-1].points == total else index + 1
+        out.append(GroupStanding(place, group, total, names, size))
+    return out
+
+
 STANDINGS_FIELDS = ("place", "name", "points", "wins", "games", "byes", "average_place")
+STANDINGS_HEADS = (
+    N_("Rank"),
+    N_("Player"),
+    N_("Points"),
+    N_("Wins"),
+    N_("Games"),
+    N_("Byes"),
+    N_("avg. place"),
+)
+"""The columns' heads as a person reads them, in the reader's language."""
 
 
-def standings_csv(lines: Iterable[Standing]) -> str:
-    """The standings as CSV (one row per player, :data:`STANDINGS_FIELDS`); a name a
-    spreadsheet would run as a formula is written as text."""
+def standings_csv(lines: Iterable[Standing], language: str | None = None) -> str:
+    """The standings as CSV for people: one row per player, heads and numbers in
+    ``language`` (the current one when not given). Where the decimal sign is a comma
+    (German), fields are separated by semicolons and the file starts with a byte-order
+    mark, as a German spreadsheet expects; a name a spreadsheet would run as a formula
+    is written as text."""
     import csv
     import io
 
+    from pips import i18n
     from pips.results.entry import safe_cell
 
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(STANDINGS_FIELDS)
-    for s in lines:
-        writer.writerow(
-            [s.place, safe_cell(s.name), s.points, s.wins, s.games, s.byes, s.average_place]
-        )
-    return out.getvalue()
+    with i18n.speaking(language or i18n.current()):
+        comma = i18n.decimal(0.5, 1) == "0,5"
+        out = io.StringIO()
+        writer = csv.writer(out, delimiter=";" if comma else ",", lineterminator="\n")
+        writer.writerow([i18n._(head) for head in STANDINGS_HEADS])
+        for s in lines:
+            writer.writerow(
+                [
+                    s.place,
+                    safe_cell(s.name),
+                    s.points,
+                    s.wins,
+                    s.games,
+                    s.byes,
+                    i18n.decimal(s.average_place, 2) if s.games else "",
+                ]
+            )
+    return ("\ufeff" if comma else "") + out.getvalue()

@@ -108,3 +108,13 @@ def waiting_for(seats: Sequence[SeatTrust], words: Iterable[Word]) -> list[int]:
         for i, s in enumerate(seats)
         if not s.groups & groups and s.account is not None and s.account not in own
     ]
+
+
+def could_vouch(seats: Sequence[SeatTrust], group: int) -> bool:
+    """Whether the word of ``group``'s representative can make a result with these
+    ``seats`` count: it covers the seats of the group's players, and every other seat
+    has an account to confirm its own line (a seat with neither is left to an
+    administrator)."""
+    return any(group in s.groups for s in seats) and all(
+        group in s.groups or s.account is not None for s in seats
+    )

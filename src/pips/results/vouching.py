@@ -3,7 +3,7 @@ result, which groups its seats belong to, and so what confirms it (``settle``)."
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -114,9 +114,15 @@ def settle(session: Session, row: Result) -> None:
     row.status = "confirmed" if row.confirmed_by else "provisional"
 
 
-def waiting_seats(session: Session, rows: Sequence[Result]) -> dict[int, list[int]]:
+def waiting_seats(
+    session: Session,
+    rows: Sequence[Result],
+    seats: Mapping[int, Sequence[SeatTrust]] | None = None,
+) -> dict[int, list[int]]:
     """For each result, the seats whose own confirmation it waits for (see
-    :func:`~pips.results.trust.waiting_for`), with a fixed number of queries."""
-    seats = seats_of_all(session, rows)
+    :func:`~pips.results.trust.waiting_for`), with a fixed number of queries (the
+    ``seats`` of :func:`seats_of_all`, if already read)."""
+    if seats is None:
+        seats = seats_of_all(session, rows)
     words = words_of_all(session, rows)
     return {row.id: waiting_for(seats[row.id], words[row.id]) for row in rows}

@@ -3,9 +3,11 @@ language of the person asking."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
+import os
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from fastapi import HTTPException, Request
 from fastapi.requests import HTTPConnection
@@ -29,19 +31,36 @@ templates.env.install_gettext_callables(  # type: ignore[attr-defined]
 )
 
 
+TIME_ZONE = ZoneInfo(os.environ.get("PIPS_TIME_ZONE") or "Europe/Berlin")
+"""Where the server's readers live: times are kept in UTC and shown in this zone
+(``PIPS_TIME_ZONE``, an IANA name; most FIDO players are in Central Europe)."""
+
+
+def local(moment: datetime) -> datetime:
+    """A stored moment (UTC, naive or not) as the readers' wall clock shows it."""
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return aware.astimezone(TIME_ZONE)
+
+
 def _day(value: Any) -> str:
-    """A date (or a date and time) in the reader's form: 2026-10-03 / 03.10.2026."""
+    """A date, or a date and time in the readers' time zone, in the reader's form:
+    2026-10-03 14:05 / 03.10.2026 14:05."""
     if isinstance(value, datetime):
-        return f"{i18n.numeric_date(value.date())} {value:%H:%M}"
+        moment = local(value)
+        return f"{i18n.numeric_date(moment.date())} {moment:%H:%M}"
     if isinstance(value, date):
         return i18n.numeric_date(value)
     text = str(value or "")
+    if len(text) > 10:
+        try:
+            return _day(datetime.fromisoformat(text))
+        except ValueError:
+            pass
     try:
         day = date.fromisoformat(text[:10])
     except ValueError:
         return text
-    rest = text[10:].lstrip("T ")
-    return f"{i18n.numeric_date(day)} {rest[:5]}".rstrip()
+    return i18n.numeric_date(day)
 
 
 def _number(value: float, digits: int = 2, sign: bool = False) -> str:
@@ -50,7 +69,16 @@ def _number(value: float, digits: int = 2, sign: bool = False) -> str:
     return ("+" if value >= 0 else "-") + shown if sign else shown
 
 
+def _tiebreak(key: str) -> str:
+    """A tie-break's words (:data:`pips.results.standings.TIEBREAKS`) in the reader's
+    language."""
+    from pips.results.standings import TIEBREAKS
+
+    return i18n._(TIEBREAKS.get(key, key))
+
+
 templates.env.filters["day"] = _day
+templates.env.filters["tiebreak"] = _tiebreak
 templates.env.filters["number"] = _number
 # Words the core and the services made (pips.core.phrase), said in the reader's language.
 templates.env.globals["say"] = i18n.say

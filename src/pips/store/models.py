@@ -240,8 +240,8 @@ class Player(Base):
     __tablename__ = "players"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String(40))
-    name_key: Mapped[str] = mapped_column(String(160), index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    name_key: Mapped[str] = mapped_column(String(320), index=True)
     group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id"), nullable=True, index=True)
     """The group whose result first named the player (``None``: entered without one)."""
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
@@ -330,7 +330,7 @@ class ResultPlayer(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     result_id: Mapped[int] = mapped_column(ForeignKey("results.id"))
     seat: Mapped[int] = mapped_column(Integer)
-    name: Mapped[str] = mapped_column(String(40), index=True)
+    name: Mapped[str] = mapped_column(String(80), index=True)
     """The name as entered (the sheet's words; the player's name may differ)."""
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
     """The account that played this seat at a server table."""
@@ -413,6 +413,18 @@ class Event(Base):
     """Online: a bot may play for a player the organiser marks absent."""
     fixed_pairs: Mapped[bool] = mapped_column(default=False)
     """A game of pairs played with fixed partners, drawn as pairs (else drawn alone)."""
+    schedule: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    """The day of each round (ISO dates), for an event over several days; ``None``:
+    every round on ``played_on``."""
+    pairing: Mapped[str] = mapped_column(String(8), default="lot")
+    """How rounds after the first are drawn: ``lot`` (avoiding repeats) or ``swiss``
+    (by the standings)."""
+    tiebreaks: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    """The organiser's tie-breaks (:data:`pips.results.standings.TIEBREAKS`)."""
+    check_in: Mapped[bool] = mapped_column(default=False)
+    """Only players checked in are drawn."""
+    counted: Mapped[int] = mapped_column(Integer, default=3)
+    """A club's or team's best players whose points make its standing."""
     status: Mapped[str] = mapped_column(String(8), default="open", index=True)
     """``open`` (players come, rounds are drawn and played) or ``closed``."""
     created_at: Mapped[datetime] = mapped_column(default=now)
@@ -436,8 +448,8 @@ class EventPlayer(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
-    name: Mapped[str] = mapped_column(String(40))
-    name_key: Mapped[str] = mapped_column(String(160))
+    name: Mapped[str] = mapped_column(String(80))
+    name_key: Mapped[str] = mapped_column(String(320))
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     first_round: Mapped[int] = mapped_column(Integer, default=1)
@@ -446,6 +458,14 @@ class EventPlayer(Base):
     """Not drawn from this round on (a withdrawal); their games so far stay."""
     pair: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """With fixed partners, the pair's number (both partners carry it)."""
+    seed: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The player's seed (1 the strongest): the top seeds sit apart in the first round."""
+    club: Mapped[str] = mapped_column(String(80), default="")
+    """The club the player plays for (kept apart from clubmates; club standings)."""
+    team: Mapped[str] = mapped_column(String(80), default="")
+    """The team the player plays in (team standings)."""
+    checked_in: Mapped[bool] = mapped_column(default=False)
+    """Here and ready (the check-in list)."""
 
     event: Mapped[Event] = relationship(back_populates="players")
 
@@ -467,6 +487,12 @@ class EventRound(Base):
     (every table's result is in)."""
     drawn_at: Mapped[datetime] = mapped_column(default=now)
     closed_at: Mapped[datetime | None] = mapped_column(nullable=True)
+    played_on: Mapped[date | None] = mapped_column(nullable=True)
+    """The round's day (``None``: the event's)."""
+    top: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The set the round's tables play (``None``: the event's)."""
+    method: Mapped[str] = mapped_column(String(8), default="lot")
+    """How it was drawn: ``lot``, ``swiss`` or ``final`` (the final table)."""
 
     event: Mapped[Event] = relationship(back_populates="drawn")
     tables: Mapped[list[EventTable]] = relationship(
@@ -485,6 +511,8 @@ class EventTable(Base):
     number: Mapped[int] = mapped_column(Integer)
     seats: Mapped[list[str]] = mapped_column(JSON)
     table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), nullable=True)
+    top: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The set this table plays, when not the round's."""
 
     round: Mapped[EventRound] = relationship(back_populates="tables")
     scores: Mapped[list[EventScore]] = relationship(

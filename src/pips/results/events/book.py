@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict
 from datetime import date
 from typing import Any
 
@@ -31,7 +32,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from pips.core.errors import RuleError
-from pips.core.names import check_name, name_key
+from pips.core.names import PERSON_LENGTH, check_name, name_key, sort_key
 from pips.core.phrase import phrase
 from pips.games.registry import find_game
 from pips.results.common import (
@@ -48,6 +49,7 @@ from pips.results.events.common import (
     FAR_AHEAD,
     MOST_PLAYERS,
     MOST_ROUNDS,
+    day_of,
     event_standings,
     find_event,
     manages,
@@ -55,11 +57,36 @@ from pips.results.events.common import (
     open_event,
     scores_of,
     scoring_of,
+    set_of,
     sync_online,
 )
+from pips.results.groups import ASKED, INVITED, MEMBER
 from pips.results.players import Players
-from pips.results.standings import Standing
-from pips.store.models import Event, EventPlayer
+from pips.results.standings import (
+    DEFAULT_TIEBREAKS,
+    Standing,
+    check_tiebreaks,
+    group_standings,
+)
+from pips.store.models import Event, EventPlayer, Group, GroupMember, Player
+
+PAIRINGS = ("lot", "swiss")
+"""How the rounds after the first are drawn (docs/events.md, "The draw")."""
+
+
+def spread_rounds(days: Sequence[date], rounds: int) -> list[str]:
+    """The day of each of ``rounds`` rounds over ``days``, as evenly as can be, the
+    first days taking one more (7 rounds over two days: 4 and 3).
+
+    >>> spread_rounds([date(2026, 10, 10), date(2026, 10, 11)], 5)
+    ['2026-10-10', '2026-10-10', '2026-10-10', '2026-10-11', '2026-10-11']
+    """
+    count = len(days)
+    base, extra = divmod(rounds, count)
+    schedule: list[str] = []
+    for index, day in enumerate(days):
+        schedule += [day.isoformat()] * (base + (index < extra))
+    return schedule
 
 
 class Events:
@@ -83,9 +110,21 @@ class Events:
         online: bool = False,
         bots: bool = False,
         fixed_pairs: bool = False,
+        days: Sequence[date] = (),
+        pairing: str = "lot",
+        tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
+        check_in: bool = False,
+        counted: int = 3,
     ) -> dict[str, Any]:
         """A new event, organised by ``actor`` (the representative of ``group``, or an
-        administrator without one); bad options are refused and nothing is stored."""
+        administrator without one); bad options are refused and nothing is stored.
+
+        A championship over several ``days`` plays its rounds spread over them (the
+        first days take one more when they do not divide evenly); ``pairing`` draws
+        the rounds after the first by lot or by the standings (``swiss``);
+        ``tiebreaks`` decide equal points (:data:`~pips.results.standings.TIEBREAKS`);
+        with ``check_in`` only players checked in are drawn; a club's or team's
+        standing is its best ``counted`` players' points."""
         name = " ".join(str(name).split())
         if not 2 <= len(name) <= 80:
             raise ResultsError(phrase("an event's name is 2 to 80 characters"))
@@ -93,10 +132,6 @@ class Events:
             raise ResultsError(phrase("a place is at most 80 characters"))
         if not 1 <= rounds <= MOST_ROUNDS:
             raise ResultsError(phrase("an event has 1 to {most} rounds", most=MOST_ROUNDS))
-        if played_on > self.context.today() + FAR_AHEAD or played_on.year < 2000:
-            raise ResultsError(
-                phrase("{value} is not a date for an event", value=played_on.isoformat())
-            )
         try:
             spec = find_game(game)
         except RuleError as exc:
@@ -114,6 +149,26 @@ class Events:
             raise ResultsError(phrase("fixed partners are for a game of pairs"))
         if bots and not online:
             raise ResultsError(phrase("bots play only at an online event's tables"))
+        schedule = spread_rounds(sorted(set(days)), rounds) if days else None
+        if schedule is not None:
+            played_on = date.fromisoformat(schedule[0])
+            if len(set(days)) > rounds:
+                raise ResultsError(phrase("more days than rounds"))
+        for day in (played_on, *days):
+            if day > self.context.today() + FAR_AHEAD or day.year < 2000:
+                raise ResultsError(
+                    phrase("{value} is not a date for an event", value=day.isoformat())
+                )
+        if pairing not in PAIRINGS:
+            raise ResultsError(phrase("pairing is one of {choices}", choices=", ".join(PAIRINGS)))
+        if pairing == "swiss" and fixed_pairs:
+            raise ResultsError(phrase("fixed partners are drawn by lot, not by standings"))
+        try:
+            chosen_breaks = check_tiebreaks(tiebreaks)
+        except ValueError as exc:
+            raise ResultsError(exc.args[0]) from None
+        if not 1 <= counted <= 20:
+            raise ResultsError(phrase("a club counts its best 1 to 20 players"))
         with self.context.db.session() as session, session.begin():
             group_row = group_named(session, group) if group else None
             if group_row is not None and group_row.representative_id != actor:
@@ -144,6 +199,11 @@ class Events:
                 online=online,
                 bots=bots,
                 fixed_pairs=fixed_pairs,
+                schedule=schedule,
+                pairing=pairing,
+                tiebreaks=list(chosen_breaks),
+                check_in=check_in,
+                counted=counted,
             )
             session.add(row)
             session.flush()
@@ -185,11 +245,16 @@ class Events:
         *,
         pairs: Sequence[Sequence[str]] = (),
         new_players: Iterable[str] = (),
+        known_players: Mapping[str, int] | None = None,
+        clubs: Mapping[str, str] | None = None,
+        teams: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
         """Add players (or, with fixed partners, pairs). Before the first round is drawn
         they play from round 1; later they are late arrivals, drawn from the next round.
         A name that resembles a known player of the group must be confirmed as new
-        (:class:`~pips.results.players.UnknownPlayers`), as when entering a result."""
+        (:class:`~pips.results.players.UnknownPlayers`), as when entering a result.
+        ``clubs`` and ``teams`` (by name) say whom a player plays for; a player's club
+        is else the group they are a player of."""
         if fixed_pairs_given := bool(pairs):
             if names:
                 raise ResultsError(phrase("give players or pairs, not both"))
@@ -217,10 +282,19 @@ class Events:
             if len(known) + len(wanted) > MOST_PLAYERS:
                 raise ResultsError(phrase("an event has at most {most} players", most=MOST_PLAYERS))
             seating = self.players.seat_names(
-                session, event.organiser, event.group, wanted, list(new_players)
+                session,
+                event.organiser,
+                event.group,
+                wanted,
+                list(new_players),
+                known=known_players,
             )
+            if event.group is not None:
+                self._join_the_club(event.group, list(seating.players.values()))
             first = len(event.drawn) + 1
             pair_number = max((p.pair or 0 for p in event.players), default=0)
+            given_clubs = {name_key(n): c for n, c in (clubs or {}).items()}
+            given_teams = {name_key(n): t for n, t in (teams or {}).items()}
             for index, (name, folded) in enumerate(zip(wanted, keys, strict=True)):
                 player = seating.players[folded]
                 if event.online and player.user_id is None:
@@ -239,6 +313,8 @@ class Events:
                         user_id=player.user_id,
                         first_round=first,
                         pair=pair_number + 1 + index // 2 if event.fixed_pairs else None,
+                        club=self._label(given_clubs.get(folded)) or self._club_of(session, player),
+                        team=self._label(given_teams.get(folded)),
                     )
                 )
         return self.event(key, actor)
@@ -260,9 +336,102 @@ class Events:
         return self.event(key, actor)
 
     @staticmethod
+    def _label(text: str | None) -> str:
+        """A club's or team's name as kept (spaces tidied, at most 80 characters)."""
+        label = " ".join(str(text or "").split())
+        if len(label) > 80:
+            raise ResultsError(phrase("a club's or team's name is at most 80 characters"))
+        return label
+
+    @staticmethod
+    def _club_of(session: Any, player: Player) -> str:
+        group = session.get(Group, player.group_id) if player.group_id else None
+        return "" if group is None else str(group.name)
+
+    def seed(self, actor: int, key: str, order: Sequence[str] | None = None) -> dict[str, Any]:
+        """Seed the players (1 the strongest): in ``order`` as given (names; the rest
+        unseeded), or without it by the newest world list of the event's game (players
+        on no list unseeded). The top seeds sit at different tables in the first
+        round; before it is drawn, seeds may change."""
+        with self.context.db.session() as session, session.begin():
+            event = open_event(session, key)
+            need_manager(session, event, actor)
+            if event.drawn:
+                raise Conflict(phrase("the first round is drawn: seeds no longer change"))
+            by_key = {p.name_key: p for p in event.players}
+            if order is None:
+                ranked = self._by_world_list(session, event)
+            else:
+                ranked = []
+                for name in order:
+                    found = by_key.get(name_key(name))
+                    if found is None:
+                        raise NotFound(phrase("{name} is not a player of this event", name=name))
+                    ranked.append(found)
+            for p in event.players:
+                p.seed = None
+            for number, p in enumerate(dict.fromkeys(ranked), 1):
+                p.seed = number
+        return self.event(key, actor)
+
+    @staticmethod
+    def _by_world_list(session: Any, event: Event) -> list[EventPlayer]:
+        from pips.store.models import WorldList, WorldListRow
+
+        newest = session.scalars(
+            select(WorldList)
+            .where(WorldList.game == event.game)
+            .order_by(WorldList.month.desc())
+            .limit(1)
+        ).first()
+        if newest is None:
+            return []
+        places = dict(
+            session.execute(
+                select(WorldListRow.player_id, WorldListRow.place).where(
+                    WorldListRow.list_id == newest.id, WorldListRow.player_id.is_not(None)
+                )
+            ).all()
+        )
+        listed = [p for p in event.players if p.player_id in places]
+        return sorted(listed, key=lambda p: places[p.player_id])
+
+    def check_in(self, actor: int, key: str, player: int, present: bool = True) -> dict[str, Any]:
+        """Mark a player here (or not): an event with a check-in draws only players
+        checked in."""
+        with self.context.db.session() as session, session.begin():
+            event = open_event(session, key)
+            need_manager(session, event, actor)
+            found = next((p for p in event.players if p.id == player), None)
+            if found is None:
+                raise NotFound(phrase("no player {number} in this event", number=player))
+            found.checked_in = present
+        return self.event(key, actor)
+
+    @staticmethod
+    def _join_the_club(group: Group, players: Sequence[Player]) -> None:
+        """An evening's players become the club's: a player of no group (no account)
+        becomes the group's player; an account that is not a member is invited (it
+        becomes a member when it accepts, or at once if it had asked to join: both
+        sides agreed, :mod:`pips.results.groups`)."""
+        members = {m.user_id: m for m in group.members}
+        for player in players:
+            if player.user_id is None:
+                if player.group_id is None:
+                    player.group_id = group.id
+                continue
+            row = members.get(player.user_id)
+            if row is None:
+                row = GroupMember(user_id=player.user_id, status=INVITED)
+                group.members.append(row)
+                members[player.user_id] = row
+            elif row.status == ASKED:
+                row.status = MEMBER
+
+    @staticmethod
     def _checked_name(name: str) -> str:
         try:
-            return check_name(name)
+            return check_name(name, PERSON_LENGTH)
         except ValueError as exc:
             raise ResultsError(
                 phrase("{name!r}: {problem}", name=str(name)[:60], problem=exc.args[0])
@@ -280,6 +449,9 @@ class Events:
             scores = scores_of(session, event)
             spec = find_game(event.game)
             players = {p.name_key: p for p in event.players}
+            lines = event_standings(event, scores)
+            clubs = {p.name: p.club for p in event.players}
+            teams = {p.name: p.team for p in event.players}
             return {
                 "key": event.key,
                 "name": event.name,
@@ -296,6 +468,11 @@ class Events:
                 "online": event.online,
                 "bots": event.bots,
                 "fixed_pairs": event.fixed_pairs,
+                "schedule": event.schedule,
+                "pairing": event.pairing,
+                "tiebreaks": list(event.tiebreaks or DEFAULT_TIEBREAKS),
+                "check_in": event.check_in,
+                "counted": event.counted,
                 "status": event.status,
                 "closed_at": None if event.closed_at is None else event.closed_at.isoformat(),
                 "manage": viewer is not None and manages(session, event, viewer),
@@ -308,19 +485,27 @@ class Events:
                         "first_round": p.first_round,
                         "withdrawn_from": p.withdrawn_from,
                         "pair": p.pair,
+                        "seed": p.seed,
+                        "club": p.club,
+                        "team": p.team,
+                        "checked_in": p.checked_in,
                     }
-                    for p in event.players
+                    for p in sorted(event.players, key=lambda p: sort_key(p.name))
                 ],
                 "drawn": [
                     {
                         "number": one.number,
                         "seed": one.seed,
                         "status": one.status,
+                        "date": day_of(event, one).isoformat(),
+                        "method": one.method,
+                        "top": one.top,
                         "byes": list(one.byes),
                         "tables": [
                             {
                                 "number": t.number,
                                 "seats": list(t.seats),
+                                "set": set_of(event, len(t.seats), one, t),
                                 "table_id": t.table_id,
                                 "mine": viewer is not None
                                 and viewer
@@ -335,9 +520,9 @@ class Events:
                     }
                     for one in event.drawn
                 ],
-                "standings": [
-                    self._standing_json(s, players) for s in event_standings(event, scores)
-                ],
+                "standings": [self._standing_json(s, players) for s in lines],
+                "clubs": [asdict(g) for g in group_standings(lines, clubs, event.counted)],
+                "teams": [asdict(g) for g in group_standings(lines, teams, event.counted)],
             }
 
     def event_standings(self, key: str) -> tuple[dict[str, Any], list[Standing]]:
@@ -358,5 +543,11 @@ class Events:
             "games": s.games,
             "byes": s.byes,
             "average_place": s.average_place,
+            "buchholz": s.buchholz,
+            "best": s.best,
+            "final_place": s.final_place,
             "withdrawn": player is not None and player.withdrawn_from is not None,
+            "withdrawn_from": None if player is None else player.withdrawn_from,
+            "late_from": None if player is None or player.first_round == 1 else player.first_round,
+            "club": "" if player is None else player.club,
         }

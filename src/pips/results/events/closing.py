@@ -21,9 +21,24 @@ from pips.results.common import Conflict, Context, ResultsError
 from pips.results.entries import refuse_duplicates, result_row, store_results
 from pips.results.entry import Checked, Entry, Line, check
 from pips.results.events.book import Events
-from pips.results.events.common import find_event, need_manager, open_event, set_of, sync_online
+from pips.results.events.common import (
+    day_of,
+    find_event,
+    need_manager,
+    open_event,
+    set_of,
+    sync_online,
+)
 from pips.results.holds import Holds, causes
-from pips.store.models import Event, EventScore, Player, Result, ResultReview
+from pips.store.models import (
+    Event,
+    EventRound,
+    EventScore,
+    EventTable,
+    Player,
+    Result,
+    ResultReview,
+)
 
 
 class Closing:
@@ -60,7 +75,9 @@ class Closing:
                         label = phrase(
                             "round {round}, table {table}", round=one.number, table=t.number
                         )
-                        games.append(replace(self._from_score(event, t.scores[-1]), label=label))
+                        games.append(
+                            replace(self._from_score(event, one, t, t.scores[-1]), label=label)
+                        )
             fingerprints = [g.fingerprint() for g in games]
             self._take_over(session, event, games, fingerprints, actor)
             refuse_duplicates(session, games, fingerprints)
@@ -119,12 +136,21 @@ class Closing:
             self.holds.release(session, row, phrase("the result was withdrawn"))
             self.holds.recheck(session, causes([row]))
 
-    def _from_score(self, event: Event, score: EventScore) -> Checked:
+    def _from_score(
+        self, event: Event, one: EventRound, table: EventTable, score: EventScore
+    ) -> Checked:
+        """A table's last result as a result, dated by its round's day (a championship
+        over two days dates each game by the day it was played)."""
         lines = tuple(
             Line(str(ln["name"]), int(ln["points"]), int(ln["pips"]), bool(ln["out"]))
             for ln in score.lines
         )
         entry = Entry(
-            event.game, event.played_on, set_of(event, len(lines)), lines, event.place, None
+            event.game,
+            day_of(event, one),
+            set_of(event, len(lines), one, table),
+            lines,
+            event.place,
+            None,
         )
         return check(entry, self.context.today(), event.options)

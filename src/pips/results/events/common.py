@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
@@ -15,7 +15,13 @@ from pips.core.phrase import phrase
 from pips.games.face import GameSpec
 from pips.results.common import Conflict, NotAllowed, NotFound, is_admin
 from pips.results.entry import Checked, check, default_set, entry_from_record
-from pips.results.standings import Scoring, Standing, TableResult, standings
+from pips.results.standings import (
+    DEFAULT_TIEBREAKS,
+    Scoring,
+    Standing,
+    TableResult,
+    standings,
+)
 from pips.store.models import Event, EventPlayer, EventRound, EventScore, EventTable, GameTable
 
 MOST_ROUNDS = 50
@@ -121,10 +127,23 @@ def need_manager(session: Session, event: Event, actor: int) -> None:
         raise NotAllowed(phrase("only the event's organiser does this"))
 
 
-def set_of(event: Event, players: int) -> int:
-    """The set a table of ``players`` plays with at ``event``."""
+def set_of(
+    event: Event, players: int, one: EventRound | None = None, table: EventTable | None = None
+) -> int:
+    """The set a table of ``players`` plays with at ``event``: the table's own, else
+    its round's, else the event's, else the game's for that many players."""
+    if table is not None and table.top is not None:
+        return int(table.top)
+    if one is not None and one.top is not None:
+        return int(one.top)
     top = event.options.get("set")
     return int(top) if isinstance(top, int) else default_set(event.game, players)
+
+
+def day_of(event: Event, one: EventRound) -> date:
+    """The day a round was played: its own (an event over several days), else the
+    event's."""
+    return one.played_on or event.played_on
 
 
 def score_of(score: EventScore, corrections: int) -> Score:
@@ -201,7 +220,14 @@ def event_standings(event: Event, scores: Mapping[int, Score]) -> list[Standing]
             if t.id in scores:
                 names, finals, places = scores[t.id].table_result
                 results.append(TableResult(one.number, t.number, names, finals, places))
-    return standings(results, Scoring(event.scoring), byes, [p.name for p in event.players])
+    return standings(
+        results,
+        Scoring(event.scoring),
+        byes,
+        [p.name for p in event.players],
+        tiebreaks=event.tiebreaks or DEFAULT_TIEBREAKS,
+        finals=[one.number for one in event.drawn if one.method == "final"],
+    )
 
 
 def players_by_key(event: Event) -> dict[str, EventPlayer]:

@@ -9,29 +9,36 @@ import secrets
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 
+from pips.core.errors import RuleError
 from pips.core.names import name_key
 from pips.core.phrase import phrase
 from pips.games.registry import find_game
 from pips.results.common import Conflict, Context, ResultsError
 from pips.results.draws import (
+    Apart,
     RoundDraw,
     Table,
     allowed_sizes,
     draw_pairs_round,
     draw_round,
+    draw_swiss_round,
 )
 from pips.results.events.book import Events
 from pips.results.events.common import (
     BOT,
+    event_standings,
     find_event,
     need_manager,
     open_event,
     round_of,
+    scores_of,
+    table_of,
 )
 from pips.store.models import Event, EventRound, EventTable
 
@@ -52,16 +59,27 @@ class EventRounds:
         self.context = context
         self.events = events
 
-    def draw_next(self, actor: int, key: str) -> dict[str, Any]:
-        """Draw the next round (:mod:`pips.results.draws`) from a seed of the OS's
-        CSPRNG, avoiding the meetings of the rounds before; the round before must be
-        closed. Offline its tables can then be played and entered; online the
-        organiser starts it."""
+    def draw_next(
+        self,
+        actor: int,
+        key: str,
+        *,
+        method: str | None = None,
+        top: int | None = None,
+        final: int | None = None,
+    ) -> dict[str, Any]:
+        """Draw the next round from a seed of the OS's CSPRNG; the round before must be
+        closed. ``method``: ``lot`` (avoiding the meetings of the rounds before) or
+        ``swiss`` (by the standings), the event's pairing when not given; the first
+        round is always by lot, the top seeds apart. ``final``: instead, the final
+        table of the ``final`` players leading the standings (one table, ranked first
+        by its places). ``top``: the set this round's tables play. Offline its tables
+        can then be played and entered; online the organiser starts it."""
         with self.context.db.session() as session, session.begin():
             event = open_event(session, key)
             need_manager(session, event, actor)
             number = len(event.drawn) + 1
-            if number > event.rounds:
+            if number > event.rounds and final is None:
                 raise Conflict(
                     phrase("all {count} rounds are drawn: close the event", count=event.rounds)
                 )
@@ -72,12 +90,94 @@ class EventRounds:
                         number=event.drawn[-1].number,
                     )
                 )
-            event.drawn.append(self._draw(event, number, secrets.randbelow(2**63)))
+            if any(one.method == "final" for one in event.drawn):
+                raise Conflict(phrase("the final table was played: close the event"))
+            chosen = method or event.pairing
+            if chosen not in ("lot", "swiss"):
+                raise ResultsError(phrase("a round is drawn by lot or swiss"))
+            if top is not None:
+                self._check_set(event, top)
+            seed = secrets.randbelow(2**63)
+            if final is not None:
+                drawn = self._final(session, event, number, final, seed)
+            else:
+                drawn = self._draw(session, event, number, seed, method=chosen)
+            # A set chosen for a round holds for the rounds after it (day two on
+            # double-12) until another is chosen.
+            drawn.top = top if top is not None else (event.drawn[-1].top if event.drawn else None)
+            event.drawn.append(drawn)
             try:
                 session.flush()
             except IntegrityError:
                 raise Conflict(phrase("the round was drawn meanwhile")) from None
         return self.events.event(key, actor)
+
+    def set_table(self, actor: int, key: str, number: int, table: int, top: int) -> dict[str, Any]:
+        """Play table ``table`` of round ``number`` with the set ``top`` (a club with
+        too few double-12 boxes); only before the table has a result."""
+        with self.context.db.session() as session, session.begin():
+            event = open_event(session, key)
+            need_manager(session, event, actor)
+            row = table_of(round_of(event, number), table)
+            if row.scores or row.table_id:
+                raise Conflict(phrase("table {number} has a result: its set stays", number=table))
+            self._check_set(event, top, len(row.seats))
+            row.top = top
+        return self.events.event(key, actor)
+
+    @staticmethod
+    def _check_set(event: Event, top: int, players: int | None = None) -> None:
+        spec = find_game(event.game)
+        sizes = [players] if players else list(allowed_sizes(spec, event.options))
+        for size in sizes:
+            try:
+                spec.options_from_json({**event.options, "set": top, "players": size})
+                return
+            except (RuleError, TypeError, ValueError):
+                continue
+        raise ResultsError(
+            phrase("the {game} is not played with double-{top} here", game=spec.title, top=top)
+        )
+
+    def _final(self, session: Any, event: Event, number: int, size: int, seed: int) -> EventRound:
+        """The final table: the ``size`` players leading the standings (not withdrawn),
+        seats by lot."""
+        spec = find_game(event.game)
+        if size not in allowed_sizes(spec, event.options):
+            raise ResultsError(phrase("a table of this game does not seat {count}", count=size))
+        if not event.drawn:
+            raise Conflict(phrase("a final table is drawn after the rounds"))
+        leaving = {p.name for p in event.players if p.withdrawn_from is not None}
+        ranked = [
+            s.name
+            for s in event_standings(event, scores_of(session, event))
+            if s.name not in leaving
+        ]
+        if len(ranked) < size:
+            raise ResultsError(
+                phrase(
+                    "{count} players cannot be seated at a table of this game", count=len(ranked)
+                )
+            )
+        seats = list(ranked[:size])
+        random.Random(seed).shuffle(seats)
+        return EventRound(
+            number=number,
+            seed=str(seed),
+            byes=[],
+            status="drawn" if event.online else "playing",
+            drawn_at=self.context.clock(),
+            played_on=self._day(event, number),
+            method="final",
+            tables=[EventTable(number=1, seats=seats)],
+        )
+
+    @staticmethod
+    def _day(event: Event, number: int) -> date | None:
+        schedule = event.schedule or []
+        if not schedule:
+            return None
+        return date.fromisoformat(schedule[min(number, len(schedule)) - 1])
 
     def redraw(self, actor: int, key: str, number: int) -> dict[str, Any]:
         """Draw the last round again (after a late arrival or a withdrawal), as long as
@@ -92,22 +192,36 @@ class EventRounds:
                 raise Conflict(
                     phrase("round {number} has begun: it is not drawn again", number=number)
                 )
-            again = self._draw(event, number, secrets.randbelow(2**63), before=event.drawn[:-1])
+            if last.method == "final":
+                raise Conflict(phrase("the final table is not drawn again"))
+            again = self._draw(
+                session,
+                event,
+                number,
+                secrets.randbelow(2**63),
+                method=last.method,
+                before=event.drawn[:-1],
+            )
             last.seed, last.byes, last.tables = again.seed, again.byes, again.tables
         return self.events.event(key, actor)
 
     def _draw(
         self,
+        session: Any,
         event: Event,
         number: int,
         seed: int,
+        *,
+        method: str = "lot",
         before: Sequence[EventRound] | None = None,
     ) -> EventRound:
         earlier = event.drawn if before is None else before
         playing = [
             p
             for p in event.players
-            if p.first_round <= number and (p.withdrawn_from is None or p.withdrawn_from > number)
+            if p.first_round <= number
+            and (p.withdrawn_from is None or p.withdrawn_from > number)
+            and (p.checked_in or not event.check_in)
         ]
         met: Counter[frozenset[str]] = Counter()
         byes: Counter[str] = Counter()
@@ -117,15 +231,26 @@ class EventRounds:
             byes.update(done.byes)
         spec = find_game(event.game)
         rng = random.Random(seed)
+        apart = Apart(
+            clubs={p.name: p.club for p in playing},
+            seeds={p.name: p.seed for p in playing if p.seed} if not earlier else {},
+        )
+        sizes = allowed_sizes(spec, event.options)
         if event.fixed_pairs:
             pairs: dict[int, list[str]] = {}
             for p in playing:
                 pairs.setdefault(p.pair or 0, []).append(p.name)
             whole = [tuple(members) for members in pairs.values() if len(members) == 2]
             one = draw_pairs_round(number, whole, spec.teams(4), rng, met, byes)  # type: ignore[arg-type]
+        elif method == "swiss" and earlier:
+            names = {p.name for p in playing}
+            ranking = [
+                s.name for s in event_standings(event, scores_of(session, event)) if s.name in names
+            ]
+            one = draw_swiss_round(number, ranking, sizes, rng, met, byes, apart)
         else:
-            names = [p.name for p in playing]
-            one = draw_round(number, names, allowed_sizes(spec, event.options), rng, met, byes)
+            names_in_order = [p.name for p in playing]
+            one = draw_round(number, names_in_order, sizes, rng, met, byes, apart)
         if not one.tables:
             raise ResultsError(
                 phrase(
@@ -139,6 +264,8 @@ class EventRounds:
             byes=list(one.byes),
             status="drawn" if event.online else "playing",
             drawn_at=self.context.clock(),
+            played_on=self._day(event, number),
+            method="swiss" if method == "swiss" and earlier and not event.fixed_pairs else "lot",
             tables=[EventTable(number=t.number, seats=list(t.seats)) for t in one.tables],
         )
 

@@ -12,12 +12,13 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from pips.core.names import name_key
-from pips.core.phrase import phrase
+from pips.core.phrase import Phrase, joined, phrase
 from pips.results.common import Conflict, Context, NotAllowed, ResultsError
 from pips.results.entry import Checked, Entry, EntryError, Line, check
 from pips.results.events.book import Events
 from pips.results.events.common import (
     REASON_LENGTH,
+    day_of,
     find_event,
     manages,
     open_event,
@@ -27,6 +28,8 @@ from pips.results.events.common import (
     set_of,
     table_of,
 )
+from pips.results.plausible import unusual
+from pips.results.players import close
 from pips.store.models import Event, EventRound, EventScore, EventTable
 
 
@@ -52,36 +55,65 @@ class TableScores:
         ``lines`` name the table's players, in any order. Checked by the rules of any
         result (:func:`~pips.results.entry.check`); refused, nothing changes."""
         with self.context.db.session() as session, session.begin():
-            event = open_event(session, key)
-            one = round_of(event, number)
-            row = table_of(one, table)
-            checked = self._check_table(event, one, row, lines)
-            self._may_enter(session, event, one, row, actor, reason)
+            event, one, row, checked = self._checked(
+                session, actor, key, number, table, lines, reason
+            )
             self._add_score(session, event, one, row, checked, actor, reason, source)
         return self.events.event(key, actor)
 
+    def preview(
+        self,
+        actor: int,
+        key: str,
+        number: int,
+        table: int,
+        lines: Sequence[Line],
+        *,
+        reason: str = "",
+    ) -> dict[str, Any]:
+        """What :meth:`enter` would save, without saving it: the table's lines as they
+        would count, the lines they replace (a correction: old against new) and what
+        looks unusual (:func:`~pips.results.plausible.unusual`). Refuses what
+        :meth:`enter` refuses."""
+        with self.context.db.session() as session:
+            _, _, row, checked = self._checked(session, actor, key, number, table, lines, reason)
+            after = score_lines(checked)
+            before = None
+            if row.scores:
+                old = {name_key(str(line["name"])): line for line in row.scores[-1].lines}
+                before = [dict(old.get(name_key(str(line["name"])), {})) for line in after]
+            return {
+                "players": after,
+                "before": before,
+                "changed": changed_seats(before, after),
+                "warnings": unusual(checked),
+            }
+
     def enter_csv(
-        self, actor: int, key: str, number: int, games: Sequence[Checked], reason: str = ""
+        self,
+        actor: int,
+        key: str,
+        number: int,
+        games: Sequence[Checked],
+        reason: str = "",
+        *,
+        save: bool = True,
     ) -> dict[str, Any]:
         """Enter a round's results from a results CSV (:func:`~pips.results.entry.read_csv`):
-        each game goes to the table of the round whose players it names. All or none."""
+        each game goes to the table of the round whose players it names. All or none.
+        With ``save`` false nothing is saved: the tables the games went to, with their
+        lines and warnings, for a review (``{"tables": [...]}``)."""
         with self.context.db.session() as session, session.begin():
             event = open_event(session, key)
             one = round_of(event, number)
             by_players = {frozenset(name_key(n) for n in t.seats): t for t in one.tables}
             done: set[int] = set()
+            review = []
             for position, game in enumerate(games, 1):
                 names = frozenset(name_key(n) for n in game.entry.names)
                 row = by_players.get(names)
                 if row is None:
-                    raise EntryError(
-                        phrase(
-                            "{game}: no table of round {number} seats {names}",
-                            game=game.called(position),
-                            number=number,
-                            names=", ".join(game.entry.names),
-                        )
-                    )
+                    raise EntryError(self._no_table(one, game, position))
                 if row.number in done:
                     raise EntryError(
                         phrase("table {number} is in the file twice", number=row.number)
@@ -89,8 +121,47 @@ class TableScores:
                 done.add(row.number)
                 checked = self._check_table(event, one, row, game.entry.lines)
                 self._may_enter(session, event, one, row, actor, reason)
-                self._add_score(session, event, one, row, checked, actor, reason, "csv")
+                review.append(
+                    {
+                        "table": row.number,
+                        "game": game.called(position),
+                        "players": score_lines(checked),
+                        "correction": bool(row.scores),
+                        "warnings": unusual(checked),
+                    }
+                )
+                if save:
+                    self._add_score(session, event, one, row, checked, actor, reason, "csv")
+            if not save:
+                session.rollback()
+                return {"tables": review}
         return self.events.event(key, actor)
+
+    @staticmethod
+    def _no_table(one: EventRound, game: Checked, position: int) -> Phrase:
+        """Why a game of a round's CSV finds no table: the names no table of the round
+        seats, each with the seated names it resembles (a typo)."""
+        seated = [n for t in one.tables for n in t.seats]
+        keys = {name_key(n) for n in seated}
+        hints = []
+        for name in game.entry.names:
+            if name_key(name) in keys:
+                continue
+            like = sorted({n for n in seated if close(n, name)})
+            hints.append(
+                phrase("{name}: did you mean {names}?", name=name, names=" / ".join(like))
+                if like
+                else phrase("{name} plays no table of this round", name=name)
+            )
+        if not hints:
+            hints.append(phrase("they sit at different tables"))
+        return phrase(
+            "{game}: no table of round {number} seats {names} ({hints})",
+            game=game.called(position),
+            number=one.number,
+            names=", ".join(game.entry.names),
+            hints=joined(hints, "; "),
+        )
 
     def history(self, key: str, number: int, table: int) -> list[dict[str, Any]]:
         """Every result entered for a table, the first first, with who, when and why."""
@@ -98,6 +169,25 @@ class TableScores:
             event = find_event(session, key)
             row = table_of(round_of(event, number), table)
             return [score_of(score, index).to_json() for index, score in enumerate(row.scores)]
+
+    def _checked(
+        self,
+        session: Session,
+        actor: int,
+        key: str,
+        number: int,
+        table: int,
+        lines: Sequence[Line],
+        reason: str,
+    ) -> tuple[Event, EventRound, EventTable, Checked]:
+        """A table's result checked, and the actor's right to enter it: refused, with
+        nothing changed, by the rules of any result or of the event."""
+        event = open_event(session, key)
+        one = round_of(event, number)
+        row = table_of(one, table)
+        checked = self._check_table(event, one, row, lines)
+        self._may_enter(session, event, one, row, actor, reason)
+        return event, one, row, checked
 
     def _check_table(
         self, event: Event, one: EventRound, row: EventTable, lines: Sequence[Line]
@@ -123,8 +213,8 @@ class TableScores:
         ordered = [given[name_key(n)] for n in row.seats]
         entry = Entry(
             event.game,
-            event.played_on,
-            set_of(event, len(row.seats)),
+            day_of(event, one),
+            set_of(event, len(row.seats), one, row),
             tuple(
                 Line(n, ln.points, ln.pips, ln.out)
                 for n, ln in zip(row.seats, ordered, strict=True)
@@ -196,3 +286,16 @@ class TableScores:
         session.flush()
         if one.status == "playing" and all(t.scores for t in one.tables):
             one.status, one.closed_at = "closed", self.context.clock()
+
+
+def changed_seats(
+    before: Sequence[dict[str, Any]] | None, after: Sequence[dict[str, Any]]
+) -> list[list[str]]:
+    """For each line, the fields a correction changes (``before`` lined up with
+    ``after``; every field of a first result)."""
+    fields = ("points", "pips", "out", "final", "rank")
+    if before is None:
+        return [list(fields) for _ in after]
+    return [
+        [f for f in fields if old.get(f) != new[f]] for old, new in zip(before, after, strict=True)
+    ]

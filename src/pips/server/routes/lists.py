@@ -12,9 +12,10 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from pips.games.registry import find_game
-from pips.i18n import explain
+from pips.i18n import _, explain
 from pips.results.entry import GAMES
 from pips.results.rating import NAME as RATING_NAME
+from pips.results.rating import worked_example
 from pips.results.service import month_of
 from pips.results.sheet import SheetError, score_sheet
 from pips.server.routes.common import Count, Offset, PageNumber, Players, SetSize, results_of, run
@@ -53,6 +54,16 @@ async def rating_history(request: Request, game: str, player: str) -> list[dict[
     results = results_of(request)
     _, player_id = await _player(request, player)
     return list(await run(results.lists.player_history, game, player_id))
+
+
+@api.get("/api/lists/{game}/{month}/games.json", tags=["world list"])
+async def list_inputs(request: Request, game: str, month: str) -> dict[str, Any]:
+    """What a published list was computed from: its games in order (teams of player
+    numbers, places, each update's weight) and its rows, to compute it again with
+    openskill alone (docs/results.md, "Check a month yourself")."""
+    if game not in GAMES:
+        raise HTTPException(404, _("no such game"))
+    return dict(await run(results_of(request).lists.inputs, game, month))
 
 
 @api.get("/api/lists/{game}/waiting", tags=["world list"])
@@ -148,7 +159,8 @@ async def list_page(
         page_number=page_number,
         pages=pages,
         why=why,
-        rating_name=RATING_NAME,
+        rating_name=_(RATING_NAME),
+        example=worked_example(),
     )
 
 
@@ -167,7 +179,7 @@ async def player_rating_page(request: Request, game: str, player: str) -> HTMLRe
         name=name,
         player=player_id,
         history=history,
-        rating_name=RATING_NAME,
+        rating_name=_(RATING_NAME),
     )
 
 

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel
 
+from pips.core.phrase import phrase
 from pips.i18n import explain
 from pips.results.service import Filter, ResultsError
 from pips.server.routes.common import RowId, results_of, run
@@ -127,7 +128,7 @@ async def _player_action(request: Request, player_id: int, csrf: str, action: st
         elif action in ("approve", "refuse"):
             await asyncio.to_thread(results.claims.decide, actor, player_id, action == "approve")
         else:
-            raise ResultsError("a claim is approved or refused")
+            raise ResultsError(phrase("a claim is approved or refused"))
     except ResultsError as exc:
         return await _player_page(request, player_id, error=explain(exc), status_code=exc.status)
     back = request.headers.get("referer", "")
@@ -149,4 +150,7 @@ async def admin_page(request: Request) -> HTMLResponse:
         )
     waiting = dict(await run(results.admin.waiting, me.user_id))
     waiting["claims"] = await run(results.claims.waiting, me.user_id)
+    waiting["results"] = [
+        r for r in await run(results.reviews.waiting, me.user_id) if r["status"] != "disputed"
+    ]
     return page(request, "admin.html", waiting=waiting)

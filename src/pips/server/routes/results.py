@@ -10,6 +10,8 @@ into answers (a page with the message, or JSON ``{"detail": ...}``).
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 from collections.abc import Sequence
 from typing import Annotated, Any
 
@@ -19,7 +21,7 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from pips.core.names import name_key
 from pips.games.registry import find_game
-from pips.i18n import _, explain
+from pips.i18n import _, explain, say
 from pips.results.entries import Entered
 from pips.results.entry import (
     GAMES,
@@ -36,6 +38,7 @@ from pips.results.entry import (
     parse_target,
     read_csv,
 )
+from pips.results.plausible import unusual
 from pips.results.players import UnknownPlayers
 from pips.results.service import Filter, Results, ResultsError
 from pips.server.limits import Limited
@@ -47,6 +50,7 @@ from pips.server.routes.common import (
     RowId,
     SetSize,
     address,
+    choices,
     limits_of,
     results_of,
     run,
@@ -73,6 +77,8 @@ class ResultsBatch(BaseModel):
     results: list[dict[str, Any]]
     group: str | None = None
     new_players: list[PlayerName] = Field(default=[], max_length=MAX_BATCH)
+    known_players: dict[PlayerName, int] = Field(default={}, max_length=MAX_BATCH)
+    """Names given the known player meant (their number, from the question)."""
 
 
 class Review(BaseModel):
@@ -103,6 +109,7 @@ async def check_results(request: Request, body: ResultsBatch) -> list[dict[str, 
             source="api",
             group=body.group,
             new_players=body.new_players,
+            known_players=body.known_players,
             save=False,
         )
         new = entered.new_players
@@ -124,6 +131,7 @@ async def enter_results(request: Request, body: ResultsBatch) -> dict[str, Any]:
         source="api",
         group=body.group,
         new_players=body.new_players,
+        known_players=body.known_players,
     )
     ids = entered.ids
     return {"ids": ids, "urls": [f"/results/{i}" for i in ids], "new_players": entered.new_players}
@@ -173,6 +181,17 @@ async def export_csv(request: Request, month: str, group: str | None = None) -> 
     name = f"pips-results-{month}{'-' + group if group else ''}.csv"
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
     return Response(text, media_type="text/csv", headers=headers)
+
+
+@api.get("/api/results/waiting", tags=["results"])
+async def waiting_results(request: Request) -> list[dict[str, Any]]:
+    """The results that wait on the signed-in account to count, oldest first: its
+    own lines to confirm, its approved group's results (as representative), and for an
+    administrator every result nobody else can confirm and every dispute; with each
+    one's age in days and why it is listed."""
+    actor = account(request)
+    found = await run(results_of(request).reviews.waiting, actor)
+    return [{**r, "why": say(r["why"])} for r in found]
 
 
 @api.get("/api/results/{result_id}", tags=["results"])
@@ -264,7 +283,7 @@ async def post_result(request: Request) -> Response:
         checked = results.entries.check(_form_entry(form))
     except EntryError as exc:
         return await _form_page(request, results, form, error=explain(exc), status_code=422)
-    new_players = [str(n) for n in data.getlist("new_players")][:MAX_BATCH]
+    new_players, known_players = choices(data, MAX_BATCH)
     try:
         await run(results.entries.duplicates, [checked])
         entered = await asyncio.to_thread(
@@ -274,6 +293,7 @@ async def post_result(request: Request) -> Response:
             source="form",
             group=form["group"] or None,
             new_players=new_players,
+            known_players=known_players,
             save=data.get("action") == "save",
         )
     except UnknownPlayers as exc:
@@ -283,7 +303,7 @@ async def post_result(request: Request) -> Response:
             form,
             checked=checked,
             error=explain(exc),
-            asked=exc.suggestions,
+            asked=exc.candidates,
             status_code=exc.status,
         )
     except (ResultsError, HTTPException) as exc:
@@ -308,18 +328,44 @@ async def upload_page(request: Request) -> HTMLResponse:
 @api.post("/results/upload", response_class=HTMLResponse, include_in_schema=False)
 async def upload(
     request: Request,
-    file: UploadFile,
+    file: UploadFile | None = None,
     csrf: str = Form(""),
     group: str = Form(""),
     new_players: str = Form(""),
+    csv_text: str = Form("", max_length=MAX_UPLOAD),
+    reviewed: str = Form("", max_length=64),
+    action: str = Form("check", max_length=10),
 ) -> Response:
+    """A CSV is checked and shown first (every game's finals, places and warnings);
+    only the reviewed text, sent back unchanged with "save", is entered."""
     results = results_of(request)
     check_csrf(request, csrf)
     actor = account(request)
-    body = await file.read(MAX_UPLOAD + 1)
+    if file is not None and file.filename:
+        body = await file.read(MAX_UPLOAD + 1)
+    else:
+        body = csv_text.encode("utf-8")
+    picked_new, known = choices(await request.form(), MAX_BATCH)
+    new = _names(new_players) + picked_new
+    new_players = ", ".join(new)
+    text = ""
     try:
+        text = decode_csv(body[: MAX_UPLOAD + 1])
+        fingerprint = _text_fingerprint(text, group, new, known)
+        save = action == "save" and reviewed == fingerprint
         entered = await asyncio.to_thread(
-            _enter_csv, results, actor, body, group or None, _names(new_players)
+            _enter_csv, results, actor, text.encode("utf-8"), group or None, new, save, known
+        )
+    except UnknownPlayers as exc:
+        return await _upload_page(
+            request,
+            results,
+            error=explain(exc),
+            status_code=exc.status,
+            group=group,
+            new_players=new_players,
+            asked=exc.candidates,
+            csv_text=text,
         )
     except (ResultsError, EntryError) as exc:
         status = exc.status if isinstance(exc, ResultsError) else 422
@@ -331,9 +377,43 @@ async def upload(
             group=group,
             new_players=new_players,
         )
+    if not save:
+        games = read_csv(text, results.context.today())
+        return await _upload_page(
+            request,
+            results,
+            group=group,
+            new_players=new_players,
+            review=[
+                {
+                    **_preview(c, entered.new_players),
+                    "label": c.called(i),
+                    "warnings": [say(w) for w in unusual(c)],
+                }
+                for i, c in enumerate(games, 1)
+            ],
+            new=entered.new_players,
+            csv_text=text,
+            reviewed=fingerprint,
+        )
     return await _upload_page(
         request, results, entered=entered.ids, new=entered.new_players, group=group
     )
+
+
+def _text_fingerprint(text: str, group: str, new: list[str], known: dict[str, int]) -> str:
+    """What a review showed, so that saving saves exactly that."""
+    shown = json.dumps([text, group, sorted(new), sorted(known.items())]).encode()
+    return hashlib.sha256(shown).hexdigest()[:24]
+
+
+@api.get("/results/waiting", response_class=HTMLResponse, include_in_schema=False)
+async def waiting_page(request: Request) -> HTMLResponse:
+    me = who(request)
+    if me is None or me.user_id is None:
+        return page(request, "results_waiting.html", rows=None, status_code=401)
+    rows = await run(results_of(request).reviews.waiting, me.user_id)
+    return page(request, "results_waiting.html", rows=rows)
 
 
 @api.get("/results/{result_id}", response_class=HTMLResponse, include_in_schema=False)
@@ -389,7 +469,13 @@ def _names(text: str) -> list[str]:
 
 
 def _enter_csv(
-    results: Results, actor: int | None, body: bytes, group: str | None, new: list[str]
+    results: Results,
+    actor: int | None,
+    body: bytes,
+    group: str | None,
+    new: list[str],
+    save: bool = True,
+    known: dict[str, int] | None = None,
 ) -> Entered:
     if actor is None:
         raise ResultsError("sign in with an account first")
@@ -398,7 +484,9 @@ def _enter_csv(
     checked = read_csv(decode_csv(body), results.context.today())
     if len(checked) > MAX_BATCH * 4:
         raise EntryError(f"a CSV upload holds at most {MAX_BATCH * 4} games")
-    return results.entries.enter(actor, checked, source="csv", group=group, new_players=new)
+    return results.entries.enter(
+        actor, checked, source="csv", group=group, new_players=new, known_players=known, save=save
+    )
 
 
 def _preview(checked: Checked, new: Sequence[str] = ()) -> dict[str, Any]:
@@ -421,6 +509,7 @@ def _preview(checked: Checked, new: Sequence[str] = ()) -> dict[str, Any]:
             }
             for ln, f, r in zip(e.lines, checked.final, checked.ranks, strict=True)
         ],
+        "warnings": [say(w) for w in unusual(checked)],
     }
 
 
@@ -493,7 +582,7 @@ async def _form_page(
     checked: Checked | None = None,
     error: str | None = None,
     status_code: int = 200,
-    asked: dict[str, list[str]] | None = None,
+    asked: dict[str, list[dict[str, Any]]] | None = None,
     new_players: list[str] | None = None,
 ) -> HTMLResponse:
     mine = await _my_groups(request, results)
@@ -512,6 +601,7 @@ async def _form_page(
         error=error,
         asked=asked or {},
         new_players=new_players or [],
+        warnings=[say(w) for w in unusual(checked)] if checked else [],
         my_groups=mine,
         default_target=spec.target(
             spec.options_from_json({**spec.defaults, "players": form["players"]})
@@ -530,6 +620,10 @@ async def _upload_page(
     status_code: int = 200,
     group: str = "",
     new_players: str = "",
+    asked: dict[str, list[dict[str, Any]]] | None = None,
+    review: list[dict[str, Any]] | None = None,
+    csv_text: str = "",
+    reviewed: str = "",
 ) -> HTMLResponse:
     mine = await _my_groups(request, results)
     return page(
@@ -542,4 +636,8 @@ async def _upload_page(
         my_groups=mine,
         group=group,
         new_players=new_players,
+        asked=asked or {},
+        review=review,
+        csv_text=csv_text,
+        reviewed=reviewed,
     )
