@@ -112,7 +112,7 @@ def test_an_emptied_field_is_refused_not_saved_as_zero(site: Site) -> None:
 def test_the_review_warns_of_an_unusual_score(site: Site) -> None:
     anna, key, seats = one_table(site)
     lines: list[dict[str, Any]] = [
-        {"name": seats[0], "points": 550, "pips": 0, "out": True},
+        {"name": seats[0], "points": 300, "pips": 0, "out": True},
         {"name": seats[1], "points": 15, "pips": 7},
         {"name": seats[2], "points": 10, "pips": 0},
         {"name": seats[3], "points": 5, "pips": 12},
@@ -120,7 +120,7 @@ def test_the_review_warns_of_an_unusual_score(site: Site) -> None:
     review = anna.post(f"/api/events/{key}/rounds/1/tables/1/check", {"players": lines})
     assert review.status_code == 200, review.text
     warnings = review.json()["warnings"]
-    assert any(seats[0] in w and "550" in w for w in warnings), warnings
+    assert any(seats[0] in w and "300" in w for w in warnings), warnings
     assert any(seats[2] in w and "0 pips" in w for w in warnings), warnings
     assert event_of(anna, key)["drawn"][0]["tables"][0]["result"] is None
     usual = [dict(line, points=line["points"] % 100) for line in lines]
