@@ -231,7 +231,7 @@ def test_csv_upload_is_all_or_nothing(site: Site) -> None:
     assert shown.status_code == 200 and 'id="review"' in shown.text
     assert site.count() == 0
     page = upload(anna, good)
-    assert page.status_code == 200 and "Entered 2 result(s)" in page.text
+    assert page.status_code == 200 and "Entered 2 results" in page.text
     assert site.count() == 2
     again = upload(anna, good)
     assert again.status_code == 409 and "already entered" in again.text

@@ -81,7 +81,8 @@ def tables_of(page: Page, number: int) -> list[tuple[int, list[str]]]:
     found = []
     for index in range(rows.count()):
         cells = rows.nth(index).locator("td")
-        found.append((int(cells.nth(0).inner_text()), cells.nth(1).inner_text().split(", ")))
+        seats = cells.nth(1).locator(".seats").inner_text()
+        found.append((int(cells.nth(0).inner_text()), seats.split(", ")))
     return found
 
 
@@ -136,7 +137,8 @@ def test_an_evening_of_17_fido_players_in_the_browser(browser: Browser, server: 
     shown = {}
     for index in range(17):
         cells = rows.nth(index).locator("td")
-        shown[cells.nth(1).inner_text()] = int(cells.nth(2).inner_text().replace("−", "-"))
+        name = cells.nth(1).locator(".name").inner_text()
+        shown[name] = int(cells.nth(2).inner_text().replace("−", "-"))
     assert shown == dict(expected)
     shot(anna, "event-standings-after-three-rounds")
     # The standings fit a phone: nothing scrolls sideways.
@@ -155,3 +157,66 @@ def test_an_evening_of_17_fido_players_in_the_browser(browser: Browser, server: 
     anna.goto(server.url + f"/results?month={month}")
     assert anna.locator("table.list tbody tr").count() >= 12
     assert not anna.errors and not ben.errors  # type: ignore[attr-defined]
+
+
+def test_a_championship_day_and_a_correction_on_a_phone(browser: Browser, server: Server) -> None:
+    """Issue 34 in the browser: a championship created by the form (two days, Swiss,
+    check-in), players with their clubs, the check-in ticked, round 1 drawn with the
+    clubs apart; a table's result entered on a phone with the check first, then one
+    score corrected: the form opens filled, the review marks only what changes."""
+    anna = signed_in(browser, server, "Anna")
+    anna.goto(server.url + "/events")
+    anna.fill("#new-event input[name=name]", "Hafenpokal 2026")
+    anna.select_option("#new-event select[name=game]", "fido")
+    anna.fill("#new-event input[name=rounds]", "4")
+    anna.fill("#new-event input[name=set]", "9")
+    anna.select_option("#new-event select[name=group]", "hafenclub")
+    anna.click("#championship summary")
+    anna.fill("#new-event input[name=days]", "03.10.2026, 04.10.2026")
+    anna.select_option("#new-event select[name=pairing]", "swiss")
+    anna.check("#new-event input[name=check_in]")
+    anna.click("#create-event")
+    anna.wait_for_selector("#organiser")
+    clubs = ["Hafenclub", "DC Lübeck", "SC Neumühle", "TSV Büdelsdorf"]
+    lines = [f"{name}; {clubs[i % 4]}" for i, name in enumerate(PLAYERS[:12])]
+    anna.fill("#add-players textarea", "\n".join(lines))
+    anna.click("#add-players button")
+    if anna.locator("#asked").count():
+        for box in anna.locator("#asked input[type=radio][value=new]").all():
+            box.check()
+        anna.click("#add-players button")
+    for _ in range(12):
+        anna.locator("button.check-in[aria-pressed=false]").first.click()
+        anna.wait_for_load_state()
+    assert anna.locator("button.check-in[aria-pressed=true]").count() == 12
+    anna.click("#draw-round")
+    anna.wait_for_selector("#round-1")
+    shot(anna, "championship-round-1")
+    for _table, seats in tables_of(anna, 1):
+        assert len({clubs[PLAYERS.index(n) % 4] for n in seats}) == len(seats), seats
+    assert re.search(r"2026-10-03|03\.10\.2026", anna.locator("#round-1 h2").inner_text())
+    # A table's result on a phone: check, then save.
+    phone = signed_in(browser, server, "Anna", **PHONE)
+    table, seats = tables_of(anna, 1)[0]
+    phone.goto(f"{anna.url.split('#')[0]}/rounds/1/tables/{table}")
+    enter_table(phone, seats, random.Random(3))
+    # The correction form opens filled; one pips value changes, the review says so.
+    phone.goto(f"{anna.url.split('#')[0]}/rounds/1/tables/{table}")
+    before = phone.input_value("input[name=points1]")
+    assert before != ""
+    phone.fill("input[name=pips1]", "2")
+    phone.fill("input[name=reason]", "Augen falsch gezählt")
+    phone.click("#check-table")
+    phone.wait_for_selector("#review")
+    shot(phone, "championship-correction-review-phone")
+    # Marked: that seat's pips and final score (and places that move with it); every
+    # running-points cell stays as it was.
+    rows = phone.locator("#review tbody tr")
+    assert "→ 2" in rows.nth(1).locator("td").nth(2).inner_text()
+    for row in range(rows.count()):
+        assert "changed" not in (rows.nth(row).locator("td").nth(1).get_attribute("class") or "")
+    assert phone.locator("#review td.changed").count() <= 2 + len(seats)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.click("#save-table")
+    phone.wait_for_selector("#standings")
+    assert not anna.errors and not phone.errors  # type: ignore[attr-defined]

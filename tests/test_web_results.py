@@ -124,11 +124,19 @@ def test_enter_upload_dispute_and_read_the_world_list(
 
     anna.fill("input[name=pips1]", "13")
     anna.click("button[value=check]")
+    # A Cleo plays at another club: which player is meant is asked (one person, one
+    # player), with her club and last game; this Cleo is another person.
+    anna.wait_for_selector("#asked")
+    assert "did you mean Cleo?" in anna.locator("#asked").inner_text()
+    assert "last game" in anna.locator("#asked").inner_text()
+    shot(anna, "results-which-cleo")
+    anna.locator("#asked input[type=radio][value=new]").check()
+    anna.click("button[value=check]")
     anna.click("#save")
-    anna.wait_for_url("**/results/*")
+    anna.wait_for_selector("#status")
     # The group is not approved: the result waits for the other players' accounts.
     assert anna.locator("#status").inner_text() == "provisional"
-    assert "counts once an approved group" in anna.locator("#counting").inner_text()
+    assert "counts once an administrator confirms it" in anna.locator("#counting").inner_text()
     result_url = anna.url
     assert total(server) == before + 1
 
@@ -154,10 +162,10 @@ def test_enter_upload_dispute_and_read_the_world_list(
     anna.select_option("select[name=group]", "domino-club-kiel")
     anna.click("#upload-form button")
     anna.wait_for_selector("#review")
-    assert total(server) == before
+    assert total(server) == before + 1  # shown, not saved
     anna.click("#save")
     anna.wait_for_selector("#entered")
-    assert "Entered 2 result(s)" in anna.locator("#entered").inner_text()
+    assert "Entered 2 results" in anna.locator("#entered").inner_text()
     assert total(server) == before + 3
     anna.goto(server.url + "/groups/domino-club-kiel")
     assert anna.locator("#results tbody tr").count() == 3

@@ -64,8 +64,12 @@ class WorldLists:
             done = session.scalars(select(WorldList).where(WorldList.month == month)).first()
             if done is not None and publish:
                 raise Conflict(
-                    f"the list of {month} was published on {done.computed_at:%Y-%m-%d %H:%M} UTC "
-                    "and published lists never change"
+                    phrase(
+                        "the list of {month} was published on {day} UTC and published lists "
+                        "never change",
+                        month=month,
+                        day=f"{done.computed_at:%Y-%m-%d %H:%M}",
+                    )
                 )
             lists = []
             for game in GAMES:
@@ -139,7 +143,9 @@ class WorldLists:
                         self._summary(game, month, games, standings, len(new), late[game], top)
                     )
         except IntegrityError:
-            raise Conflict(f"the list of {month} was published meanwhile") from None
+            raise Conflict(
+                phrase("the list of {month} was published meanwhile", month=month)
+            ) from None
         return published
 
     def _new_results(self, session: Session, game: str, games: Sequence[RatedGame]) -> list[int]:

@@ -624,7 +624,8 @@ async def round_csv_form(
     else:
         body = csv_text.encode("utf-8")
     try:
-        text = decode_csv(body[: MAX_UPLOAD + 1])
+        # A browser sends a text area back with CRLF line ends: the same text.
+        text = decode_csv(body[: MAX_UPLOAD + 1]).replace("\r\n", "\n")
         fingerprint = _fingerprint({"text": text, "reason": reason, "round": number})
         save = action == "save" and reviewed == fingerprint
         done = await asyncio.to_thread(

@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel
 
 from pips.core.phrase import phrase
-from pips.i18n import explain
+from pips.i18n import _, explain
 from pips.results.service import Filter, ResultsError
 from pips.server.routes.common import RowId, results_of, run
 from pips.server.web import account, check_csrf, page, viewer, who
@@ -145,7 +145,7 @@ async def admin_page(request: Request) -> HTMLResponse:
             request,
             "admin.html",
             status_code=403,
-            error="This page is for administrators (granted with pips admin grant).",
+            error=_("This page is for administrators (granted with pips admin grant)."),
             waiting=None,
         )
     waiting = dict(await run(results.admin.waiting, me.user_id))

@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field, StringConstraints
 
 from pips.core.names import name_key
+from pips.core.phrase import phrase
 from pips.games.registry import find_game
 from pips.i18n import _, explain, say
 from pips.results.entries import Entered
@@ -284,6 +285,11 @@ async def post_result(request: Request) -> Response:
     except EntryError as exc:
         return await _form_page(request, results, form, error=explain(exc), status_code=422)
     new_players, known_players = choices(data, MAX_BATCH)
+    # The answers to "which player is meant?" go along with the form from now on.
+    form["picked"] = {
+        **dict.fromkeys(new_players, "new"),
+        **{name: str(number) for name, number in known_players.items()},
+    }
     try:
         await run(results.entries.duplicates, [checked])
         entered = await asyncio.to_thread(
@@ -350,7 +356,8 @@ async def upload(
     new_players = ", ".join(new)
     text = ""
     try:
-        text = decode_csv(body[: MAX_UPLOAD + 1])
+        # A browser sends a text area back with CRLF line ends: the same text.
+        text = decode_csv(body[: MAX_UPLOAD + 1]).replace("\r\n", "\n")
         fingerprint = _text_fingerprint(text, group, new, known)
         save = action == "save" and reviewed == fingerprint
         entered = await asyncio.to_thread(
@@ -395,6 +402,7 @@ async def upload(
             new=entered.new_players,
             csv_text=text,
             reviewed=fingerprint,
+            picked={name: str(number) for name, number in known.items()},
         )
     return await _upload_page(
         request, results, entered=entered.ids, new=entered.new_players, group=group
@@ -478,12 +486,14 @@ def _enter_csv(
     known: dict[str, int] | None = None,
 ) -> Entered:
     if actor is None:
-        raise ResultsError("sign in with an account first")
+        raise ResultsError(phrase("sign in with an account first"))
     if len(body) > MAX_UPLOAD:
-        raise EntryError(f"a CSV upload is at most {MAX_UPLOAD // 1_000_000} MB")
+        raise EntryError(
+            phrase("a CSV upload is at most {count} MB", count=MAX_UPLOAD // 1_000_000)
+        )
     checked = read_csv(decode_csv(body), results.context.today())
     if len(checked) > MAX_BATCH * 4:
-        raise EntryError(f"a CSV upload holds at most {MAX_BATCH * 4} games")
+        raise EntryError(phrase("a CSV upload holds at most {count} games", count=MAX_BATCH * 4))
     return results.entries.enter(
         actor, checked, source="csv", group=group, new_players=new, known_players=known, save=save
     )
@@ -624,6 +634,7 @@ async def _upload_page(
     review: list[dict[str, Any]] | None = None,
     csv_text: str = "",
     reviewed: str = "",
+    picked: dict[str, str] | None = None,
 ) -> HTMLResponse:
     mine = await _my_groups(request, results)
     return page(
@@ -640,4 +651,5 @@ async def _upload_page(
         review=review,
         csv_text=csv_text,
         reviewed=reviewed,
+        picked=picked or {},
     )
