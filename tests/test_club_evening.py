@@ -260,7 +260,8 @@ def test_a_championship_and_a_paper_sheet_from_the_command_line(
                 for i, name in enumerate(seats)
             )
             code, _, err = run(
-                ["event", "result", key, str(number), str(table_number), lines, *base], capsys
+                ["event", "result", key, str(number), str(table_number), lines, "--yes", *base],
+                capsys,
             )
             assert code == 0, err
     code, said, err = run(["event", "round", key, "--final", "3", *base], capsys)

@@ -210,7 +210,7 @@ def test_a_rounds_table_cards_and_sheets_in_one_pdf(
     assert len(pages) == 2 * len(tables)
     for number, seats in enumerate(tables, 1):
         card = pages[2 * (number - 1)]
-        assert card.startswith(f"Runde 2\nTisch\n{number}\n"), card
+        assert card.startswith(f"Durchgang 2\nTisch\n{number}\n"), card
         rows = card.split("\nSitz\n")[1].splitlines()
         assert [row.split(" ", 1) for row in rows] == [
             [str(seat), name] for seat, name in enumerate(seats, 1)

@@ -144,6 +144,6 @@ def test_a_round_prints_a_card_and_a_one_page_sheet_per_table() -> None:
             biggest = max(card.chars, key=lambda c: c["size"])
             assert biggest["text"] == str(table + 1) and biggest["size"] >= 150
             text = card.extract_text() or ""
-            assert "Runde 2" in text and "Tisch" in text
+            assert "Durchgang 2" in text and "Tisch" in text
             for name in seats[table]:
                 assert f"Sitz{4 * table + seats[table].index(name)}" in text

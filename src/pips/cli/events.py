@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import sys
 from datetime import date
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,11 +18,11 @@ import typer
 from rich.table import Table
 
 from pips import i18n
-from pips.cli.base import app, fail, game_help, out, parse_set, spec_for
+from pips.cli.base import app, err, fail, game_help, out, parse_set, spec_for
 from pips.cli.results import DatabaseOption
 from pips.core.errors import RuleError
 from pips.core.phrase import N_
-from pips.i18n import _, explain
+from pips.i18n import _, explain, say
 from pips.results.draws import RoundDraw, allowed_sizes, draw_event, repeats
 
 event = typer.Typer(
@@ -490,9 +491,13 @@ def event_result(
         str, typer.Option("--by", help="Your account (a player there, or the organiser).")
     ],
     reason: Annotated[str, typer.Option(help="Why a result is corrected.")] = "",
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help="Save without asking (after the checks).")
+    ] = False,
     database: DatabaseOption = None,
 ) -> None:
-    """Enter (or correct) a table's result."""
+    """Enter (or correct) a table's result: checked and shown first (a correction
+    beside the result it replaces, anything unusual), saved when you say so."""
     from pips.results.entry import Line
 
     parsed = []
@@ -508,9 +513,27 @@ def event_result(
             Line(fields[0], numbers[0], numbers[1] if len(numbers) > 1 else 0, fields[-1] == "out")
         )
     service = _service(database)
+    actor = _account(service, by)
+    review = _call(service.scores.preview, actor, key, round_number, table, parsed, reason=reason)
+    before = review["before"] or [None] * len(review["players"])
+    for line, old in zip(review["players"], before, strict=True):
+        was = "" if old is None or old.get("final") == line["final"] else f" ({old.get('final')} →)"
+        out.print(
+            f"{line['name']}: {line['final']}{was} · "
+            + _("place {place}").format(place=line["rank"]),
+            markup=False,
+        )
+    for warning in review["warnings"]:
+        out.print(f"[yellow]⚠ {say(warning)}[/yellow]")
+    if not yes:
+        if not sys.stdin.isatty():
+            fail(_("nothing saved: add --yes to save without being asked"))
+        if not typer.confirm(_("Save this result?"), default=False):
+            err.print(_("Nothing saved."))
+            raise typer.Exit(1)
     shown = _call(
         service.scores.enter,
-        _account(service, by),
+        actor,
         key,
         round_number,
         table,

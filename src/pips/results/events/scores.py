@@ -53,13 +53,29 @@ class TableScores:
     ) -> dict[str, Any]:
         """Enter (or correct) the result of table ``table`` of round ``number``:
         ``lines`` name the table's players, in any order. Checked by the rules of any
-        result (:func:`~pips.results.entry.check`); refused, nothing changes."""
+        result (:func:`~pips.results.entry.check`); refused, nothing changes. The
+        event as it stands after."""
+        self.record(actor, key, number, table, lines, reason=reason, source=source)
+        return self.events.event(key, actor)
+
+    def record(
+        self,
+        actor: int,
+        key: str,
+        number: int,
+        table: int,
+        lines: Sequence[Line],
+        *,
+        reason: str = "",
+        source: str = "api",
+    ) -> None:
+        """:meth:`enter` without reading the event back (a championship's 30 tables
+        a round entered from a script)."""
         with self.context.db.session() as session, session.begin():
             event, one, row, checked = self._checked(
                 session, actor, key, number, table, lines, reason
             )
             self._add_score(session, event, one, row, checked, actor, reason, source)
-        return self.events.event(key, actor)
 
     def preview(
         self,
