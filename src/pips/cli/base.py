@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -244,3 +245,13 @@ def match_line(match: Match, names: Sequence[str]) -> str:
     return _("match to {target}: {standings}").format(
         target=match.target, standings=standings(match.spec.name, match.scores, names)
     )
+
+
+def save_or_stop() -> None:
+    """Ask before saving a result that was just shown; without a terminal to ask in,
+    nothing is saved (scripts say ``--yes``)."""
+    if not sys.stdin.isatty():
+        fail(_("nothing saved: add --yes to save without being asked"))
+    if not typer.confirm(_("Save this result?"), default=False):
+        err.print(_("Nothing saved."))
+        raise typer.Exit(1)

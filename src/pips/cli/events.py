@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import secrets
-import sys
 from datetime import date
 from pathlib import Path
 from typing import Annotated, Any
@@ -18,7 +17,7 @@ import typer
 from rich.table import Table
 
 from pips import i18n
-from pips.cli.base import app, err, fail, game_help, out, parse_set, spec_for
+from pips.cli.base import app, fail, game_help, out, parse_set, save_or_stop, spec_for
 from pips.cli.results import DatabaseOption
 from pips.core.errors import RuleError
 from pips.core.phrase import N_
@@ -526,11 +525,7 @@ def event_result(
     for warning in review["warnings"]:
         out.print(f"[yellow]⚠ {say(warning)}[/yellow]")
     if not yes:
-        if not sys.stdin.isatty():
-            fail(_("nothing saved: add --yes to save without being asked"))
-        if not typer.confirm(_("Save this result?"), default=False):
-            err.print(_("Nothing saved."))
-            raise typer.Exit(1)
+        save_or_stop()
     shown = _call(
         service.scores.enter,
         actor,

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from pips.cli.base import app, err, fail, game_help, out, parse_set
+from pips.cli.base import app, fail, game_help, out, parse_set, save_or_stop
 from pips.cli.results import DatabaseOption, results_service
 from pips.i18n import _, explain, numeric_date, say
 
@@ -121,11 +121,7 @@ def result(
     if entered.new_players:
         out.print(_("New players: {names}.").format(names=", ".join(entered.new_players)))
     if not yes:
-        if not sys.stdin.isatty():
-            fail(_("nothing saved: add --yes to save without being asked"))
-        if not typer.confirm(_("Save this result?"), default=False):
-            err.print(_("Nothing saved."))
-            raise typer.Exit(1)
+        save_or_stop()
     try:
         saved = enter(save=True)
     except (ResultsError, EntryError) as exc:
