@@ -508,3 +508,22 @@ def test_an_evenings_players_become_the_clubs_and_its_representative_confirms_th
     assert club.results.register.result(other)["can_confirm"] == []
     assert [r["id"] for r in club.results.reviews.waiting(anna)] == []
     assert other in [r["id"] for r in club.results.reviews.waiting(root)]
+
+
+def test_an_event_seeds_its_players_by_the_newest_world_list(club: Club) -> None:
+    kiel_month(club)
+    assert club.publish("2026-10") == {"fido": ["Anna", "Ben", "Cleo"]}
+    anna = club.ids["Anna"]
+    made = club.results.events.create(
+        anna, name="Pokal", game="fido", played_on=date(2026, 11, 7), rounds=2, group="kiel"
+    )
+    key = made["key"]
+    club.results.events.add_players(
+        anna, key, ["Cleo", "Zeno", "Ben", "Anna"], new_players=["Zeno"]
+    )
+    seeded = club.results.events.seed(anna, key)
+    seeds = {p["name"]: p["seed"] for p in seeded["players"]}
+    assert seeds == {"Anna": 1, "Ben": 2, "Cleo": 3, "Zeno": None}
+    club.results.rounds.draw_next(anna, key)
+    with pytest.raises(Conflict, match="seeds no longer change"):
+        club.results.events.seed(anna, key, ["Zeno"])

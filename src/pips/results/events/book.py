@@ -68,7 +68,15 @@ from pips.results.standings import (
     check_tiebreaks,
     group_standings,
 )
-from pips.store.models import Event, EventPlayer, Group, GroupMember, Player
+from pips.store.models import (
+    Event,
+    EventPlayer,
+    Group,
+    GroupMember,
+    Player,
+    WorldList,
+    WorldListRow,
+)
 
 PAIRINGS = ("lot", "swiss")
 """How the rounds after the first are drawn (docs/events.md, "The draw")."""
@@ -376,8 +384,6 @@ class Events:
 
     @staticmethod
     def _by_world_list(session: Any, event: Event) -> list[EventPlayer]:
-        from pips.store.models import WorldList, WorldListRow
-
         newest = session.scalars(
             select(WorldList)
             .where(WorldList.game == event.game)
