@@ -36,7 +36,8 @@ OUT = Path(__file__).parent / "results"
 SIZES = (3, 4, 5, 6, 7, 8, 9)
 
 
-def championship(players: int, rounds: int, seed: int, *, swiss: bool) -> dict[str, object]:
+def championship(players: int, rounds: int, seed: int, *, swiss: bool) -> tuple[list[float], int]:
+    """The draw times of one event's rounds, and how many pairs met again."""
     rng = random.Random(seed)
     names = [f"P{i:03d}" for i in range(players)]
     clubs = {n: f"club{i % 12}" for i, n in enumerate(names)} if swiss else {}
@@ -59,7 +60,7 @@ def championship(players: int, rounds: int, seed: int, *, swiss: bool) -> dict[s
         met.update(drawn.pairs())
         byes.update(drawn.byes)
         results += scores(drawn, rng)
-    return {"times": times, "again": again}
+    return times, again
 
 
 def scores(drawn: RoundDraw, rng: random.Random) -> list[TableResult]:
@@ -78,32 +79,27 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--seeds", type=int, default=5)
     args = parser.parse_args()
-    cells: dict[str, dict[str, list[float] | int]] = {}
-    for name, swiss in (
-        ("lot (club evening)", False),
-        ("championship (seeds, clubs, Swiss)", True),
-    ):
-        times: list[float] = []
-        again = 0
+    kinds = {"lot (club evening)": False, "championship (seeds, clubs, Swiss)": True}
+    times: dict[str, list[float]] = {name: [] for name in kinds}
+    again: dict[str, int] = dict.fromkeys(kinds, 0)
+    for name, swiss in kinds.items():
         for seed in range(args.seeds):
-            found = championship(args.players, args.rounds, seed, swiss=swiss)
-            times += found["times"]  # type: ignore[arg-type]
-            again += found["again"]  # type: ignore[operator]
-        cells[name] = {"times": times, "again": again}
+            drawn, repeats = championship(args.players, args.rounds, seed, swiss=swiss)
+            times[name] += drawn
+            again[name] += repeats
     grid = Grid(title=f"A round's draw, {args.players} players, {args.rounds} rounds")
     for column in ("draw", "mean ms", "worst ms", "pairs meeting again per event"):
         grid.add_column(column)
     report: dict[str, object] = {"players": args.players, "rounds": args.rounds}
-    for name, cell in cells.items():
-        times = cell["times"]  # type: ignore[assignment]
-        mean, worst = statistics.mean(times) * 1000, max(times) * 1000
-        grid.add_row(name, f"{mean:.0f}", f"{worst:.0f}", f"{cell['again'] / args.seeds:.1f}")
-        report[name] = {"mean_ms": mean, "worst_ms": worst, "again": cell["again"] / args.seeds}
-    base = statistics.mean(cells["lot (club evening)"]["times"])  # type: ignore[arg-type]
-    swiss = statistics.mean(cells["championship (seeds, clubs, Swiss)"]["times"])  # type: ignore[arg-type]
-    report["ratio"] = swiss / base
+    for name in kinds:
+        mean, worst = statistics.mean(times[name]) * 1000, max(times[name]) * 1000
+        grid.add_row(name, f"{mean:.0f}", f"{worst:.0f}", f"{again[name] / args.seeds:.1f}")
+        report[name] = {"mean_ms": mean, "worst_ms": worst, "again": again[name] / args.seeds}
+    lot, swiss_name = kinds
+    ratio = statistics.mean(times[swiss_name]) / statistics.mean(times[lot])
+    report["ratio"] = ratio
     console.print(grid)
-    console.print(f"championship draw / lot draw: {swiss / base:.2f}x")
+    console.print(f"championship draw / lot draw: {ratio:.2f}x")
     OUT.mkdir(exist_ok=True)
     (OUT / "championship_draw.json").write_text(json.dumps(report, indent=1) + "\n")
 
