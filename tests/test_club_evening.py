@@ -276,3 +276,17 @@ def test_a_championship_and_a_paper_sheet_from_the_command_line(
     assert "unusual" in said or "ungewöhnlich" in said
     code, said, err = run([*sheet, "--yes"], capsys)
     assert code == 0 and "Saved as result" in said, err
+
+
+def test_times_are_shown_in_the_readers_zone_and_form() -> None:
+    """Stored in UTC, shown as the clock on the wall: 12:05 UTC on 3 October is 14:05
+    in Berlin (summer time), 13:05 on 3 December (winter time); German dates."""
+    from datetime import datetime
+
+    from pips import i18n
+    from pips.server.web import _day
+
+    with i18n.speaking("de"):
+        assert _day(datetime(2026, 10, 3, 12, 5)) == "03.10.2026 14:05"
+        assert _day("2026-12-03T12:05:00") == "03.12.2026 13:05"
+        assert _day("2026-12-03") == "03.12.2026"
