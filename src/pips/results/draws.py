@@ -243,7 +243,8 @@ def _improve(groups: list[list[str]], cost: Cost, rng: random.Random) -> int:
     kept when they do not raise the total and now and then when they do (simulated
     annealing, so that a draw is not stuck where every single swap looks worse); the
     lowest total is kept in ``groups`` and returned. In a Swiss round (``cost.home``)
-    only players of neighbouring tables are swapped."""
+    only players of neighbouring tables are swapped, and nobody ends more than one table
+    from their place by the standings."""
     costs = [cost.of(g, i) for i, g in enumerate(groups)]
     total = sum(costs)
     if len(groups) < 2 or not total:
@@ -261,6 +262,8 @@ def _improve(groups: list[list[str]], cost: Cost, rng: random.Random) -> int:
             i, j = rng.sample(range(len(groups)), 2)
         a, b = rng.randrange(len(groups[i])), rng.randrange(len(groups[j]))
         gi, gj = groups[i], groups[j]
+        if cost.home and (abs(j - cost.home[gi[a]]) > 1 or abs(i - cost.home[gj[b]]) > 1):
+            continue  # in a Swiss round nobody moves more than a table from their place
         gi[a], gj[b] = gj[b], gi[a]
         ci, cj = cost.of(gi, i), cost.of(gj, j)
         change = ci + cj - costs[i] - costs[j]
@@ -289,7 +292,8 @@ def draw_swiss_round(
     principle for tables of more than two: the standings are cut into consecutive
     tables (the leaders at table 1), then players of neighbouring tables are swapped
     where that keeps two players from meeting again (or, worth less, two of one club
-    apart); a bye goes to the lowest-ranked of those who had the fewest."""
+    apart), nobody moving more than one table; a bye goes to the lowest-ranked of those
+    who had the fewest."""
     if len(set(ranking)) != len(ranking):
         raise ValueError("every player is drawn once")
     met = met or {}
