@@ -48,31 +48,3 @@ def site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Site]:
         yield built
     built.db.dispose()
 
-
-LONGEST_FIRST = (
-    "test_cluster_failover.py",
-    "test_cluster.py",
-    "test_layout_engine.py",
-    "test_attacks.py",
-    "test_web_table.py",
-    "test_cluster_workers.py",
-    "test_proxy.py",
-    "test_web_events.py",
-    "test_web_results.py",
-    "test_tui.py",
-    "test_fido_properties.py",
-    "test_events_online.py",
-    "test_fuzz_server.py",
-)
-"""Test files that take longest (``--durations`` of a full run), started first: the
-workers take files in this order, and the short ones fill the end of the run instead of
-one long file keeping a worker busy after the others are done. Order only; nothing
-else depends on it."""
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    def rank(item: pytest.Item) -> int:
-        name = item.path.name
-        return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
-
-    items.sort(key=rank)  # stable: each file's own order is kept
