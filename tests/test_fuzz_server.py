@@ -125,9 +125,11 @@ frames = st.one_of(
 )
 
 
-@pytest.mark.parametrize("database", database_urls())
-def test_a_tables_websocket_answers_any_frame_and_stays_open(tmp_path: Path, database: str) -> None:
-    server = Server(tmp_path, new_database(database, tmp_path)).start()
+def test_a_tables_websocket_answers_any_frame_and_stays_open(tmp_path: Path) -> None:
+    """Any frame at a table's socket: an answer of the protocol, the socket open. The
+    frames are read before anything is stored, so SQLite alone (the JSON endpoints
+    above are fuzzed on PostgreSQL too)."""
+    server = Server(tmp_path, new_database(database_urls()[0], tmp_path)).start()
     try:
         ann = Browser(server, "Ann")
         table = ann.create("draw", {"players": 2}, [{"kind": "me"}, {"kind": "open"}])
