@@ -47,4 +47,3 @@ def site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Site]:
     with TestClient(built.app):
         yield built
     built.db.dispose()
-
