@@ -686,17 +686,10 @@ def standings_sheet(
                 ]
             )
         widths = [14 * mm, 60 * mm, 28 * mm, 16 * mm, 16 * mm, 18 * mm, 24 * mm]
-        table = Table(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
-        table.setStyle(
-            TableStyle(
-                [
-                    ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
-                    ("BACKGROUND", (0, 0), (-1, 0), colors.whitesmoke),
-                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-                    ("ALIGN", (2, 1), (-1, -1), "RIGHT"),
-                    ("FONTSIZE", (0, 1), (-1, -1), 9),
-                ]
-            )
+        table = _listing(
+            rows,
+            widths,
+            [("ALIGN", (2, 1), (-1, -1), "RIGHT"), ("FONTSIZE", (0, 1), (-1, -1), 9)],
         )
         story.append(table)
         footnote = _("pips {version}: standings as entered so far.").format(version=__version__)
@@ -731,18 +724,27 @@ def check_in_sheet(
                     "",
                 ]
             )
-        table = Table(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
-        table.setStyle(
-            TableStyle(
-                [
-                    ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
-                    ("BACKGROUND", (0, 0), (-1, 0), colors.whitesmoke),
-                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-                    ("ALIGN", (0, 0), (0, -1), "CENTER"),
-                    ("TOPPADDING", (0, 1), (-1, -1), 5),
-                    ("BOTTOMPADDING", (0, 1), (-1, -1), 5),
-                ]
-            )
+        table = _listing(
+            rows,
+            widths,
+            [
+                ("ALIGN", (0, 0), (0, -1), "CENTER"),
+                ("TOPPADDING", (0, 1), (-1, -1), 5),
+                ("BOTTOMPADDING", (0, 1), (-1, -1), 5),
+            ],
         )
         story.append(table)
         return _build(story, False, title)
+
+
+def _listing(rows: list[list[Any]], widths: list[float], extra: list[tuple[Any, ...]]) -> Table:
+    """A list of people on paper (standings, the check-in list): a light grid under a
+    shaded head row repeated on every page, and the list's own ``extra`` styles."""
+    table = Table(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
+    base: list[tuple[Any, ...]] = [
+        ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
+        ("BACKGROUND", (0, 0), (-1, 0), colors.whitesmoke),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+    ]
+    table.setStyle(TableStyle(base + extra))
+    return table
