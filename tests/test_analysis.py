@@ -111,7 +111,7 @@ def test_analyse_writes_its_files_and_refuses_bad_input(
     for argv, said in (
         (["analyse", str(games), "--level", "fast"], "search level 'fast'"),
         (["analyse", str(games), "--game", "3"], "--game must be 1 to 2"),
-        (["analyse", str(tmp_path / "none.json")], "cannot read"),
+        (["analyse", str(tmp_path / "none.json")], "none.json does not exist"),
     ):
         code, _, err = run(argv, capsys)
         assert code == 2 and said in err and len(err.strip().splitlines()) == 1

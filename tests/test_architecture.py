@@ -20,6 +20,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "pips"
 LAYERS: dict[str, int] = {
     "core": 0,
     "games": 1,
+    "files": 1,
     "record": 2,
     "display": 2,
     "text": 2,

@@ -169,7 +169,7 @@ def test_replay_shows_every_move_with_count_and_scores(
     code, _, err = run(["replay", str(path), "--game", "3"], capsys)
     assert code == 2 and "--game must be 1 to 2" in err
     code, _, err = run(["replay", str(tmp_path / "missing.json")], capsys)
-    assert code == 2 and "cannot read" in err
+    assert code == 2 and "missing.json does not exist" in err
 
 
 def test_play_a_whole_game_from_the_keyboard(
@@ -353,10 +353,10 @@ def test_ctrl_c_during_play_saves_the_game_so_far(
 
     monkeypatch.setattr("builtins.input", keyboard)
     save = tmp_path / "cut.json"
-    code, out, _ = run(
+    code, _, err = run(
         ["play", "fido", "--players", "3", "--set", "6", "--seed", "2", "--save", str(save)], capsys
     )
-    assert code == 0 and "unfinished game saved" in out
+    assert code == 130 and "unfinished game saved" in err and "--resume" in err
     replayed = record.replay(json.loads(save.read_text())).final
     assert not replayed.is_over and any(e.seat == 0 for e in replayed.history)
 

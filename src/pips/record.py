@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pips import __version__
+from pips import __version__, files
 from pips.core.deal import Deal, check_partition
 from pips.core.errors import RuleError
 from pips.core.fairness import SCHEME, deal_commitment
@@ -178,9 +178,9 @@ def save(records: Sequence[Mapping[str, Any]], path: Path) -> None:
 def load(path: Path) -> Iterator[dict[str, Any]]:
     """The records in a file: one JSON document, or JSON Lines."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(phrase("cannot read {path}: {exc}", path=path, exc=exc)) from None
+        text = files.read_text(path)
+    except files.FileProblem as exc:
+        raise RecordError(exc.args[0]) from None
     stripped = text.lstrip()
     if not stripped:
         raise RecordError(phrase("{path} is empty", path=path))

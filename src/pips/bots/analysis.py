@@ -47,6 +47,22 @@ class Decision:
     size: str
     """``""``, or how large the loss is: inaccuracy, mistake, blunder."""
 
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "choices": [{"move": m, "value": v} for m, v in self.choices]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Decision:
+        return cls(
+            hand=int(data["hand"]),
+            move=int(data["move"]),
+            seat=int(data["seat"]),
+            choices=tuple((str(c["move"]), float(c["value"])) for c in data["choices"]),
+            played=str(data["played"]),
+            best=str(data["best"]),
+            loss=float(data["loss"]),
+            size=str(data["size"]),
+        )
+
     @property
     def expected(self) -> float:
         """The seat's expected result before it chose (its best choice's value)."""
@@ -92,10 +108,7 @@ class Analysis:
             "seed": self.seed,
             "information": "each decision is valued from the deciding seat's view only",
             "summary": [asdict(line) for line in self.summary()],
-            "decisions": [
-                {**asdict(d), "choices": [{"move": m, "value": v} for m, v in d.choices]}
-                for d in self.decisions
-            ],
+            "decisions": [d.to_json() for d in self.decisions],
         }
 
 
@@ -104,14 +117,27 @@ def analyse(
     level: str = "normal",
     seed: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    known: Sequence[Decision] = (),
+    found: Callable[[Decision], None] | None = None,
 ) -> Analysis:
-    """Value every decision of ``replayed`` with the search bot at ``level``."""
+    """Value every decision of ``replayed`` with the search bot at ``level``.
+
+    ``known`` are decisions an interrupted analysis of the same record, level and seed
+    already valued: they are taken as they are (each decision draws from its own
+    stream, so the result is the one a whole run gives). ``found`` hears of each
+    decision as it is valued, to keep it."""
     spec = replayed.spec
     bot = SearchBot(level)
     small, medium, large = spec.mistake_points
     positions = list(_decisions(replayed))
+    earlier = {(d.hand, d.move): d for d in known}
     decisions: list[Decision] = []
+    if progress is not None:
+        progress(0, len(positions))
     for done, (hand, number, state, event_move) in enumerate(positions, 1):
+        if (hand, number) in earlier:
+            decisions.append(earlier[(hand, number)])
+            continue
         seat = state.current_seat
         assert seat is not None
         legal = list(state.legal_moves())
@@ -144,6 +170,8 @@ def analyse(
                 size,
             )
         )
+        if found is not None:
+            found(decisions[-1])
         if progress is not None:
             progress(done, len(positions))
     return Analysis(spec.name, list(replayed.seats), level, seed, decisions)

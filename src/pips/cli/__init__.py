@@ -25,8 +25,17 @@ import typer
 from pips import __version__, i18n, record
 from pips.bots.external import BotError
 from pips.cli import analyse, enter, events, play, records, result, results, serve, simulate
-from pips.cli.base import UsageError, app, err, out
+from pips.cli.base import (
+    INTERRUPTED,
+    UsageError,
+    app,
+    err,
+    interruption_reported,
+    interrupts_handled,
+    out,
+)
 from pips.core.errors import RuleError
+from pips.files import FileProblem
 from pips.i18n import _, explain
 
 __all__ = [
@@ -113,10 +122,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     command = typer.main.get_command(app)
     i18n.translate_command(command)
     try:
-        command(args=args, prog_name="pips", standalone_mode=True)
-    except (UsageError, RuleError, BotError, record.RecordError) as exc:
+        with interrupts_handled():
+            command(args=args, prog_name="pips", standalone_mode=True)
+    except (UsageError, RuleError, BotError, record.RecordError, FileProblem) as exc:
         err.print(_("error: {message}").format(message=explain(exc)), markup=False, soft_wrap=True)
         sys.exit(2)
     except KeyboardInterrupt:
         err.print(_("interrupted"))
-        sys.exit(130)
+        sys.exit(INTERRUPTED)
+    except SystemExit as exit:
+        # typer ends a command that Ctrl-C stopped with 130 and no word.
+        if exit.code == INTERRUPTED and not interruption_reported():
+            err.print(_("interrupted"))
+        raise

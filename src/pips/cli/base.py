@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import functools
 import inspect
+import multiprocessing
+import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -43,6 +48,59 @@ class UsageError(Exception):
 
 def fail(message: str) -> NoReturn:
     raise UsageError(message)
+
+
+# -- Ctrl-C ----------------------------------------------------------------------------------
+
+INTERRUPTED = 130
+"""The exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells expect."""
+
+
+class _Interrupts:
+    count = 0
+    reported = False
+
+
+@contextmanager
+def interrupts_handled() -> Iterator[None]:
+    """Ctrl-C as users expect, while the block runs: the first raises
+    :class:`KeyboardInterrupt`, which the command turns into keeping what it finished and
+    saying how to go on; a second one, while it does that, ends the command at once, its
+    worker processes with it, without a traceback."""
+    _Interrupts.count = 0
+    _Interrupts.reported = False
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals reach the main thread only
+        return
+    previous = signal.signal(signal.SIGINT, _on_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _on_interrupt(signum: int, frame: object) -> None:
+    _Interrupts.count += 1
+    if _Interrupts.count == 1:
+        raise KeyboardInterrupt
+    for child in multiprocessing.active_children():
+        child.kill()
+    sys.stderr.write("\n" + _("interrupted") + "\n")
+    sys.stderr.flush()
+    os._exit(INTERRUPTED)
+
+
+def stopped(message: str) -> NoReturn:
+    """End a command that Ctrl-C interrupted, after saying what was kept and how to go
+    on (``message``): exit status 130."""
+    err.print(message, markup=False)
+    _Interrupts.reported = True
+    raise typer.Exit(INTERRUPTED)
+
+
+def interruption_reported() -> bool:
+    """Whether the command already said what its interruption kept."""
+    return _Interrupts.reported
 
 
 # -- game options as flags ---------------------------------------------------------------

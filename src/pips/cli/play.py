@@ -22,6 +22,7 @@ from pips.cli.base import (
     records_dir,
     result_table,
     spec_for,
+    stopped,
     with_game_flags,
 )
 from pips.core.errors import RuleError
@@ -61,7 +62,7 @@ def choose_interactively(
     while True:
         try:
             answer = ask(_("your move (number, a tile like 12-9, knock, or q): ")).strip()
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             return None  # the caller saves the game so far
         if answer.lower() in {"q", "quit", "exit"}:
             return None
@@ -142,22 +143,32 @@ def play(
         session = PlaySession(spec, options, entrants, names, seed, path)
     full_screen = not text and sys.stdin.isatty() and sys.stdout.isatty()
     failure: str | None = None
+    interrupted = False
     if full_screen:
-        from pips.tui.app import PlayApp
+        from pips.tui.app import INTERRUPTED, PlayApp
 
         client = PlayApp(session, delay=delay)
         client.run()
         failure = client.failure
+        interrupted = client.return_code == INTERRUPTED
     else:
         try:
             play_in_text(session)
         except BotError as error:
             failure = str(error)
+        except KeyboardInterrupt:
+            interrupted = True
     session.save()
     if failure is not None:
         fail(
             _("{problem}; the game so far is saved to {file}").format(
                 problem=failure, file=session.path
+            )
+        )
+    if interrupted and not session.is_over:
+        stopped(
+            _("unfinished game saved to {path}; go on with: pips play --resume {path}").format(
+                path=session.path
             )
         )
     if session.is_over:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
-from pips import record
+from pips import files, record
+from pips.bots.base import Bot
 from pips.cli.base import (
     GameFlags,
     app,
@@ -20,9 +22,12 @@ from pips.cli.base import (
     parse_bots,
     progress_bar,
     spec_for,
+    stopped,
     with_game_flags,
 )
 from pips.core.phrase import N_
+from pips.games.match import Match
+from pips.games.registry import GameSpec
 from pips.i18n import _, decimal, percent
 from pips.sim import deal_seed, play_game
 
@@ -35,62 +40,172 @@ def simulate(
     hands: Annotated[
         int, typer.Option(help="How many games to play (matches, for the match games).")
     ] = 1000,
-    seed: Annotated[int, typer.Option(help="Seed of the first deal.")] = 1,
+    seed: Annotated[
+        int, typer.Option(help="Seed of the first game; game N is played from seed + N.")
+    ] = 1,
     bots: Annotated[str, typer.Option(help="Bots, one per seat in order, repeating.")] = "random",
     record_to: Annotated[
         Path | None, typer.Option("--record", help="Write every game to this JSON Lines file.")
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite the --record file if it exists.")
+    ] = False,
+    append: Annotated[
+        bool,
+        typer.Option("--append", help="Add the games to the end of an existing --record file."),
+    ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the summary as JSON (see docs/cli.md).")
+    ] = False,
 ) -> None:
-    """Let bots play many games and summarise them, per bot entered."""
+    """Let bots play many games and summarise them, per bot entered.
+
+    Ctrl-C stops at once: the summary covers the games finished (their records are
+    kept), and the command that plays the others is shown.
+    """
     spec = spec_for(game)
     options = flags.options(spec)
     if hands < 1:
         fail(_("--hands must be at least 1"))
+    if force and append:
+        fail(_("--force and --append exclude each other: overwrite, or add to the end"))
     entrants = parse_bots(bots, options.players)
     entrant_names = [f"{b.name}-{i}" for i, b in enumerate(entrants)]
-    players = options.players
-    totals = [0] * players
-    points = [0] * players
-    wins = [0.0] * players
-    blocked = moves = played_hands = 0
+    if record_to is not None and not append:
+        files.may_write(record_to, force)
+    tally = _Tally(options.players)
     sink = None
     if record_to is not None:
-        record_to.parent.mkdir(parents=True, exist_ok=True)
-        sink = record_to.open("w", encoding="utf-8")
+        try:
+            record_to.parent.mkdir(parents=True, exist_ok=True)
+            sink = record_to.open("a" if append else "w", encoding="utf-8")
+        except OSError as exc:
+            raise files.problem(record_to, exc) from None
     kind = N_("games") if spec.target(options) is None else N_("matches")
     progress = progress_bar()
+    interrupted = False
     try:
         with progress:
-            task = progress.add_task(f"{spec.name} {kind}", total=hands)
+            task = progress.add_task(f"{spec.name} {_(kind)}", total=hands)
             for number in range(hands):
                 game_seed = deal_seed(seed, number)
                 match = play_game(spec, options, entrants, game_seed)
-                result = match.result
-                assert result is not None
-                for seat_, entrant in enumerate(match.seating):
-                    totals[entrant] += result.final[seat_]
-                    points[entrant] += sum(
-                        h.result.points[seat_] for h in match.hands if h.result is not None
-                    )
-                for winner in result.winners:
-                    wins[match.seating[winner]] += 1 / len(result.winners)
-                for state in match.hands:
-                    assert state.result is not None
-                    blocked += state.result.ended.value == "blocked"
-                    moves += len(state.history)
-                played_hands += len(match.hands)
                 if sink is not None:
                     names = [entrant_names[e] for e in match.seating]
+                    # One whole line per game, flushed: an interrupt never cuts one.
                     sink.write(
                         record.dumps(record.write_record(match, names, seed=game_seed)) + "\n"
                     )
+                    sink.flush()
+                tally.add(match)
                 progress.advance(task)
+    except KeyboardInterrupt:
+        interrupted = True
     finally:
         if sink is not None:
             sink.close()
+    if tally.games:
+        _summary(spec, options, entrants, tally, seed, hands, kind, record_to, as_json)
+    if interrupted:
+        left = hands - tally.games
+        again = [
+            "pips simulate",
+            spec.name,
+            *_given_flags(flags),
+            f"--bots {bots}",
+            f"--seed {seed + tally.games}",
+            f"--hands {left}",
+        ]
+        if record_to is not None:
+            again += [f"--record {record_to}", "--append"]
+        stopped(
+            _(
+                "interrupted after {done} of {count} games; to play the other {left}: {command}"
+            ).format(done=tally.games, count=hands, left=left, command=" ".join(again))
+        )
+
+
+def _given_flags(flags: GameFlags) -> list[str]:
+    """The game option flags as given, to repeat them in a command line."""
+    said = []
+    for name, value in flags.given.items():
+        if value is None:
+            continue
+        dashed = "--" + name.replace("_", "-")
+        if isinstance(value, bool):
+            said.append(dashed if value else "--no-" + dashed[2:])
+        else:
+            said.append(f"{dashed} {value}")
+    return said
+
+
+class _Tally:
+    """What the games played so far add up to, per entrant."""
+
+    def __init__(self, players: int) -> None:
+        self.totals = [0] * players
+        self.points = [0] * players
+        self.wins = [0.0] * players
+        self.games = self.hands = self.blocked = self.moves = 0
+
+    def add(self, match: Match) -> None:
+        result = match.result
+        assert result is not None
+        for seat, entrant in enumerate(match.seating):
+            self.totals[entrant] += result.final[seat]
+            self.points[entrant] += sum(
+                h.result.points[seat] for h in match.hands if h.result is not None
+            )
+        for winner in result.winners:
+            self.wins[match.seating[winner]] += 1 / len(result.winners)
+        for state in match.hands:
+            assert state.result is not None
+            self.blocked += state.result.ended.value == "blocked"
+            self.moves += len(state.history)
+        self.hands += len(match.hands)
+        self.games += 1
+
+
+def _summary(
+    spec: GameSpec,
+    options: Any,
+    entrants: Sequence[Bot],
+    tally: _Tally,
+    seed: int,
+    asked: int,
+    kind: str,
+    record_to: Path | None,
+    as_json: bool,
+) -> None:
+    games, hands = tally.games, tally.hands
+    if as_json:
+        out.print_json(
+            data={
+                "game": spec.name,
+                "options": options.to_json(),
+                "games": games,
+                "asked": asked,
+                "seeds": [seed, seed + games - 1],
+                "entrants": [
+                    {
+                        "entrant": i,
+                        "bot": entrants[i].name,
+                        "points_per_hand": tally.points[i] / hands,
+                        "final_per_game": tally.totals[i] / games,
+                        "win_share": tally.wins[i] / games,
+                    }
+                    for i in range(len(entrants))
+                ],
+                "hands": hands,
+                "blocked_share": tally.blocked / hands,
+                "moves_per_hand": tally.moves / hands,
+                "records": None if record_to is None else str(record_to),
+            }
+        )
+        return
     table = Table(
         title=_("{game}: {count} {kind}, seeds {first}..{last}").format(
-            game=_(spec.title), count=hands, kind=_(kind), first=seed, last=seed + hands - 1
+            game=_(spec.title), count=games, kind=_(kind), first=seed, last=seed + games - 1
         )
     )
     for column, heading in (
@@ -101,23 +216,23 @@ def simulate(
         ("win share", _("win share")),
     ):
         table.add_column(heading, justify="left" if column == "bot" else "right")
-    for i in range(players):
+    for i, entrant in enumerate(entrants):
         table.add_row(
             str(i),
-            entrants[i].name,
-            decimal(points[i] / played_hands),
-            decimal(totals[i] / hands),
-            percent(wins[i] / hands),
+            entrant.name,
+            decimal(tally.points[i] / hands),
+            decimal(tally.totals[i] / games),
+            percent(tally.wins[i] / games),
         )
     out.print(table)
     out.print(
         _(
             "hands: {hands} ({per_game} per game) · blocked: {blocked} · moves per hand: {moves}"
         ).format(
-            hands=played_hands,
-            per_game=decimal(played_hands / hands, 1),
-            blocked=percent(blocked / played_hands),
-            moves=decimal(moves / played_hands, 1),
+            hands=hands,
+            per_game=decimal(hands / games, 1),
+            blocked=percent(tally.blocked / hands),
+            moves=decimal(tally.moves / hands, 1),
         )
     )
     if record_to is not None:
@@ -181,13 +296,12 @@ def tournament(
             task = progress.add_task(_("deals"), total=hands)
             rows = tour.run(setup, out_dir, scheduler=scheduler, workers=workers, progress=advanced)
     except KeyboardInterrupt:
-        err.print(
+        stopped(
             _(
                 "interrupted after {done} of {count} deals; the finished deals are kept "
                 "in {path}: run the same command again to go on"
             ).format(done=finished[0], count=hands, path=out_dir / tour.RESULTS)
         )
-        raise typer.Exit(130) from None
     summary = tour.summarize(setup, rows)
     written = tour.write_outputs(summary, out_dir)
     table = Table(

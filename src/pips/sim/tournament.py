@@ -17,8 +17,10 @@ from __future__ import annotations
 import csv
 import json
 import math
+import multiprocessing
 import os
 import random
+import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -139,7 +141,9 @@ def play_deal(tournament_json: dict[str, Any], deal: int) -> dict[str, Any]:
 def executor_for(scheduler: str | None, workers: int | None) -> Iterator[Executor]:
     """A local process pool, or a Dask cluster's executor for ``tcp://HOST:PORT``."""
     if scheduler is None:
-        with ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
+        with ProcessPoolExecutor(
+            max_workers=workers or os.cpu_count() or 1, initializer=_leave_interrupts_to_parent
+        ) as pool:
             yield pool
         return
     client_of: Any
@@ -231,13 +235,31 @@ def run(
 
                 warm_up(tournament.game, tournament.options)
             with executor_for(scheduler, workers) as executor:
-                for row in _in_flight(executor, tournament, todo):
-                    done[row["deal"]] = row
-                    sink.write(json.dumps(row, separators=(",", ":")) + "\n")
+                flight = _InFlight(executor, tournament, todo)
+                try:
+                    for row in flight.rows():
+                        done[row["deal"]] = row
+                        sink.write(json.dumps(row, separators=(",", ":")) + "\n")
+                        sink.flush()
+                        if progress is not None:
+                            progress(len(done), tournament.deals)
+                except KeyboardInterrupt:
+                    # Deals that finished while the interrupt came are kept; the ones
+                    # being played are dropped at once rather than waited for.
+                    for row in flight.stop():
+                        done[row["deal"]] = row
+                        sink.write(json.dumps(row, separators=(",", ":")) + "\n")
                     sink.flush()
                     if progress is not None:
                         progress(len(done), tournament.deals)
+                    raise
     return [done[d] for d in range(tournament.deals)]
+
+
+def _leave_interrupts_to_parent() -> None:
+    """In a worker: ignore Ctrl-C, which the terminal sends to every process of the
+    command; the parent decides (it keeps the finished deals and stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _rewrite_header(path: Path, tournament: Tournament) -> None:
@@ -252,26 +274,47 @@ def _rewrite_header(path: Path, tournament: Tournament) -> None:
     os.replace(fresh, path)
 
 
-def _in_flight(
-    executor: Executor, tournament: Tournament, deals: Iterable[int]
-) -> Iterator[dict[str, Any]]:
-    """Results as they finish, with a bounded number of tasks queued (so an interrupt
-    loses little and memory stays flat)."""
-    data = tournament.to_json()
-    pending: set[Future[dict[str, Any]]] = set()
-    queue = iter(deals)
-    limit = 4 * (os.cpu_count() or 1) + 4
-    for deal in queue:
-        pending.add(executor.submit(play_deal, data, deal))
-        if len(pending) >= limit:
-            break
-    while pending:
-        ready, pending = wait(pending, return_when=FIRST_COMPLETED)
-        for future in ready:
-            yield future.result()
-            following = next(queue, None)
-            if following is not None:
-                pending.add(executor.submit(play_deal, data, following))
+class _InFlight:
+    """Deals played by ``executor``, with a bounded number queued (so an interrupt loses
+    little and memory stays flat)."""
+
+    def __init__(self, executor: Executor, tournament: Tournament, deals: Iterable[int]) -> None:
+        self.executor = executor
+        self.data = tournament.to_json()
+        self.queue = iter(deals)
+        self.pending: set[Future[dict[str, Any]]] = set()
+
+    def rows(self) -> Iterator[dict[str, Any]]:
+        """Each deal's row as it finishes."""
+        limit = 4 * (os.cpu_count() or 1) + 4
+        for deal in self.queue:
+            self.pending.add(self.executor.submit(play_deal, self.data, deal))
+            if len(self.pending) >= limit:
+                break
+        while self.pending:
+            ready, _ = wait(self.pending, return_when=FIRST_COMPLETED)
+            for future in ready:
+                yield future.result()
+                # Only once written: an interrupt before that finds it in stop().
+                self.pending.discard(future)
+                following = next(self.queue, None)
+                if following is not None:
+                    self.pending.add(self.executor.submit(play_deal, self.data, following))
+
+    def stop(self) -> list[dict[str, Any]]:
+        """Cancel what is queued, end the local workers now, and return the rows of the
+        deals that had finished."""
+        finished = [
+            f.result()
+            for f in self.pending
+            if f.done() and not f.cancelled() and f.exception() is None
+        ]
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        if isinstance(self.executor, ProcessPoolExecutor):
+            for worker in multiprocessing.active_children():
+                worker.terminate()
+        self.pending.clear()
+        return finished
 
 
 # -- statistics ------------------------------------------------------------------------------

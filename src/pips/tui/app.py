@@ -55,6 +55,9 @@ from pips.tui.widgets import (
     sheet_table,
 )
 
+INTERRUPTED = 130
+"""The client's return code when Ctrl-C ended it (the shell's 128 + SIGINT)."""
+
 CSS = """
 #top { height: auto; max-height: 12; }
 #seats { width: 1fr; padding: 0 1; }
@@ -149,6 +152,9 @@ class TableApp(App[object]):
         Binding("period", "follow", N_("Last tile"), show=False),
         Binding("l", "show_log", N_("Moves"), show=False),
         Binding("question_mark,f1", "help", N_("Help")),
+        # Ctrl-C ends the client as in any terminal program (Textual's own says "press
+        # ctrl+q"); what there is to keep is kept first.
+        Binding("ctrl+c", "interrupt", N_("Quit"), show=False, priority=True),
     ]
 
     def __init__(self, spec: GameSpec, options: Any, names: Sequence[str]) -> None:
@@ -295,7 +301,10 @@ class TableApp(App[object]):
 
     def action_show_log(self) -> None:
         lines = [Text(line) if isinstance(line, str) else line for line in self.log_lines]
-        self.push_screen(TextScreen(Group(*lines[-400:]), "Moves"))
+        self.push_screen(TextScreen(Group(*lines[-400:]), _("Moves")))
+
+    def action_interrupt(self) -> None:
+        self.exit(None, return_code=INTERRUPTED)
 
     def action_help(self) -> None:
         keys = Table(box=None, show_header=False)
@@ -303,7 +312,7 @@ class TableApp(App[object]):
             keys.add_row(Text(binding[0], style="bold"), binding[1])
         body = Group(
             Text(_(self.spec.summary) if self.spec.summary else "", overflow="fold"),
-            Text("\nKeys", style="bold"),
+            Text("\n" + _("Keys"), style="bold"),
             keys,
         )
         self.push_screen(TextScreen(body, _("Help: {game}").format(game=_(self.spec.title))))
@@ -726,6 +735,9 @@ class PlayApp(TableApp):
 
     def action_quit_game(self) -> None:
         self.exit(self.session.save())
+
+    def action_interrupt(self) -> None:
+        self.exit(self.session.save(), return_code=INTERRUPTED)
 
 
 class ReplayApp(TableApp):

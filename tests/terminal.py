@@ -1,0 +1,117 @@
+"""The real ``pips`` command in a real terminal: tmux, on a server of the test's own.
+
+A :class:`Terminal` runs one command in a tmux window of a given size, reads the screen
+as text, types keys, resizes the window and reads the command's exit status (the pane
+stays after the command ends).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+
+WAIT = 60.0
+"""Seconds to wait for a screen: generous, for a busy machine; tests pass far sooner."""
+
+
+def pips_argv(*args: str) -> list[str]:
+    """The installed command, run by this interpreter (the clone's .venv)."""
+    return [sys.executable, "-m", "pips", *args]
+
+
+class Terminal:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        width: int,
+        height: int,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        if shutil.which("tmux") is None:
+            pytest.fail("tmux is missing: scripts/test installs it (Debian's tmux)")
+        self.socket = f"pips-test-{uuid.uuid4().hex[:12]}"
+        self.name = "t"
+        environment = {**os.environ, **(env or {}), "TERM": "xterm-256color"}
+        environment.pop("TMUX", None)
+        exports = " ".join(
+            f"{key}={shlex.quote(value)}"
+            for key, value in environment.items()
+            if key.startswith(("PIPS_", "LANG", "LC_", "PYTHON", "HOME", "PATH", "TERM"))
+        )
+        command = f"env {exports} {shlex.join(argv)}"
+        self._tmux(
+            "new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height), command
+        )
+        self._tmux("set-option", "-t", self.name, "remain-on-exit", "on")
+
+    def _tmux(self, *args: str) -> str:
+        done = subprocess.run(
+            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=30
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"tmux {' '.join(args)}: {done.stderr.strip()}")
+        return done.stdout
+
+    def screen(self, history: bool = False) -> str:
+        """The visible screen, one line per row (after what scrolled off it, with
+        ``history``)."""
+        return self._tmux("capture-pane", "-p", "-t", self.name, *(["-S", "-"] if history else []))
+
+    def keys(self, *keys: str, literal: bool = False) -> None:
+        self._tmux("send-keys", "-t", self.name, *(["-l"] if literal else []), *keys)
+
+    def resize(self, width: int, height: int) -> None:
+        self._tmux("resize-window", "-t", self.name, "-x", str(width), "-y", str(height))
+
+    def size(self) -> tuple[int, int]:
+        said = self._tmux("display-message", "-p", "-t", self.name, "#{pane_width} #{pane_height}")
+        width, height = said.split()
+        return int(width), int(height)
+
+    def wait_for(self, seen: Callable[[str], bool] | str, timeout: float = WAIT) -> str:
+        """The screen, once ``seen`` (a text on it, or a test of it) holds."""
+        test = (lambda screen: seen in screen) if isinstance(seen, str) else seen
+        end = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if test(screen):
+                return screen
+            if time.monotonic() > end:
+                raise AssertionError(f"not seen in {timeout} s: {seen!r}; the screen:\n{screen}")
+            time.sleep(0.1)
+
+    def exit_status(self, timeout: float = WAIT) -> int:
+        """The command's exit status, once it has ended."""
+        end = time.monotonic() + timeout
+        while True:
+            said = self._tmux(
+                "display-message", "-p", "-t", self.name, "#{pane_dead} #{pane_dead_status}"
+            ).split()
+            if said and said[0] == "1":
+                return int(said[1])
+            if time.monotonic() > end:
+                raise AssertionError(f"still running after {timeout} s:\n{self.screen()}")
+            time.sleep(0.1)
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=30)
+
+    def __enter__(self) -> Terminal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def home(tmp_path: Path) -> dict[str, str]:
+    """An environment with a ``$PIPS_HOME`` of the test's own."""
+    return {"PIPS_HOME": str(tmp_path / "home")}
