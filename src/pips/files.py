@@ -62,12 +62,19 @@ def read_text(path: Path) -> str:
         raise problem(path, exc) from None
 
 
-def may_write(path: Path, force: bool, *, flag: str = "--force") -> None:
-    """Refuse to overwrite ``path`` unless ``force``; make its folder."""
+def may_write(path: Path, force: bool, *, appendable: bool = False) -> None:
+    """Refuse to overwrite ``path`` unless ``force`` (naming ``--append`` too where the
+    command can add to the file); make its folder."""
     if path.is_dir():
         raise problem(path, IsADirectoryError(errno.EISDIR, "is a folder"))
     if path.exists() and not force:
-        raise FileProblem(phrase("{path} exists: add {flag} to overwrite it", path=path, flag=flag))
+        raise FileProblem(
+            phrase(
+                "{path} exists: add --force to overwrite it, or --append to add to it", path=path
+            )
+            if appendable
+            else phrase("{path} exists: add --force to overwrite it", path=path)
+        )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

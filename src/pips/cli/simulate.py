@@ -72,7 +72,7 @@ def simulate(
     entrants = parse_bots(bots, options.players)
     entrant_names = [f"{b.name}-{i}" for i, b in enumerate(entrants)]
     if record_to is not None and not append:
-        files.may_write(record_to, force)
+        files.may_write(record_to, force, appendable=True)
     tally = _Tally(options.players)
     sink = None
     if record_to is not None:
