@@ -19,8 +19,8 @@ class FileProblem(ValueError):
     that says so (said in the reader's language by :func:`pips.i18n.explain`)."""
 
 
-def problem(path: Path, exc: OSError | UnicodeDecodeError) -> FileProblem:
-    """``exc``, met reading or writing ``path``, in plain words."""
+def problem(path: Path, exc: OSError | UnicodeDecodeError, writing: bool = False) -> FileProblem:
+    """``exc``, met reading or (with ``writing``) writing ``path``, in plain words."""
     if isinstance(exc, UnicodeDecodeError):
         return FileProblem(
             phrase(
@@ -32,7 +32,9 @@ def problem(path: Path, exc: OSError | UnicodeDecodeError) -> FileProblem:
             )
         )
     said = {
-        errno.ENOENT: phrase("{path} does not exist", path=path),
+        errno.ENOENT: phrase("{path} cannot be made there", path=path)
+        if writing
+        else phrase("{path} does not exist", path=path),
         errno.EISDIR: phrase("{path} is a folder, not a file", path=path),
         errno.ENOTDIR: phrase("{path}: a part of this path is a file, not a folder", path=path),
         errno.EACCES: phrase("{path}: no permission to use this file", path=path),
@@ -78,7 +80,7 @@ def may_write(path: Path, force: bool, *, appendable: bool = False) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise problem(path.parent, exc) from None
+        raise problem(path.parent, exc, writing=True) from None
 
 
 def write_bytes(path: Path, data: bytes, force: bool) -> None:
@@ -91,7 +93,7 @@ def write_bytes(path: Path, data: bytes, force: bool) -> None:
         fresh.replace(path)
     except OSError as exc:
         fresh.unlink(missing_ok=True)
-        raise problem(path, exc) from None
+        raise problem(path, exc, writing=True) from None
 
 
 def write_text(path: Path, text: str, force: bool) -> None:

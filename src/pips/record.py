@@ -176,11 +176,9 @@ def save(records: Sequence[Mapping[str, Any]], path: Path) -> None:
 
 
 def load(path: Path) -> Iterator[dict[str, Any]]:
-    """The records in a file: one JSON document, or JSON Lines."""
-    try:
-        text = files.read_text(path)
-    except files.FileProblem as exc:
-        raise RecordError(exc.args[0]) from None
+    """The records in a file: one JSON document, or JSON Lines; :class:`RecordError`
+    for what the file says, :class:`~pips.files.FileProblem` when it cannot be read."""
+    text = files.read_text(path)  # a file that cannot be read is no record's fault
     stripped = text.lstrip()
     if not stripped:
         raise RecordError(phrase("{path} is empty", path=path))

@@ -24,7 +24,18 @@ import typer
 
 from pips import __version__, i18n, record
 from pips.bots.external import BotError
-from pips.cli import analyse, enter, events, play, records, result, results, serve, simulate
+from pips.cli import (
+    analyse,
+    enter,
+    events,
+    helptext,
+    play,
+    records,
+    result,
+    results,
+    serve,
+    simulate,
+)
 from pips.cli.base import (
     INTERRUPTED,
     UsageError,
@@ -121,6 +132,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     i18n.use_by_default(_command_language(args))
     command = typer.main.get_command(app)
     i18n.translate_command(command)
+    helptext.conventional(command)
     try:
         with interrupts_handled():
             command(args=args, prog_name="pips", standalone_mode=True)

@@ -34,9 +34,9 @@ from pips.tui.widgets import sheet_lines
 app = typer.Typer(
     name="pips",
     help="Play, study and rank dominoes.",
-    add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -269,6 +269,9 @@ def progress_bar() -> Progress:
         console=err,
         transient=True,
     )
+
+
+ForceOption = Annotated[bool, typer.Option("--force", help="Overwrite the file if it exists.")]
 
 
 def spec_for(game: str) -> GameSpec:

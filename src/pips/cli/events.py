@@ -16,8 +16,17 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from pips import i18n
-from pips.cli.base import app, fail, game_help, out, parse_set, save_or_stop, spec_for
+from pips import files, i18n
+from pips.cli.base import (
+    ForceOption,
+    app,
+    fail,
+    game_help,
+    out,
+    parse_set,
+    save_or_stop,
+    spec_for,
+)
 from pips.cli.results import DatabaseOption
 from pips.core.errors import RuleError
 from pips.core.phrase import N_
@@ -74,6 +83,12 @@ def _drawn(
         allowed = allowed_sizes(spec, options)
     except RuleError as exc:
         fail(explain(exc))
+    if len(listed) < min(allowed):
+        fail(
+            _("{count} players cannot sit at one table: {game} needs at least {least}").format(
+                count=len(listed), game=_(spec.title), least=min(allowed)
+            )
+        )
     return draw_event(listed, rounds, allowed, random.Random(seed))
 
 
@@ -142,6 +157,7 @@ def event_sheets(
         str | None,
         typer.Option("--lang", help="The sheets' language: en or de (default: the command's)."),
     ] = None,
+    force: ForceOption = False,
 ) -> None:
     """Print a round of an event: for every table a card (round, table, the players in
     seat order) and its score sheet with the names filled in, in one PDF."""
@@ -169,10 +185,7 @@ def event_sheets(
         )
     except (ValueError, SheetError) as exc:
         fail(explain(exc))
-    try:
-        out_file.write_bytes(pdf)
-    except OSError as exc:
-        fail(_("cannot write {file}: {problem}").format(file=out_file, problem=exc.strerror))
+    files.write_bytes(out_file, pdf, force)
     out.print(
         _("wrote {file}: round {round}, {tables} table(s)").format(
             file=out_file, round=drawn.number, tables=len(drawn.tables)
@@ -552,6 +565,7 @@ def event_standings(
         Path | None, typer.Option("--out", help="Write CSV (.csv) or PDF (.pdf) instead.")
     ] = None,
     database: DatabaseOption = None,
+    force: ForceOption = False,
 ) -> None:
     """The standings so far, shown or written as CSV or PDF."""
     from pips.results.sheet import standings_sheet
@@ -567,10 +581,7 @@ def event_standings(
         data = standings_sheet(shown["name"], day, lines, points_word=word)
     else:
         data = standings_csv(lines).encode()
-    try:
-        out_file.write_bytes(data)
-    except OSError as exc:
-        fail(_("cannot write {file}: {problem}").format(file=out_file, problem=exc.strerror))
+    files.write_bytes(out_file, data, force)
     out.print(_("wrote {file}").format(file=out_file))
 
 

@@ -10,8 +10,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from pips import i18n
-from pips.cli.base import app, err, fail, game_help, out, parse_set
+from pips import files, i18n
+from pips.cli.base import ForceOption, app, err, fail, game_help, out, parse_set
 from pips.i18n import _, decimal, explain, say
 
 
@@ -46,6 +46,7 @@ def sheet(
         str | None,
         typer.Option("--lang", help="The sheet's language: en or de (default: the command's)."),
     ] = None,
+    force: ForceOption = False,
 ) -> None:
     """Make a printable score sheet (PDF) for a game at a real table."""
     from pips.results.entry import EntryError, parse_date
@@ -78,10 +79,7 @@ def sheet(
         )
     except SheetError as exc:
         fail(explain(exc))
-    try:
-        out_file.write_bytes(pdf)
-    except OSError as exc:
-        fail(_("cannot write {file}: {problem}").format(file=out_file, problem=exc.strerror))
+    files.write_bytes(out_file, pdf, force)
     out.print(_("wrote {file} ({size} bytes)").format(file=out_file, size=len(pdf)))
 
 
@@ -194,6 +192,7 @@ def ranking_export(
         Path | None, typer.Option("--out", help="Write here instead of standard output.")
     ] = None,
     database: DatabaseOption = None,
+    force: ForceOption = False,
 ) -> None:
     """Write a month's results as CSV: date, set, divisor, players in seat order,
     running score, pips deducted, final score and rank (SPEC F-25). A published month:
@@ -208,10 +207,7 @@ def ranking_export(
     if out_file is None:
         sys.stdout.write(text)
         return
-    try:
-        out_file.write_text(text)
-    except OSError as exc:
-        fail(_("cannot write {file}: {problem}").format(file=out_file, problem=exc.strerror))
+    files.write_bytes(out_file, text.encode("utf-8"), force)
     err.print(_("wrote {file} ({count} rows)").format(file=out_file, count=text.count("\n") - 1))
 
 

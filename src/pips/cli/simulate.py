@@ -80,7 +80,7 @@ def simulate(
             record_to.parent.mkdir(parents=True, exist_ok=True)
             sink = record_to.open("a" if append else "w", encoding="utf-8")
         except OSError as exc:
-            raise files.problem(record_to, exc) from None
+            raise files.problem(record_to, exc, writing=True) from None
     kind = N_("games") if spec.target(options) is None else N_("matches")
     progress = progress_bar()
     interrupted = False

@@ -80,12 +80,22 @@ class PlaySession:
         """The unfinished match saved in ``path``, ready to go on."""
         records = list(record.load(path))
         if len(records) != 1:
-            raise SessionError(f"{path} holds {len(records)} records; resume needs one game")
+            raise SessionError(
+                phrase(
+                    "{path} holds {count} records; resume needs one game",
+                    path=path,
+                    count=len(records),
+                )
+            )
         replayed = record.replay(records[0])
         if replayed.match.is_over:
-            raise SessionError(f"{path}: that game is over; `pips replay {path}` shows it")
+            raise SessionError(
+                phrase("{path}: that game is over; `pips replay {path}` shows it", path=path)
+            )
         if replayed.seed is None or replayed.bots is None:
-            raise SessionError(f"{path} was not saved by `pips play` (no seed or bots)")
+            raise SessionError(
+                phrase("{path} was not saved by `pips play` (no seed or bots)", path=path)
+            )
         entrants: list[str | None] = [None] * len(replayed.seats)
         names = list(replayed.seats)
         for seat, entrant in enumerate(replayed.match.seating):
