@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -641,13 +641,16 @@ def provenance(record: Mapping[str, Any]) -> list[str]:
     return found
 
 
-def check_file(path: Path) -> Checked:
+def check_file(path: Path, progress: Callable[[int, int], None] | None = None) -> Checked:
     """Replay every record of a file and say where its deals came from, or
-    :class:`RecordError`."""
+    :class:`RecordError`; ``progress(done, total)`` hears of each record checked."""
     count = 0
     kinds: dict[str, int] = {"committed": 0, "seeded": 0, "by hand": 0}
     unverified: list[tuple[int, int]] = []
-    for count, record in enumerate(load(path), 1):
+    records = list(load(path))
+    for count, record in enumerate(records, 1):
+        if progress is not None:
+            progress(count - 1, len(records))
         try:
             replay(record)
         except RecordError as exc:

@@ -9,13 +9,12 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from pips import files, record
 from pips.bots.analysis import Analysis, Decision, analyse, plot
 from pips.bots.search import Budget, warm_up
-from pips.cli.base import app, err, fail, out, progress_bar, stopped
+from pips.cli.base import advancing, app, err, fail, out, progress_bar, stopped
 from pips.i18n import _, decimal
 from pips.paths import pips_home
 from pips.tui.widgets import analysis_table
@@ -75,13 +74,9 @@ def analyse_command(
                 task = progress.add_task(
                     _("record {number}: decisions").format(number=index + 1), total=None
                 )
-
-                def advanced(
-                    done: int, total: int, bar: Progress = progress, row: TaskID = task
-                ) -> None:
-                    bar.update(row, completed=done, total=total)
-
-                found = analyse(replayed, level, seed, advanced, kept.decisions(), kept.add)
+                found = analyse(
+                    replayed, level, seed, advancing(progress, task), kept.decisions(), kept.add
+                )
         except KeyboardInterrupt:
             stopped(
                 _(

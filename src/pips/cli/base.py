@@ -18,7 +18,14 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console, Group
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.text import Text
 
 from pips.bots.base import Bot, bot_names, make_bot
@@ -274,6 +281,15 @@ def progress_bar() -> Progress:
 ForceOption = Annotated[bool, typer.Option("--force", help="Overwrite the file if it exists.")]
 
 
+def advancing(bar: Progress, task: TaskID) -> Callable[[int, int], None]:
+    """A ``progress(done, total)`` callback that moves ``task`` of ``bar``."""
+
+    def advanced(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    return advanced
+
+
 def spec_for(game: str) -> GameSpec:
     try:
         return find_game(game)
@@ -284,6 +300,11 @@ def spec_for(game: str) -> GameSpec:
 def records_dir() -> Path:
     """Where ``pips play`` keeps its records: ``$PIPS_HOME/records`` (default ~/.pips)."""
     return pips_home() / "records"
+
+
+def complete_game(incomplete: str) -> list[str]:
+    """The games whose names start with what was typed (shell completion)."""
+    return [name for name in game_names() if name.startswith(incomplete.lower())]
 
 
 def game_help() -> str:

@@ -7,6 +7,7 @@ the database (``create``, ``players``, ``withdraw``, ``round``, ``result``, ``sh
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import secrets
 from datetime import date
@@ -20,6 +21,7 @@ from pips import files, i18n
 from pips.cli.base import (
     ForceOption,
     app,
+    complete_game,
     fail,
     game_help,
     out,
@@ -94,7 +96,7 @@ def _drawn(
 
 @event.command("draw")
 def event_draw(
-    game: Annotated[str, typer.Argument(help=game_help())],
+    game: Annotated[str, typer.Argument(help=game_help(), autocompletion=complete_game)],
     names: Names = "",
     players: Players = None,
     rounds: Annotated[int, typer.Option(help="Rounds to draw, 1 to 50.")] = 1,
@@ -141,7 +143,7 @@ def event_draw(
 
 @event.command("sheets")
 def event_sheets(
-    game: Annotated[str, typer.Argument(help=game_help())],
+    game: Annotated[str, typer.Argument(help=game_help(), autocompletion=complete_game)],
     seed: Annotated[int, typer.Option(help="The seed pips event draw printed.")],
     out_file: Annotated[Path, typer.Option("--out", help="Where to write the PDF.")],
     names: Names = "",
@@ -299,7 +301,7 @@ def _show(shown: dict[str, Any]) -> None:
 @event.command("create")
 def event_create(
     name: Annotated[str, typer.Argument(help="The event's name.")],
-    game: Annotated[str, typer.Option(help=game_help())],
+    game: Annotated[str, typer.Option(help=game_help(), autocompletion=complete_game)],
     day: Annotated[str, typer.Option("--date", help="Its date, 2026-10-03 or 03.10.2026.")],
     by: OrganiserOption,
     rounds: Annotated[int, typer.Option(help="Rounds, 1 to 50.")] = 3,
@@ -566,14 +568,28 @@ def event_standings(
     ] = None,
     database: DatabaseOption = None,
     force: ForceOption = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the result as JSON (see docs/cli.md).")
+    ] = False,
 ) -> None:
     """The standings so far, shown or written as CSV or PDF."""
     from pips.results.sheet import standings_sheet
     from pips.results.standings import Scoring, standings_csv
 
     shown, lines = _call(_service(database).events.event_standings, key)
-    if out_file is None:
+    if as_json:
+        out.print_json(
+            data={
+                "event": shown["key"],
+                "name": shown["name"],
+                "game": shown["game"],
+                "scoring": str(shown["scoring"]),
+                "standings": [dataclasses.asdict(line) for line in lines],
+            }
+        )
+    elif out_file is None:
         _show(shown)
+    if out_file is None:
         return
     if out_file.suffix.lower() == ".pdf":
         word = N_("Match points") if shown["scoring"] == Scoring.MATCH_WINS else N_("Points")

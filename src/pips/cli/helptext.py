@@ -141,5 +141,5 @@ def install(framework: types.ModuleType) -> None:
             table.add_row(cell, help_of(param=param, ctx=ctx, markup_mode=markup_mode))
         console.print(Panel(table, border_style="dim", title=name, title_align="left"))
 
-    framework._print_options_panel = print_options_panel
-    framework._pips_panels = True
+    setattr(framework, "_print_options_panel", print_options_panel)  # noqa: B010
+    setattr(framework, "_pips_panels", True)  # noqa: B010

@@ -15,6 +15,7 @@ from pips.cli.base import (
     GameFlags,
     app,
     bot_specs,
+    complete_game,
     fail,
     game_help,
     match_line,
@@ -78,7 +79,9 @@ def choose_interactively(
 @with_game_flags
 def play(
     flags: GameFlags,
-    game: Annotated[str | None, typer.Argument(help=game_help())] = None,
+    game: Annotated[
+        str | None, typer.Argument(help=game_help(), autocompletion=complete_game)
+    ] = None,
     bots: Annotated[str, typer.Option(help="Bots for the other seats, in order.")] = "greedy",
     name: Annotated[
         str | None,

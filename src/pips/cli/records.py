@@ -4,14 +4,26 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markdown import Markdown
 from rich.table import Table
 
 from pips import record
-from pips.cli.base import app, err, fail, game_help, match_line, out, result_table, spec_for
+from pips.cli.base import (
+    advancing,
+    app,
+    complete_game,
+    err,
+    fail,
+    game_help,
+    match_line,
+    out,
+    progress_bar,
+    result_table,
+    spec_for,
+)
 from pips.core.view import SPECTATOR
 from pips.display import describe_event, describe_layout
 from pips.i18n import _, explain, say
@@ -101,17 +113,51 @@ def check(
             "before play, no seed it was dealt from, not typed in at a real table.",
         ),
     ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the result as JSON (see docs/cli.md).")
+    ] = False,
 ) -> None:
     """Replay every record through the rules, check every committed deal against its
     commitment (a server's public table) and deal every seeded one again; say which
     deals could not be verified. Exit 1 at the first bad record."""
     unproven = False
+    report: list[dict[str, Any]] = []
     for file in files:
+        progress = progress_bar()
         try:
-            found = record.check_file(file)
+            with progress:
+                task = progress.add_task(str(file.name), total=None)
+                found = record.check_file(file, advancing(progress, task))
         except record.RecordError as exc:
-            err.print(f"{file}: {explain(exc)}", markup=False)
+            if as_json:
+                report.append(
+                    {
+                        "file": str(file),
+                        "ok": False,
+                        "error": explain(exc),
+                        "hand": exc.hand,
+                        "move": exc.move,
+                        "rule": exc.rule,
+                    }
+                )
+                out.print_json(data={"files": report})
+            else:
+                err.print(f"{file}: {explain(exc)}", markup=False)
             raise typer.Exit(1) from None
+        unproven = unproven or bool(found.unverified)
+        if as_json:
+            report.append(
+                {
+                    "file": str(file),
+                    "ok": True,
+                    "records": found.records,
+                    "committed": found.committed,
+                    "seeded": found.seeded,
+                    "dealt_by_hand": found.dealt_by_hand,
+                    "unverified": [{"record": r, "hand": h} for r, h in found.unverified],
+                }
+            )
+            continue
         parts = []
         if found.committed:
             parts.append(
@@ -134,7 +180,6 @@ def check(
             )
         )
         if found.unverified:
-            unproven = True
             where = ", ".join(
                 _("record {record} hand {hand}").format(record=r, hand=h)
                 for r, h in found.unverified[:20]
@@ -148,13 +193,15 @@ def check(
                 + (f" (+{more})" if more > 0 else ""),
                 markup=False,
             )
+    if as_json:
+        out.print_json(data={"files": report})
     if unproven and require_proof:
         raise typer.Exit(1)
 
 
 @app.command()
 def rules(
-    game: Annotated[str, typer.Argument(help=game_help())],
+    game: Annotated[str, typer.Argument(help=game_help(), autocompletion=complete_game)],
 ) -> None:
     """The rules of a game in words (each rule with its id), then its options with
     their defaults and allowed values."""

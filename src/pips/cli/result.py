@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from pips.cli.base import app, fail, game_help, out, parse_set, save_or_stop
+from pips.cli.base import app, complete_game, fail, game_help, out, parse_set, save_or_stop
 from pips.cli.results import DatabaseOption, results_service
 from pips.i18n import _, explain, numeric_date, say
 
@@ -25,7 +25,7 @@ ByOption = Annotated[str, typer.Option("--by", help="Your account: the result is
 
 @app.command("result")
 def result(
-    game: Annotated[str, typer.Argument(help=game_help())],
+    game: Annotated[str, typer.Argument(help=game_help(), autocompletion=complete_game)],
     by: ByOption,
     day: Annotated[
         str, typer.Option("--date", help="When it was played: 03.10.2026 or 2026-10-03.")

@@ -11,13 +11,13 @@ import typer
 from rich.table import Table
 
 from pips import files, i18n
-from pips.cli.base import ForceOption, app, err, fail, game_help, out, parse_set
+from pips.cli.base import ForceOption, app, complete_game, err, fail, game_help, out, parse_set
 from pips.i18n import _, decimal, explain, say
 
 
 @app.command()
 def sheet(
-    game: Annotated[str, typer.Argument(help=game_help())],
+    game: Annotated[str, typer.Argument(help=game_help(), autocompletion=complete_game)],
     players: Annotated[int, typer.Option(help="Number of players.")],
     out_file: Annotated[Path, typer.Option("--out", help="Where to write the PDF.")],
     top: Annotated[
@@ -133,6 +133,9 @@ def ranking_compute(
     ] = None,
     preview: Annotated[bool, typer.Option(help="Compute and show, but do not publish.")] = False,
     top: Annotated[int, typer.Option(help="Places to show per game (1 to 500).")] = 10,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the result as JSON (see docs/cli.md).")
+    ] = False,
 ) -> None:
     """Compute and publish a month's world lists from every result known at its end
     (a month is published once; published lists never change)."""
@@ -148,6 +151,17 @@ def ranking_compute(
             why = service.lists.explain_month(chosen)
         except ResultsError as exc:
             fail(explain(exc))
+    if as_json:
+        out.print_json(
+            data={
+                "month": chosen,
+                "published": not preview,
+                "lists": lists,
+                "explanation": [say(line) for line in why],
+            },
+            default=str,
+        )
+        return
     if not lists:
         out.print(
             _(

@@ -15,6 +15,7 @@ from pips.bots.base import Bot
 from pips.cli.base import (
     GameFlags,
     app,
+    complete_game,
     err,
     fail,
     game_help,
@@ -35,7 +36,7 @@ from pips.sim import deal_seed, play_game
 @app.command()
 @with_game_flags
 def simulate(
-    game: Annotated[str, typer.Argument(help=game_help())],
+    game: Annotated[str, typer.Argument(help=game_help(), autocompletion=complete_game)],
     flags: GameFlags,
     hands: Annotated[
         int, typer.Option(help="How many games to play (matches, for the match games).")
@@ -242,13 +243,18 @@ def _summary(
 @app.command()
 @with_game_flags
 def tournament(
-    game: Annotated[str, typer.Option("--game", help=game_help())],
+    game: Annotated[str, typer.Option("--game", help=game_help(), autocompletion=complete_game)],
     flags: GameFlags,
     bots: Annotated[
         str, typer.Option(help="Bots around the table in seat order, repeating: search,expert.")
     ],
     out_dir: Annotated[
-        Path, typer.Option("--out", help="Folder for results.jsonl, summary.{json,csv,png}.")
+        Path,
+        typer.Option(
+            "--out",
+            help="Folder for results.jsonl (added to: the same command goes on where it "
+            "stopped) and summary.json, .csv and .png (written anew each time).",
+        ),
     ],
     hands: Annotated[
         int, typer.Option(help="Deals; each is played once per rotation of the bots.")
@@ -260,6 +266,9 @@ def tournament(
     scheduler: Annotated[
         str | None, typer.Option(help="A Dask scheduler, tcp://HOST:PORT, instead of local.")
     ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the summary as JSON (see docs/cli.md).")
+    ] = False,
 ) -> None:
     """Play a duplicate tournament between bots: the same deals with the seats rotated.
 
@@ -304,6 +313,9 @@ def tournament(
         )
     summary = tour.summarize(setup, rows)
     written = tour.write_outputs(summary, out_dir)
+    if as_json:
+        out.print_json(data=summary.to_json())
+        return
     table = Table(
         title=_("{game}: {count} deals x {rotations} rotations (duplicate)").format(
             game=_(spec.title), count=summary.deals, rotations=rotations
