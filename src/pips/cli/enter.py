@@ -21,6 +21,7 @@ from pips.cli.base import (
     records_dir,
     result_table,
     spec_for,
+    stopped,
     with_game_flags,
 )
 from pips.core.errors import RuleError
@@ -205,8 +206,14 @@ def enter(
             prompt = _("what happened? ")
         try:
             text = ask(prompt)
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             break  # every entry is saved already
+        except KeyboardInterrupt:
+            stopped(
+                _(
+                    "unfinished entry saved to {path}; go on with: pips enter --resume {path}"
+                ).format(path=path)
+            )
         try:
             entry = parse_entry(text, state, seats, offered)
         except ValueError as exc:
@@ -221,6 +228,15 @@ def enter(
                 state = rebuild(state.history[:-1])
                 _save(state, seats, path)
                 out.print(_("last entry taken back"))
+            else:
+                # Before the first move the last entry is the deal's last hand.
+                out.print(_("the hand of {name} taken back: type it again").format(name=seats[-1]))
+                typed = _ask_hands(ask, seats, options, hands[:-1])
+                if typed is None:
+                    break
+                hands = typed
+                state = rebuild([])
+                _save(state, seats, path)
         elif not isinstance(entry, str):
             try:
                 event = state.play(entry)
@@ -241,49 +257,66 @@ def enter(
 
 
 def _ask_hands(
-    ask: Callable[[str], str], seats: Sequence[str], options: Any
+    ask: Callable[[str], str],
+    seats: Sequence[str],
+    options: Any,
+    hands: list[list[Tile]] | None = None,
 ) -> list[list[Tile]] | None:
-    """Every hand, checked as it is typed: a wrong line is asked again, the hands
-    before it kept. ``None`` when the input ends first."""
+    """Every hand (after those in ``hands``), checked as it is typed: a wrong line is
+    asked again, the hands before it kept; ``undo`` takes back the hand before. A hand
+    of the wrong size is a misdeal only when the person says so: more often it is a slip
+    of the keyboard. ``None`` when the input ends first."""
     top, size = int(options.set), int(options.hand_size)
-    taken: dict[Tile, str] = {}
-    hands: list[list[Tile]] = []
-    for name in seats:
-        while True:
-            try:
-                text = ask(_("tiles of {name} ({count}): ").format(name=name, count=size))
-            except (EOFError, KeyboardInterrupt):
-                return None
-            try:
-                tiles = [Tile.parse(word) for word in text.replace(",", " ").split()]
-            except ValueError as exc:
-                out.print(
-                    _("{problem}; type the hand again").format(problem=exc),
-                    style="red",
-                    markup=False,
-                )
-                continue
-            wrong = check_hand(tiles, top, taken, name, size)
-            if wrong:
-                out.print(
-                    _("{problem}; type the hand again").format(problem=wrong),
-                    style="red",
-                    markup=False,
-                )
-                continue
-            if len(tiles) != size:
-                out.print(
-                    _(
-                        "{name} holds {count} tiles, not {size}: a misdeal, "
-                        "corrected before the opening (F-24.1)"
-                    ).format(name=name, count=len(tiles), size=size),
-                    style="yellow",
-                    markup=False,
-                )
-            taken.update(dict.fromkeys(tiles, name))
-            hands.append(tiles)
-            break
+    hands = list(hands or [])
+    while len(hands) < len(seats):
+        name = seats[len(hands)]
+        taken = {tile: seats[seat] for seat, hand in enumerate(hands) for tile in hand}
+        try:
+            text = ask(_("tiles of {name} ({count}): ").format(name=name, count=size))
+        except EOFError:
+            return None
+        if text.strip().lower() in {"q", "quit"}:
+            return None
+        if text.strip().lower() == "undo":
+            if hands:
+                hands.pop()
+                out.print(_("the hand of {name} taken back").format(name=seats[len(hands)]))
+            else:
+                out.print(_("nothing to take back yet"), style="yellow")
+            continue
+        try:
+            tiles = [Tile.parse(word) for word in text.replace(",", " ").split()]
+        except ValueError as exc:
+            out.print(
+                _("{problem}; type the hand again").format(problem=exc), style="red", markup=False
+            )
+            continue
+        wrong = check_hand(tiles, top, taken, name, size)
+        if wrong:
+            out.print(
+                _("{problem}; type the hand again").format(problem=wrong),
+                style="red",
+                markup=False,
+            )
+            continue
+        if len(tiles) != size and not _misdeal_confirmed(ask, name, len(tiles), size):
+            continue
+        hands.append(tiles)
     return hands
+
+
+def _misdeal_confirmed(ask: Callable[[str], str], name: str, count: int, size: int) -> bool:
+    """Whether a hand of ``count`` tiles, not ``size``, was really dealt so (F-24.1)."""
+    try:
+        answer = ask(
+            _(
+                "{name} holds {count} tiles, not {size}: was it dealt so (a misdeal, corrected "
+                "before the opening, F-24.1)? y for yes, Enter to type the hand again: "
+            ).format(name=name, count=count, size=size)
+        )
+    except EOFError:
+        return False
+    return answer.strip().lower() in {"y", "yes", _("y"), _("yes")}
 
 
 def _resumed(path: Path) -> tuple[Any, list[str], Path]:
