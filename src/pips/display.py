@@ -15,9 +15,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pips.core.errors import RuleError
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import Ending, HandResult
-from pips.core.phrase import N_, Phrase, joined, phrase
+from pips.core.phrase import N_, PERSONAL, Phrase, joined, personal, phrase
 from pips.core.tiles import Tile
 from pips.core.view import SPECTATOR, Event, View
 from pips.games.registry import GameState, find_game
@@ -209,7 +210,15 @@ def match_outcome(
             names=joined([names[team[0]] for team in first]),
             points=points,
         )
-    return phrase("{name} wins with {points} points", name=names[first[0][0]], points=points)
+    return Phrase(WINS, {"name": names[first[0][0]], "points": points})
+
+
+WINS = personal(
+    "{name} wins with {points} points",
+    "name",
+    N_("{name} wins with {points} points"),
+    N_("You win with {points} points"),
+)
 
 
 # -- what a play would do --------------------------------------------------------------
@@ -354,12 +363,56 @@ class SheetTable:
         }
 
 
+HAND_WENT_OUT = personal(
+    "Hand {number}: {who} went out",
+    "who",
+    N_("Hand {number}: {who} went out"),
+    N_("Hand {number}: you went out"),
+)
+
+
+def addressed(words: Any, names: Sequence[str], you: int | None) -> Any:
+    """``words`` as said to the player at seat ``you`` among ``names``: a seat given by
+    its number is named ("Bo can lay a tile and must play"), and the reader's own seat
+    is spoken to ("you can lay a tile and must play", "You win with 30 points") where
+    the phrase has that form (:data:`pips.core.phrase.PERSONAL`); phrases within
+    phrases too. Other words are returned as they are."""
+    if not isinstance(words, Phrase):
+        return words
+    fields = {key: addressed(value, names, you) for key, value in words.fields.items()}
+    forms = PERSONAL.get(words.template)
+    if forms is None:
+        return Phrase(words.template, fields)
+    field, named, yours = forms
+    value = fields.get(field)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
+        seat: int | None = value
+    else:
+        seat = next((s for s, n in enumerate(names) if value == n), None)
+    if seat is None:
+        return Phrase(words.template, fields)
+    others = {key: v for key, v in fields.items() if key != field}
+    if seat == you:
+        return Phrase(yours, others)
+    return Phrase(named, {**others, field: names[seat], "name": names[seat]})
+
+
+def refusal(error: Exception, names: Sequence[str], you: int | None) -> Any:
+    """A refused move as its player reads it: the rule's words said to them, the rule's
+    id after ("you can lay a tile and must play (FA-05)"), not ``FA-05: seat 0 ...``."""
+    if isinstance(error, RuleError):
+        return phrase(
+            "{words} ({rule})", words=addressed(error.detail, names, you), rule=error.rule
+        )
+    return addressed(error.args[0] if error.args else str(error), names, you)
+
+
 def sheet_table(sheet: ScoreSheet, names: Sequence[str]) -> SheetTable:
     """The lines of ``sheet`` as a table. A game that scores during the hand shows the
     running points, the pips deducted and the final score (F-21); the others the score
     before the hand, the pips left, what the hand scored and the total."""
     if sheet.out is not None:
-        title = phrase("Hand {number}: {who} went out", number=sheet.hand, who=names[sheet.out])
+        title = Phrase(HAND_WENT_OUT, {"number": sheet.hand, "who": names[sheet.out]})
     else:
         title = phrase("Hand {number}: blocked, nobody can play", number=sheet.hand)
     if find_game(sheet.game).scores_during_hand:

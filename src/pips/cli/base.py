@@ -31,7 +31,7 @@ from rich.text import Text
 from pips.bots.base import Bot, bot_names, make_bot
 from pips.core.errors import RuleError
 from pips.core.phrase import Phrase, joined, phrase
-from pips.display import hand_sheet, sheet_table, standings
+from pips.display import addressed, hand_sheet, sheet_table, standings
 from pips.games.match import Match
 from pips.games.registry import GameSpec, GameState, all_games, find_game, game_names
 from pips.i18n import _, explain, help_phrase, say
@@ -316,10 +316,13 @@ def manual_games() -> list[GameSpec]:
     return [spec for spec in all_games() if spec.manual_deal]
 
 
-def result_table(state: GameState, names: Sequence[str]) -> Group:
-    """A finished hand's sheet (the words every client shows) and how it came about."""
+def result_table(state: GameState, names: Sequence[str], you: int | None = None) -> Group:
+    """A finished hand's sheet (the words every client shows) and how it came about,
+    said to the player at seat ``you``."""
     shown = sheet_table(hand_sheet(state, names), names)
-    return Group(sheet_lines(shown), Text(say(shown.explanation)))
+    return Group(
+        sheet_lines(shown, names, you), Text(say(addressed(shown.explanation, names, you)))
+    )
 
 
 def match_line(match: Match, names: Sequence[str]) -> str:

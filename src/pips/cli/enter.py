@@ -31,9 +31,9 @@ from pips.core.notation import move_text, read_move
 from pips.core.phrase import N_, phrase
 from pips.core.tiles import Tile
 from pips.core.view import Event
-from pips.display import describe_event, describe_layout
+from pips.display import describe_event, describe_layout, refusal
 from pips.games.registry import find_game
-from pips.i18n import _, explain, help_phrase, say
+from pips.i18n import _, explain, help_phrase, ngettext, say
 
 ENTER_HELP = N_("""Enter what happened at the table, one action per line:
   a number          the listed move with that number
@@ -241,7 +241,7 @@ def enter(
             try:
                 event = state.play(entry)
             except RuleError as exc:
-                out.print(explain(exc), style="red", markup=False)
+                out.print(say(refusal(exc, seats, None)), style="red", markup=False)
                 continue
             _save(state, seats, path)
             out.print(say(describe_event(event, seats, spec.name)))
@@ -309,9 +309,12 @@ def _misdeal_confirmed(ask: Callable[[str], str], name: str, count: int, size: i
     """Whether a hand of ``count`` tiles, not ``size``, was really dealt so (F-24.1)."""
     try:
         answer = ask(
-            _(
+            ngettext(
+                "{name} holds {count} tile, not {size}: was it dealt so (a misdeal, corrected "
+                "before the opening, F-24.1)? y for yes, Enter to type the hand again: ",
                 "{name} holds {count} tiles, not {size}: was it dealt so (a misdeal, corrected "
-                "before the opening, F-24.1)? y for yes, Enter to type the hand again: "
+                "before the opening, F-24.1)? y for yes, Enter to type the hand again: ",
+                count,
             ).format(name=name, count=count, size=size)
         )
     except EOFError:

@@ -31,7 +31,7 @@ from pips.core.legal import representatives
 from pips.core.moves import Move, Pass
 from pips.core.notation import move_text, read_move
 from pips.core.view import View
-from pips.display import describe_event, describe_layout, hand_rows
+from pips.display import describe_event, describe_layout, hand_rows, refusal
 from pips.games.registry import GameSpec, game_names
 from pips.i18n import _, explain, say
 from pips.tui.session import PlaySession, SessionError, default_path
@@ -222,11 +222,11 @@ def play_in_text(session: PlaySession) -> None:
             played = session.play(chosen)
         except RuleError as exc:
             # Nothing changed: the same seat moves again.
-            out.print(explain(exc), style="red", markup=False)
+            out.print(say(refusal(exc, names, session.me)), style="red", markup=False)
             continue
         seen = played.event.seen_by(session.me)
         out.print(say(describe_event(seen, names, spec.name, you=session.me)))
         if played.hand_over:
-            out.print(result_table(match.hands[played.hand - 1], names))
+            out.print(result_table(match.hands[played.hand - 1], names, session.me))
     if match.target is not None:
         out.print(f"[bold]{_('match over')}[/bold] · {match_line(match, names)}")

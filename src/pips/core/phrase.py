@@ -56,3 +56,18 @@ def joined(parts: Sequence[str], separator: str = ", ") -> Phrase:
     """Phrases (or plain words) joined as one, each translated on its own."""
     names = {f"p{i}": part for i, part in enumerate(parts)}
     return Phrase(separator.join("{" + name + "}" for name in names), names)
+
+
+PERSONAL: dict[str, tuple[str, str, str]] = {}
+"""Templates that name a player by seat number or by name, with what a client that knows
+who reads them says instead: ``template: (field, named, yours)``. ``field`` holds the
+seat (``seat``, a number) or the name (``who``); ``named`` says the seat by its name
+(``{name}``), ``yours`` speaks to the reader, who is that player ("you can lay a tile
+and must play"). See :func:`pips.display.addressed`."""
+
+
+def personal(template: str, field: str, named: str, yours: str) -> str:
+    """Declare ``template``'s other forms (:data:`PERSONAL`) where it is used; returns
+    it. ``named`` and ``yours`` are marked for translation by the caller (``N_``)."""
+    PERSONAL[template] = (field, named, yours)
+    return template

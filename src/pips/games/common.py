@@ -20,12 +20,39 @@ from pips.core.layout import Layout, Point
 from pips.core.legal import LegalMoves, representatives
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import Ending, HandResult, competition_ranks
-from pips.core.phrase import phrase
+from pips.core.phrase import N_, Phrase, personal, phrase
 from pips.core.tiles import Tile, iter_doubles
 from pips.core.view import SPECTATOR, Event, View
 from pips.games.traits import DrawRule, Fit, HandTraits, LayoutKind, new_layout
 
 __all__ = ["DrawRule", "HandContext", "HandState"]
+
+
+# What a client that knows the names says instead of a seat's number (pips.display).
+MUST_PLAY = personal(
+    "seat {seat} can lay a tile and must play",
+    "seat",
+    N_("{name} can lay a tile and must play"),
+    N_("you can lay a tile and must play"),
+)
+MUST_LEAD = personal(
+    "seat {seat} opens the hand and must lead",
+    "seat",
+    N_("{name} opens the hand and must lead"),
+    N_("you open the hand and must lead"),
+)
+MUST_DRAW = personal(
+    "seat {seat} cannot play and must draw",
+    "seat",
+    N_("{name} cannot play and must draw"),
+    N_("you cannot play and must draw"),
+)
+NOT_HELD = personal(
+    "{tile} is not in seat {seat}'s hand",
+    "seat",
+    N_("{tile} is not in {name}'s hand"),
+    N_("you do not hold {tile}"),
+)
 
 
 class HandContext(NamedTuple):
@@ -403,9 +430,7 @@ class HandState:
             raise IllegalMoveError("C-08", phrase("not a well-formed play: {move!r}", move=move))
         rule = self._fit_rule
         if tile not in self.hands[seat]:
-            raise IllegalMoveError(
-                rule, phrase("{tile} is not in seat {seat}'s hand", tile=tile, seat=seat)
-            )
+            raise IllegalMoveError(rule, Phrase(NOT_HELD, {"tile": tile, "seat": seat}))
         if not tile.contains(move.touching):
             raise IllegalMoveError(
                 rule,
@@ -456,9 +481,7 @@ class HandState:
         if self.traits.draw is DrawRule.NONE:
             raise IllegalMoveError(self.RULE_DRAW, phrase("there is no drawing in this game"))
         if self._has_play(seat):
-            raise IllegalMoveError(
-                self.RULE_PLAY, phrase("seat {seat} can lay a tile and must play", seat=seat)
-            )
+            raise IllegalMoveError(self.RULE_PLAY, Phrase(MUST_PLAY, {"seat": seat}))
         if not self._stock:
             rule = self.RULE_EMPTY_STOCK or self.RULE_DRAW
             raise IllegalMoveError(rule, phrase("the stock is empty: pass"))
@@ -477,22 +500,16 @@ class HandState:
     def _pass(self, seat: int) -> Event:
         set_aside: tuple[Tile, ...] = ()
         if not self.layout.tiles:
-            raise IllegalMoveError(
-                self.RULE_OPEN, phrase("seat {seat} opens the hand and must lead", seat=seat)
-            )
+            raise IllegalMoveError(self.RULE_OPEN, Phrase(MUST_LEAD, {"seat": seat}))
         if self._has_play(seat):
             knocked = self._false_knock(seat)
             if knocked is None:
-                raise IllegalMoveError(
-                    self.RULE_PLAY, phrase("seat {seat} can lay a tile and must play", seat=seat)
-                )
+                raise IllegalMoveError(self.RULE_PLAY, Phrase(MUST_PLAY, {"seat": seat}))
             set_aside = knocked
             for tile in knocked:
                 self.set_aside[seat][tile] = None
         elif self._can_draw():
-            raise IllegalMoveError(
-                self.RULE_DRAW, phrase("seat {seat} cannot play and must draw", seat=seat)
-            )
+            raise IllegalMoveError(self.RULE_DRAW, Phrase(MUST_DRAW, {"seat": seat}))
         return Event(seat, Pass(), set_aside=set_aside)
 
     def _misdeal(self, move: Misdeal) -> Event:

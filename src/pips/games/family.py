@@ -26,7 +26,7 @@ from pips.core.deal import Deal, deal_until
 from pips.core.errors import DealError, OptionError
 from pips.core.moves import At, Play
 from pips.core.outcome import Ending, HandResult
-from pips.core.phrase import N_, phrase
+from pips.core.phrase import N_, Phrase, personal, phrase
 from pips.games.common import (
     HandContext,
     HandState,
@@ -202,13 +202,18 @@ def explain(options: FamilyOptions, result: HandResult, names: Sequence[str]) ->
         return nobody_scores(how, "FA-09")
     w, pips = winners[0], result.pips
     terms = " + ".join(f"({pips[s]}-{pips[w]})" for s in range(len(pips)) if s != w)
-    return phrase(
-        "{how}; {who} scores {points} = {terms}: each opponent's pips less the winner's (FA-08).",
-        how=how,
-        who=names[w],
-        points=result.points[w],
-        terms=terms,
+    return Phrase(
+        WINNER_SCORES,
+        {"how": how, "who": names[w], "points": result.points[w], "terms": terms},
     )
+
+
+WINNER_SCORES = personal(
+    "{how}; {who} scores {points} = {terms}: each opponent's pips less the winner's (FA-08).",
+    "who",
+    N_("{how}; {who} scores {points} = {terms}: each opponent's pips less the winner's (FA-08)."),
+    N_("{how}; you score {points} = {terms}: each opponent's pips less yours (FA-08)."),
+)
 
 
 GAME = GameSpec(

@@ -5,13 +5,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pips.core.outcome import Ending, HandResult
-from pips.core.phrase import phrase
+from pips.core.phrase import N_, Phrase, personal, phrase
+
+WENT_OUT = personal("{who} went out", "who", N_("{who} went out"), N_("You went out"))
+WINNER_TAKES = personal(
+    "{how}; {who} scores {points} = {terms}: every opponent's pips ({rule}).",
+    "who",
+    N_("{how}; {who} scores {points} = {terms}: every opponent's pips ({rule})."),
+    N_("{how}; you score {points} = {terms}: every opponent's pips ({rule})."),
+)
 
 
 def how_it_ended(result: HandResult, names: Sequence[str]) -> str:
     """``Ann went out`` or ``the hand was blocked``."""
     if result.ended is Ending.OUT and result.out is not None:
-        return phrase("{who} went out", who=names[result.out])
+        return Phrase(WENT_OUT, {"who": names[result.out]})
     return phrase("the hand was blocked")
 
 
@@ -27,11 +35,7 @@ def winner_takes(how: str, result: HandResult, names: Sequence[str], winner: int
     pips = result.pips
     terms = " + ".join(str(pips[s]) for s in range(len(pips)) if s != winner)
     gained = result.points[winner]
-    return phrase(
-        "{how}; {who} scores {points} = {terms}: every opponent's pips ({rule}).",
-        how=how,
-        who=names[winner],
-        points=gained,
-        terms=terms,
-        rule=rule,
+    return Phrase(
+        WINNER_TAKES,
+        {"how": how, "who": names[winner], "points": gained, "terms": terms, "rule": rule},
     )

@@ -34,20 +34,23 @@ from pips.core.tiles import Tile
 from pips.core.view import View
 from pips.display import (
     PlayOutcome,
+    addressed,
     describe_event,
     match_outcome,
     play_outcomes,
+    refusal,
     replay_positions,
     score_sheet,
 )
 from pips.games.registry import GameSpec
 from pips.games.traits import LayoutKind
-from pips.i18n import _, decimal, explain, say
+from pips.i18n import _, decimal, say
 from pips.record import Replay
 from pips.tui.art import Picture, Spot, draw_picture
 from pips.tui.session import PlaySession
 from pips.tui.widgets import (
     analysis_table,
+    called_you,
     count_panel,
     hand_line,
     seats_line,
@@ -84,7 +87,7 @@ SMALLEST = (60, 20)
 SHORT = 32
 """Below this many rows the seats take a few lines and the log opens on ``l``."""
 
-VIEWS = ("auto", "compact", "full")
+VIEWS = (N_("auto"), N_("compact"), N_("full"))
 """How the layout is drawn: ``compact`` (a row per lane, long lanes shortened in the
 middle), ``full`` (as laid, panned with the keys), ``auto`` (full while it fits)."""
 
@@ -290,7 +293,12 @@ class TableApp(App[object]):
         if self.shown is not None:
             labels, chosen = self.drawn_with
             self.draw_table(self.shown, labels=labels, chosen=chosen)
-        self.show_status(Text(f"board: {self.board_view} view (c changes it)", style="yellow"))
+        self.show_status(
+            Text(
+                _("board: {view} view (c changes it)").format(view=_(self.board_view)),
+                style="yellow",
+            )
+        )
 
     def show_status(self, message: str | Text) -> None:
         self.query_one("#status", Static).update(message)
@@ -520,7 +528,7 @@ class PlayApp(TableApp):
         try:
             played = session.play(move)
         except RuleError as exc:
-            self.show_status(Text(explain(exc), style="bold red"))
+            self.show_status(Text(say(refusal(exc, self.names, session.me)), style="bold red"))
             return False
         self.choice = None
         self.typed = ""
@@ -562,17 +570,19 @@ class PlayApp(TableApp):
             self.names,
             hand_number,
         )
-        body: RenderableType = sheet_table(sheet, self.names, session.match.target)
+        me = session.me
+        body: RenderableType = sheet_table(sheet, self.names, session.match.target, me)
         outcome = session.match.result
         if outcome is not None and hand_number == len(session.match.hands):
-            words = say(match_outcome(state.game, outcome.final, outcome.ranks, self.names))
+            won = match_outcome(state.game, outcome.final, outcome.ranks, self.names)
+            words = say(addressed(won, self.names, me))
             over = (
                 _("Match over: {outcome}.")
                 if session.match.target is not None
                 else _("Game over: {outcome}.")
             )
             body = Group(body, Text("\n" + over.format(outcome=words), style="bold"))
-        return body, say(sheet.explanation)
+        return body, say(addressed(sheet.explanation, self.names, me))
 
     def show_sheet(self, hand_number: int) -> None:
         body, explanation = self.sheet_of(hand_number)
@@ -640,7 +650,11 @@ class PlayApp(TableApp):
                 tile = read_tile(text)
             except NotationError:
                 self.refresh_table()
-                self.show_status(Text(f"{text!r} is not a tile; type it like 6-4", style="red"))
+                self.show_status(
+                    Text(
+                        _("{text!r} is not a tile; type it like 6-4").format(text=text), style="red"
+                    )
+                )
                 return
         elif hinted is not None and (
             not isinstance(hinted, Play)
@@ -763,6 +777,8 @@ class ReplayApp(TableApp):
         self.level = level
         self.analysis: Analysis | None = None
         self.analysing = False
+        # The seat of the person who played the record ("You"), spoken to in its words.
+        self.reader = next((s for s, n in enumerate(replayed.seats) if called_you(n)), None)
 
     def on_mount(self) -> None:
         self.screen.add_class("replay")
@@ -803,10 +819,10 @@ class ReplayApp(TableApp):
                 self.names,
                 frame.hand,
             )
-            status = say(sheet.explanation)
+            status = say(addressed(sheet.explanation, self.names, self.reader))
             if frame.hand not in self.logged:
                 self.logged.add(frame.hand)
-                self.log_line(sheet_table(sheet, self.names, target))
+                self.log_line(sheet_table(sheet, self.names, target, self.reader))
         said_by_analysis = self.analysed(frame.hand, frame.move)
         self.show_status(said_by_analysis or status)
 

@@ -15,11 +15,18 @@ from rich.text import Text
 from pips.bots.analysis import SIZES, Analysis
 from pips.core.tiles import Tile
 from pips.core.view import View
-from pips.display import PlayOutcome, ScoreSheet, SheetTable, count_divisor, hand_rows
+from pips.display import (
+    PlayOutcome,
+    ScoreSheet,
+    SheetTable,
+    addressed,
+    count_divisor,
+    hand_rows,
+)
 from pips.display import sheet_table as display_sheet
 from pips.games.registry import find_game
 from pips.games.traits import DrawRule
-from pips.i18n import _, decimal, say
+from pips.i18n import _, decimal, ngettext, say
 
 
 def called_you(name: str) -> bool:
@@ -178,7 +185,7 @@ def hand_line(
             pieces.append((Text(face, style=style) + " ", len(order)))
             order.append(tile)
     if not order:
-        return Text("(no tiles)", style=DIM), order
+        return Text(_("(no tiles)"), style=DIM), order
     lines: list[list[tuple[Text, int | None]]] = [[]]
     used = 0
     room = None if width is None else max(12, width - 8)  # room for the "+N" marks
@@ -218,15 +225,19 @@ def seats_line(view: View, names: Sequence[str], target: int | None, width: int)
         " " + _("(you)") if s == view.seat and not called_you(n) else ""
         for s, n in enumerate(names)
     ]
-    seat_words = (
-        _("{name}: {tiles} tiles, {score} points")
-        if spec.scores_during_hand
-        else _("{name}: {tiles} tiles, {score} score")
-    )
-    long = [
-        seat_words.format(name=name + you[seat], tiles=view.hand_sizes[seat], score=scores[seat])
-        for seat, name in enumerate(names)
-    ]
+
+    def seat_words(seat: int, name: str) -> str:
+        tiles = ngettext("{count} tile", "{count} tiles", view.hand_sizes[seat]).format(
+            count=view.hand_sizes[seat]
+        )
+        score = (
+            ngettext("{count} point", "{count} points", scores[seat])
+            if spec.scores_during_hand
+            else _("score {count}")
+        ).format(count=scores[seat])
+        return _("{name}: {tiles}, {score}").format(name=name + you[seat], tiles=tiles, score=score)
+
+    long = [seat_words(seat, name) for seat, name in enumerate(names)]
     short = [
         f"{name}{'*' if seat == view.seat else ''} {view.hand_sizes[seat]}/{scores[seat]}"
         for seat, name in enumerate(names)
@@ -258,9 +269,10 @@ def seats_line(view: View, names: Sequence[str], target: int | None, width: int)
     return text
 
 
-def sheet_lines(shown: SheetTable) -> Table:
-    """Every seat's line of a finished hand, as :func:`pips.display.sheet_table` words it."""
-    lines = Table(title=say(shown.title))
+def sheet_lines(shown: SheetTable, names: Sequence[str] = (), you: int | None = None) -> Table:
+    """Every seat's line of a finished hand, as :func:`pips.display.sheet_table` words it
+    (the title said to the player at seat ``you``, :func:`pips.display.addressed`)."""
+    lines = Table(title=say(addressed(shown.title, names, you)))
     for column in shown.columns:
         lines.add_column(say(column), justify="left" if column == "player" else "right")
     for row in shown.rows:
@@ -268,13 +280,22 @@ def sheet_lines(shown: SheetTable) -> Table:
     return lines
 
 
-def sheet_table(sheet: ScoreSheet, names: Sequence[str], target: int | None) -> RenderableType:
-    """A finished hand's score sheet: the scoring plays (FIDO) and every seat's line."""
+def sheet_table(
+    sheet: ScoreSheet, names: Sequence[str], target: int | None, you: int | None = None
+) -> RenderableType:
+    """A finished hand's score sheet: the scoring plays (FIDO) and every seat's line,
+    its words said to the player at seat ``you``."""
     parts: list[RenderableType] = []
     if sheet.plays:
         plays = Table(title=_("Scoring plays"), box=None)
-        for column in ("move", "player", "tile", "S", "points"):
-            plays.add_column(column, justify="left" if column in ("player", "tile") else "right")
+        for column, heading in (
+            ("move", _("move")),
+            ("player", _("player")),
+            ("tile", _("tile")),
+            ("S", "S"),
+            ("points", _("points")),
+        ):
+            plays.add_column(heading, justify="left" if column in ("player", "tile") else "right")
         for play in sheet.plays:
             plays.add_row(
                 str(play.number),
@@ -284,8 +305,8 @@ def sheet_table(sheet: ScoreSheet, names: Sequence[str], target: int | None) -> 
                 f"+{play.points}",
             )
         parts.append(plays)
-    parts.append(sheet_lines(display_sheet(sheet, names)))
-    parts.append(Text(say(sheet.explanation)))
+    parts.append(sheet_lines(display_sheet(sheet, names), names, you))
+    parts.append(Text(say(addressed(sheet.explanation, names, you))))
     if target is not None:
         parts.append(Text(_("match to {target}").format(target=target), style=DIM))
     return Group(*parts)
