@@ -217,7 +217,7 @@ def test_the_hint_key_shows_what_the_expert_would_play_and_why(tmp_path: Path) -
         before = len(session.moves)
         await pilot.press("h")
         status = text_of(app, "#status")
-        assert status.startswith("Hint: ") and advice.reasons[0] in status
+        assert "Hint: " in status and advice.reasons[0] in status
         assert len(session.moves) == before  # a hint changes nothing
         await pilot.press("enter")  # Enter plays the hinted tile
         if app.choice is not None:

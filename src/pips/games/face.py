@@ -265,24 +265,38 @@ class GameSpec:
     def in_brief(self, options: Any) -> str:
         """The chosen options in one line: players, set, tiles, what is played to and,
         in FIDO, what scores (F-01)."""
+        parts = [part for _, part in self.brief_parts(options)]
+        return phrase("{game}: {options}", game=phrase(self.title), options=joined(parts))
+
+    def brief_parts(self, options: Any) -> list[tuple[int, str]]:
+        """The parts of :meth:`in_brief` in reading order, each with its weight (1 the
+        most needed): a narrow screen leaves out the lightest first."""
         data = options.to_json()
-        parts: list[str] = [phrase("{count} players", count=data["players"])]
+        parts: list[tuple[int, str]] = [(1, phrase("{count} players", count=data["players"]))]
         if "set" in data:
-            parts.append(phrase("double-{top}", top=data["set"]))
+            parts.append((2, phrase("double-{top}", top=data["set"])))
         if "hand_size" in data:
-            parts.append(phrase("{count} tiles each", count=data["hand_size"]))
+            parts.append((5, phrase("{count} tiles each", count=data["hand_size"])))
         if "divisor" in data:
             parts.append(
-                phrase(
-                    "points when the open ends add up to a multiple of {divisor}",
-                    divisor=data["divisor"],
+                (
+                    4,
+                    phrase(
+                        "points when the open ends add up to a multiple of {divisor}",
+                        divisor=data["divisor"],
+                    ),
                 )
             )
         target = self.target(options)
         parts.append(
-            phrase("one hand") if target is None else phrase("first to {target}", target=target)
+            (
+                3,
+                phrase("one hand")
+                if target is None
+                else phrase("first to {target}", target=target),
+            )
         )
-        return phrase("{game}: {options}", game=phrase(self.title), options=joined(parts))
+        return parts
 
     def teams(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Seats that score and are rated together: pairs, or every seat alone."""

@@ -22,7 +22,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, VerticalScroll
 from textual.geometry import Region
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Header, RichLog, Static
+from textual.widgets import Header, RichLog, Static
 
 from pips.bots.analysis import Analysis, analyse
 from pips.bots.external import BotError
@@ -52,6 +52,7 @@ from pips.tui.widgets import (
     analysis_table,
     called_you,
     count_panel,
+    fit_parts,
     hand_line,
     seats_line,
     seats_panel,
@@ -68,10 +69,11 @@ CSS = """
 #seats-line { height: auto; max-height: 4; padding: 0 1; display: none; }
 #table-box { height: 1fr; min-height: 5; border: round $panel-lighten-2; overflow: auto auto; }
 #table { width: auto; height: auto; padding: 0 1; }
-#count { height: auto; max-height: 2; padding: 0 1; }
+#count { height: auto; max-height: 3; padding: 0 1; }
 #hand { height: auto; padding: 0 1; border-top: solid $panel-lighten-2; }
 #status { height: auto; max-height: 2; padding: 0 1; color: $text-muted; }
 #too-small { display: none; padding: 1 2; }
+#keys { dock: bottom; height: 1; padding: 0 1; background: $panel; }
 Screen.replay #top { max-height: 50%; }
 Screen.short #top { display: none; }
 Screen.short #seats-line { display: block; }
@@ -81,6 +83,9 @@ ModalScreen { align: center middle; }
 #dialog { width: 90%; max-width: 100; height: auto; max-height: 90%;
           border: thick $accent; background: $surface; padding: 1 2; }
 """
+
+NOTICE_SECONDS = 3.0
+"""How long a passing event (a double knocked on, a pass) stays before the status."""
 
 SMALLEST = (60, 20)
 """Below this many columns and rows the table cannot be drawn usefully: it says so."""
@@ -134,6 +139,17 @@ class TableScreen(Screen[object]):
             app.fit_screen()
 
 
+class Board(ScrollableContainer):
+    """The box the layout is drawn in. When its size changes (the terminal was resized,
+    or the lines around it grew or shrank) the layout is drawn again for the new room:
+    drawn for the old one, open ends could lie beyond the edge until redrawn."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        app = self.app
+        if isinstance(app, TableApp):
+            app.board_resized()
+
+
 class TableApp(App[object]):
     """The table both apps draw: seats and log, the layout, the count, the hand.
 
@@ -167,13 +183,18 @@ class TableApp(App[object]):
         self.names = list(names)
         self.title = _(spec.title)
         # The options in words ("3 players, double-12, ..., first to 30"), not the defaults.
-        self.sub_title = say(spec.in_brief(options)).removeprefix(f"{self.title}: ")
+        self.brief = [(weight, say(words)) for weight, words in spec.brief_parts(options)]
+        self.sub_title = fit_parts(self.brief, 1000)
         self.board_view = "auto"
         self.picture = Picture([])
         self.follow: list[Spot] = []
         self.shown: View | None = None
         self.drawn_with: tuple[dict[int, str], tuple[int, ...]] = ({}, ())
         self.log_lines: list[RenderableType] = []
+        self.drawn_for = (0, 0)  # the board's room the picture was drawn for
+        self.status_message: str | Text = ""
+        self.notice: Text | None = None
+        self.notices = 0
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -184,7 +205,7 @@ class TableApp(App[object]):
             log.can_focus = False  # the arrow keys belong to the hand, not the log
             yield log
         yield Static(id="seats-line")
-        box = ScrollableContainer(id="table-box")
+        box = Board(id="table-box")
         box.can_focus = False  # scrolled by the app's keys: the hand keeps the arrows
         with box:
             yield Static(id="table")
@@ -192,7 +213,7 @@ class TableApp(App[object]):
         yield Static(id="hand")
         yield Static(id="status")
         yield Static(id="too-small")
-        yield Footer()
+        yield Static(id="keys")
 
     def get_default_screen(self) -> Screen[object]:
         self.table_screen = TableScreen(id="_default")
@@ -207,6 +228,9 @@ class TableApp(App[object]):
         small = width < SMALLEST[0] or height < SMALLEST[1]
         screen.set_class(small, "too-small")
         screen.set_class(height < SHORT, "short")
+        # The header: the game's title, then as much of the options as fits (centred
+        # between the icon's room and as much again on the right, with " — " between).
+        self.sub_title = fit_parts(self.brief, width - len(self.title) - 24)
         if small:
             self.query_one("#too-small", Static).update(
                 Text(
@@ -222,7 +246,35 @@ class TableApp(App[object]):
                     style="bold",
                 )
             )
+        self.show_keys()
         self.redraw()
+
+    def show_keys(self) -> None:
+        """The keys of the table at the foot, as many as fit: the least needed are left
+        out first (all of them are in the help, ``?``), none is cut."""
+        seen: set[str] = set()
+        keys: list[tuple[int, str, str]] = []
+        for active in self.active_bindings.values():
+            binding = active.binding
+            if not binding.show or not binding.description or binding.action in seen:
+                continue
+            seen.add(binding.action)
+            weight = 0 if binding.action in ("help", "quit_game", "confirm") else len(keys) + 1
+            keys.append((weight, self.get_key_display(binding), binding.description))
+        said = fit_parts(
+            [(weight, f"{key} {words}") for weight, key, words in keys],
+            max(10, self.size.width - 2),
+            separator="  ",
+        )
+        shown = set(said.split("  "))
+        line = Text()
+        for _weight, key, words in keys:
+            if f"{key} {words}" in shown:
+                if line:
+                    line.append("  ")
+                line.append(key, style="bold")
+                line.append(" " + words)
+        self.query_one("#keys", Static).update(line)
 
     @property
     def short(self) -> bool:
@@ -241,9 +293,7 @@ class TableApp(App[object]):
         chosen: Sequence[int] = (),
     ) -> None:
         self.shown, self.drawn_with = view, (dict(labels or {}), tuple(chosen))
-        box = self.query_one("#table-box", ScrollableContainer)
-        room_x = max(20, (box.size.width or self.size.width - 4) - 2)
-        room_y = max(3, box.size.height or self.size.height // 3)
+        room_x, room_y = self.drawn_for = self.board_room()
         last = len(view.layout.tiles) - 1 if view.layout.tiles else None
         through_sides = self.spec.traits(view.options).layout is LayoutKind.SPINNER
 
@@ -262,6 +312,11 @@ class TableApp(App[object]):
         picture = draw(self.board_view == "compact")
         if self.board_view == "auto" and (picture.width > room_x or len(picture.lines) > room_y):
             picture = draw(True)
+        if self.board_view != "full" and len(picture.lines) > room_y:
+            # Taller than the board: its scroll bar takes two columns, which the picture
+            # gives up rather than be scrolled sideways as well.
+            room_x -= 2
+            picture = draw(True)
         self.picture = picture
         self.query_one("#table", Static).update(Text("\n").join(picture.lines))
         # Follow the places offered, else the tile just laid.
@@ -270,6 +325,18 @@ class TableApp(App[object]):
             spots = [picture.tiles[last]]
         self.follow = spots
         self.call_after_refresh(self.action_follow)
+
+    def board_room(self) -> tuple[int, int]:
+        """Columns and rows the board has for the layout's picture now."""
+        box = self.query_one("#table-box", ScrollableContainer)
+        room_x = max(20, (box.size.width or self.size.width - 4) - 2)
+        room_y = max(3, box.size.height or self.size.height // 3)
+        return room_x, room_y
+
+    def board_resized(self) -> None:
+        if self.shown is not None and self.board_room() != self.drawn_for:
+            labels, chosen = self.drawn_with
+            self.draw_table(self.shown, labels=labels, chosen=chosen)
 
     def action_follow(self) -> None:
         """Scroll the board to what it follows (the last tile, or the places offered)."""
@@ -301,7 +368,24 @@ class TableApp(App[object]):
         )
 
     def show_status(self, message: str | Text) -> None:
-        self.query_one("#status", Static).update(message)
+        self.status_message = message
+        notice = self.notice
+        said = Text.assemble(notice, "  ", message) if notice is not None else message
+        self.query_one("#status", Static).update(said)
+
+    def tell(self, words: str) -> None:
+        """A passing event (a double knocked on, a pass) said before the status for a
+        few seconds: a pop-up would cover the hand, the count or the board."""
+        self.notice = Text(words, style="bold yellow")
+        self.notices += 1
+        told = self.notices
+        self.show_status(self.status_message)
+        self.set_timer(NOTICE_SECONDS, lambda: self._forget_notice(told))
+
+    def _forget_notice(self, told: int) -> None:
+        if told == self.notices:
+            self.notice = None
+            self.show_status(self.status_message)
 
     def log_line(self, text: RenderableType) -> None:
         self.log_lines.append(text)
@@ -433,7 +517,9 @@ class PlayApp(TableApp):
         self.query_one("#seats-line", Static).update(
             seats_line(view, self.names, target, self.size.width - 2)
         )
-        self.query_one("#count", Static).update(count_panel(view, self.outcomes))
+        self.query_one("#count", Static).update(
+            count_panel(view, self.outcomes, self.size.width - 2)
+        )
         _, self.order = hand_line(view, playable, None)
         position = (view.hand_number, len(view.history))
         if mine and position != self.turn_key:
@@ -537,12 +623,10 @@ class PlayApp(TableApp):
         if isinstance(event.move, Play) and event.move.tile.is_double:
             # "Rostock knocking": the table knocks when a double is laid (§1.10).
             knock = _("{tile} laid · knock knock! (Rostock knocking)").format(tile=event.move.tile)
-            self.notify(knock, title=_("A double"), timeout=2)
+            self.tell(knock)
             self.log_line(Text(knock, style="italic"))
         elif isinstance(event.move, Pass):
-            self.notify(
-                say(describe_event(event, self.names, self.spec.name, you=session.me)), timeout=2
-            )
+            self.tell(say(describe_event(event, self.names, self.spec.name, you=session.me)))
         if played.hand_over:
             self.show_sheet(played.hand)
             return True
@@ -581,7 +665,7 @@ class PlayApp(TableApp):
                 if session.match.target is not None
                 else _("Game over: {outcome}.")
             )
-            body = Group(body, Text("\n" + over.format(outcome=words), style="bold"))
+            body = Group(Text(over.format(outcome=words) + "\n", style="bold"), body)
         return body, say(addressed(sheet.explanation, self.names, me))
 
     def show_sheet(self, hand_number: int) -> None:
@@ -773,7 +857,6 @@ class ReplayApp(TableApp):
         self.replayed = replayed
         self.frames = replay_positions(replayed)
         self.position = 0
-        self.logged: set[int] = set()
         self.level = level
         self.analysis: Analysis | None = None
         self.analysing = False
@@ -809,6 +892,7 @@ class ReplayApp(TableApp):
         )
         self.query_one("#hand", Static).update(Text(f"{where}: {said}", style="bold"))
         status = _("←/→ step, PgUp/PgDn hand, Home/End")
+        sheet = None
         if frame.result is not None:
             sheet = score_sheet(
                 self.spec.name,
@@ -820,11 +904,22 @@ class ReplayApp(TableApp):
                 frame.hand,
             )
             status = say(addressed(sheet.explanation, self.names, self.reader))
-            if frame.hand not in self.logged:
-                self.logged.add(frame.hand)
-                self.log_line(sheet_table(sheet, self.names, target, self.reader))
+        self.log_to(frame, sheet)
         said_by_analysis = self.analysed(frame.hand, frame.move)
         self.show_status(said_by_analysis or status)
+
+    def log_to(self, frame: Any, sheet: Any) -> None:
+        """The log as it stood at this position: the hand's moves so far, and its sheet
+        only once it is over (stepping back from the end takes the sheet away)."""
+        log = self.query_one("#log", RichLog)
+        log.clear()
+        self.log_lines = []
+        for earlier in self.frames[: self.position + 1]:
+            if earlier.hand == frame.hand and earlier.event is not None:
+                self.log_line(say(describe_event(earlier.event, self.names, self.spec.name)))
+        if sheet is not None:
+            target = self.replayed.match.target
+            self.log_line(sheet_table(sheet, self.names, target, self.reader))
 
     # -- analysis ----------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ from rich.text import Text
 
 from pips.core.layout import LayoutView, Point
 from pips.core.moves import At
+from pips.i18n import _
 
 END_STYLE = Style(color="black", bgcolor="yellow", bold=True)
 SIDE_STYLE = Style(color="black", bgcolor="cyan", bold=True)
@@ -104,7 +105,7 @@ def draw_picture(
     draws every lane on one row (a double across as ``┃6┃``), for big sets.
     """
     if not layout.tiles:
-        return Picture([Text("(no tile laid yet)", style="dim")])
+        return Picture([Text(_("(no tile laid yet)"), style="dim")])
     width = 1 if top < 10 else 2
     painter = _Painter(
         layout, width, labels or {}, set(chosen), last, max_width, through_sides, compact

@@ -123,9 +123,18 @@ def seats_panel(
     return Group(*lines)
 
 
-def count_panel(view: View, outcomes: Mapping[Tile, Sequence[PlayOutcome]]) -> Text:
+def count_panel(
+    view: View,
+    outcomes: Mapping[Tile, Sequence[PlayOutcome]],
+    width: int | None = None,
+    rows: int = 2,
+) -> Text:
     """FIDO: the count S, the divisor, and what each playable tile would make of S
-    (F-04, F-15). Empty for the other games, which do not score during a hand."""
+    (F-04, F-15). Empty for the other games, which do not score during a hand.
+
+    Within ``width`` columns the plays take at most ``rows`` lines, broken between
+    plays, never inside one (``4-3→20 +4`` stays whole); the plays that score come
+    first, and what does not fit is counted (``+3 more``)."""
     divisor = count_divisor(view)
     if not divisor:
         return Text()
@@ -139,17 +148,37 @@ def count_panel(view: View, outcomes: Mapping[Tile, Sequence[PlayOutcome]]) -> T
     )
     if s and s % divisor == 0:
         text.append(_("   (scores {points})").format(points=s // divisor), style="green")
-    if outcomes:
-        text.append("\n" + _("your plays: "))
-        parts = []
-        for tile, found in outcomes.items():
-            # Places that make the same count are one entry.
-            for outcome in {(o.count, o.points): o for o in found}.values():
-                part = Text(f"{tile}→{outcome.count}")
-                if outcome.points:
-                    part.append(f" +{outcome.points}", style="bold green")
-                parts.append(part)
-        text.append(Text("  ").join(parts))
+    if not outcomes:
+        return text
+    parts = []
+    for tile, found in outcomes.items():
+        # Places that make the same count are one entry.
+        for outcome in {(o.count, o.points): o for o in found}.values():
+            part = Text(f"{tile}→{outcome.count}")
+            if outcome.points:
+                part.append(f" +{outcome.points}", style="bold green")
+            parts.append((outcome.points, part))
+    parts.sort(key=lambda item: -item[0])  # stable: the hand's order within each
+    lines: list[list[Text]] = [[]]
+    used = len(_("your plays: "))
+    room = None if width is None else max(20, width)
+    for number, (_points, part) in enumerate(parts):
+        left = len(parts) - number
+        more = Text(_("+{count} more").format(count=left), style=DIM)
+        size = part.cell_len + 2
+        if room is not None:
+            # The last line keeps room to say how many plays are left out.
+            spare = more.cell_len + 2 if len(lines) == rows and left > 1 else 0
+            if used + size + spare > room and lines[-1]:
+                if len(lines) == rows:
+                    lines[-1].append(more)
+                    break
+                lines.append([])
+                used = 0
+        lines[-1].append(part)
+        used += size
+    text.append("\n" + _("your plays: "))
+    text.append(Text("\n").join(Text("  ").join(line) for line in lines))
     return text
 
 
@@ -221,8 +250,13 @@ def seats_line(view: View, names: Sequence[str], target: int | None, width: int)
     to play marked; then the stock and the hand."""
     spec = find_game(view.game)
     scores = view.result.final if view.result is not None else view.scores
+    partner = (view.seat + 2) % 4 if spec.pairs and view.seat >= 0 else None
     you = [
-        " " + _("(you)") if s == view.seat and not called_you(n) else ""
+        " " + _("(you)")
+        if s == view.seat and not called_you(n)
+        else " " + _("(partner)")
+        if s == partner
+        else ""
         for s, n in enumerate(names)
     ]
 
@@ -239,7 +273,8 @@ def seats_line(view: View, names: Sequence[str], target: int | None, width: int)
 
     long = [seat_words(seat, name) for seat, name in enumerate(names)]
     short = [
-        f"{name}{'*' if seat == view.seat else ''} {view.hand_sizes[seat]}/{scores[seat]}"
+        f"{name}{'*' if seat == view.seat else '+' if seat == partner else ''} "
+        f"{view.hand_sizes[seat]}/{scores[seat]}"
         for seat, name in enumerate(names)
     ]
     brief = sum(len(w) + 5 for w in long) > 2 * width
@@ -264,7 +299,11 @@ def seats_line(view: View, names: Sequence[str], target: int | None, width: int)
     if target is not None:
         facts.append(_("match to {target}").format(target=target))
     if brief:
-        facts.append(_("* you · tiles/score"))
+        facts.append(
+            _("* you · + partner · tiles/score")
+            if partner is not None
+            else _("* you · tiles/score")
+        )
     text.append("\n" + " · ".join(facts), style=DIM)
     return text
 
@@ -283,9 +322,15 @@ def sheet_lines(shown: SheetTable, names: Sequence[str] = (), you: int | None = 
 def sheet_table(
     sheet: ScoreSheet, names: Sequence[str], target: int | None, you: int | None = None
 ) -> RenderableType:
-    """A finished hand's score sheet: the scoring plays (FIDO) and every seat's line,
-    its words said to the player at seat ``you``."""
-    parts: list[RenderableType] = []
+    """A finished hand's score sheet, its words said to the player at seat ``you``:
+    first every seat's line and how the hand scored, which fit a small screen without
+    scrolling, then the scoring plays (FIDO), which may be many."""
+    parts: list[RenderableType] = [
+        sheet_lines(display_sheet(sheet, names), names, you),
+        Text(say(addressed(sheet.explanation, names, you))),
+    ]
+    if target is not None:
+        parts.append(Text(_("match to {target}").format(target=target), style=DIM))
     if sheet.plays:
         plays = Table(title=_("Scoring plays"), box=None)
         for column, heading in (
@@ -305,10 +350,6 @@ def sheet_table(
                 f"+{play.points}",
             )
         parts.append(plays)
-    parts.append(sheet_lines(display_sheet(sheet, names), names, you))
-    parts.append(Text(say(addressed(sheet.explanation, names, you))))
-    if target is not None:
-        parts.append(Text(_("match to {target}").format(target=target), style=DIM))
     return Group(*parts)
 
 
@@ -332,3 +373,17 @@ def analysis_table(analysis: Analysis) -> Table:
             *(str(line.flagged[size]) for size in SIZES),
         )
     return table
+
+
+def fit_parts(parts: Sequence[tuple[int, str]], room: int, separator: str = ", ") -> str:
+    """``parts`` (weight, words) joined in their order within ``room`` columns: the
+    lightest (highest weight) are left out first; only what still does not fit is
+    shortened, with an ellipsis."""
+    kept = list(parts)
+    while len(kept) > 1 and len(separator.join(words for _, words in kept)) > room:
+        lightest = max(weight for weight, _ in kept)
+        kept = [part for part in kept if part[0] != lightest] or kept[:1]
+    said = separator.join(words for _, words in kept)
+    if len(said) > room:
+        said = said[: max(0, room - 1)].rstrip() + "…"
+    return said
