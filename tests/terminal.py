@@ -47,11 +47,15 @@ class Terminal:
             for key, value in environment.items()
             if key.startswith(("PIPS_", "LANG", "LC_", "PYTHON", "HOME", "PATH", "TERM"))
         )
-        command = f"env {exports} {shlex.join(argv)}"
-        self._tmux(
-            "new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height), command
-        )
+        # COLUMNS and LINES, which something in a test process may have set, would win
+        # over the terminal's own size (shutil.get_terminal_size reads them first).
+        command = f"env -u COLUMNS -u LINES {exports} {shlex.join(argv)}"
+        # The window is made, sized and set up first, and only then is the command
+        # started in it: started at once, it could read the size before tmux set it.
+        self._tmux("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height), "cat")
         self._tmux("set-option", "-t", self.name, "remain-on-exit", "on")
+        self._tmux("resize-window", "-t", self.name, "-x", str(width), "-y", str(height))
+        self._tmux("respawn-pane", "-k", "-t", self.name, command)
 
     def _tmux(self, *args: str) -> str:
         done = subprocess.run(
@@ -77,17 +81,22 @@ class Terminal:
         width, height = said.split()
         return int(width), int(height)
 
-    def wait_for(self, seen: Callable[[str], bool] | str, timeout: float = WAIT) -> str:
-        """The screen, once ``seen`` (a text on it, or a test of it) holds."""
+    def wait_for(
+        self, seen: Callable[[str], bool] | str, timeout: float = WAIT, settled: bool = False
+    ) -> str:
+        """The screen, once ``seen`` (a text on it, or a test of it) holds; with
+        ``settled``, once it also stays the same for a moment (drawn to the end)."""
         test = (lambda screen: seen in screen) if isinstance(seen, str) else seen
         end = time.monotonic() + timeout
+        last = None
         while True:
             screen = self.screen()
-            if test(screen):
+            if test(screen) and (not settled or screen == last):
                 return screen
             if time.monotonic() > end:
                 raise AssertionError(f"not seen in {timeout} s: {seen!r}; the screen:\n{screen}")
-            time.sleep(0.1)
+            last = screen
+            time.sleep(0.3 if settled else 0.1)
 
     def exit_status(self, timeout: float = WAIT) -> int:
         """The command's exit status, once it has ended."""

@@ -147,7 +147,8 @@ class Board(ScrollableContainer):
     def on_resize(self, event: events.Resize) -> None:
         app = self.app
         if isinstance(app, TableApp):
-            app.board_resized()
+            # After this layout pass: content changed during it keeps its old height.
+            app.call_after_refresh(app.board_resized)
 
 
 class TableApp(App[object]):
@@ -319,12 +320,22 @@ class TableApp(App[object]):
             picture = draw(True)
         self.picture = picture
         self.query_one("#table", Static).update(Text("\n").join(picture.lines))
+        self.call_after_refresh(self._settle_table)
         # Follow the places offered, else the tile just laid.
         spots = [picture.points[p] for p in chosen if p in picture.points]
         if not spots and last is not None and last in picture.tiles:
             spots = [picture.tiles[last]]
         self.follow = spots
         self.call_after_refresh(self.action_follow)
+
+    def _settle_table(self) -> None:
+        """Textual can keep a drawing's old height when it is replaced while the screen
+        is laid out anew (a resize): the new rows would then stay hidden. Put the
+        drawing in once more when its height does not match."""
+        table = self.query_one("#table", Static)
+        rows = len(self.picture.lines)
+        if rows and table.size.height not in (0, rows):
+            table.update(Text("\n").join(self.picture.lines))
 
     def board_room(self) -> tuple[int, int]:
         """Columns and rows the board has for the layout's picture now."""

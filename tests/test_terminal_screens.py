@@ -1,0 +1,176 @@
+"""The full-screen client in a real terminal (tmux), as a person meets it: resized in
+the middle of a game, at 80x24 in German, at the end of a FIDO hand. What is on the
+screen is read as text and held against the game's own state (the record the client
+saves after every move)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from textual.binding import Binding
+
+from pips.display import play_outcomes
+from pips.i18n import _, speaking
+from pips.tui.app import PlayApp, TableApp
+from pips.tui.session import PlaySession
+from tests.terminal import Terminal, home, pips_argv
+
+
+def moves_in(save: Path) -> int:
+    if not save.exists():
+        return 0
+    try:
+        session = PlaySession.resume(save)
+    except Exception:
+        return 0  # being written, or the game is over
+    return sum(len(state.history) for state in session.match.hands)
+
+
+def play_my_turn(terminal: Terminal, save: Path) -> None:
+    """Play the first tile the client offers (its first place, if it asks where)."""
+    before = moves_in(save)
+    terminal.keys("Enter")
+    screen = terminal.wait_for(lambda s: "more than one place" in s or moves_in(save) > before)
+    if moves_in(save) == before and "more than one place" in screen:
+        terminal.keys("a")
+    terminal.wait_for(lambda s: moves_in(save) > before and "Your turn" in s)
+
+
+def board_of(screen: str) -> str:
+    """The rows inside the board's frame."""
+    rows = screen.splitlines()
+    top = next((i for i, row in enumerate(rows) if row.startswith("╭")), None)
+    bottom = next((i for i, row in enumerate(rows) if row.startswith("╰")), None)
+    if top is None or bottom is None:
+        return ""  # being drawn
+    return "\n".join(rows[top + 1 : bottom])
+
+
+SIZES = [(60, 20), (80, 24), (120, 40), (200, 60), (80, 24), (61, 21), (100, 30), (80, 24)]
+
+
+def test_a_resize_mid_game_keeps_every_open_end_and_the_hand_in_sight(tmp_path: Path) -> None:
+    """Issue: 60x20 → 80x24 dropped two rows of the layout, playable ends included,
+    until the view was changed three times. Now, at every size from 80x24 up, every
+    open end and every tile of the hand come into sight by themselves (the wait only
+    allows for a busy machine); at the smallest sizes the hand does, and the board is
+    never wider than its box."""
+    save = tmp_path / "game.json"
+    argv = ["play", "fido", "--players", "5", "--set", "12", "--seed", "5", "--delay", "0"]
+    with Terminal(pips_argv(*argv, "--save", str(save)), 60, 20, home(tmp_path)) as terminal:
+        terminal.wait_for("Your turn")
+        for _ in range(3):
+            play_my_turn(terminal, save)
+        view = PlaySession.resume(save).view()
+        ends = sorted(str(p.value) for p in view.layout.points)
+        hand = [f"[{tile.high}│{tile.low}]" for tile in view.hand]
+        for width, height in SIZES:
+            terminal.resize(width, height)
+            assert terminal.size() == (width, height)
+
+            def in_sight(screen: str, width: int = width) -> bool:
+                rows = screen.splitlines()
+                if not rows or len(rows[0]) > width or "Your turn" not in screen:
+                    return False
+                board = board_of(screen)
+                if "▁" in board or "▔" in board:  # a sideways scroll bar
+                    return False
+                if width >= 80 and sorted(re.findall(r"‹(\d+)›", board)) != ends:
+                    return False
+                return all(tile in screen for tile in hand)
+
+            try:
+                terminal.wait_for(in_sight, settled=True)
+            except AssertionError as failure:
+                raise AssertionError(f"at {width}x{height}: {failure}") from None
+
+
+def test_at_80x24_a_fido_screen_shows_the_points_of_every_scoring_play(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    argv = ["play", "fido", "--players", "5", "--set", "12", "--seed", "5", "--delay", "0"]
+    with Terminal(pips_argv(*argv, "--save", str(save)), 80, 24, home(tmp_path)) as terminal:
+        terminal.wait_for("Your turn")
+        seen_points = 0
+        for _ in range(4):
+
+            def shows_my_turn(screen: str) -> bool:
+                session = PlaySession.resume(save)
+                count = f"S = {session.view().layout.count} "
+                return session.my_turn and "Your turn" in screen and count in screen
+
+            screen = terminal.wait_for(shows_my_turn, settled=True)
+            session = PlaySession.resume(save)
+            outcomes = play_outcomes(session.view(), session.legal_moves())
+            flat = " ".join(screen.split())
+            for tile, found in outcomes.items():
+                for outcome in found:
+                    if outcome.points:
+                        seen_points += 1
+                        assert f"{tile}→{outcome.count} +{outcome.points}" in flat, screen
+            play_my_turn(terminal, save)
+    assert seen_points  # the deal has scoring plays to show
+
+
+def test_at_80x24_the_partnership_screen_names_the_partner_and_the_scores(
+    tmp_path: Path,
+) -> None:
+    argv = ["play", "partnership", "--seed", "3", "--delay", "0", "--name", "Ann"]
+    with Terminal(pips_argv(*argv), 80, 24, home(tmp_path)) as terminal:
+        screen = terminal.wait_for("Your turn", settled=True)
+    top = "\n".join(screen.splitlines()[1:4])
+    assert "(partner)" in top or ("+ partner" in top and "+ " in top), screen
+    assert "score 0" in top or "/0" in top, screen
+
+
+def test_titles_and_keys_are_shortened_whole_never_cut(tmp_path: Path) -> None:
+    argv = ["--lang", "de", "play", "fido", "--players", "5", "--set", "12", "--delay", "0"]
+    with speaking("de"):
+        descriptions = {
+            _(b.description)
+            for b in [*PlayApp.BINDINGS, *TableApp.BINDINGS]
+            if isinstance(b, Binding) and b.description
+        } | {_("Pass")}
+    with Terminal(pips_argv(*argv), 80, 24, home(tmp_path)) as terminal:
+        for width, height in [(80, 24), (60, 20), (120, 40), (200, 60)]:
+            terminal.resize(width, height)
+
+            def drawn(screen: str, width: int = width) -> bool:
+                return "Du bist am Zug" in screen and len(screen.splitlines()[0]) <= width
+
+            screen = terminal.wait_for(drawn, settled=True)
+            rows = screen.splitlines()
+            assert "…" not in rows[0], rows[0]
+            assert "FIDO" in rows[0] and "5 SpielerInnen" in rows[0], rows[0]
+            keys = [item.split(" ", 1) for item in rows[-1].strip().split("  ")]
+            assert keys and all(len(item) == 2 for item in keys), rows[-1]
+            assert {words for _, words in keys} <= descriptions, rows[-1]
+            with speaking("de"):
+                assert _("Help") in rows[-1] and _("Quit") in rows[-1], rows[-1]
+
+
+def test_the_result_of_a_fido_hand_fits_80x24_without_scrolling(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    argv = ["play", "fido", "--players", "4", "--set", "6", "--seed", "8", "--delay", "0"]
+    with Terminal(pips_argv(*argv, "--save", str(save)), 80, 24, home(tmp_path)) as terminal:
+        terminal.wait_for("Your turn")
+        # The hint, then Enter, plays what the expert bot would: a tile, a draw, a pass.
+        for _ in range(60):
+            screen = terminal.wait_for(lambda s: "Your turn" in s or "Game over" in s)
+            if "Game over" in screen:
+                break
+            before = moves_in(save)
+            terminal.keys("h")
+            terminal.wait_for("Hint")
+            terminal.keys("Enter")
+
+            def played(screen: str, before: int = before) -> bool:
+                return moves_in(save) > before or "Game over" in screen
+
+            terminal.wait_for(played)
+        screen = terminal.wait_for("Game over", settled=True)
+    rows = screen.splitlines()
+    # The winner, and every seat's final score, on the first screen of the sheet.
+    assert any("Game over" in row for row in rows[:8]), screen
+    for name in ("You", "greedy-1", "greedy-2", "greedy-3"):
+        assert any(name in row and "│" in row for row in rows), (name, screen)
