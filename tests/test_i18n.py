@@ -27,7 +27,7 @@ def code_messages() -> set[str]:
     """Every message the code marks for translation, as pybabel extracts it
     (``scripts/catalogs``: ``_``, ``ngettext``, the core's ``N_`` and ``phrase``, the
     help texts of the commands and the games, the templates, and the scripts' ``t``)."""
-    keywords = {**DEFAULT_KEYWORDS, "N_": None, "phrase": None, "t": None}
+    keywords = {**DEFAULT_KEYWORDS, "N_": None, "phrase": None, "t": None, "personal": (1,)}
     methods = [
         ("pips/cli/**.py", "pips.i18n.extract_help"),
         ("pips/games/traits.py", "python"),

@@ -17,6 +17,7 @@ from typing import Any
 
 from pips.core.errors import RuleError
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
+from pips.core.notation import move_text
 from pips.core.outcome import Ending, HandResult
 from pips.core.phrase import N_, PERSONAL, Phrase, joined, personal, phrase
 from pips.core.tiles import Tile
@@ -395,6 +396,37 @@ def addressed(words: Any, names: Sequence[str], you: int | None) -> Any:
     if seat == you:
         return Phrase(yours, others)
     return Phrase(named, {**others, field: names[seat], "name": names[seat]})
+
+
+PLACE_WORDS = {
+    "end": N_("end"),
+    "side": N_("side"),
+    "in line": N_("in line"),
+    "across": N_("across"),
+}
+"""The words of the move notation that say where a tile goes, to be said in the reader's
+language (the notation itself, typed and recorded, stays as it is)."""
+
+
+def move_words(move: Move, legal: Sequence[Move], pass_word: str) -> Phrase:
+    """A move as a person reads it, to be said in their language: ``6-4 Ende`` for
+    ``6-4 end``, ``ziehen`` for ``draw``, the game's own word for passing (PT-07)."""
+    if isinstance(move, Pass):
+        return Phrase(pass_word)
+    if isinstance(move, Draw):
+        return phrase("draw") if move.tile is None else phrase("draw {tile}", tile=move.tile)
+    text = move_text(move, legal)
+    if not isinstance(move, Play):
+        return Phrase(text.replace("{", "{{").replace("}", "}}"))
+    tile, _space, rest = text.partition(" ")
+    places = []
+    for english, message in PLACE_WORDS.items():
+        if english in rest:
+            places.append(Phrase(message))
+            rest = rest.replace(english, "")
+    if not places:
+        return Phrase("{tile}", {"tile": tile})
+    return Phrase("{tile} {places}", {"tile": tile, "places": joined(places, " ")})
 
 
 def refusal(error: Exception, names: Sequence[str], you: int | None) -> Any:

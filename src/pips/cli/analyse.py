@@ -144,7 +144,9 @@ def show(found: Analysis, number: int) -> None:
     """The flagged decisions and each player's summary."""
     names = found.seats
     out.print(
-        f"[bold]{_('record {number}').format(number=number)}[/bold]: "
+        "[bold]"
+        + _("record {number}").format(number=number)
+        + "[/bold]: "
         + _(
             "{count} decisions, each valued from the deciding seat's view only"
             " (search {level}, seed {seed})"

@@ -31,7 +31,7 @@ from rich.text import Text
 from pips.bots.base import Bot, bot_names, make_bot
 from pips.core.errors import RuleError
 from pips.core.phrase import Phrase, joined, phrase
-from pips.display import addressed, hand_sheet, sheet_table, standings
+from pips.display import PLACE_WORDS, addressed, hand_sheet, sheet_table, standings
 from pips.games.match import Match
 from pips.games.registry import GameSpec, GameState, all_games, find_game, game_names
 from pips.i18n import _, explain, help_phrase, say
@@ -330,6 +330,15 @@ def match_line(match: Match, names: Sequence[str]) -> str:
     return _("match to {target}: {standings}").format(
         target=match.target, standings=standings(match.spec.name, match.scores, names)
     )
+
+
+def typed_words(text: str, pass_word: str) -> str:
+    """What a person typed, with the words moves are shown in (their language's, see
+    :func:`pips.display.move_words`) put back into the notation's: ``ziehen 5-1`` is
+    ``draw 5-1``, ``6-4 Seite`` is ``6-4 side``."""
+    back = {_("draw").lower(): "draw", _(pass_word).lower(): pass_word.lower()}
+    back.update({_(message).lower(): english for english, message in PLACE_WORDS.items()})
+    return " ".join(back.get(word.lower(), word) for word in text.split())
 
 
 def save_or_stop() -> None:

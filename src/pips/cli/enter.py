@@ -22,16 +22,17 @@ from pips.cli.base import (
     result_table,
     spec_for,
     stopped,
+    typed_words,
     with_game_flags,
 )
 from pips.core.errors import RuleError
 from pips.core.legal import representatives
 from pips.core.moves import Draw, Move
-from pips.core.notation import move_text, read_move
+from pips.core.notation import read_move
 from pips.core.phrase import N_, phrase
 from pips.core.tiles import Tile
 from pips.core.view import Event
-from pips.display import describe_event, describe_layout, refusal
+from pips.display import describe_event, describe_layout, move_words, refusal
 from pips.games.registry import find_game
 from pips.i18n import _, explain, help_phrase, ngettext, say
 
@@ -55,7 +56,9 @@ def parse_entry(
     word = text.strip().lower()
     if word in {"q", "quit", "undo", "help", "?"}:
         return {"q": "quit", "?": "help"}.get(word, word)
-    move = read_move(text, state.legal_moves() if offered is None else offered, names)
+    pass_word = find_game(state.game).pass_word
+    typed = typed_words(text, pass_word)
+    move = read_move(typed, state.legal_moves() if offered is None else offered, names)
     if isinstance(move, Draw) and move.tile is None and state.options.deal_mode.value == "manual":
         raise ValueError(_("name the tile drawn: draw 5-1"))
     return move
@@ -202,7 +205,7 @@ def enter(
             # Places that make no difference are offered once (F-04).
             offered = representatives(state.legal_moves())
             for number, move in enumerate(offered, 1):
-                out.print(f"  {number:>2}. {move_text(move, offered)}")
+                out.print(f"  {number:>2}. {say(move_words(move, offered, spec.pass_word))}")
             prompt = _("what happened? ")
         try:
             text = ask(prompt)

@@ -36,6 +36,14 @@ PLACEHOLDERS = {
 """The words that stand for a value in the help (``--out FILE``), by kind."""
 
 
+COMPLETION_HELP = (
+    N_("Install completion for the current shell."),
+    N_("Show completion for the current shell, to copy it or customize the installation."),
+)
+"""typer's own options for shell completion, said in the command's language like every
+other option's help (:func:`pips.i18n.translate_command` looks them up)."""
+
+
 def placeholder(param: Any) -> str:
     """The word for ``param``'s value in the current language; ``""`` for a switch."""
     if getattr(param, "is_flag", False) or getattr(param, "count", False):
@@ -78,9 +86,9 @@ ARGUMENTS = {
 
 
 def argument_word(param: Any) -> str:
+    """The word for an argument (the usage line adds ``...`` where it takes several)."""
     name = param.name or ""
-    word = _(ARGUMENTS[name]) if name in ARGUMENTS else name.upper()
-    return f"{word}..." if getattr(param, "nargs", 1) != 1 else word
+    return _(ARGUMENTS[name]) if name in ARGUMENTS else name.upper()
 
 
 def sentences(text: str) -> str:
@@ -126,7 +134,8 @@ def install(framework: types.ModuleType) -> None:
         for param in params:
             names = [*param.opts]
             if param.param_type_name == "argument":
-                names = [param.metavar or argument_word(param)]
+                several = "..." if getattr(param, "nargs", 1) != 1 else ""
+                names = [(param.metavar or argument_word(param)) + several]
             else:
                 names.sort(key=lambda opt: (opt.startswith("--"), opt))  # -p, --players
             said = ", ".join(names)

@@ -24,14 +24,15 @@ from pips.cli.base import (
     result_table,
     spec_for,
     stopped,
+    typed_words,
     with_game_flags,
 )
 from pips.core.errors import RuleError
 from pips.core.legal import representatives
-from pips.core.moves import Move, Pass
-from pips.core.notation import move_text, read_move
+from pips.core.moves import Move
+from pips.core.notation import read_move
 from pips.core.view import View
-from pips.display import describe_event, describe_layout, hand_rows, refusal
+from pips.display import describe_event, describe_layout, hand_rows, move_words, refusal
 from pips.games.registry import GameSpec, game_names
 from pips.i18n import _, explain, say
 from pips.tui.session import PlaySession, SessionError, default_path
@@ -58,11 +59,15 @@ def choose_interactively(
     for number, move in enumerate(moves, 1):
         gain = spec.immediate_points(view, move)
         note = f"  (+{gain})" if gain else ""
-        said = _(spec.pass_word) if isinstance(move, Pass) else move_text(move, moves)
+        said = say(move_words(move, moves, spec.pass_word))
         out.print(f"  {number:>2}. {said}{note}")
     while True:
         try:
-            answer = ask(_("your move (number, a tile like 12-9, knock, or q): ")).strip()
+            answer = ask(
+                _("your move (number, a tile like 12-9, {pass_word}, or q): ").format(
+                    pass_word=_(spec.pass_word).lower()
+                )
+            ).strip()
         except EOFError:
             return None  # the caller saves the game so far
         if answer.lower() in {"q", "quit", "exit"}:
@@ -70,7 +75,7 @@ def choose_interactively(
         try:
             # A knock is taken also when a play exists: the rules decide (PT-08
             # penalizes a false knock under false_knock: penalize; else it is refused).
-            return read_move(answer, moves)
+            return read_move(typed_words(answer, spec.pass_word), moves)
         except ValueError as exc:
             out.print(explain(exc), style="red", markup=False)
 
@@ -183,12 +188,7 @@ def play(
 def play_in_text(session: PlaySession) -> None:
     """The line-by-line client: for scripts, and terminals without full screen."""
     spec, match, names = session.spec, session.match, session.names
-    out.print(
-        f"[bold]{_(spec.title)}[/bold], "
-        + _("options: {options}").format(
-            options=", ".join(f"{k}={v}" for k, v in session.options.to_json().items())
-        )
-    )
+    out.print(f"[bold]{say(spec.in_brief(session.options))}[/bold]")
     if match.lots is not None:
         entrant = {e: names[s] for s, e in enumerate(match.seating)}
         drawn = ", ".join(f"{entrant[d.entrant]} {d.tile}" for d in match.lots.draws)
@@ -210,7 +210,9 @@ def play_in_text(session: PlaySession) -> None:
             view = session.view()
             sizes = " ".join(f"{names[i]} {n}" for i, n in enumerate(view.hand_sizes))
             out.print(
-                f"\n[bold]{_('your turn')}[/bold] · "
+                "\n[bold]"
+                + _("your turn")
+                + "[/bold] · "
                 + _("tiles: {sizes} · stock {count}").format(sizes=sizes, count=view.stock_size)
             )
             chosen = choose_interactively(view, session.legal_moves(), spec, input)
@@ -229,4 +231,5 @@ def play_in_text(session: PlaySession) -> None:
         if played.hand_over:
             out.print(result_table(match.hands[played.hand - 1], names, session.me))
     if match.target is not None:
-        out.print(f"[bold]{_('match over')}[/bold] · {match_line(match, names)}")
+        over = _("match over")
+        out.print(f"[bold]{over}[/bold] · {match_line(match, names)}")

@@ -99,7 +99,8 @@ def replay(
     if not match.is_over:
         out.print(_("the game is unfinished"))
     elif match.target is not None:
-        out.print(f"[bold]{_('match over')}[/bold] · {match_line(match, names)}")
+        over = _("match over")
+        out.print(f"[bold]{over}[/bold] · {match_line(match, names)}")
 
 
 @app.command()

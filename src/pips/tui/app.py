@@ -28,7 +28,7 @@ from pips.bots.analysis import Analysis, analyse
 from pips.bots.external import BotError
 from pips.core.errors import RuleError
 from pips.core.moves import Draw, Move, Pass, Play
-from pips.core.notation import NotationError, move_text, read_tile
+from pips.core.notation import NotationError, read_tile
 from pips.core.phrase import N_
 from pips.core.tiles import Tile
 from pips.core.view import View
@@ -37,6 +37,7 @@ from pips.display import (
     addressed,
     describe_event,
     match_outcome,
+    move_words,
     play_outcomes,
     refusal,
     replay_positions,
@@ -802,11 +803,9 @@ class PlayApp(TableApp):
             return
         advice = self.session.hint()
         move = advice.move
-        what = move_text(move)
+        what = say(move_words(move, [], self.spec.pass_word))
         if isinstance(move, Play):
             what += f" ({_where_move(move)})"
-        elif isinstance(move, Pass):
-            what = _(self.spec.pass_word)
         if isinstance(move, Play) and move.tile in self.order:
             self.cursor = self.order.index(move.tile)
         self.hinted = move
@@ -1034,6 +1033,6 @@ def _where(outcome: PlayOutcome) -> str:
 
 def _where_move(move: Play) -> str:
     if move.end < 0:
-        return "to open"
-    place = "side" if move.at.value == "side" else "end"
-    return f"{place} {move.touching}" + (" in line" if move.inline else "")
+        return _("to open")
+    place = _("side") if move.at.value == "side" else _("end")
+    return f"{place} {move.touching}" + (" " + _("in line") if move.inline else "")

@@ -376,7 +376,8 @@ async def check_in_pdf(request: Request, key: Key) -> Response:
         if part
     )
     pdf = await asyncio.to_thread(check_in_sheet, shown["name"], subtitle, shown["players"])
-    name = f"{_file(shown)}-{_('check-in')}.pdf"
+    check_in = _("check-in")
+    name = f"{_file(shown)}-{check_in}.pdf"
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
     return Response(pdf, media_type="application/pdf", headers=headers)
 
@@ -407,7 +408,8 @@ async def round_sheets_pdf(request: Request, key: Key, number: RoundNumber) -> R
         )
     except (SheetError, ValueError) as exc:
         raise refused(exc) from None
-    name = f"{_file(shown)}-{_('round')}-{number}.pdf"
+    round_word = _("round")
+    name = f"{_file(shown)}-{round_word}-{number}.pdf"
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
     return Response(pdf, media_type="application/pdf", headers=headers)
 
