@@ -127,13 +127,17 @@ def test_no_file_is_overwritten_without_force(tmp_path: Path) -> None:
         ),
         "event sheets": (
             tmp_path / "round.pdf",
-            ["event", "sheets", "fido", "--players", "8", "--seed", "7"]
-            + ["--out", str(tmp_path / "round.pdf")],
+            [
+                *["event", "sheets", "fido", "--players", "8", "--seed", "7"],
+                *["--out", str(tmp_path / "round.pdf")],
+            ],
         ),
         "ranking export": (
             tmp_path / "month.csv",
-            ["ranking", "export", "--month", "2026-10", "--database", database]
-            + ["--out", str(tmp_path / "month.csv")],
+            [
+                *["ranking", "export", "--month", "2026-10", "--database", database],
+                *["--out", str(tmp_path / "month.csv")],
+            ],
         ),
     }
     for name, (path, argv) in writers.items():
