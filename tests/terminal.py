@@ -103,10 +103,15 @@ class Terminal:
         end = time.monotonic() + timeout
         while True:
             said = self._tmux(
-                "display-message", "-p", "-t", self.name, "#{pane_dead} #{pane_dead_status}"
+                "display-message",
+                "-p",
+                "-t",
+                self.name,
+                "#{pane_dead} #{pane_dead_status} #{pane_dead_signal}",
             ).split()
             if said and said[0] == "1":
-                return int(said[1])
+                # Ended by a signal, the shell's way: 128 + its number.
+                return int(said[1]) if len(said) == 2 else 128 + int(said[-1])
             if time.monotonic() > end:
                 raise AssertionError(f"still running after {timeout} s:\n{self.screen()}")
             time.sleep(0.1)

@@ -243,7 +243,8 @@ def test_enter_a_real_table_game_with_misdeals(
     ]
     options = FidoOptions(players=4, set=6, deal_mode=DealMode.MANUAL)
     shadow = FidoState(options, [tiles(h) for h in deal])
-    lines = [*deal, "nonsense", "9-9"]
+    # The two hands of the wrong size are confirmed as dealt so (y), not typed again.
+    lines = [deal[0], deal[1], deal[2], "y", deal[3], "y", "nonsense", "9-9"]
     while not shadow.is_over:
         moves = shadow.legal_moves()
         if isinstance(moves[0], Draw):
@@ -297,10 +298,10 @@ def test_enter_checks_each_hand_as_it_is_typed_and_keeps_the_others(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A tile outside the set, twice in a hand or in another hand is refused at once and
-    only that hand is typed again; a wrong number of tiles is a misdeal (F-24.1),
-    said at once and again until corrected before the opening."""
+    only that hand is typed again; a wrong number of tiles is a misdeal (F-24.1) once
+    confirmed, said again until corrected before the opening."""
     hands = ["6-6 5-5 4-4 3-3 2-2 1-1 0-0", "6-5 6-4 6-3 6-2 6-1 6-0 5-4", "5-3 5-2 5-1"]
-    typed = [hands[0], "6-6 1-0", "9-9 1-0", "6-5 6-5", hands[1], hands[2]]
+    typed = [hands[0], "6-6 1-0", "9-9 1-0", "6-5 6-5", hands[1], hands[2], "y"]
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(typed) + "\n"))
     save = tmp_path / "entry.json"
     argv = ["enter", "fido", "--players", "3", "--set", "6", "--names", "Ann,Bo,Cy"]
@@ -310,7 +311,7 @@ def test_enter_checks_each_hand_as_it_is_typed_and_keeps_the_others(
     assert "6-6 is already in the hand of Ann; type the hand again" in flat
     assert "9-9 is not a tile of the double-6 set" in flat
     assert "6-5 is typed twice" in flat
-    assert "Cy holds 3 tiles, not 7: a misdeal" in flat
+    assert "Cy holds 3 tiles, not 7: was it dealt so (a misdeal" in flat
     assert "a hand is 7 tiles (F-02): Cy holds 3" in flat
     # Saved as it went: the deal is in the file, the entry unfinished, to go on with.
     assert f"pips enter --resume {save}" in flat

@@ -228,7 +228,7 @@ def test_ctrl_c_in_the_full_screen_client_saves_the_game_and_says_how_to_resume(
     save = tmp_path / "game.json"
     argv = ["play", "fido", "--players", "3", "--set", "6", "--seed", "3", "--delay", "0"]
     with Terminal(pips_argv(*argv, "--save", str(save)), 80, 24, home(tmp_path)) as terminal:
-        terminal.wait_for("Your turn")
+        terminal.wait_for("Your turn", settled=True)
         terminal.keys("C-c")
         assert terminal.exit_status() == 130
         screen = "".join(terminal.screen(history=True).splitlines())

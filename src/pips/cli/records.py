@@ -207,7 +207,7 @@ def rules(
     """The rules of a game in words (each rule with its id), then its options with
     their defaults and allowed values."""
     spec = spec_for(game)
-    out.print(f"[bold]{_(spec.title)}[/bold] ({spec.name}) · {spec.rules}")
+    out.print(f"[bold]{_(spec.title)}[/bold] ({spec.name}) · {say(spec.rules)}")
     if spec.aliases:
         out.print(_("also called: {names}").format(names=", ".join(spec.aliases)))
     out.print(

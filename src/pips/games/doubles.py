@@ -328,7 +328,12 @@ def explain(options: DoublesOptions, result: HandResult, names: Sequence[str]) -
 GAME = GameSpec(
     name=NAME,
     title=N_("Doubles"),
-    rules="SPEC section 4 (DB-01 to DB-14)",
+    rules=phrase(
+        "SPEC section {number} ({first} to {last})",
+        number=4,
+        first="DB-01",
+        last="DB-14",
+    ),
     aliases=("double",),
     options=DoublesOptions,
     state=DoublesState,

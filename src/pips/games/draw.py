@@ -225,7 +225,12 @@ def explain(options: DrawOptions, result: HandResult, names: Sequence[str]) -> s
 GAME = GameSpec(
     name=NAME,
     title=N_("Draw game"),
-    rules="SPEC section 3 (DR-01 to DR-10)",
+    rules=phrase(
+        "SPEC section {number} ({first} to {last})",
+        number=3,
+        first="DR-01",
+        last="DR-10",
+    ),
     aliases=("draw-game", "anleitung"),
     options=DrawOptions,
     state=DrawState,

@@ -219,7 +219,12 @@ WINNER_SCORES = personal(
 GAME = GameSpec(
     name=NAME,
     title=N_("Family game"),
-    rules="SPEC section 2 (FA-01 to FA-11)",
+    rules=phrase(
+        "SPEC section {number} ({first} to {last})",
+        number=2,
+        first="FA-01",
+        last="FA-11",
+    ),
     aliases=("familie", "five-tiles"),
     options=FamilyOptions,
     state=FamilyState,

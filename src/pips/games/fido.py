@@ -639,7 +639,12 @@ def hand_points(options: FidoOptions) -> PointsBound:
 GAME = GameSpec(
     name=NAME,
     title=N_("FIDO divisor game"),
-    rules="SPEC section 1 (F-01 to F-24)",
+    rules=phrase(
+        "SPEC section {number} ({first} to {last})",
+        number=1,
+        first="F-01",
+        last="F-24",
+    ),
     aliases=("divisor", "fido-divisor"),
     options=FidoOptions,
     state=FidoState,

@@ -333,7 +333,12 @@ def sheet_rule(options: PartnershipOptions) -> Phrase:
 GAME = GameSpec(
     name=NAME,
     title=N_("Partnership game (Doppel Sechs)"),
-    rules="SPEC section 5 (PT-01 to PT-13)",
+    rules=phrase(
+        "SPEC section {number} ({first} to {last})",
+        number=5,
+        first="PT-01",
+        last="PT-13",
+    ),
     aliases=("doppel-sechs", "partners", "pairs"),
     options=PartnershipOptions,
     state=PartnershipState,

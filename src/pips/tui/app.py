@@ -85,9 +85,6 @@ ModalScreen { align: center middle; }
           border: thick $accent; background: $surface; padding: 1 2; }
 """
 
-NOTICE_SECONDS = 3.0
-"""How long a passing event (a double knocked on, a pass) stays before the status."""
-
 SMALLEST = (60, 20)
 """Below this many columns and rows the table cannot be drawn usefully: it says so."""
 SHORT = 32
@@ -196,7 +193,6 @@ class TableApp(App[object]):
         self.drawn_for = (0, 0)  # the board's room the picture was drawn for
         self.status_message: str | Text = ""
         self.notice: Text | None = None
-        self.notices = 0
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -385,19 +381,12 @@ class TableApp(App[object]):
         said = Text.assemble(notice, "  ", message) if notice is not None else message
         self.query_one("#status", Static).update(said)
 
-    def tell(self, words: str) -> None:
-        """A passing event (a double knocked on, a pass) said before the status for a
-        few seconds: a pop-up would cover the hand, the count or the board."""
-        self.notice = Text(words, style="bold yellow")
-        self.notices += 1
-        told = self.notices
+    def tell(self, words: str | None) -> None:
+        """A passing event (a double knocked on, a pass) said before the status until
+        the next move (``None`` forgets it): a pop-up would cover the hand, the count or
+        the board."""
+        self.notice = None if words is None else Text(words, style="bold yellow")
         self.show_status(self.status_message)
-        self.set_timer(NOTICE_SECONDS, lambda: self._forget_notice(told))
-
-    def _forget_notice(self, told: int) -> None:
-        if told == self.notices:
-            self.notice = None
-            self.show_status(self.status_message)
 
     def log_line(self, text: RenderableType) -> None:
         self.log_lines.append(text)
@@ -632,6 +621,7 @@ class PlayApp(TableApp):
         self.typed = ""
         event = played.event.seen_by(session.me)
         self.log_line(say(describe_event(event, self.names, self.spec.name, you=session.me)))
+        self.tell(None)  # the last move's news is old now
         if isinstance(event.move, Play) and event.move.tile.is_double:
             # "Rostock knocking": the table knocks when a double is laid (§1.10).
             knock = _("{tile} laid · knock knock! (Rostock knocking)").format(tile=event.move.tile)
