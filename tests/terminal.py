@@ -12,6 +12,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -21,6 +22,11 @@ import pytest
 
 WAIT = 60.0
 """Seconds to wait for a screen: generous, for a busy machine; tests pass far sooner."""
+
+
+def flat(screen: str) -> str:
+    """A screen's words in one line, wherever the terminal wrapped them."""
+    return " ".join(screen.split())
 
 
 def pips_argv(*args: str) -> list[str]:
@@ -49,7 +55,10 @@ class Terminal:
         )
         # COLUMNS and LINES, which something in a test process may have set, would win
         # over the terminal's own size (shutil.get_terminal_size reads them first).
-        command = f"env -u COLUMNS -u LINES {exports} {shlex.join(argv)}"
+        # Run from a shell, as a person would, which notes the command's exit status.
+        self.status_file = Path(tempfile.mkdtemp(prefix="pips-tmux-")) / "status"
+        run = f"env -u COLUMNS -u LINES {exports} {shlex.join(argv)}"
+        command = f"sh -c {shlex.quote(f'{run}; echo $? > {self.status_file}')}"
         # The window is made, sized and set up first, and only then is the command
         # started in it: started at once, it could read the size before tmux set it.
         self._tmux("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height), "cat")
@@ -86,7 +95,8 @@ class Terminal:
     ) -> str:
         """The screen, once ``seen`` (a text on it, or a test of it) holds; with
         ``settled``, once it also stays the same for a moment (drawn to the end)."""
-        test = (lambda screen: seen in screen) if isinstance(seen, str) else seen
+        # Words are looked for across line ends: the terminal wraps them anywhere.
+        test = (lambda screen: seen in flat(screen)) if isinstance(seen, str) else seen
         end = time.monotonic() + timeout
         last = None
         while True:
@@ -102,22 +112,17 @@ class Terminal:
         """The command's exit status, once it has ended."""
         end = time.monotonic() + timeout
         while True:
-            said = self._tmux(
-                "display-message",
-                "-p",
-                "-t",
-                self.name,
-                "#{pane_dead} #{pane_dead_status} #{pane_dead_signal}",
-            ).split()
-            if said and said[0] == "1":
-                # Ended by a signal, the shell's way: 128 + its number.
-                return int(said[1]) if len(said) == 2 else 128 + int(said[-1])
+            if self.status_file.exists():
+                said = self.status_file.read_text().strip()
+                if said:
+                    return int(said)
             if time.monotonic() > end:
                 raise AssertionError(f"still running after {timeout} s:\n{self.screen()}")
             time.sleep(0.1)
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=30)
+        shutil.rmtree(self.status_file.parent, ignore_errors=True)
 
     def __enter__(self) -> Terminal:
         return self

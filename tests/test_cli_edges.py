@@ -5,13 +5,10 @@ sheets without empty columns, win shares inside [0, 1]."""
 
 from __future__ import annotations
 
-import _thread
 import os
 import random
-import signal
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -219,25 +216,6 @@ def test_resume_keeps_the_undo_count_and_the_last_sheet(tmp_path: Path) -> None:
 
     run_app(app, script)
     assert app.last_sheet is not None
-
-
-def test_ctrl_c_on_a_tournament_says_where_the_finished_deals_are(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], request: pytest.FixtureRequest
-) -> None:
-    # Ctrl-C, as the main thread receives it, while far more deals are left than 5 s play.
-    # Python's own SIGINT handler, as the pips command has it: a library an earlier test
-    # of this process loaded may have replaced it, and interrupt_main then does nothing.
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    request.addfinalizer(lambda: signal.signal(signal.SIGINT, previous))
-    threading.Timer(5, _thread.interrupt_main).start()
-    argv = ["tournament", "--game", "fido", "--players", "3", "--set", "6"]
-    code, _, err = run(
-        [*argv, "--bots", "greedy,random", "--out", str(tmp_path), "--hands", "500000"], capsys
-    )
-    assert code == 130
-    flat = " ".join(err.split())
-    assert "interrupted after" in flat and "run the same command again to go on" in flat
-    assert (tmp_path / "results.jsonl").exists()
 
 
 def test_the_titles_say_what_is_played(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,7 +14,7 @@ from pips.display import play_outcomes
 from pips.i18n import _, speaking
 from pips.tui.app import PlayApp, TableApp
 from pips.tui.session import PlaySession
-from tests.terminal import Terminal, home, pips_argv
+from tests.terminal import Terminal, flat, home, pips_argv
 
 
 def moves_in(save: Path) -> int:
@@ -31,10 +31,11 @@ def play_my_turn(terminal: Terminal, save: Path) -> None:
     """Play the first tile the client offers (its first place, if it asks where)."""
     before = moves_in(save)
     terminal.keys("Enter")
-    screen = terminal.wait_for(lambda s: "more than one place" in s or moves_in(save) > before)
-    if moves_in(save) == before and "more than one place" in screen:
+    # A tile that fits several places letters them on the board (‹2:a›) and waits.
+    terminal.wait_for(lambda s: ":a›" in s or moves_in(save) > before)
+    if moves_in(save) == before:
         terminal.keys("a")
-    terminal.wait_for(lambda s: moves_in(save) > before and "Your turn" in s)
+    terminal.wait_for(lambda s: moves_in(save) > before and "Your turn" in flat(s))
 
 
 def board_of(screen: str) -> str:
@@ -71,7 +72,7 @@ def test_a_resize_mid_game_keeps_every_open_end_and_the_hand_in_sight(tmp_path: 
 
             def in_sight(screen: str, width: int = width) -> bool:
                 rows = screen.splitlines()
-                if not rows or len(rows[0]) > width or "Your turn" not in screen:
+                if not rows or len(rows[0]) > width or "Your turn" not in flat(screen):
                     return False
                 board = board_of(screen)
                 if "▁" in board or "▔" in board:  # a sideways scroll bar
@@ -97,17 +98,17 @@ def test_at_80x24_a_fido_screen_shows_the_points_of_every_scoring_play(tmp_path:
             def shows_my_turn(screen: str) -> bool:
                 session = PlaySession.resume(save)
                 count = f"S = {session.view().layout.count} "
-                return session.my_turn and "Your turn" in screen and count in screen
+                return session.my_turn and "Your turn" in flat(screen) and count in screen
 
             screen = terminal.wait_for(shows_my_turn, settled=True)
             session = PlaySession.resume(save)
             outcomes = play_outcomes(session.view(), session.legal_moves())
-            flat = " ".join(screen.split())
+            words = flat(screen)
             for tile, found in outcomes.items():
                 for outcome in found:
                     if outcome.points:
                         seen_points += 1
-                        assert f"{tile}→{outcome.count} +{outcome.points}" in flat, screen
+                        assert f"{tile}→{outcome.count} +{outcome.points}" in words, screen
             play_my_turn(terminal, save)
     assert seen_points  # the deal has scoring plays to show
 
@@ -136,7 +137,7 @@ def test_titles_and_keys_are_shortened_whole_never_cut(tmp_path: Path) -> None:
             terminal.resize(width, height)
 
             def drawn(screen: str, width: int = width) -> bool:
-                return "Du bist am Zug" in screen and len(screen.splitlines()[0]) <= width
+                return "Du bist am Zug" in flat(screen) and len(screen.splitlines()[0]) <= width
 
             screen = terminal.wait_for(drawn, settled=True)
             rows = screen.splitlines()
@@ -156,8 +157,8 @@ def test_the_result_of_a_fido_hand_fits_80x24_without_scrolling(tmp_path: Path) 
         terminal.wait_for("Your turn")
         # The hint, then Enter, plays what the expert bot would: a tile, a draw, a pass.
         for _ in range(60):
-            screen = terminal.wait_for(lambda s: "Your turn" in s or "Game over" in s)
-            if "Game over" in screen:
+            screen = terminal.wait_for(lambda s: "Your turn" in flat(s) or "Game over" in flat(s))
+            if "Game over" in flat(screen):
                 break
             before = moves_in(save)
             terminal.keys("h")
@@ -165,7 +166,7 @@ def test_the_result_of_a_fido_hand_fits_80x24_without_scrolling(tmp_path: Path) 
             terminal.keys("Enter")
 
             def played(screen: str, before: int = before) -> bool:
-                return moves_in(save) > before or "Game over" in screen
+                return moves_in(save) > before or "Game over" in flat(screen)
 
             terminal.wait_for(played)
         screen = terminal.wait_for("Game over", settled=True)

@@ -18,6 +18,7 @@ from textual.widgets import RichLog, Static
 
 from pips import record
 from pips.bots.expert import ExpertBot
+from pips.cli import main
 from pips.core.moves import Draw, Play
 from pips.core.tiles import Tile
 from pips.display import hand_order
@@ -382,5 +383,36 @@ def test_replay_steps_forward_and_back(tmp_path: Path) -> None:
         await pilot.press("end")
         assert app.frames[app.position].result is not None
         assert "scores" in text_of(app, "#status") or "nobody" in text_of(app, "#status")
+
+    run_app(app, script)
+
+
+def test_stepping_back_from_the_end_of_a_replay_takes_the_sheet_away(tmp_path: Path) -> None:
+    """The log shows the hand as it stood at the position shown: the score sheet once
+    the hand is over, not after a step back (issue: it stayed)."""
+    games = tmp_path / "games.jsonl"
+    with pytest.raises(SystemExit) as done:
+        main(["simulate", "fido", "-p", "3", "--set", "6", "--hands", "1", "--record", str(games)])
+    assert done.value.code in (0, None)
+    app = ReplayApp(record.replay(next(record.load(games))))
+
+    def log_text() -> str:
+        return "\n".join(
+            line if isinstance(line, str) else getattr(line, "plain", type(line).__name__)
+            for line in app.log_lines
+        )
+
+    async def script(pilot: Pilot[object]) -> None:
+        await pilot.press("end")
+        await pilot.pause()
+        assert any(not isinstance(line, str) for line in app.log_lines)  # the sheet
+        moves = len(app.frames[app.position].view.history)
+        await pilot.press("left")
+        await pilot.pause()
+        assert all(isinstance(line, str) for line in app.log_lines), log_text()
+        assert len(app.log_lines) == moves - 1  # the moves up to this position
+        await pilot.press("right")
+        await pilot.pause()
+        assert any(not isinstance(line, str) for line in app.log_lines)
 
     run_app(app, script)

@@ -97,11 +97,19 @@ def _on_interrupt(signum: int, frame: object) -> None:
     os._exit(INTERRUPTED)
 
 
-def stopped(message: str) -> NoReturn:
+def stopped(message: str, *, at_once: bool = False) -> NoReturn:
     """End a command that Ctrl-C interrupted, after saying what was kept and how to go
-    on (``message``): exit status 130."""
+    on (``message``): exit status 130.
+
+    ``at_once`` ends the process here, without the interpreter's exit handlers: after a
+    process pool was stopped mid-work, Python 3.11's own handler can trip over the pool's
+    closed pipe and print a traceback (its files are closed already, whole)."""
     err.print(message, markup=False)
     _Interrupts.reported = True
+    if at_once:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(INTERRUPTED)
     raise typer.Exit(INTERRUPTED)
 
 

@@ -30,7 +30,7 @@ from pips.core.phrase import N_
 from pips.games.match import Match
 from pips.games.registry import GameSpec
 from pips.i18n import _, decimal, percent
-from pips.sim import deal_seed, play_game
+from pips.sim import deal_seed, play_game, uninterrupted
 
 
 @app.command()
@@ -91,14 +91,16 @@ def simulate(
             for number in range(hands):
                 game_seed = deal_seed(seed, number)
                 match = play_game(spec, options, entrants, game_seed)
+                line = ""
                 if sink is not None:
                     names = [entrant_names[e] for e in match.seating]
-                    # One whole line per game, flushed: an interrupt never cuts one.
-                    sink.write(
-                        record.dumps(record.write_record(match, names, seed=game_seed)) + "\n"
-                    )
-                    sink.flush()
-                tally.add(match)
+                    line = record.dumps(record.write_record(match, names, seed=game_seed))
+                # Written whole and counted as one step: Ctrl-C comes before or after.
+                with uninterrupted():
+                    if sink is not None:
+                        sink.write(line + "\n")
+                        sink.flush()
+                    tally.add(match)
                 progress.advance(task)
     except KeyboardInterrupt:
         interrupted = True
@@ -309,7 +311,8 @@ def tournament(
             _(
                 "interrupted after {done} of {count} deals; the finished deals are kept "
                 "in {path}: run the same command again to go on"
-            ).format(done=finished[0], count=hands, path=out_dir / tour.RESULTS)
+            ).format(done=finished[0], count=hands, path=out_dir / tour.RESULTS),
+            at_once=True,
         )
     summary = tour.summarize(setup, rows)
     written = tour.write_outputs(summary, out_dir)

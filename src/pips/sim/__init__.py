@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import signal
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from pips.bots.base import Bot
@@ -29,3 +32,17 @@ def play_game(spec: GameSpec, options: Any, bots: Sequence[Bot], seed: int) -> M
     seating = Seating(match, [bots[entrant] for entrant in match.seating], seed)
     seating.play_bots()
     return match
+
+
+@contextmanager
+def uninterrupted() -> Iterator[None]:
+    """Hold Ctrl-C back while the block runs (a finished unit of work written down and
+    counted as one step): it takes effect right after, never half way."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

@@ -33,6 +33,7 @@ from pips.core.errors import OptionError
 from pips.core.phrase import phrase
 from pips.games.match import Match
 from pips.games.registry import find_game
+from pips.sim import uninterrupted
 from pips.sim.seating import Seating
 
 FORMAT = "pips.tournament/1"
@@ -238,9 +239,11 @@ def run(
                 flight = _InFlight(executor, tournament, todo)
                 try:
                     for row in flight.rows():
-                        done[row["deal"]] = row
-                        sink.write(json.dumps(row, separators=(",", ":")) + "\n")
-                        sink.flush()
+                        with uninterrupted():  # a row is written once, whole
+                            done[row["deal"]] = row
+                            sink.write(json.dumps(row, separators=(",", ":")) + "\n")
+                            sink.flush()
+                            flight.written()
                         if progress is not None:
                             progress(len(done), tournament.deals)
                 except KeyboardInterrupt:
@@ -283,6 +286,13 @@ class _InFlight:
         self.data = tournament.to_json()
         self.queue = iter(deals)
         self.pending: set[Future[dict[str, Any]]] = set()
+        self.current: Future[dict[str, Any]] | None = None
+
+    def written(self) -> None:
+        """The row just yielded is written down: an interrupt need not keep it again."""
+        if self.current is not None:
+            self.pending.discard(self.current)
+            self.current = None
 
     def rows(self) -> Iterator[dict[str, Any]]:
         """Each deal's row as it finishes."""
@@ -294,9 +304,8 @@ class _InFlight:
         while self.pending:
             ready, _ = wait(self.pending, return_when=FIRST_COMPLETED)
             for future in ready:
+                self.current = future
                 yield future.result()
-                # Only once written: an interrupt before that finds it in stop().
-                self.pending.discard(future)
                 following = next(self.queue, None)
                 if following is not None:
                     self.pending.add(self.executor.submit(play_deal, self.data, following))
