@@ -6,18 +6,19 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 
 from pips import files, record
-from pips.bots.analysis import Analysis, Decision, analyse, plot
-from pips.bots.search import Budget, warm_up
 from pips.cli.base import advancing, app, err, fail, out, progress_bar, stopped
 from pips.i18n import _, decimal
 from pips.paths import pips_home
 from pips.tui.widgets import analysis_table
+
+if TYPE_CHECKING:
+    from pips.bots.analysis import Analysis, Decision
 
 
 @app.command(name="analyse")
@@ -49,6 +50,10 @@ def analyse_command(
 
     Ctrl-C keeps the decisions valued so far: the same command goes on from there.
     """
+    # The search (numba) loads here, not with every other command of pips.
+    from pips.bots.analysis import analyse, plot
+    from pips.bots.search import Budget, warm_up
+
     Budget.parse(level)  # a bad level is one line before any work
     records = list(record.load(file))
     if game_number is not None and not 1 <= game_number <= len(records):
@@ -119,6 +124,8 @@ class _Kept:
         self.count = 0
 
     def decisions(self) -> list[Decision]:
+        from pips.bots.analysis import Decision
+
         if not self.path.exists():
             return []
         found = []

@@ -14,10 +14,12 @@ import asyncio
 import io
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pips import record
-from pips.bots.analysis import Analysis, analyse, plot
+
+if TYPE_CHECKING:  # the search loads with the first analysis, not with the server
+    from pips.bots.analysis import Analysis
 
 LEVEL = "normal"
 """The search every analysis of the server uses (docs/bots.md)."""
@@ -39,6 +41,8 @@ class Analyses:
         if drawn is None:
             async with self._one_at_a_time:
                 buffer = io.BytesIO()
+                from pips.bots.analysis import plot
+
                 await asyncio.to_thread(plot, found, buffer, "svg")
                 drawn = self._pictures[table_id] = buffer.getvalue()
         return drawn
@@ -91,4 +95,6 @@ class Analyses:
 
 
 def _analyse(data: dict[str, Any]) -> Analysis:
+    from pips.bots.analysis import analyse
+
     return analyse(record.replay(data), LEVEL, SEED)

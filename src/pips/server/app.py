@@ -41,7 +41,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 
 from pips import __version__, i18n
-from pips.bots.search import warm_up
 from pips.core.phrase import phrase
 from pips.i18n import _
 from pips.results.service import Results, publish_due_apart, settings_from_env, utc_now
@@ -184,7 +183,7 @@ def create_app(
         # a second from numba's cache after): do it now, off the event loop, rather than
         # in the middle of someone's first game.
         if warm:
-            threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
+            threading.Thread(target=_warm_up, name="warm-up", daemon=True).start()
         publisher = asyncio.create_task(publish_monthly()) if publish_lists else None
         yield
         if publisher is not None:
@@ -357,3 +356,11 @@ def use_logs(node: str, as_json: bool) -> None:
         logger.handlers = [handler]
         logger.propagate = False
         logger.setLevel(logging.INFO)
+
+
+def _warm_up() -> None:
+    # Imported here, in the warm-up's own thread: numba takes a quarter of a second to
+    # load, which no request needs to wait for (and a server without search bots never).
+    from pips.bots.search import warm_up
+
+    warm_up()

@@ -7,12 +7,12 @@ rich renderable; the apps put them on the screen. Nothing here reads a game stat
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from pips.bots.analysis import SIZES, Analysis
 from pips.core.tiles import Tile
 from pips.core.view import View
 from pips.display import (
@@ -27,6 +27,9 @@ from pips.display import sheet_table as display_sheet
 from pips.games.registry import find_game
 from pips.games.traits import DrawRule
 from pips.i18n import _, decimal, ngettext, say
+
+if TYPE_CHECKING:  # the search (numba) loads with the first analysis shown
+    from pips.bots.analysis import Analysis
 
 
 def called_you(name: str) -> bool:
@@ -355,6 +358,8 @@ def sheet_table(
 
 def analysis_table(analysis: Analysis) -> Table:
     """Each player's decisions, average loss and flags (:mod:`pips.bots.analysis`)."""
+    from pips.bots.analysis import SIZES
+
     table = Table(title=_("Per player (each decision valued from that seat's view only)"))
     headings = {
         "player": _("player"),

@@ -34,7 +34,6 @@ from pips.results.entry import (
 )
 from pips.results.players import UnknownPlayers
 from pips.results.service import Results, ResultsError, slugify
-from pips.results.sheet import SheetError, check_in_sheet, round_sheets, standings_sheet
 from pips.results.standings import TIEBREAKS, Scoring, standings_csv
 from pips.server.limits import Limited
 from pips.server.round import Identity, SeatHolder
@@ -351,6 +350,8 @@ async def standings_as_csv(request: Request, key: Key) -> Response:
 @api.get("/events/{key}/standings.pdf", tags=["events"])
 async def standings_as_pdf(request: Request, key: Key) -> Response:
     """The standings so far on paper."""
+    from pips.results.sheet import standings_sheet  # reportlab loads when paper is asked for
+
     shown, lines = await run(results_of(request).events.event_standings, key)
     word = N_("Match points") if shown["scoring"] == Scoring.MATCH_WINS else N_("Points")
     day = numeric_date(date.fromisoformat(shown["date"]))
@@ -365,6 +366,8 @@ async def standings_as_pdf(request: Request, key: Key) -> Response:
 @api.get("/events/{key}/check-in.pdf", tags=["events"])
 async def check_in_pdf(request: Request, key: Key) -> Response:
     """The check-in list on paper: every player, alphabetically, with a box to tick."""
+    from pips.results.sheet import check_in_sheet
+
     shown = await run(results_of(request).events.event, key)
     subtitle = " · ".join(
         part
@@ -385,6 +388,8 @@ async def check_in_pdf(request: Request, key: Key) -> Response:
 @api.get("/events/{key}/rounds/{number}/sheets.pdf", tags=["events"])
 async def round_sheets_pdf(request: Request, key: Key, number: RoundNumber) -> Response:
     """A round on paper: per table a card and its pre-filled score sheet."""
+    from pips.results.sheet import SheetError, round_sheets
+
     shown, drawn = await run(results_of(request).rounds.round_draw, key, number)
     top = shown["options"].get("set")
     try:

@@ -17,7 +17,6 @@ from pips.results.entry import GAMES
 from pips.results.rating import NAME as RATING_NAME
 from pips.results.rating import worked_example
 from pips.results.service import month_of
-from pips.results.sheet import SheetError, score_sheet
 from pips.server.routes.common import Count, Offset, PageNumber, Players, SetSize, results_of, run
 from pips.server.web import page
 
@@ -103,6 +102,9 @@ async def sheet_pdf(
 ) -> Response:
     """A printable score sheet (``set`` is 12 for double-12; ``target``: the match
     target, where the game has one)."""
+    # reportlab loads when paper is asked for, not at every start of the server.
+    from pips.results.sheet import SheetError, score_sheet
+
     try:
         when = date.fromisoformat(day) if day else None
         pdf = await asyncio.to_thread(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.requests import HTTPConnection
@@ -11,7 +11,6 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
 from pips import __version__, record
-from pips.bots.analysis import Analysis
 from pips.core.errors import RuleError
 from pips.core.view import event_to_json
 from pips.display import describe_event, replay_positions
@@ -19,6 +18,9 @@ from pips.games.registry import find_game
 from pips.i18n import _, explain, say
 from pips.server import accounts, messages
 from pips.server.analyses import Analyses
+
+if TYPE_CHECKING:
+    from pips.bots.analysis import Analysis
 from pips.server.cluster import Look
 from pips.server.limits import Limited
 from pips.server.routes.common import (
