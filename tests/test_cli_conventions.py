@@ -36,6 +36,18 @@ def pips(
     )
 
 
+class Here:
+    """The command run in this process (its entry point, :func:`pips.cli.main`, as the
+    installed ``pips`` runs it): the same answers, without starting Python each time."""
+
+    def __init__(self, capsys: pytest.CaptureFixture[str]) -> None:
+        self.capsys = capsys
+
+    def __call__(self, *args: str) -> subprocess.CompletedProcess[str]:
+        code, out, err = run(list(args), self.capsys)
+        return subprocess.CompletedProcess(["pips", *args], code, out, err)
+
+
 def command_paths() -> list[list[str]]:
     """Every command and sub-command of ``pips``, as the words that call it."""
     found: list[list[str]] = [[]]
@@ -55,11 +67,11 @@ def test_every_help_takes_h_and_reads_well_at_80_columns(
     monkeypatch.setenv("COLUMNS", "80")
     paths = command_paths()
     assert len(paths) > 30
-    for path in paths:
-        code, short, _ = run([*path, "-h"], capsys)
+    for number, path in enumerate(paths):
+        code, long, _ = run([*path, "-h"], capsys)
         assert code == 0, path
-        code, long, _ = run([*path, "--help"], capsys)
-        assert code == 0 and short == long, path
+        if number < 4:  # -h is --help (one option of the framework, tried on a few)
+            assert run([*path, "--help"], capsys)[1] == long, path
         assert not PLACEHOLDERS.search(long), (path, PLACEHOLDERS.search(long))
         cut = [line for line in long.splitlines() if re.search(r"…\s*│?\s*$", line)]
         assert not cut, (path, cut)  # nothing cut short
@@ -108,7 +120,10 @@ def test_the_shell_completes_commands_options_and_games(tmp_path: Path) -> None:
     assert "pips.sh" in (tmp_path / ".bashrc").read_text()
 
 
-def test_no_file_is_overwritten_without_force(tmp_path: Path) -> None:
+def test_no_file_is_overwritten_without_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    here = Here(capsys)
     games = tmp_path / "games.jsonl"
     analyses = tmp_path / "analysis"
     database = f"sqlite:///{tmp_path / 'pips.db'}"
@@ -140,27 +155,30 @@ def test_no_file_is_overwritten_without_force(tmp_path: Path) -> None:
             ],
         ),
     }
-    made = pips(*writers["simulate"][1])  # the games the analysis reads
+    made = here(*writers["simulate"][1])  # the games the analysis reads
     assert made.returncode == 0, made.stderr
     for name, (path, argv) in writers.items():
         path.parent.mkdir(exist_ok=True)
         path.write_bytes(b"kept")
-        refused = pips(*argv)
+        refused = here(*argv)
         assert refused.returncode == 2, (name, refused.stderr)
         assert "exists: add --force to overwrite it" in refused.stderr, name
         assert "Traceback" not in refused.stderr
         assert path.read_bytes() == b"kept", name  # changed nothing
-        forced = pips(*argv, "--force")
+        forced = here(*argv, "--force")
         assert forced.returncode == 0 and path.read_bytes() != b"kept", (name, forced.stderr)
     # A record file of games can also be added to.
     before = len(games.read_text().splitlines())
-    more = pips(*writers["simulate"][1], "--append", "--seed", "3")
+    more = here(*writers["simulate"][1], "--append", "--seed", "3")
     assert more.returncode == 0 and len(games.read_text().splitlines()) == before + 2
-    both = pips(*writers["simulate"][1], "--append", "--force")
+    both = here(*writers["simulate"][1], "--append", "--force")
     assert both.returncode == 2 and "--force and --append" in both.stderr
 
 
-def test_file_problems_are_said_in_plain_words(tmp_path: Path) -> None:
+def test_file_problems_are_said_in_plain_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    here = Here(capsys)
     latin = tmp_path / "Ergebnisse.json"
     latin.write_bytes("Jürgen".encode("cp1252"))
     cases = {
@@ -170,50 +188,56 @@ def test_file_problems_are_said_in_plain_words(tmp_path: Path) -> None:
         ("play", "--resume", str(latin)): "is not UTF-8 text",
     }
     for argv, said in cases.items():
-        done = pips(*argv)
+        done = here(*argv)
         assert done.returncode == 2, (argv, done.stderr)
         assert said in done.stderr and "codec" not in done.stderr, (argv, done.stderr)
         assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
 
 
-def test_each_exit_status_has_one_meaning(tmp_path: Path) -> None:
+def test_each_exit_status_has_one_meaning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    here = Here(capsys)
     good = tmp_path / "good.jsonl"
-    made = pips("simulate", "fido", "-p", "3", "--set", "6", "--hands", "1", "--record", str(good))
+    made = here("simulate", "fido", "-p", "3", "--set", "6", "--hands", "1", "--record", str(good))
     assert made.returncode == 0, made.stderr
-    assert pips("check", str(good)).returncode == 0
+    assert here("check", str(good)).returncode == 0
     bad = tmp_path / "bad.json"
     data = json.loads(good.read_text().splitlines()[0])
     data["hands"][0]["moves"][0]["play"] = [9, 9]
     bad.write_text(json.dumps(data))
-    assert pips("check", str(bad)).returncode == 1  # a failed check
-    assert pips("check", str(tmp_path / "none.json")).returncode == 2  # bad input
-    assert pips("simulate", "fido", "--bogus").returncode == 2  # bad usage
-    two = pips("event", "draw", "fido", "--names", "Anna,Bernd")
+    assert here("check", str(bad)).returncode == 1  # a failed check
+    assert here("check", str(tmp_path / "none.json")).returncode == 2  # bad input
+    assert here("simulate", "fido", "--bogus").returncode == 2  # bad usage
+    two = here("event", "draw", "fido", "--names", "Anna,Bernd")
     assert two.returncode == 2 and "at least 3" in two.stderr
 
 
-def test_json_output_parses_and_says_what_the_tables_say(tmp_path: Path) -> None:
+def test_json_output_parses_and_says_what_the_tables_say(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    here = Here(capsys)
     games = tmp_path / "games.jsonl"
-    simulated = pips(
+    simulated = here(
         "simulate", "fido", "-p", "3", "--set", "6", "--hands", "4", "--bots", "greedy",
         "--record", str(games), "--json",
     )  # fmt: skip
     summary = json.loads(simulated.stdout)
     assert summary["games"] == 4 and summary["seeds"] == [1, 4] and summary["records"]
     assert abs(sum(e["win_share"] for e in summary["entrants"]) - 1) < 1e-9
-    checked = json.loads(pips("check", str(games), "--json").stdout)
+    checked = json.loads(here("check", str(games), "--json").stdout)
     assert checked["files"][0]["records"] == 4 and checked["files"][0]["seeded"] == 4
     analysed = json.loads(
-        pips("analyse", str(games), "--game", "2", "--level", "1", "--json").stdout
+        here("analyse", str(games), "--game", "2", "--level", "1", "--json").stdout
     )
     assert analysed["analyses"][0]["record"] == 2 and analysed["analyses"][0]["decisions"]
-    toured = pips(
+    toured = here(
         "tournament", "--game", "fido", "-p", "3", "--set", "6", "--bots", "greedy,random",
         "--hands", "3", "--out", str(tmp_path / "tour"), "--workers", "1", "--json",
     )  # fmt: skip
     assert json.loads(toured.stdout)["tournament"]["deals"] == 3
     database = f"sqlite:///{tmp_path / 'pips.db'}"
-    ranked = pips(
+    ranked = here(
         "ranking", "compute", "--month", "2026-10", "--preview", "--database", database, "--json"
     )
     assert json.loads(ranked.stdout) == {

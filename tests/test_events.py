@@ -9,12 +9,14 @@ from __future__ import annotations
 import csv
 import io
 import random
+import re
 from collections import Counter
 from datetime import datetime
 from itertools import combinations
 from typing import Any
 
 from pips.results.draws import RoundDraw, Table, repeats
+from pips.results.events.book import event_key
 from tests.test_results_server import Person, Site
 
 PLAYERS = [
@@ -411,3 +413,12 @@ def test_a_rounds_results_as_a_german_spreadsheet_all_or_nothing(site: Site) -> 
     assert shown["drawn"][0]["status"] == "closed"
     assert {s["name"]: s["points"] for s in shown["standings"]} == expected
     assert {t["result"]["source"] for t in shown["drawn"][0]["tables"]} == {"csv"}
+
+
+def test_an_event_key_never_looks_like_an_option() -> None:
+    """A key is typed on the command line (``pips event players KEY ...``): one starting
+    with ``-`` was taken for an option (one key in 32 did)."""
+    keys = [event_key() for _ in range(3000)]
+    assert all(key[0].isalnum() and len(key) == 12 for key in keys)
+    assert len(set(keys)) == len(keys)
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]+", key) for key in keys)

@@ -194,7 +194,7 @@ class Events:
                     )
                 )
             row = Event(
-                key=secrets.token_urlsafe(9),
+                key=event_key(),
                 name=name,
                 game=spec.name,
                 options=chosen,
@@ -557,3 +557,12 @@ class Events:
             "late_from": None if player is None or player.first_round == 1 else player.first_round,
             "club": "" if player is None else player.club,
         }
+
+
+def event_key() -> str:
+    """A new event's key: 72 random bits, URL-safe, never starting with ``-`` or ``_``,
+    which a command line would take for an option (``pips event players -jX3…``)."""
+    while True:
+        key = secrets.token_urlsafe(9)
+        if key[0].isalnum():
+            return key
