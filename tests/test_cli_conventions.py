@@ -48,6 +48,11 @@ class Here:
         return subprocess.CompletedProcess(["pips", *args], code, out, err)
 
 
+@pytest.fixture
+def here(capsys: pytest.CaptureFixture[str]) -> Here:
+    return Here(capsys)
+
+
 def command_paths() -> list[list[str]]:
     """Every command and sub-command of ``pips``, as the words that call it."""
     found: list[list[str]] = [[]]
@@ -120,10 +125,7 @@ def test_the_shell_completes_commands_options_and_games(tmp_path: Path) -> None:
     assert "pips.sh" in (tmp_path / ".bashrc").read_text()
 
 
-def test_no_file_is_overwritten_without_force(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    here = Here(capsys)
+def test_no_file_is_overwritten_without_force(tmp_path: Path, here: Here) -> None:
     games = tmp_path / "games.jsonl"
     analyses = tmp_path / "analysis"
     database = f"sqlite:///{tmp_path / 'pips.db'}"
@@ -175,10 +177,7 @@ def test_no_file_is_overwritten_without_force(
     assert both.returncode == 2 and "--force and --append" in both.stderr
 
 
-def test_file_problems_are_said_in_plain_words(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    here = Here(capsys)
+def test_file_problems_are_said_in_plain_words(tmp_path: Path, here: Here) -> None:
     latin = tmp_path / "Ergebnisse.json"
     latin.write_bytes("Jürgen".encode("cp1252"))
     cases = {
@@ -194,10 +193,7 @@ def test_file_problems_are_said_in_plain_words(
         assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
 
 
-def test_each_exit_status_has_one_meaning(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    here = Here(capsys)
+def test_each_exit_status_has_one_meaning(tmp_path: Path, here: Here) -> None:
     good = tmp_path / "good.jsonl"
     made = here("simulate", "fido", "-p", "3", "--set", "6", "--hands", "1", "--record", str(good))
     assert made.returncode == 0, made.stderr
@@ -213,10 +209,7 @@ def test_each_exit_status_has_one_meaning(
     assert two.returncode == 2 and "at least 3" in two.stderr
 
 
-def test_json_output_parses_and_says_what_the_tables_say(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    here = Here(capsys)
+def test_json_output_parses_and_says_what_the_tables_say(tmp_path: Path, here: Here) -> None:
     games = tmp_path / "games.jsonl"
     simulated = here(
         "simulate", "fido", "-p", "3", "--set", "6", "--hands", "4", "--bots", "greedy",
