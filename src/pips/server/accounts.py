@@ -444,6 +444,9 @@ class Accounts:
                 )
 
         await asyncio.to_thread(write)
+        # Just written as seen: the next minute's requests need not write it again (and a
+        # late write could otherwise land after a newer value).
+        self._touched[digest] = time.monotonic()
         if who.guest is not None:
             for cached, known in list(self._cache.items()):
                 if known is not None and known.guest == who.guest:
