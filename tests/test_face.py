@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pips.bots.base import GreedyBot
+from pips.core.errors import OptionError
 from pips.core.moves import Move, Play
 from pips.core.notation import NotationError, move_text, read_move
 from pips.core.tiles import double_set
@@ -214,12 +215,35 @@ def test_every_game_declares_its_face() -> None:
         options = spec.options_from_json(dict(spec.defaults) or {"players": spec.players[0]})
         traits = spec.traits(options)
         assert traits.players == options.players and traits.top == options.set
-        assert spec.traits(options.to_json()) == traits  # from a view's JSON, the same
+        again = spec.options_from_json(options.to_json())  # as a record keeps them
+        assert again == options and spec.traits(again) == traits
         assert spec.new_layout(options).tiles == []
         assert options.set in spec.sets
         assert all(len(team) == (2 if spec.pairs else 1) for team in spec.teams(4))
         assert spec.pass_verb() in ("passes", "knocks")
         assert spec.explain.__doc__
+
+
+def test_what_a_game_is_no_option_changes() -> None:
+    """Pairs and scoring plays are read from the traits of a game's example options: every
+    option's every offered value leaves them as they are (a form's choices, and a
+    number's both bounds), so the edges may ask the game without asking its options."""
+    for spec in all_games():
+        base = spec.example.to_json()
+        tried = 0
+        for form in spec.form():
+            values = form.choices or (form.minimum, form.maximum)
+            for value in values:
+                try:
+                    options = spec.options_from_json({**base, form.name: value})
+                except OptionError:
+                    continue  # a value that needs another option to change with it
+                for first in (True, False):
+                    traits = spec.traits(options, first)
+                    assert traits.pairs == spec.pairs, (spec.name, form.name, value)
+                    assert traits.scores_during_hand == spec.scores_during_hand
+                tried += 1
+        assert tried >= len(spec.form()), spec.name
 
 
 def test_every_whole_number_option_is_bounded_both_ways() -> None:

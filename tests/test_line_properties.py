@@ -15,7 +15,7 @@ from pips.core.moves import Draw, Pass, Play
 from pips.core.outcome import Ending
 from pips.core.tiles import double_set
 from pips.core.view import SPECTATOR
-from pips.games import doubles, family, partnership
+from pips.games import doubles, draw, family, partnership
 from pips.games.common import HandState, places_by_pips
 from pips.games.match import Match
 from pips.games.registry import find_game
@@ -70,7 +70,7 @@ def check_hand_invariants(state: HandState) -> None:
     """Tiles conserved (C-02); the open points are the free halves of the layout."""
     laid = [laid.tile for laid in state.layout.tiles]
     held = [t for hand in state.hands for t in hand]
-    assert Counter([*laid, *held, *state.stock]) == Counter(double_set(state.options.set))
+    assert Counter([*laid, *held, *state.stock]) == Counter(double_set(state.options.top))
 
 
 def play_match(game: str, options: dict[str, Any], seed: int) -> Match:
@@ -137,12 +137,13 @@ def check_result(game: str, state: HandState, before: list[int]) -> None:
         assert out is not None and pips[out] == 0
     else:
         assert out is None and ended_by_rules(state)
+    options = state.options
     if game == "family":
         expected = family.hand_points(pips, out)
-    elif game == "doubles" or (game == "draw" and state.options.match_scoring):
+    elif game == "doubles" or (isinstance(options, draw.DrawOptions) and options.match_scoring):
         expected = doubles.hand_points(pips, out)
-    elif game == "partnership":
-        expected = partnership.hand_points(pips, out, state.options.block_points)
+    elif isinstance(options, partnership.PartnershipOptions):
+        expected = partnership.hand_points(pips, out, options.block_points)
     else:
         expected = [0] * len(pips)
     assert list(result.points) == expected

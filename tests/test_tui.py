@@ -198,7 +198,7 @@ def test_the_fido_hand_is_in_ratzek_order_and_the_partnership_hand_as_taken(
                 rows = ratzek_rows(view.hand, 7)
                 assert found == [t for row in rows for t in row]
                 assert shown.count("┆") == len(rows) - 1  # rows of pairs k, 7-k (F-03)
-            elif view.game == "partnership" and not view.options["allow_hand_sorting"]:
+            elif view.game == "partnership" and not view.options.to_json()["allow_hand_sorting"]:
                 assert found == list(view.hand)  # PT-03: as taken
             else:
                 assert found == sorted(view.hand, key=lambda t: (t.high, t.low), reverse=True)

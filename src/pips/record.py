@@ -412,7 +412,7 @@ def replay(record: Mapping[str, Any]) -> Replay:
     if seed is not None and getattr(options, "deal_mode", "automatic") == "automatic":
         dealer = random.Random(seed)
         rule = spec.lots(options)
-        if rule is not None and draw_lots(options.players, rule, options.set, dealer) != lots:
+        if rule is not None and draw_lots(options.players, rule, options.top, dealer) != lots:
             raise RecordError(
                 phrase("the lots are not the ones seed {seed} gives", seed=seed), rule="C-06"
             )
@@ -493,7 +493,7 @@ def _replay_hand(
         # the engine must refuse to start it.
         check = match.spec.from_deal
         try:
-            check_partition(match.options.set, void_hands, void_stock, "C-06")
+            check_partition(match.options.top, void_hands, void_stock, "C-06")
             check(match.options, void_hands, void_stock)
         except RuleError as exc:
             if exc.rule == "C-06":
@@ -626,8 +626,8 @@ class Checked:
 def provenance(record: Mapping[str, Any]) -> list[str]:
     """Where each hand's deal of a (valid) record came from: ``committed``, ``seeded``,
     ``by hand`` or ``unverified`` (see :class:`Checked`)."""
-    options = record.get("options") or {}
-    by_hand = isinstance(options, Mapping) and options.get("deal_mode") == "manual"
+    spec = find_game(str(record["game"]))
+    by_hand = spec.dealt_by_hand(spec.options_from_json(record["options"]))
     found = []
     for hand in record.get("hands") or []:
         if isinstance(hand, Mapping) and "commitment" in hand:

@@ -220,7 +220,7 @@ def _line_terms(
     players = len(view.hand_sizes)
     me = view.seat
     next_seat = (me + 1) % players
-    top = int(view.options["set"])
+    top = view.options.top
     terms: list[tuple[float, str]] = [
         (L.pips * tile.pips, phrase("sheds {pips} pips", pips=tile.pips))
     ]

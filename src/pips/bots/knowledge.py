@@ -141,7 +141,7 @@ class Knowledge:
     def of(cls, view: View, weigh: bool = False) -> Knowledge:
         """The facts of ``view``; with ``weigh``, also the plays :meth:`likelihood`
         weighs (a fitting set per play, so not free)."""
-        top = int(view.options["set"])
+        top = view.options.top
         players = len(view.hand_sizes)
         face_up = [set(tiles) for tiles in view.set_aside] or [set() for _ in range(players)]
         laid = {laid.tile for laid in view.layout.tiles}

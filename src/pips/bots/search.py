@@ -43,7 +43,7 @@ from pips.core.errors import OptionError
 from pips.core.legal import representatives
 from pips.core.moves import Move
 from pips.core.phrase import phrase
-from pips.core.view import Event, View
+from pips.core.view import Event, Options, View
 from pips.games.registry import all_games, find_game
 from pips.games.traits import HandScoring
 
@@ -148,7 +148,7 @@ class SearchBot:
         """The model of play that weighs sampled deals (``None``: the game's, see
         :meth:`weighing`)."""
         self.name = f"search:{level}" if level != "normal" else "search"
-        self._rules: dict[tuple[str, str, bool], FastRules] = {}
+        self._rules: dict[tuple[Options, bool], FastRules] = {}
         self._solvers: dict[int, Solver] = {}
         self.playouts_done = 0
         self.deals_solved = 0
@@ -311,7 +311,7 @@ class SearchBot:
 
     def _fast_rules(self, view: View) -> FastRules:
         first = view.hand_number == 1
-        key = (view.game, repr(sorted(view.options.items())), first)
+        key = (view.options, first)
         rules = self._rules.get(key)
         if rules is None:
             traits = find_game(view.game).traits(view.options, first)

@@ -269,7 +269,7 @@ def _ask_hands(
     asked again, the hands before it kept; ``undo`` takes back the hand before. A hand
     of the wrong size is a misdeal only when the person says so: more often it is a slip
     of the keyboard. ``None`` when the input ends first."""
-    top, size = int(options.set), int(options.hand_size)
+    top, size = options.top, options.hand_size
     hands = list(hands or [])
     while len(hands) < len(seats):
         name = seats[len(hands)]

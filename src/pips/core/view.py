@@ -6,14 +6,35 @@ built by the game state, never by hand, and holds no reference to the live state
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from pips.core.layout import LayoutView
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import HandResult
 from pips.core.tiles import Tile
+
+
+class Options(Protocol):
+    """What every game's options say, whatever the game: a game's own typed, frozen
+    options (:class:`pips.games.options.GameOptions`) say more, and only its own module
+    reads the rest."""
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def top(self) -> int:
+        """The set: double-``top``."""
+        ...
+
+    @property
+    def clockwise(self) -> bool:
+        """Play goes clockwise (C-05)."""
+        ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
 
 SPECTATOR = -1
 """The seat number of a view that holds no hand."""
@@ -49,7 +70,7 @@ class View:
     """One seat's knowledge of a hand (``seat == SPECTATOR`` for the public view)."""
 
     game: str
-    options: Mapping[str, Any]
+    options: Options
     seat: int
     turn: int | None
     hand: tuple[Tile, ...]
@@ -73,7 +94,7 @@ class View:
         far are left out (a live client follows them one event at a time)."""
         out = {
             "game": self.game,
-            "options": dict(self.options),
+            "options": self.options.to_json(),
             "seat": self.seat,
             "turn": self.turn,
             "hand": [t.to_json() for t in self.hand],

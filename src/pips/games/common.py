@@ -11,7 +11,7 @@ says differently, so that it reads like that section.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, NamedTuple, Self
+from typing import ClassVar, NamedTuple, Self
 
 from pips.core.deal import Deal, check_partition
 from pips.core.errors import DealError, IllegalMoveError
@@ -23,7 +23,8 @@ from pips.core.outcome import Ending, HandResult, competition_ranks
 from pips.core.phrase import N_, Phrase, personal, phrase
 from pips.core.tiles import Tile, iter_doubles
 from pips.core.view import SPECTATOR, Event, View
-from pips.games.traits import DrawRule, Fit, HandTraits, LayoutKind, new_layout
+from pips.games.options import GameOptions
+from pips.games.traits import DrawRule, Fit, LayoutKind, new_layout
 
 __all__ = ["DrawRule", "HandContext", "HandState"]
 
@@ -70,10 +71,11 @@ class HandState:
     """A hand in progress, of any game. Change it only through :meth:`play`.
 
     The turn is the same in every game (lay a tile, or draw, or pass, then the next
-    seat) and is written once here. A game subclasses it, declares its traits
-    (:meth:`traits_for`) and the rule ids its errors cite, and overrides the hooks where
-    its rules differ: :meth:`_opener`, :meth:`_openings`, :meth:`_plays`,
-    :meth:`_fitting`, :meth:`_scored`, :meth:`_score`. Legality is decided once per
+    seat) and is written once here. A game declares its traits on its options
+    (:meth:`~pips.games.options.GameOptions.traits`), subclasses this with the rule ids
+    its errors cite, and overrides the hooks where its rules differ: :meth:`_opener`,
+    :meth:`_openings`, :meth:`_plays`, :meth:`_fitting`, :meth:`_scored`,
+    :meth:`_score`. Legality is decided once per
     position: :meth:`legal_moves` lists the moves, and :meth:`play` applies a listed
     move without checking it again; only a move that is not listed is examined, to say
     which rule refuses it.
@@ -96,15 +98,12 @@ class HandState:
     """The rule for the number of tiles dealt (default: :attr:`RULE_DEAL`)."""
     RULE_FIT: ClassVar[str] = ""
     """The rule for where a tile may be laid (default: :attr:`RULE_PLAY`)."""
-    SCORES_PLAYS: ClassVar[bool] = False
-    """Plays score as they are made: :meth:`_scored` makes their events."""
-
-    options: Any
+    options: GameOptions
     layout: Layout
 
     def __init__(
         self,
-        options: Any,
+        options: GameOptions,
         hands: Sequence[Sequence[Tile]],
         stock: Sequence[Tile] | None = None,
         voided: Sequence[tuple[Sequence[Sequence[Tile]], Sequence[Tile]]] = (),
@@ -126,9 +125,9 @@ class HandState:
             )
         if stock is None:
             stock = self._stock_not_given(hands)
-        check_partition(options.set, hands, stock, self.RULE_DEAL)
+        check_partition(options.top, hands, stock, self.RULE_DEAL)
         self._check_hand_sizes(hands)
-        self.traits = self.traits_for(options, context.previous_opener is None)
+        self.traits = options.traits(context.previous_opener is None)
         self.dealt = Deal.of(hands, stock, voided)
         self.context = context
         self.hands = [Hand(h) for h in hands]
@@ -151,20 +150,6 @@ class HandState:
         self.turn = self.opener = self._opener()
 
     # -- what the game declares ---------------------------------------------------------
-
-    @classmethod
-    def traits_for(cls, options: Any, first_hand: bool = True) -> HandTraits:
-        """The game's traits for a hand with ``options`` (see :mod:`pips.games.traits`)."""
-        raise NotImplementedError
-
-    @classmethod
-    def entry_result(
-        cls, points: Sequence[int], pips: Sequence[int], out: int | None
-    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """Final scores and places of a finished game from its sheet: the points as
-        totalled (a match's scores), highest first, equal totals sharing a place."""
-        final = tuple(points)
-        return final, competition_ranks(final)
 
     @property
     def draw_rule(self) -> DrawRule:
@@ -317,7 +302,7 @@ class HandState:
             raise ValueError(f"there is no seat {seat} (seats are 0 to {self.players - 1})")
         return View(
             game=self.game,
-            options=self.options.to_json(),
+            options=self.options,
             seat=seat,
             turn=self.current_seat,
             hand=hand,
@@ -413,7 +398,7 @@ class HandState:
             self.layout.open_with(tile, seat)
         else:
             self.layout.attach(tile, move.touching, move.end, seat, move.inline)
-        event = self._scored(seat, move) if self.SCORES_PLAYS else Event(seat, move)
+        event = self._scored(seat, move) if self.traits.scores_during_hand else Event(seat, move)
         if not self.hands[seat]:
             self._finish(Ending.OUT, seat)
         return event
@@ -523,7 +508,7 @@ class HandState:
             # Every tile not laid is in a hand and fits any end of its number, so the
             # hand is blocked exactly when every tile of every open number is laid
             # (PT-09's note); no need to look at the hands.
-            full = self.options.set + 1
+            full = self.options.top + 1
             laid_with = self.layout.laid_with
             if all(laid_with(v) == full for v in self.layout.end_values()):
                 self._finish(Ending.BLOCKED, None)

@@ -195,6 +195,26 @@ class DoublesOptions(GameOptions):
         if self.set_rule is SetRule.DOUBLE_SIX and self.set < 6:
             raise OptionError("DB-04", phrase("double-{set} has no 6-6 to set", set=self.set))
 
+    def traits(self, first_hand: bool = True) -> HandTraits:
+        assert self.set is not None
+        six = self.set_rule is SetRule.DOUBLE_SIX
+        return HandTraits(
+            players=self.players,
+            top=self.set,
+            hand_size=self.hand_size,
+            # DB-05: the set double is a spinner, unless the table plays a plain line.
+            layout=(LayoutKind.SPINNER if self.spinner is Spinner.SET_DOUBLE else LayoutKind.LINE),
+            draw=(
+                DrawRule.NONE
+                if self.draw_rule is DrawingRule.NO_DRAW
+                else DrawRule.UNTIL_PLAYABLE  # DB-08
+            ),
+            opening=Opening.SIX_SIX if six else Opening.HIGHEST_DOUBLE,  # DB-04
+            fit=Fit.DOUBLE_OPENS,  # DB-06
+            scoring=HandScoring.WINNER_TAKES,  # DB-10 to DB-12
+            redeal=Redeal.NO_SIX_SIX if six else Redeal.NO_DOUBLE,  # DB-04
+        )
+
 
 def _can_set(options: DoublesOptions) -> Callable[[Sequence[Sequence[Tile]]], bool]:
     if options.set_rule is SetRule.DOUBLE_SIX:
@@ -239,29 +259,6 @@ class DoublesState(HandState):
     RULE_END = "DB-09"
 
     options: DoublesOptions
-
-    @classmethod
-    def traits_for(cls, options: DoublesOptions, first_hand: bool = True) -> HandTraits:
-        assert options.set is not None
-        six = options.set_rule is SetRule.DOUBLE_SIX
-        return HandTraits(
-            players=options.players,
-            top=options.set,
-            hand_size=options.hand_size,
-            # DB-05: the set double is a spinner, unless the table plays a plain line.
-            layout=(
-                LayoutKind.SPINNER if options.spinner is Spinner.SET_DOUBLE else LayoutKind.LINE
-            ),
-            draw=(
-                DrawRule.NONE
-                if options.draw_rule is DrawingRule.NO_DRAW
-                else DrawRule.UNTIL_PLAYABLE  # DB-08
-            ),
-            opening=Opening.SIX_SIX if six else Opening.HIGHEST_DOUBLE,  # DB-04
-            fit=Fit.DOUBLE_OPENS,  # DB-06
-            scoring=HandScoring.WINNER_TAKES,  # DB-10 to DB-12
-            redeal=Redeal.NO_SIX_SIX if six else Redeal.NO_DOUBLE,  # DB-04
-        )
 
     def _set_double(self) -> tuple[int, Tile]:
         """DB-04: who sets which double."""

@@ -121,6 +121,22 @@ class DrawOptions(GameOptions):
     def derived(self) -> dict[str, Any]:
         return {"hand_size": self.hand_size}
 
+    def traits(self, first_hand: bool = True) -> HandTraits:
+        assert self.set is not None
+        return HandTraits(
+            players=self.players,
+            top=self.set,
+            hand_size=self.hand_size,
+            layout=LayoutKind.LINE,  # DR-03
+            branching=self.doubles_branch,
+            draw=DrawRule.UNTIL_PLAYABLE,  # DR-05
+            opening=Opening.DOUBLE_OR_HEAVIEST,  # DR-02
+            fit=Fit.PLAIN,
+            # DR-10: with match scoring, hands score as in Doubles.
+            scoring=(HandScoring.WINNER_TAKES if self.match_scoring else HandScoring.PLACES_ONLY),
+            redeal=Redeal.NEVER,
+        )
+
 
 def deal(options: DrawOptions, rng: random.Random) -> Deal:
     """DR-01: never dealt again; without a double the heaviest tile leads (DR-02)."""
@@ -139,32 +155,6 @@ class DrawState(HandState):
     RULE_END = "DR-06"
 
     options: DrawOptions
-
-    @classmethod
-    def traits_for(cls, options: DrawOptions, first_hand: bool = True) -> HandTraits:
-        assert options.set is not None
-        return HandTraits(
-            players=options.players,
-            top=options.set,
-            hand_size=options.hand_size,
-            layout=LayoutKind.LINE,  # DR-03
-            branching=options.doubles_branch,
-            draw=DrawRule.UNTIL_PLAYABLE,  # DR-05
-            opening=Opening.DOUBLE_OR_HEAVIEST,  # DR-02
-            fit=Fit.PLAIN,
-            # DR-10: with match scoring, hands score as in Doubles.
-            scoring=(
-                HandScoring.WINNER_TAKES if options.match_scoring else HandScoring.PLACES_ONLY
-            ),
-            redeal=Redeal.NEVER,
-        )
-
-    @classmethod
-    def entry_result(
-        cls, points: Sequence[int], pips: Sequence[int], out: int | None
-    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """DR-07, DR-08: whoever went out, then the fewest pips; no points."""
-        return tuple(0 for _ in pips), places_by_pips(pips, out)
 
     def _lead(self) -> tuple[int, Play]:
         """DR-02: the highest double, else the heaviest tile (C-04) held."""
@@ -222,6 +212,13 @@ def explain(options: DrawOptions, result: HandResult, names: Sequence[str]) -> s
     )
 
 
+def entry_result(
+    points: Sequence[int], pips: Sequence[int], out: int | None
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """DR-07, DR-08: whoever went out, then the fewest pips; no points."""
+    return tuple(0 for _ in pips), places_by_pips(pips, out)
+
+
 GAME = GameSpec(
     name=NAME,
     title=N_("Draw game"),
@@ -237,6 +234,7 @@ GAME = GameSpec(
     deal=deal,
     explain=explain,
     entry=EntryColumns(None, pips=True, out=True, out_rule="DR-07"),
+    entry_result=entry_result,
     sheet=SheetKind.ONE_HAND,
     sheet_rule=lambda options: phrase(
         "One hand. The winner went out first or, in a blocked hand, holds the fewest "

@@ -22,16 +22,17 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from pips.core.deal import Deal
 from pips.core.layout import Layout
 from pips.core.lots import LotRule
 from pips.core.moves import At, Move, Play
-from pips.core.outcome import HandResult
+from pips.core.outcome import HandResult, competition_ranks
 from pips.core.phrase import Phrase, joined, phrase
 from pips.core.tiles import Tile, set_size
-from pips.core.view import View
+from pips.core.view import Options, View
 from pips.games.common import HandContext, HandState
 from pips.games.options import GameOptions
 from pips.games.traits import EntryColumns, HandTraits, SheetKind, new_layout
@@ -71,6 +72,15 @@ def single_hand(options: Any) -> int | None:
 
 def no_lots(options: Any) -> LotRule | None:
     return None
+
+
+def totals_ranked(
+    points: Sequence[int], pips: Sequence[int], out: int | None
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Final scores and places from a sheet: the points as totalled (a match's scores),
+    highest first, equal totals sharing a place."""
+    final = tuple(points)
+    return final, competition_ranks(final)
 
 
 def by_number(view: View) -> list[list[Tile]]:
@@ -138,10 +148,6 @@ class GameSpec:
     """How the seats are drawn before a match, if they are."""
     hand_rows: Callable[[View], list[list[Tile]]] = by_number
     """A seat's hand in the order players of the game hold it, row by row."""
-    pairs: bool = False
-    """Seats play in two pairs, partners opposite (0 and 2 against 1 and 3)."""
-    scores_during_hand: bool = False
-    """Plays score as they are made (FIDO, F-15), not only at the end of a hand."""
     pass_word: str = "pass"
     """What a player who can do nothing does: ``pass``, or ``knock`` (PT-07)."""
     false_knocks: Callable[[Any], bool] = lambda options: False
@@ -161,9 +167,11 @@ class GameSpec:
     """The sets the game is played with (forms, the sheet's hand-size table)."""
     defaults: Mapping[str, Any] = field(default_factory=dict)
     """Options a form fills in before the player chooses (e.g. FIDO's players)."""
-    _traits: dict[Any, HandTraits] = field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
+    entry_result: Callable[
+        [Sequence[int], Sequence[int], int | None], tuple[tuple[int, ...], tuple[int, ...]]
+    ] = totals_ranked
+    """``(points, pips, out)``: the final scores and places of a finished game from what
+    is written on its sheet (points, pips left, who went out), by the game's own rule."""
 
     # -- building ---------------------------------------------------------------------
 
@@ -189,20 +197,31 @@ class GameSpec:
 
     # -- the traits ---------------------------------------------------------------------
 
-    def traits(self, options: Any, first_hand: bool = True) -> HandTraits:
-        """The rules of a hand with ``options`` (a dataclass or its JSON form);
-        ``first_hand`` matters only to who opens (PT-05)."""
-        if not isinstance(options, Mapping):
-            return self.state.traits_for(options, first_hand)
-        # Bots ask at every decision, with the view's options: read them once.
-        key = (tuple(sorted(options.items())), first_hand)
-        traits = self._traits.get(key)
-        if traits is None:
-            if len(self._traits) > 512:
-                self._traits.clear()  # options are few in practice; never let them pile up
-            chosen = self.options_from_json(options)
-            traits = self._traits[key] = self.state.traits_for(chosen, first_hand)
-        return traits
+    def traits(self, options: Options, first_hand: bool = True) -> HandTraits:
+        """The rules of a hand with ``options`` (the game's typed options, as a state
+        and every view carry them); ``first_hand`` matters only to who opens (PT-05)."""
+        assert isinstance(options, self.options), options
+        return options.traits(first_hand)
+
+    @cached_property
+    def example(self) -> GameOptions:
+        """The options a form starts from: what the game is whatever is chosen."""
+        chosen: GameOptions = self.options_from_json(
+            dict(self.defaults) or {"players": self.players[0]}
+        )
+        return chosen
+
+    @property
+    def pairs(self) -> bool:
+        """Seats play in two pairs, partners opposite (0 and 2 against 1 and 3): the
+        game's nature, which no option changes (``tests/test_face.py``)."""
+        return self.traits(self.example).pairs
+
+    @property
+    def scores_during_hand(self) -> bool:
+        """Plays score as they are made (FIDO, F-15), not only at the end of a hand:
+        the game's nature, which no option changes (``tests/test_face.py``)."""
+        return self.traits(self.example).scores_during_hand
 
     def new_layout(self, options: Any) -> Layout:
         """An empty layout of the kind this game plays on."""
@@ -303,10 +322,3 @@ class GameSpec:
         if self.pairs:
             return tuple((s, s + 2) for s in range(players // 2))
         return tuple((seat,) for seat in range(players))
-
-    def entry_result(
-        self, points: Sequence[int], pips: Sequence[int], out: int | None
-    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The final scores and places of a finished game from what is written on its
-        sheet (points, pips left, who went out), by the game's own rule."""
-        return self.state.entry_result(points, pips, out)

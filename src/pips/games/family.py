@@ -122,6 +122,20 @@ class FamilyOptions(GameOptions):
     def hand_size(self) -> int:
         return HAND_SIZE
 
+    def traits(self, first_hand: bool = True) -> HandTraits:
+        return HandTraits(
+            players=self.players,
+            top=SET,
+            hand_size=HAND_SIZE,
+            layout=LayoutKind.LINE,  # FA-04
+            branching=self.doubles_branch,
+            draw=DrawRule.ONE_AND_WAIT,  # FA-06
+            opening=Opening.HIGHEST_DOUBLE,  # FA-02, FA-10
+            fit=Fit.PLAIN,
+            scoring=HandScoring.WINNER_GAINS_DIFFERENCE,  # FA-08
+            redeal=Redeal.NO_DOUBLE,  # FA-02
+        )
+
 
 def deal(options: FamilyOptions, rng: random.Random) -> Deal:
     """FA-01, FA-02: five tiles each, dealt again until somebody holds a double."""
@@ -153,21 +167,6 @@ class FamilyState(HandState):
     RULE_END = "FA-07"
 
     options: FamilyOptions
-
-    @classmethod
-    def traits_for(cls, options: FamilyOptions, first_hand: bool = True) -> HandTraits:
-        return HandTraits(
-            players=options.players,
-            top=SET,
-            hand_size=HAND_SIZE,
-            layout=LayoutKind.LINE,  # FA-04
-            branching=options.doubles_branch,
-            draw=DrawRule.ONE_AND_WAIT,  # FA-06
-            opening=Opening.HIGHEST_DOUBLE,  # FA-02, FA-10
-            fit=Fit.PLAIN,
-            scoring=HandScoring.WINNER_GAINS_DIFFERENCE,  # FA-08
-            redeal=Redeal.NO_DOUBLE,  # FA-02
-        )
 
     def _opener(self) -> int:
         holder = highest_double_holder(self.hands, SET)

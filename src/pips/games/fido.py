@@ -159,6 +159,22 @@ class FidoOptions(GameOptions):
         """The divisor and hand size, written into records so a reader can see them."""
         return {"divisor": self.divisor, "hand_size": self.hand_size}
 
+    def traits(self, first_hand: bool = True) -> HandTraits:
+        return HandTraits(
+            players=self.players,
+            top=self.set,
+            hand_size=self.hand_size,
+            layout=LayoutKind.CROSS,  # F-04 to F-10
+            draw=DrawRule.ONE_AND_WAIT,  # F-17
+            opening=Opening.HIGHEST_DOUBLE,  # F-09
+            fit=Fit.PLAIN,
+            scoring=HandScoring.DIVISOR,  # F-15, F-21
+            redeal=Redeal.NO_DOUBLE,  # F-12
+            divisor=self.divisor,
+            mother_theresa=self.mother_theresa,
+            doubles_at_end=_DOUBLES_AT_END[self.doubles_inline],
+        )
+
 
 def count_after(count: int, move: Play) -> int:
     """The count ``S`` after ``move`` is laid on a layout whose count is ``count``.
@@ -182,11 +198,18 @@ def points_for(count: int, divisor: int) -> int:
     return count // divisor if count % divisor == 0 else 0
 
 
+def options_of(view: View) -> FidoOptions:
+    """A FIDO view's options, as FIDO's own type."""
+    options = view.options
+    assert isinstance(options, FidoOptions), options
+    return options
+
+
 def immediate_points(view: View, move: Move) -> int:
     """What ``move`` would score at once, from what a seat can see (for bots, hints)."""
     if not isinstance(move, Play):
         return 0
-    return points_for(count_after(view.layout.count, move), int(view.options["divisor"]))
+    return points_for(count_after(view.layout.count, move), options_of(view).divisor)
 
 
 _DOUBLES_AT_END = {
@@ -227,7 +250,6 @@ class FidoState(HandState):
     RULE_DRAW = "F-17"
     RULE_EMPTY_STOCK = "F-18"
     RULE_END = "F-19"
-    SCORES_PLAYS = True  # F-15
 
     options: FidoOptions
     layout: CrossLayout
@@ -250,31 +272,6 @@ class FidoState(HandState):
         self._divisor = options.divisor
         self._short = [max(0, options.hand_size - len(h)) for h in hands]
         super().__init__(options, hands, stock, voided, context)
-
-    @classmethod
-    def traits_for(cls, options: FidoOptions, first_hand: bool = True) -> HandTraits:
-        return HandTraits(
-            players=options.players,
-            top=options.set,
-            hand_size=options.hand_size,
-            layout=LayoutKind.CROSS,  # F-04 to F-10
-            draw=DrawRule.ONE_AND_WAIT,  # F-17
-            opening=Opening.HIGHEST_DOUBLE,  # F-09
-            fit=Fit.PLAIN,
-            scoring=HandScoring.DIVISOR,  # F-15, F-21
-            redeal=Redeal.NO_DOUBLE,  # F-12
-            divisor=options.divisor,
-            mother_theresa=options.mother_theresa,
-            doubles_at_end=_DOUBLES_AT_END[options.doubles_inline],
-        )
-
-    @classmethod
-    def entry_result(
-        cls, points: Sequence[int], pips: Sequence[int], out: int | None
-    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """F-21: running points less the pips left; highest first."""
-        result = hand_result(Ending.OUT, out, points, pips)
-        return result.final, result.ranks
 
     # -- construction -------------------------------------------------------------------
 
@@ -591,7 +588,7 @@ def ratzek_rows(tiles: Sequence[Tile], divisor: int) -> list[list[Tile]]:
 
 def hand_rows(view: View) -> list[list[Tile]]:
     """FIDO players hold their tiles in the Ratzek order (F-03)."""
-    return ratzek_rows(view.hand, int(view.options["divisor"]))
+    return ratzek_rows(view.hand, options_of(view).divisor)
 
 
 def explain(options: FidoOptions, result: HandResult, names: Sequence[str]) -> str:
@@ -636,6 +633,14 @@ def hand_points(options: FidoOptions) -> PointsBound:
     )
 
 
+def entry_result(
+    points: Sequence[int], pips: Sequence[int], out: int | None
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """F-21: running points less the pips left; highest first."""
+    result = hand_result(Ending.OUT, out, points, pips)
+    return result.final, result.ranks
+
+
 GAME = GameSpec(
     name=NAME,
     title=N_("FIDO divisor game"),
@@ -651,6 +656,7 @@ GAME = GameSpec(
     deal=deal,
     explain=explain,
     entry=EntryColumns(N_("running points"), pips=True, out=True, out_rule="F-19"),
+    entry_result=entry_result,
     sheet=SheetKind.SCORING_PLAYS,
     sheet_rule=sheet_rule,
     hand_points=hand_points,
@@ -659,7 +665,6 @@ GAME = GameSpec(
     immediate_points=immediate_points,
     count_after=count_of,
     hand_rows=hand_rows,
-    scores_during_hand=True,
     side_word="naked side",
     manual_deal=True,
     dealt_by_hand=lambda options: options.deal_mode is DealMode.MANUAL,

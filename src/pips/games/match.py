@@ -68,7 +68,7 @@ class Match:
         self.target = spec.target(options)
         rule = spec.lots(options)
         if lots is None and rule is not None and rng is not None:
-            lots = draw_lots(options.players, rule, options.set, rng)
+            lots = draw_lots(options.players, rule, options.top, rng)
         self.lots = lots
         self.hands: list[GameState] = []
         self.scores = [0] * options.players

@@ -12,10 +12,21 @@ import dataclasses
 import types
 from collections.abc import Mapping
 from enum import StrEnum
-from typing import Any, ClassVar, NamedTuple, Self, Union, get_args, get_origin, get_type_hints
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    NamedTuple,
+    Self,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 from pips.core.errors import OptionError
 from pips.core.phrase import phrase
+from pips.games.traits import HandTraits
 
 
 class Direction(StrEnum):
@@ -89,6 +100,15 @@ class GameOptions:
     FIXED: ClassVar[Mapping[str, Any]] = {}
     """Parameters fixed by the rules, e.g. the family game's hand size; shown, never set."""
 
+    if TYPE_CHECKING:
+        # Every game has these, as an option or fixed by its rules (a property).
+
+        @property
+        def players(self) -> int: ...
+
+        @property
+        def hand_size(self) -> int: ...
+
     def __post_init__(self) -> None:
         hints = get_type_hints(type(self))
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
@@ -156,6 +176,27 @@ class GameOptions:
 
     def check(self) -> None:
         """Rules between options (ranges, combinations); raise :class:`OptionError`."""
+
+    def traits(self, first_hand: bool = True) -> HandTraits:
+        """The rules of a hand under these options, declared once by each game: the
+        rules engine, the playout kernel's rule vector, the bots and the clients all
+        read them (:mod:`pips.games.traits`). ``first_hand`` matters only to who opens
+        (PT-05)."""
+        raise NotImplementedError
+
+    @property
+    def top(self) -> int:
+        """The set: double-``top`` (an option, or fixed by the game)."""
+        top = getattr(self, "set", None)
+        if top is None:
+            top = self.FIXED["set"]
+        return int(top)
+
+    @property
+    def clockwise(self) -> bool:
+        """Play goes clockwise (C-05): an option, or fixed by the game."""
+        direction = getattr(self, "direction", None) or self.FIXED.get("direction")
+        return direction != Direction.COUNTER_CLOCKWISE
 
     def derived(self) -> dict[str, Any]:
         """Values that follow from the options (a hand size, a divisor), for records."""

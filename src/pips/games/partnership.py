@@ -153,6 +153,20 @@ class PartnershipOptions(GameOptions):
     def hand_size(self) -> int:
         return HAND_SIZE
 
+    def traits(self, first_hand: bool = True) -> HandTraits:
+        losers = self.block_points is BlockPoints.LOSERS_ONLY
+        return HandTraits(
+            players=PLAYERS,
+            top=SET,
+            hand_size=HAND_SIZE,
+            layout=LayoutKind.LINE,  # PT-06
+            draw=DrawRule.NONE,  # PT-07: there is no drawing
+            opening=Opening.SIX_SIX if first_hand else Opening.ANY_TILE,  # PT-05
+            fit=Fit.PLAIN,
+            scoring=HandScoring.PAIRS_LOSERS_ONLY if losers else HandScoring.PAIRS_ALL_HANDS,
+            redeal=Redeal.FIVE_DOUBLES,  # PT-04
+        )
+
 
 def partner(seat: int) -> int:
     """Partners sit opposite (SPEC 5.1)."""
@@ -211,21 +225,6 @@ class PartnershipState(HandState):
     RULE_END = "PT-09"
 
     options: PartnershipOptions
-
-    @classmethod
-    def traits_for(cls, options: PartnershipOptions, first_hand: bool = True) -> HandTraits:
-        losers = options.block_points is BlockPoints.LOSERS_ONLY
-        return HandTraits(
-            players=PLAYERS,
-            top=SET,
-            hand_size=HAND_SIZE,
-            layout=LayoutKind.LINE,  # PT-06
-            draw=DrawRule.NONE,  # PT-07: there is no drawing
-            opening=Opening.SIX_SIX if first_hand else Opening.ANY_TILE,  # PT-05
-            fit=Fit.PLAIN,
-            scoring=HandScoring.PAIRS_LOSERS_ONLY if losers else HandScoring.PAIRS_ALL_HANDS,
-            redeal=Redeal.FIVE_DOUBLES,  # PT-04
-        )
 
     def _check_deal(self) -> None:
         if not _no_five_doubles(self.hands):
@@ -302,7 +301,9 @@ def explain(options: PartnershipOptions, result: HandResult, names: Sequence[str
 
 def hand_rows(view: View) -> list[list[Tile]]:
     """PT-03: tiles stay as taken, unsorted, unless the table allows sorting."""
-    if view.options.get("allow_hand_sorting"):
+    options = view.options
+    assert isinstance(options, PartnershipOptions), options
+    if options.allow_hand_sorting:
         return by_number(view)
     return [list(view.hand)] if view.hand else []
 
@@ -357,7 +358,6 @@ GAME = GameSpec(
     ),
     lots=lambda options: LotRule.PAIRS if options.teams is Teams.LOT else None,
     hand_rows=hand_rows,
-    pairs=True,
     pass_word="knock",
     false_knocks=lambda options: options.false_knock is FalseKnock.PENALIZE,
     # A point is 10 pips (PT-10): half of one is already a lot to give away.

@@ -129,6 +129,16 @@ class HandTraits:
     doubles_at_end: Doubles = Doubles.ACROSS
     """How a double laid on an open end lies (F-23)."""
 
+    @property
+    def scores_during_hand(self) -> bool:
+        """Plays score as they are made (F-15), not only at the end of a hand."""
+        return self.scoring is HandScoring.DIVISOR
+
+    @property
+    def pairs(self) -> bool:
+        """Seats play in two pairs, partners opposite (SPEC 5.1)."""
+        return self.scoring in (HandScoring.PAIRS_ALL_HANDS, HandScoring.PAIRS_LOSERS_ONLY)
+
 
 def new_layout(traits: HandTraits) -> Layout:
     """An empty layout of the hand's kind."""

@@ -742,5 +742,5 @@ def entry_from_record(data: Mapping[str, Any], played_on: date) -> Entry:
     else:
         lines = tuple(Line(name, result["final"][seat]) for seat, name in enumerate(seats))
     spec = find_game(game)
-    target = spec.target(spec.options_from_json(options))
-    return Entry(game, played_on, int(options["set"]), lines, "pips server", target)
+    chosen = spec.options_from_json(options)
+    return Entry(game, played_on, chosen.top, lines, "pips server", spec.target(chosen))

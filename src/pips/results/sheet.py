@@ -205,7 +205,7 @@ def _sheet_story(
     ]
     kind = spec.sheet
     if kind is SheetKind.SCORING_PLAYS:
-        story += sheet.scoring_plays(rows or SCORING_ROWS.get((options.set, players), 26))
+        story += sheet.scoring_plays(rows or SCORING_ROWS.get((options.top, players), 26))
     elif kind is SheetKind.PAIR_TALLY:
         story += sheet.pair_tally(rows or 16)
     elif kind is SheetKind.ONE_HAND:
@@ -412,7 +412,7 @@ class Sheet:
             _("Date: {date}").format(date=when),
             _("Place: {place}").format(place=place or "_" * 24),
             _("Group: {group}").format(group=group or "_" * 20),
-            _("Set: double-{top}").format(top=self.options.set),
+            _("Set: double-{top}").format(top=self.options.top),
         ]
         divisor = self.spec.traits(self.options).divisor
         if divisor:
@@ -436,7 +436,7 @@ class Sheet:
         deduction and the result under the players' names; and the hand sizes of every
         set for the number of players."""
         spec, options, labels = self.spec, self.options, self.labels
-        players, top = options.players, options.set
+        players, top = options.players, options.top
         hand, stock = _sizes(spec, players, top) or (0, 0)
         sets = [s for s in spec.sets if _sizes(spec, players, s) is not None]
         sizes = [[_("Players")] + [_("double-{top}").format(top=s) for s in sets]]

@@ -27,6 +27,7 @@ from pips.core.phrase import phrase
 from pips.core.view import SPECTATOR, Event, move_to_json
 from pips.display import describe_event, hand_order, hand_sheet, match_outcome, sheet_table
 from pips.games.match import Match
+from pips.games.options import GameOptions
 from pips.games.registry import GameSpec, find_game
 from pips.games.traits import DrawRule
 from pips.i18n import reason
@@ -129,7 +130,7 @@ class Round:
     its creator chose and every seat is shown."""
 
     spec: GameSpec
-    options: Any
+    options: GameOptions
     seed: int | None
     entrants: list[SeatHolder]
     key: str | None = None

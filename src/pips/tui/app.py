@@ -298,7 +298,7 @@ class TableApp(App[object]):
         def draw(compact: bool) -> Picture:
             return draw_picture(
                 view.layout,
-                top=int(view.options.get("set", 6)),
+                top=view.options.top,
                 labels=labels,
                 chosen=chosen,
                 last=last,

@@ -143,7 +143,7 @@ class PlaySession:
         """Why the person cannot lay ``tile`` now, in the words of the rule that refuses
         it (a suit whose double is not laid, DB-06; a tile that matches no end ...)."""
         view = self.view()
-        top = int(view.options.get("set", 6))
+        top = view.options.top
         if tile.high > top:
             return f"{tile} is not a tile of the double-{top} set"
         if tile not in view.hand:

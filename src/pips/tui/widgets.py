@@ -112,13 +112,9 @@ def seats_panel(
     facts = []
     if spec.traits(view.options).draw is not DrawRule.NONE or view.stock_size:
         facts.append(_("stock {count}").format(count=view.stock_size))
-    direction = view.options.get("direction")
-    if direction:
-        facts.append(
-            _("play goes clockwise ↻")
-            if direction == "clockwise"
-            else _("play goes counter clockwise ↺")
-        )
+    facts.append(
+        _("play goes clockwise ↻") if view.options.clockwise else _("play goes counter clockwise ↺")
+    )
     facts.append(_("hand {number}").format(number=view.hand_number))
     if target is not None:
         facts.append(_("match to {target}").format(target=target))
