@@ -14,15 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pips.core.names import check_name, name_key
-from pips.server.accounts import (
-    AccountError,
-    Accounts,
-    DatabaseBook,
-    FailureBook,
-    MemoryBook,
-    Throttle,
-)
+from pips.server.accounts import AccountError, Accounts, DatabaseBook, MemoryBook, Throttle
 from pips.server.accounts import check_name as account_name
+from pips.server.accounts.throttle import FailureBook
 from pips.store.db import Database
 from tests.server_helpers import database_urls, new_database
 

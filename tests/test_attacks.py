@@ -440,7 +440,8 @@ def test_kill_9_at_random_instants_loses_no_acknowledged_move_and_no_result(
 def test_a_seat_is_taken_over_once_and_given_back_with_its_name() -> None:
     """Two grace periods of one seat ending together once made "Bea (bot) (bot)", and
     the seat came back as a person named "Bea (bot)"."""
-    from pips.server.round import Identity, Round, TableError
+    from pips.server.accounts.identity import Identity
+    from pips.server.round import Round, TableError
 
     bea = Identity(guest="token-b", name="Bea")
     table = Round.new("draw", {"players": 2}, [{"kind": "me"}, *bots(1)], bea, seed=3)
@@ -459,7 +460,8 @@ def test_the_record_says_which_moves_a_bot_made_for_an_absent_person() -> None:
     """Coming back: the seat keeps its person's name, and the record's stand_ins list
     the moves the bot made while they were away, and only those."""
     from pips import record
-    from pips.server.round import Identity, Round
+    from pips.server.accounts.identity import Identity
+    from pips.server.round import Round
 
     bea = Identity(guest="token-b", name="Bea")
     table = Round.new("draw", {"players": 2}, [{"kind": "me"}, *bots(1)], bea, seed=3)

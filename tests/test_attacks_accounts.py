@@ -60,7 +60,7 @@ def test_a_lockout_attempt_never_locks_the_owner_out(shared_server: Server) -> N
 def everywhere(server: Server, name: str, count: int) -> None:
     """``count`` wrong passwords for ``name`` from every address together, just now."""
     from pips.core.names import name_key
-    from pips.server.accounts import EVERY_ADDRESS
+    from pips.server.accounts.throttle import EVERY_ADDRESS
     from pips.store.db import Database
     from pips.store.models import SignInFailure
 

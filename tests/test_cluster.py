@@ -14,8 +14,9 @@ from sqlalchemy import text
 from typer.testing import CliRunner
 
 from pips.cli import app  # every command group registered
+from pips.server.accounts.identity import Identity
 from pips.server.repository import Leases, TableRepository
-from pips.server.round import Identity, Played, Round, TableError
+from pips.server.round import Played, Round, TableError
 from pips.store.db import Database
 from tests.cluster_helpers import (
     BROKER,

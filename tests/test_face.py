@@ -19,7 +19,8 @@ from pips.core.tiles import double_set
 from pips.core.view import Event, View
 from pips.games.registry import all_games, find_game
 from pips.games.traits import fits
-from pips.server.round import Identity, Round, TableError
+from pips.server.accounts.identity import Identity
+from pips.server.round import Round, TableError
 from pips.sim import play_game
 from pips.sim.seating import decision_rng
 

@@ -19,7 +19,8 @@ from pips.core.view import SPECTATOR
 from pips.games.match import Match
 from pips.games.registry import all_games, find_game
 from pips.server import messages
-from pips.server.round import Identity, Round, TableError
+from pips.server.accounts.identity import Identity
+from pips.server.round import Round, TableError
 
 ANN = Identity(guest="token-ann", name="Ann")
 

@@ -15,6 +15,7 @@ import json
 import logging
 import multiprocessing
 import os
+import secrets
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
@@ -72,6 +73,146 @@ def end_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
+def game_result(
+    results: Results, table: LiveTable, written: dict[str, Any]
+) -> Callable[[Session], Any]:
+    """The result a game played here is entered as, in the transaction that stores its
+    end; the results service decides whether it is rated (every seat an account past its
+    probation), unless the table itself is casual."""
+    match = table.round.match
+    assert match is not None
+    seats = [table.round.entrants[e] for e in match.seating]
+    users = [s.user_id if s.kind == "person" else None for s in seats]
+    casual = (
+        phrase("not rated: a practice table (its deals were chosen)")
+        if table.round.practice
+        else phrase("not rated: a private table")
+        if table.private
+        else None
+    )
+    return partial(
+        results.entries.add_server_game,
+        table_id=table.id,
+        record=written,
+        users=users,
+        casual=casual,
+    )
+
+
+async def publish_monthly(db: Database, results: Results) -> None:
+    """Publish each month's world list once the month is over, checked hourly.
+
+    Rating a month is seconds of pure Python (100,000 results: about ten): done in a
+    process of its own it leaves this one's core to the tables. The process lives only
+    while it publishes, and ends if this one dies meanwhile (a server killed with -9 once
+    left one behind every time). A test's clock cannot cross to another process, so
+    results with one are rated in a thread."""
+    loop = asyncio.get_running_loop()
+    apart = results.clock is utc_now
+    while True:
+        try:
+            if apart:
+                pool = ProcessPoolExecutor(
+                    1,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=end_with_parent,
+                    initargs=(os.getpid(),),
+                )
+                try:
+                    await loop.run_in_executor(pool, publish_due_apart, db.url, results.settings)
+                finally:
+                    # Never waits here: the worker ends once its job is done.
+                    pool.shutdown(wait=False, cancel_futures=True)
+            else:
+                await asyncio.to_thread(results.lists.publish_due)
+        except Exception:  # a database hiccup: try again next hour, keep serving
+            log.exception("publishing the monthly lists failed")
+        await asyncio.sleep(3600)
+
+
+@dataclass(frozen=True)
+class Services:
+    """What the routes read from the app's state, each made once, in the order they
+    need each other."""
+
+    db: Database
+    limits: Limits
+    results: Results
+    metrics: Metrics
+    tables: Tables
+    cluster: Cluster
+    accounts: accounts.Accounts
+    analyses: Analyses
+
+    @classmethod
+    def made(
+        cls,
+        db: Database,
+        *,
+        bot_delay: float,
+        grace: float,
+        unattended: float,
+        secret: str,
+        results: Results | None,
+        limits: Limits,
+        broker: str | None,
+        lease: float,
+    ) -> Services:
+        results = results or Results(db, settings=settings_from_env())
+        node = secrets.token_hex(8)
+        metrics = Metrics(node)
+        tables = Tables(
+            db,
+            bot_delay=bot_delay,
+            grace=grace,
+            unattended=unattended,
+            chat_history=limits.chat_history,
+            moved=metrics.moved,
+            result_of=partial(game_result, results),
+        )
+        cluster = Cluster(tables, db, limits, broker, lease=lease, node=node)
+        metrics.count(cluster.counts)
+        # Wrong passwords are counted in the database: every process of several counts
+        # the same ones (by the wall clock, which they share; a monotonic clock is per
+        # machine).
+        throttle = accounts.Throttle(
+            addresses=limits.sign_in, clock=time.time, book=accounts.DatabaseBook(db)
+        )
+        people = accounts.Accounts(db, throttle=throttle, secret=secret)
+        return cls(db, limits, results, metrics, tables, cluster, people, Analyses())
+
+    @asynccontextmanager
+    async def running(self, *, warm: bool, publish_lists: bool) -> AsyncIterator[None]:
+        """The services' life: tables recovered (or taken over in a cluster) at start,
+        every connection closed at the end."""
+        self.db.upgrade()
+        if self.cluster.several:
+            await self.cluster.start()  # takes over the tables nobody holds
+        else:
+            self.tables.recover()
+            self.tables.resume_bots()
+        # What is loaded by now (modules, recovered tables) lives as long as the server:
+        # frozen, it is no longer walked by every full collection, whose pauses stall
+        # all tables at once (benchmarks/load.py, 1000 clients: gen-2 pauses grew to
+        # over 100 ms and made the p99 latency).
+        gc.collect()
+        gc.freeze()
+        # The search bots' kernel compiles on first use (half a minute on a new install,
+        # a second from numba's cache after): do it now, off the event loop, rather than
+        # in the middle of someone's first game.
+        if warm:
+            threading.Thread(target=_warm_up, name="warm-up", daemon=True).start()
+        publisher = (
+            asyncio.create_task(publish_monthly(self.db, self.results)) if publish_lists else None
+        )
+        yield
+        if publisher is not None:
+            publisher.cancel()
+        await self.cluster.stop()
+        self.tables.repository.close()
+        self.accounts.close()
+
+
 def create_app(
     db: Database,
     *,
@@ -94,103 +235,24 @@ def create_app(
     With a ``broker`` (a Redis URL) the app is one of several processes over one
     PostgreSQL database (:mod:`pips.server.cluster`): each owns the tables whose lease
     it holds (``lease`` seconds, renewed every second) and forwards to the others."""
-    tables = Tables(db, bot_delay=bot_delay, grace=grace)
-    tables.unattended = unattended
-    limits = limits or Limits()
-    tables.chat_history = limits.chat_history
-    cluster = Cluster(tables, db, limits, broker, lease=lease)
-    metrics = Metrics(cluster)
-    tables.moved = metrics.moved
-    # Wrong passwords are counted in the database: every process of several counts the
-    # same ones (by the wall clock, which they share; a monotonic clock is per machine).
-    throttle = accounts.Throttle(
-        addresses=limits.sign_in, clock=time.time, book=accounts.DatabaseBook(db)
-    )
     secret = secret or accounts.secret_key()
-    people = accounts.Accounts(db, throttle=throttle, secret=secret)
-    results = results or Results(db, settings=settings_from_env())
-
-    def result_of(table: LiveTable, written: dict[str, Any]) -> Callable[[Session], Any]:
-        # A game played here is entered as its result, in the transaction that stores
-        # its end; the results service decides whether it is rated (every seat an
-        # account past its probation), unless the table itself is casual.
-        match = table.round.match
-        assert match is not None
-        seats = [table.round.entrants[e] for e in match.seating]
-        users = [s.user_id if s.kind == "person" else None for s in seats]
-        casual = (
-            phrase("not rated: a practice table (its deals were chosen)")
-            if table.round.practice
-            else phrase("not rated: a private table")
-            if table.private
-            else None
-        )
-        return partial(
-            results.entries.add_server_game,
-            table_id=table.id,
-            record=written,
-            users=users,
-            casual=casual,
-        )
-
-    tables.result_of = result_of
-
-    async def publish_monthly() -> None:
-        # Rating a month is seconds of pure Python (100,000 results: about ten): done in
-        # a process of its own it leaves this one's core to the tables. The process
-        # lives only while it publishes, and ends if this one dies meanwhile (a server
-        # killed with -9 once left one behind every time). A test's clock cannot cross
-        # to another process, so results with one are rated in a thread.
-        loop = asyncio.get_running_loop()
-        apart = results.clock is utc_now
-        while True:
-            try:
-                if apart:
-                    pool = ProcessPoolExecutor(
-                        1,
-                        mp_context=multiprocessing.get_context("spawn"),
-                        initializer=end_with_parent,
-                        initargs=(os.getpid(),),
-                    )
-                    try:
-                        await loop.run_in_executor(
-                            pool, publish_due_apart, db.url, results.settings
-                        )
-                    finally:
-                        # Never waits here: the worker ends once its job is done.
-                        pool.shutdown(wait=False, cancel_futures=True)
-                else:
-                    await asyncio.to_thread(results.lists.publish_due)
-            except Exception:  # a database hiccup: try again next hour, keep serving
-                log.exception("publishing the monthly lists failed")
-            await asyncio.sleep(3600)
+    limits = limits or Limits()
+    services = Services.made(
+        db,
+        bot_delay=bot_delay,
+        grace=grace,
+        unattended=unattended,
+        secret=secret,
+        results=results,
+        limits=limits,
+        broker=broker,
+        lease=lease,
+    )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        db.upgrade()
-        if cluster.several:
-            await cluster.start()  # takes over the tables nobody holds
-        else:
-            tables.recover()
-            tables.resume_bots()
-        # What is loaded by now (modules, recovered tables) lives as long as the server:
-        # frozen, it is no longer walked by every full collection, whose pauses stall
-        # all tables at once (benchmarks/load.py, 1000 clients: gen-2 pauses grew to
-        # over 100 ms and made the p99 latency).
-        gc.collect()
-        gc.freeze()
-        # The search bots' kernel compiles on first use (half a minute on a new install,
-        # a second from numba's cache after): do it now, off the event loop, rather than
-        # in the middle of someone's first game.
-        if warm:
-            threading.Thread(target=_warm_up, name="warm-up", daemon=True).start()
-        publisher = asyncio.create_task(publish_monthly()) if publish_lists else None
-        yield
-        if publisher is not None:
-            publisher.cancel()
-        await cluster.stop()
-        tables.repository.close()
-        people.close()
+        async with services.running(warm=warm, publish_lists=publish_lists):
+            yield
 
     app = FastAPI(
         title="pips",
@@ -204,14 +266,8 @@ def create_app(
         docs_url=None,
         redoc_url=None,
     )
-    app.state.tables = tables
-    app.state.cluster = cluster
-    app.state.metrics = metrics
-    app.state.accounts = people
-    app.state.limits = limits
-    app.state.db = db
-    app.state.results = results
-    app.state.analyses = Analyses()
+    for name, service in vars(services).items():
+        setattr(app.state, name, service)
     app.add_middleware(
         SessionMiddleware,
         secret_key=secret,
@@ -224,50 +280,43 @@ def create_app(
     viewer = Path(fastapi_offline.__file__).parent / "static"
     app.mount("/static/api-viewer", StaticFiles(directory=viewer), name="api-viewer")
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-
-    @app.exception_handler(StarletteHTTPException)
-    async def friendly_error(request: Request, exc: StarletteHTTPException) -> Response:
-        """A browser following a bad link gets a page in its reader's language; the API
-        and scripts get JSON (``{"detail": ...}``)."""
-        if not wants_page(request):
-            return await http_exception_handler(request, exc)
-        i18n.use(language_of(request))  # a path no route has skips the routes' language
-        answer = error_page(request, exc.status_code, exc.detail)
-        for name, value in (exc.headers or {}).items():
-            answer.headers[name] = value
-        return answer
-
-    @app.exception_handler(RequestValidationError)
-    async def friendly_refusal(request: Request, exc: RequestValidationError) -> Response:
-        if not wants_page(request):
-            return await request_validation_exception_handler(request, exc)
-        i18n.use(language_of(request))
-        return error_page(request, 422, _("a part of the address is not valid"))
-
-    @app.get("/docs", include_in_schema=False)
-    async def api_viewer() -> HTMLResponse:
-        """The API's interactive documentation (Swagger UI, its files served here)."""
-        return get_swagger_ui_html(
-            openapi_url="/openapi.json",
-            title="pips API",
-            swagger_js_url="/static/api-viewer/swagger-ui-bundle.js",
-            swagger_css_url="/static/api-viewer/swagger-ui.css",
-            swagger_favicon_url="/static/favicon.svg",
-        )
-
-    for routes in (
-        pages,
-        tables_api,
-        socket,
-        results_pages,
-        groups,
-        players,
-        lists,
-        events,
-        health,
-    ):
+    app.add_exception_handler(StarletteHTTPException, friendly_error)  # type: ignore[arg-type]
+    app.add_exception_handler(RequestValidationError, friendly_refusal)  # type: ignore[arg-type]
+    app.add_api_route("/docs", api_viewer, include_in_schema=False)
+    for routes in (pages, tables_api, socket, results_pages, groups, players, lists, events):
         app.include_router(routes.api)
+    app.include_router(health.api)
     return app
+
+
+async def friendly_error(request: Request, exc: StarletteHTTPException) -> Response:
+    """A browser following a bad link gets a page in its reader's language; the API
+    and scripts get JSON (``{"detail": ...}``)."""
+    if not wants_page(request):
+        return await http_exception_handler(request, exc)
+    i18n.use(language_of(request))  # a path no route has skips the routes' language
+    answer = error_page(request, exc.status_code, exc.detail)
+    for name, value in (exc.headers or {}).items():
+        answer.headers[name] = value
+    return answer
+
+
+async def friendly_refusal(request: Request, exc: RequestValidationError) -> Response:
+    if not wants_page(request):
+        return await request_validation_exception_handler(request, exc)
+    i18n.use(language_of(request))
+    return error_page(request, 422, _("a part of the address is not valid"))
+
+
+async def api_viewer() -> HTMLResponse:
+    """The API's interactive documentation (Swagger UI, its files served here)."""
+    return get_swagger_ui_html(
+        openapi_url="/openapi.json",
+        title="pips API",
+        swagger_js_url="/static/api-viewer/swagger-ui-bundle.js",
+        swagger_css_url="/static/api-viewer/swagger-ui.css",
+        swagger_favicon_url="/static/favicon.svg",
+    )
 
 
 @dataclass(frozen=True)

@@ -35,10 +35,10 @@ from typing import Any, Protocol
 
 from pips.core.phrase import phrase
 from pips.i18n import SOURCE, reason, speaking, translated
+from pips.server.accounts.identity import Identity
 from pips.server.frames import handle_frame
 from pips.server.limits import Limits, RateLimit
 from pips.server.repository import Leases
-from pips.server.round import Identity
 from pips.server.tables import LiveTable, TableError, Tables
 from pips.store.db import Database
 
@@ -99,7 +99,7 @@ class LocalLink:
         return 0  # answered by frame() at once
 
     async def leave(self) -> None:
-        await self.tables.left(self.table, self.client)
+        await self.table.client_left(self.client)
 
 
 class RemoteLink:
@@ -192,7 +192,7 @@ class RemoteClient:
     async def serve(self, tables: Tables, table: LiveTable, chat: RateLimit) -> None:
         """Arrive at ``table``, act on each frame, and leave (``None`` in the inbox)."""
         try:
-            await tables.arrive(table, self, self.me)
+            await table.client_arrived(self, self.me)
             while (frame := await self.inbox.get()) is not None:
                 if await handle_frame(tables, table, self, self.me, frame, chat):
                     # Without this a quick player's accepted moves would use up its
@@ -204,7 +204,7 @@ class RemoteClient:
                 await self.close(1011)  # it connects again rather than wait for nothing
         finally:
             self.cluster.remotes.pop(self.conn, None)
-            await tables.left(table, self)
+            await table.client_left(self)
 
 
 class Cluster:
@@ -220,11 +220,12 @@ class Cluster:
         *,
         lease: float = 5.0,
         tick: float = 1.0,
+        node: str | None = None,
     ) -> None:
         self.tables = tables
         self.limits = limits
         self.chat = limits.chat
-        self.node = secrets.token_hex(8)
+        self.node = node or secrets.token_hex(8)
         self.broker_url = broker
         self.tick = tick
         self.leases: Leases | None = None
@@ -356,7 +357,7 @@ class Cluster:
             log.exception("node %s: table %s could not be loaded", self.node, table_id)
             await asyncio.to_thread(self.leases.release, [table_id])
             return None
-        self.tables.resume(table)
+        table.resume()
         log.info("node %s took table %s over", self.node, table_id)
         await self.redis.publish(
             self.all, json.dumps({"op": "owner", "table": table_id, "node": self.node})
@@ -593,13 +594,13 @@ class Cluster:
     async def _look_here(self, table: LiveTable, me: Identity | None, invite: str) -> Look | None:
         if not table.visible_to(me, invite):
             return None
-        state = dict(await self.tables.spectate(table))
+        state = dict(await table.spectate())
         return Look(table.summary(), state, -1 if me is None else table.seat_of(me))
 
     async def _join_here(self, table: LiveTable, me: Identity, invite: str) -> dict[str, Any]:
         if not table.visible_to(me, invite):
             raise LookupError(table.id)
-        await self.tables.join(table, me)
+        await table.join(me)
         return {"seat": table.seat_of(me), "status": table.status}
 
     async def look(
@@ -638,7 +639,7 @@ class Cluster:
             if table is not None:
                 if not table.visible_to(me, invite):
                     return None
-                await self.tables.arrive(table, socket, me)
+                await table.client_arrived(socket, me)
                 return LocalLink(self.tables, table, socket, me, self.chat)
             if not self.several:
                 return None

@@ -12,8 +12,8 @@ import logging
 from pips.core.phrase import phrase
 from pips.i18n import reason
 from pips.server import messages
+from pips.server.accounts.identity import Identity
 from pips.server.limits import Limited, RateLimit
-from pips.server.round import Identity
 from pips.server.tables import Client, LiveTable, TableError, Tables
 
 log = logging.getLogger("pips.server")
@@ -39,15 +39,15 @@ async def handle_frame(
         except (TableError, Limited) as exc:
             await client.send(messages.error(reason(exc)))
             return False
-        await tables.chat(table, me.name, message.text)
+        await table.say(me.name, message.text)
     elif isinstance(message, messages.HintMessage):
         try:
-            await client.send(await tables.hint(table, table.seat_of(me)))
+            await client.send(await table.hint(table.seat_of(me)))
         except TableError as exc:
             await client.send(messages.error(reason(exc)))
     else:
         try:
-            await tables.play(table, table.seat_of(me), message.move, message.moves_made)
+            await table.submit_move(table.seat_of(me), message.move, message.moves_made)
         except TableError as exc:
             log.info("table %s: a move refused: %s", table.id, exc)
             await client.send(messages.error(reason(exc)))

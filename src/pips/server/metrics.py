@@ -4,12 +4,9 @@ from its arrival to its published state."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-
-if TYPE_CHECKING:
-    from pips.server.cluster import Cluster
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 """Seconds: a move is stored and told in a few milliseconds at rest, 100 ms is slow."""
@@ -19,9 +16,9 @@ class Metrics:
     """One process's metrics, in a registry of their own (several apps in one test
     process must not share counters)."""
 
-    def __init__(self, cluster: Cluster) -> None:
+    def __init__(self, node_id: str) -> None:
         self.registry = CollectorRegistry()
-        node = {"node": cluster.node}
+        self.node = node = {"node": node_id}
         self.moves = Counter(
             "pips_moves", "Moves stored and told.", ["node"], registry=self.registry
         ).labels(**node)
@@ -32,6 +29,14 @@ class Metrics:
             buckets=LATENCY_BUCKETS,
             registry=self.registry,
         ).labels(**node)
+
+    def moved(self, seconds: float) -> None:
+        self.moves.inc()
+        self.latency.observe(seconds)
+
+    def count(self, counts: Callable[[], dict[str, int]]) -> None:
+        """Report the live counts ``counts()`` gives (the cluster's: tables, clients and
+        forwarded clients) whenever the metrics are read."""
         for name, what, key in (
             ("pips_tables", "Live tables this process owns.", "tables"),
             (
@@ -45,12 +50,8 @@ class Metrics:
                 "forwarded",
             ),
         ):
-            gauge = Gauge(name, what, ["node"], registry=self.registry).labels(**node)
-            gauge.set_function(lambda key=key: cluster.counts()[key])  # type: ignore[misc]
-
-    def moved(self, seconds: float) -> None:
-        self.moves.inc()
-        self.latency.observe(seconds)
+            gauge = Gauge(name, what, ["node"], registry=self.registry).labels(**self.node)
+            gauge.set_function(lambda key=key: counts()[key])  # type: ignore[misc]
 
     def text(self) -> bytes:
         return generate_latest(self.registry)

@@ -25,7 +25,8 @@ from sqlalchemy.orm import Session
 
 from pips.core.names import name_key
 from pips.core.phrase import phrase
-from pips.server.round import Identity, Played, SeatHolder, TableError
+from pips.server.accounts.identity import Identity
+from pips.server.round import Played, SeatHolder, TableError
 from pips.store.db import Database
 from pips.store.models import ChatLine, GameTable, MoveRow, Seat, TableLease, User, now
 

@@ -33,6 +33,7 @@ from pips.games.traits import DrawRule
 from pips.i18n import reason
 from pips.record import dealt_json
 from pips.server import messages
+from pips.server.accounts.identity import Identity
 from pips.sim.seating import Seating
 
 TAKE_OVER_BOT = "expert"
@@ -42,23 +43,6 @@ hints: greedy, see :meth:`Round.timed_out_move`)."""
 
 class TableError(Exception):
     """A request the table refuses; its text goes to that client only."""
-
-
-@dataclass(frozen=True)
-class Identity:
-    """Who a connection is: an account, or a guest by their token."""
-
-    user_id: int | None = None
-    guest: str | None = None
-    name: str = "guest"
-
-    def same_person(self, other: Identity | None) -> bool:
-        """The same account or guest (a guest may have changed their name)."""
-        return (
-            other is not None
-            and (self.user_id is not None or self.guest is not None)
-            and (self.user_id, self.guest) == (other.user_id, other.guest)
-        )
 
 
 @dataclass

@@ -19,7 +19,7 @@ from pips.core.phrase import N_
 from pips.games.registry import all_games
 from pips.i18n import _
 from pips.server import accounts
-from pips.server.tables import Identity
+from pips.server.accounts.identity import Identity
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=HERE / "templates")

@@ -12,9 +12,9 @@ from fastapi.requests import HTTPConnection
 from pips.i18n import _, explain
 from pips.results.entry import EntryError
 from pips.results.service import Results, ResultsError
+from pips.server.accounts.identity import Identity
 from pips.server.cluster import Cluster
 from pips.server.limits import Limited, Limits
-from pips.server.round import Identity
 from pips.server.tables import Tables
 from pips.store.db import Database
 

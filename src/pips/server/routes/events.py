@@ -35,8 +35,9 @@ from pips.results.entry import (
 from pips.results.players import UnknownPlayers
 from pips.results.service import Results, ResultsError, slugify
 from pips.results.standings import TIEBREAKS, Scoring, standings_csv
+from pips.server.accounts.identity import Identity
 from pips.server.limits import Limited
-from pips.server.round import Identity, SeatHolder
+from pips.server.round import SeatHolder
 from pips.server.routes.common import choices, limits_of, refused, results_of, run, tables_of
 from pips.server.tables import TableError
 from pips.server.web import account, check_csrf, page, viewer, who
@@ -899,7 +900,7 @@ async def _start(
         await run(results.rounds.failed_online, key, number)
         raise HTTPException(422, explain(exc)) from None
     for table_id in made.values():
-        await tables.maybe_start(tables.live[table_id])
+        await tables.live[table_id].start_if_ready()
     return dict(done)
 
 

@@ -183,7 +183,7 @@ async def play_now(
         made = await tables.create(spec.name, options, seats, me)
     except TableError as exc:
         raise HTTPException(422, explain(exc)) from None
-    await tables.maybe_start(made)
+    await made.start_if_ready()
     return RedirectResponse(f"/t/{made.id}", status_code=303)
 
 

@@ -17,8 +17,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pips.core.phrase import phrase
 from pips.i18n import LANGUAGES, SOURCE, reason, speaking, translated
 from pips.server import messages
+from pips.server.accounts.identity import Identity
 from pips.server.limits import Limited
-from pips.server.round import Identity
 from pips.server.routes.common import address, cluster_of, limits_of
 from pips.server.web import language_of, who
 

@@ -147,7 +147,7 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
         )
     except TableError as exc:
         raise HTTPException(422, explain(exc)) from None
-    await tables.maybe_start(table)
+    await table.start_if_ready()
     return {"id": table.id, "invite": table.invite, "url": f"/t/{table.id}"}
 
 
@@ -187,7 +187,7 @@ async def rematch(request: Request, table_id: str) -> dict[str, Any]:
         raise HTTPException(409, explain(exc)) from None
     seated = made
     if made:
-        await tables.maybe_start(tables.live[fresh])
+        await tables.live[fresh].start_if_ready()
     else:
         # Seated at the place kept for them; asked twice, or too late (the others
         # began without them), they are shown the table all the same.

@@ -1,0 +1,598 @@
+"""A live table: the actor that serialises one table's commands.
+
+A :class:`LiveTable` owns one table's :class:`~pips.server.round.Round` (the pure game),
+its clients and its timers, and takes every command for it (:meth:`LiveTable.join`,
+:meth:`LiveTable.submit_move`, :meth:`LiveTable.say` ...). Every command runs under
+the table's lock: the round decides, the repository stores what it decided (*before*
+any client hears of it, so a server killed at any moment restarts exactly where it
+was: the deals come from the table's seed or key and the stored moves are replayed,
+:func:`replayed`), then every client is sent its own seat's view (spectators the public
+view), never another seat's tile. Bots decide in a worker thread; database work runs in
+worker threads too. What the table needs of its server comes in a :class:`TableHouse`,
+handed to it when it is made; the registry of tables is :mod:`pips.server.tables`.
+
+Clients are anything with ``async send(message: dict)``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pips import record
+from pips.core.errors import RuleError
+from pips.core.phrase import phrase
+from pips.core.view import SPECTATOR, Event
+from pips.games.registry import find_game
+from pips.server import messages
+from pips.server.accounts.identity import Identity
+from pips.server.repository import StoredTable, TableRepository
+from pips.server.round import Played, Round, SeatHolder, TableError
+
+log = logging.getLogger("pips.server")
+
+
+class Client(Protocol):
+    async def send(self, message: Any) -> None: ...
+
+
+Outgoing = list[tuple[Client, Any]]
+"""Messages for clients, made at one moment, delivered in that order."""
+
+
+def new_table_id() -> str:
+    """A table's id: 72 bits from the OS's CSPRNG (a private table's id is not its
+    secret, its invitation is; still, ids are not to be guessed)."""
+    return secrets.token_urlsafe(9)
+
+
+@dataclass(frozen=True)
+class TableHouse:
+    """What a live table needs of the server process it lives in: where it is stored,
+    its pace and limits, and whom it tells of moves and endings."""
+
+    repository: TableRepository
+    grace: float
+    """Seconds a person's seat may stay without a connection during a game before a bot
+    takes it, so the others can finish."""
+    unattended: float
+    """Seconds a table plays on (or waits) with nobody connected before it is abandoned:
+    a table of bots nobody watches never plays for ever, nor is it replayed at every
+    restart."""
+    chat_history: int
+    """Chat lines a table keeps."""
+    keep_finished: float
+    """Seconds a finished table stays live before only its record remains."""
+    moved: Callable[[float], None]
+    """Told of every accepted move: the seconds from its arrival to its stored,
+    published state (the metrics' latency)."""
+    result_of: Callable[[LiveTable, dict[str, Any]], Any]
+    """The result row a finished game is entered as (the results service's), stored in
+    the same transaction as the game's end."""
+    holds: Callable[[LiveTable], bool]
+    """Whether this process still holds the table live."""
+    forget: Callable[[LiveTable], None]
+    """Let the table go from the process's registry (only if it is this very table)."""
+
+
+@dataclass
+class LiveTable:
+    """One table in memory: its round, who is connected, and its running timers."""
+
+    id: str
+    round: Round
+    house: TableHouse
+    """What the table needs of the server it lives in."""
+    private: bool = False
+    invite: str = ""
+    turn_seconds: int | None = None
+    bot_delay: float = 0.6
+    creator: Identity | None = None
+    clients: dict[Client, Identity] = field(default_factory=dict)
+    told: dict[Client, int] = field(default_factory=dict)
+    """Per client, the number of moves made when it was last sent the table's state."""
+    sending: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while messages are delivered, so deliveries keep the order they were made."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    task: asyncio.Task[None] | None = None
+    timers: set[asyncio.Task[None]] = field(default_factory=set)
+    empty: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    """Seats of people with no connection, with the task that hands them to a bot."""
+    unattended: asyncio.Task[None] | None = None
+    """While nobody is connected (no player, no spectator): the task that abandons the
+    table once ``house.unattended`` seconds have passed."""
+    hand_pause: float = 0.0
+    """Seconds the table waits after a hand before the next one is played on (for the
+    sheet between hands)."""
+    deadline: float | None = None
+    """When the turn timer of the person to move runs out (the event loop's clock)."""
+    deadline_at: int = -1
+    """The number of moves made when :attr:`deadline` was set."""
+    chat: list[tuple[str, str]] = field(default_factory=list)
+    """The kept chat, oldest first, as (author, text)."""
+    rematch: str | None = None
+    """The table of the rematch, once one of the players asked for it."""
+
+    # -- reading -----------------------------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        return self.round.status
+
+    def seat_of(self, who: Identity) -> int:
+        return self.round.seat_of(who)
+
+    def visible_to(self, who: Identity | None, invite: str) -> bool:
+        """A private table is seen only with its invitation or by those seated at it."""
+        if not self.private or secrets.compare_digest(invite, self.invite):
+            return True
+        if who is None:
+            return False
+        # Seated here, or a place is kept here for them (a rematch).
+        return self.seat_of(who) >= 0 or any(e.kept and e.open_to(who) for e in self.round.entrants)
+
+    def names(self) -> list[str]:
+        return self.round.names()
+
+    def away(self) -> frozenset[int]:
+        """The entrants whose person has no connection (their seat waits, or a bot
+        plays it for them)."""
+        here = list(self.clients.values())
+        return frozenset(
+            i
+            for i, holder in enumerate(self.round.entrants)
+            if (holder.kind == "person" or holder.taken_over)
+            and not any(holder.belongs_to(w) for w in here)
+        )
+
+    def _summary(self) -> messages.TableSummary:
+        return self.round.summary(self.id, self.private, self.turn_seconds, self.away())
+
+    def summary(self) -> dict[str, Any]:
+        """What the lobby and the API show of a table (no hidden information)."""
+        return dict(self._summary())
+
+    def at_new_hand(self) -> bool:
+        """Nobody has moved yet in a hand after the first: the sheet of the last one is
+        being shown."""
+        match = self.round.match
+        return match is not None and len(match.hands) > 1 and not match.current.history
+
+    def _shared(self) -> messages.SharedState:
+        away = self.away()
+        shared = self.round.shared_part(
+            self.round.summary(self.id, self.private, self.turn_seconds, away)
+        )
+        shared["away"] = [entrant in away for entrant in self.round.seating_order]
+        if self.rematch is not None:
+            shared["rematch"] = self.rematch
+        shared["stand_in"] = [
+            self.round.entrants[entrant].taken_over for entrant in self.round.seating_order
+        ]
+        match = self.round.match
+        seat = None if match is None else match.current_seat
+        if seat is not None and self.turn_seconds is not None and not self.round.is_bot(seat):
+            loop = asyncio.get_running_loop()
+            if self.deadline_at != self.round.moves_made or self.deadline is None:
+                pause = self.hand_pause if self.at_new_hand() else 0.0
+                self.deadline = loop.time() + self.turn_seconds + pause
+                self.deadline_at = self.round.moves_made
+            left = max(0.0, self.deadline - loop.time())
+            shared["timer"] = {"seat": seat, "left": round(left, 1)}
+        return shared
+
+    def message_for(self, seat: int, event: Event | None = None) -> messages.StateMessage:
+        return self.round.message_for(seat, self._shared(), event)
+
+    # -- telling -----------------------------------------------------------------------
+
+    def publish(self, event: Event | None = None, skip: Client | None = None) -> Outgoing:
+        """Every client's state message, as the round is now (each its own seat's view;
+        seats are looked up every time: the lots may move people). Made under the
+        table's lock once what changed is stored, so no client ever hears of a move the
+        database does not hold; sent by :meth:`deliver` after the lock is released. A
+        client that already has this position (it connected meanwhile) is not told of
+        the move again."""
+        shared = self._shared()
+        made = self.round.moves_made
+        out: Outgoing = []
+        for client, who in self.clients.items():
+            if client is skip or (event is not None and self.told.get(client, -1) >= made):
+                continue
+            out.append((client, self.round.message_for(self.seat_of(who), shared, event)))
+            self.told[client] = made
+        return out
+
+    def greet(self, client: Client, who: Identity) -> Outgoing:
+        """A client arrives (under the lock): it gets the kept chat and the table as its
+        seat sees it with the hand's moves so far; the others see it is here."""
+        away = self.away()
+        self.clients[client] = who
+        self.told[client] = self.round.moves_made
+        seat = self.seat_of(who)
+        state = self.message_for(seat)
+        state["log"] = self.round.log(seat)
+        out: Outgoing = [(client, messages.chat(author, text)) for author, text in self.chat]
+        out.append((client, state))
+        # The others are told only when a player is back (a spectator changes nothing).
+        return out + (self.publish(skip=client) if self.away() != away else [])
+
+    async def deliver(self, out: Outgoing) -> None:
+        """Send what :meth:`publish` made. Deliveries go one after another, in the order
+        they were made, so every client hears the table's changes in order; a client
+        that went away is dropped and the rest go on."""
+        async with self.sending:
+            for client, message in out:
+                if client not in self.clients:
+                    continue
+                try:
+                    await client.send(message)
+                except Exception as exc:
+                    log.info("table %s: a client is gone (%r)", self.id, exc)
+                    self.leave(client)
+                    # A client at another process is told to connect again.
+                    close = getattr(client, "close", None)
+                    if close is not None:
+                        with contextlib.suppress(Exception):
+                            await close(1011)
+
+    async def tell_all(self, message: Any) -> None:
+        await self.deliver([(client, message) for client in self.clients])
+
+    def leave(self, client: Client) -> None:
+        self.clients.pop(client, None)
+        self.told.pop(client, None)
+
+    # -- commands (each under the table's lock: decided, stored, then told) -------------
+
+    async def join(self, who: Identity, entrant: int | None = None) -> None:
+        """Take an open seat (the first one unless ``entrant`` says which)."""
+        async with self.lock:
+            taken = self.round.join(who, entrant)
+            try:
+                await self.house.repository.save_seat(self.id, taken, self.round.entrants[taken])
+            except Exception:
+                self.round.entrants[taken] = SeatHolder("open", "")
+                raise TableError(phrase("the seat could not be saved; nothing changed")) from None
+        await self.start_if_ready()
+
+    async def start_if_ready(self) -> None:
+        """Start when every seat is filled."""
+        async with self.lock:
+            if not self.round.ready:
+                out = self.publish()
+            else:
+                self.round.start()
+                await self.house.repository.set_status(self.id, "playing")
+                out = self.publish()
+        await self.deliver(out)
+        self.schedule()
+
+    async def submit_move(
+        self, seat: int, choice: Any, moves_made: Any, *, bot: bool = False
+    ) -> None:
+        """Seat ``seat`` plays the legal move numbered ``choice`` of the list it was
+        sent when ``moves_made`` moves had been made; anything else is refused and
+        changes nothing. A ``bot``'s move is refused once a person has the seat back."""
+        started = time.perf_counter()
+        async with self.lock:
+            if bot and not self.round.is_bot(seat):
+                raise TableError(phrase("the seat is a person's again"))
+            played = self.round.play(seat, choice, moves_made)
+            over = self.round.status == "finished"
+            if over:
+                await self._store_end(played)
+            else:
+                await self._store(played)
+            out = self.publish(played.event)
+        self.house.moved(time.perf_counter() - started)
+        await self.deliver(out)
+        if over:
+            await self._ended()
+        else:
+            self.schedule()
+
+    async def _store(self, played: Played) -> None:
+        """Store a move the round applied before anyone hears of it. If it cannot be
+        stored the round is rebuilt from the database, so memory never runs ahead of
+        the disk."""
+        try:
+            await self.house.repository.add_move(self.id, played)
+        except TableError as exc:  # refused, not broken: another process holds the table
+            log.warning("table %s: move %d not stored: %s", self.id, played.number, exc)
+            self.round = replayed(await self.house.repository.load_async(self.id))
+            raise
+        except Exception:
+            log.exception("table %s: move %d could not be stored", self.id, played.number)
+            self.round = replayed(await self.house.repository.load_async(self.id))
+            raise TableError(phrase("the move could not be saved; nothing changed")) from None
+
+    def schedule(self) -> None:
+        """Let the bot to move play after the table's pace (off the event loop), or
+        start the turn timer of a person to move; watch for empty seats."""
+        match = self.round.match
+        if match is None or match.is_over or self.status != "playing":
+            return
+        self.watch_seats()
+        seat = match.current_seat
+        if seat is None:
+            return
+        if not self.round.is_bot(seat):
+            if self.turn_seconds is not None and self.deadline_at == self.round.moves_made:
+                made = self.round.moves_made
+                timer = asyncio.create_task(self._turn_timer(seat, made))
+                self.timers.add(timer)
+                timer.add_done_callback(self.timers.discard)
+            return
+        if self.task is not None and not self.task.done():
+            return
+        if self._back(seat):
+            self.task = asyncio.create_task(self._give_back(seat))
+            return
+        delay = self.bot_delay + (self.hand_pause if self.at_new_hand() else 0.0)
+        self.task = asyncio.create_task(self._bot_turn(seat, self.round.moves_made, delay))
+
+    def _back(self, seat: int) -> bool:
+        """Whether the person whose seat a bot plays is connected again."""
+        holder = self.round.holder(seat)
+        return holder.taken_over and any(holder.belongs_to(w) for w in self.clients.values())
+
+    async def _give_back(self, seat: int) -> None:
+        """At their turn, a returning person takes their seat back from the bot."""
+        async with self.lock:
+            match = self.round.match
+            if match is None or match.current_seat != seat or not self._back(seat):
+                self.task = None
+                return
+            entrant = self.round.give_back(seat)
+            await self.house.repository.save_seat(self.id, entrant, self.round.entrants[entrant])
+            out = self.publish()
+            self.task = None
+        await self.deliver(out)
+        self.schedule()
+
+    async def _turn_timer(self, seat: int, moves_made: int) -> None:
+        """The turn timer ran out: the greedy choice is played for the seat."""
+        assert self.deadline is not None
+        await asyncio.sleep(max(0.0, self.deadline - asyncio.get_running_loop().time()))
+        match = self.round.match
+        if match is None or self.round.moves_made != moves_made or match.current_seat != seat:
+            return
+        with contextlib.suppress(TableError):  # the person moved just in time
+            await self.submit_move(seat, self.round.timed_out_move(seat), moves_made)
+
+    def watch_seats(self) -> None:
+        """Start the grace period of every person's seat that has no connection."""
+        match = self.round.match
+        if match is None or self.status != "playing":
+            return
+        connected = {self.seat_of(who) for who in self.clients.values()}
+        for seat in range(match.players):
+            holder = self.round.holder(seat)
+            if holder.kind == "person" and seat not in connected and seat not in self.empty:
+                self.empty[seat] = asyncio.create_task(self._take_over(seat))
+
+    def _stop_grace(self, who: Identity) -> None:
+        """A client came (back): its seat's grace period stops."""
+        task = self.empty.pop(self.seat_of(who), None)
+        if task is not None:
+            task.cancel()
+
+    async def _take_over(self, seat: int) -> None:
+        await asyncio.sleep(self.house.grace)
+        async with self.lock:
+            # Decided under the lock, and the seat stays marked as watched until it is
+            # decided: a second watch of the same seat must not start meanwhile (it
+            # would take the seat from the bot that already holds it).
+            self.empty.pop(seat, None)
+            match = self.round.match
+            if match is None or self.status != "playing" or match.is_over:
+                return
+            if self.round.holder(seat).kind != "person":
+                return
+            if any(self.seat_of(who) == seat for who in self.clients.values()):
+                return
+            entrant = self.round.take_over(seat)
+            await self.house.repository.save_seat(self.id, entrant, self.round.entrants[entrant])
+            out = self.publish()
+        await self.deliver(out)
+        self.schedule()
+
+    async def _bot_turn(self, seat: int, moves_made: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        match = self.round.match
+        assert match is not None
+        if self.round.moves_made != moves_made or match.current_seat != seat:
+            return
+        move = await asyncio.to_thread(self.round.bot_decision)
+        self.task = None
+        if move is None:
+            log.info("table %s: no bot move at %d", self.id, moves_made)
+            return
+        try:
+            await self.submit_move(
+                seat, list(match.legal_moves()).index(move), moves_made, bot=True
+            )
+        except TableError as exc:  # its person came back meanwhile
+            log.info("table %s: the bot's move %d was refused: %s", self.id, moves_made, exc)
+
+    async def _store_end(self, last: Played | None) -> None:
+        """The one way a game ends (under the table's lock, before anyone hears of it):
+        the last move, the record (revealing every deal's salt) and the result are
+        stored in one transaction. If that fails, the round is rebuilt from the
+        database, as for any move that could not be stored."""
+        game_round = self.round
+        match = game_round.match
+        assert match is not None
+        written = record.write_record(
+            match,
+            game_round.names(),
+            seed=game_round.seed,
+            bots=[game_round.bot_of(seat) for seat in range(match.players)],
+            salts=game_round.salts(),
+            stand_ins=game_round.stand_ins_json(),
+        )
+        try:
+            result = self.house.result_of(self, written)
+            await self.house.repository.finish(self.id, written, last, result)
+        except TableError as exc:  # refused: another process holds the table, or ended it
+            log.warning("table %s: the end of the game not stored: %s", self.id, exc)
+            self.round = replayed(await self.house.repository.load_async(self.id))
+            raise
+        except Exception:
+            log.exception("table %s: the end of the game could not be stored", self.id)
+            self.round = replayed(await self.house.repository.load_async(self.id))
+            raise TableError(phrase("the move could not be saved; nothing changed")) from None
+
+    async def _ended(self) -> None:
+        """After the end is stored and told: the table stays in memory a while for its
+        players' last look, then only in the database (its record, replay and history)."""
+        asyncio.get_running_loop().call_later(self.house.keep_finished, self.house.forget, self)
+
+    async def _finish(self) -> None:
+        """End a game the database shows as over but not ended (stopped in between)."""
+        async with self.lock:
+            await self._store_end(None)
+            out = self.publish()
+        await self.deliver(out)
+        await self._ended()
+
+    async def say(self, author: str, text: str) -> None:
+        await self.house.repository.add_chat(self.id, author, text, self.house.chat_history)
+        self.chat = [*self.chat, (author, text)][-self.house.chat_history :]
+        await self.tell_all(messages.chat(author, text))
+
+    async def hint(self, seat: int) -> messages.Hint:
+        """The expert bot's advice for ``seat`` at its turn (refused where the table
+        gives no hints)."""
+        async with self.lock:
+            return self.round.hint(seat)
+
+    async def client_left(self, client: Client) -> None:
+        """A client went away: the others see if its person is now away, and its seat's
+        grace period starts."""
+        away = self.away()
+        self.leave(client)
+        self.watch_unattended()
+        self.watch_seats()
+        if self.away() == away:
+            return
+        async with self.lock:
+            out = self.publish()
+        await self.deliver(out)
+
+    async def client_arrived(self, client: Client, who: Identity) -> None:
+        """A client connects: it is told the table as stored, then every change."""
+        async with self.lock:
+            out = self.greet(client, who)
+            if self.unattended is not None:
+                self.unattended.cancel()
+                self.unattended = None
+        await self.deliver(out)
+        self._stop_grace(who)
+        match = self.round.match
+        seat = self.round.returning(who)
+        if match is None or seat == SPECTATOR:
+            return
+        if match.current_seat == seat and not match.is_over:
+            # The bot may be thinking of this very move: the seat comes back after it.
+            self.schedule()
+            return
+        # Back while others play, or once the game is over: the seat and its name are
+        # the person's again at once (the record says which moves the bot made).
+        async with self.lock:
+            if self.round.returning(who) != seat:
+                return
+            entrant = self.round.give_back(seat)
+            await self.house.repository.save_seat(self.id, entrant, self.round.entrants[entrant])
+            out = self.publish()
+        await self.deliver(out)
+
+    async def spectate(self) -> messages.StateMessage:
+        """The table as a spectator sees it, as stored."""
+        async with self.lock:
+            return self.message_for(SPECTATOR)
+
+    def watch_unattended(self) -> None:
+        """With nobody connected, abandon the table after ``house.unattended`` seconds
+        (unless someone comes meanwhile)."""
+        if self.clients or self.status not in ("waiting", "playing"):
+            return
+        if self.unattended is None or self.unattended.done():
+            self.unattended = asyncio.get_running_loop().create_task(self._abandon())
+
+    async def _abandon(self) -> None:
+        await asyncio.sleep(self.house.unattended)
+        async with self.lock:
+            if self.clients or self.status not in ("waiting", "playing"):
+                return
+            if not self.house.holds(self):
+                return
+            await self.house.repository.set_status(self.id, "abandoned")
+            self.round.status = "abandoned"
+        log.info("table %s: abandoned, nobody there for %.0f s", self.id, self.house.unattended)
+        self.unattended = None
+        self.house.forget(self)
+        await self.close()
+
+    def resume(self) -> None:
+        """Play on at a table just loaded from the database."""
+        self.watch_unattended()
+        match = self.round.match
+        if match is not None and match.is_over and self.status == "playing":
+            self.round.status = "finished"
+            task = asyncio.get_running_loop().create_task(self._finish())
+            self.timers.add(task)
+            task.add_done_callback(self.timers.discard)
+        else:
+            self.schedule()
+
+    async def offer_rematch(self, table_id: str) -> None:
+        """Its players still looking at the end of the game are offered the seat they had
+        at the rematch, table ``table_id``."""
+        async with self.lock:
+            self.rematch = table_id
+            out = self.publish()
+        await self.deliver(out)
+
+    async def close(self) -> None:
+        """Stop the table in this process: its bot, timers and grace periods stop, and
+        its clients are closed with "service restart" so they connect again and reach
+        the process that holds it now."""
+        for task in [self.task, *self.timers, *self.empty.values()]:
+            if task is not None:
+                task.cancel()
+        for client in list(self.clients):
+            self.leave(client)
+            close = getattr(client, "close", None)
+            if close is not None:
+                with contextlib.suppress(Exception):
+                    await close(1012)
+
+
+def replayed(stored: StoredTable) -> Round:
+    """A round as the database has it: the match replayed from its seed and moves."""
+    spec = find_game(stored.game)
+    game_round = Round(
+        spec, spec.options_from_json(stored.options), stored.seed, stored.entrants, stored.key
+    )
+    if stored.status in ("playing", "finished"):
+        game_round.start()
+        for data, stand_in in zip(stored.moves, stored.stand_ins, strict=True):
+            match = game_round.match
+            assert match is not None
+            try:
+                move = record.move_from_json(data, match.current)
+            except (RuleError, ValueError, KeyError, TypeError) as exc:
+                raise TableError(
+                    phrase("table {id}: a stored move is unreadable: {exc}", id=stored.id, exc=exc)
+                ) from None
+            game_round.restore(move, stand_in)
+        game_round.status = stored.status
+    return game_round
