@@ -7,6 +7,7 @@ These read the source as text and syntax trees; they run nothing of it.
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 import sys
 from pathlib import Path
@@ -21,6 +22,7 @@ LAYERS: dict[str, int] = {
     "core": 0,
     "games": 1,
     "files": 1,
+    "i18n": 1,
     "record": 2,
     "display": 2,
     "text": 2,
@@ -34,7 +36,9 @@ LAYERS: dict[str, int] = {
 }
 """Each part of pips and its layer: a module may import its own layer's parts (within
 reason, checked below) and lower ones, never a higher one. ``paths`` and the package's
-``__init__`` are leaves anyone may read."""
+``__init__`` are leaves anyone may read; ``__main__`` only starts the command line."""
+
+LEAVES = {"__init__", "__main__", "paths"}
 
 ALLOWED_SAME_LAYER = {
     ("record", "display"),  # display steps through records (replays)
@@ -89,11 +93,18 @@ def test_games_import_only_core_and_games() -> None:
                 assert top in stdlib or top == "__future__", f"{path.name} imports {name}"
 
 
+def test_every_part_of_pips_has_its_layer() -> None:
+    """A new part of pips is placed in the layers (and so in the test below) before it
+    lands: none is left out of the rule by being forgotten."""
+    parts = {part_of(path) for path in modules()}
+    assert parts - LEAVES == set(LAYERS), parts.symmetric_difference(set(LAYERS) | LEAVES)
+
+
 @pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(SRC)))
 def test_no_layer_imports_a_higher_one(path: Path) -> None:
     part = part_of(path)
-    if part not in LAYERS:
-        return  # the package's own __init__, paths: leaves
+    if part in LEAVES:
+        return
     for name in imported(path):
         if not name.startswith("pips."):
             continue
@@ -203,3 +214,117 @@ def test_no_page_or_script_compares_a_games_name() -> None:
                     if (match.group(1) or match.group(2)) in words:
                         found.append(f"{path.name}:{number}: {match.group(0)}")
     assert found == []
+
+
+# -- the map -----------------------------------------------------------------------------
+
+ROOT = SRC.parents[1]
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+
+NOT_OURS = {"Env", "None", "error"}
+"""Words in code type in docs/architecture.md that name no code of pips (lila's ``Env``,
+Python's ``None``, a message type)."""
+
+EXAMPLE = ("muggins",)
+"""The game docs/architecture.md adds step by step, which does not exist."""
+
+
+def class_members() -> dict[str, set[str]]:
+    """Per class name, what its classes of that name define (methods, fields, class
+    attributes, attributes set on ``self``)."""
+    members: dict[str, set[str]] = {}
+    for path in modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                found = members.setdefault(node.name, set())
+                for inner in ast.walk(node):
+                    if isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef):
+                        found.add(inner.name)
+                    elif isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
+                        found.add(inner.id)
+                    elif isinstance(inner, ast.Attribute) and isinstance(inner.ctx, ast.Store):
+                        found.add(inner.attr)
+    return members
+
+
+def defined_names() -> set[str]:
+    """Every name pips defines: packages, modules, classes, functions, methods,
+    attributes and fields (assigned at module or class level, or on ``self``), and the
+    tests' names."""
+    names: set[str] = set()
+    for path in [*modules(), *(ROOT / "tests").glob("*.py")]:
+        names.add(path.stem)
+        names.add(path.parent.name)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                names.add(node.name)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                names.add(node.attr)
+            elif isinstance(node, ast.arg):
+                names.add(node.arg)
+    return names
+
+
+def has(dotted: str, names: set[str], members: dict[str, set[str]]) -> bool:
+    """Whether ``a.b.c`` names what pips has: every part a name it defines, and a part
+    after a class one that class defines."""
+    parts = [part for part in dotted.split(".") if part]
+    if not all(part in names for part in parts):
+        return False
+    return all(
+        after in members[part] for part, after in itertools.pairwise(parts) if part in members
+    )
+
+
+def missing_in_map(text: str, names: set[str]) -> list[str]:
+    """The code names in ``text`` (in backticks) that pips does not have."""
+    members = class_members()
+    missing = []
+    for token in re.findall(r"`([^`\n]+)`", text):
+        if token in NOT_OURS or any(word in token.lower() for word in EXAMPLE):
+            continue
+        if " " in token or token.startswith(("/", "{", "pips.record/")) or "[" in token:
+            continue  # a command, an address, a message or an expression
+        if '"' in token:
+            continue  # a command, an address, a message or an expression
+        path, _, inside = token.partition(":")
+        if "/" in path or path.endswith((".py", ".js", ".md")):
+            found = [
+                base / path
+                for base in (SRC, ROOT, SRC / "server" / "static")
+                if (base / path).exists()
+            ] or list(SRC.rglob(path))
+            if not found:
+                missing.append(token)
+                continue
+            if inside and not has(inside, names, members):
+                missing.append(token)
+            continue
+        if not has(re.sub(r"\(.*\)$", "", token), names, members):
+            missing.append(token)
+    return missing
+
+
+def test_every_code_name_in_the_architecture_map_exists() -> None:
+    """docs/architecture.md names only what is there: every file, module, class,
+    function and attribute it puts in code type (a renamed one is renamed there too)."""
+    missing = missing_in_map(ARCHITECTURE.read_text(encoding="utf-8"), defined_names())
+    assert not missing, f"docs/architecture.md names what pips does not have: {missing}"
+
+
+def test_module_docstrings_point_to_what_exists() -> None:
+    """A module's docstring sends its reader only to modules, tests and documents that
+    exist (``:mod:`pips.x```, ``tests/test_x.py``, ``docs/x.md``)."""
+    wrong = []
+    for path in modules():
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        for module in re.findall(r":mod:`~?(pips(?:\.\w+)*)`", doc):
+            relative = Path(*module.split(".")[1:])
+            if not ((SRC / relative).with_suffix(".py").exists() or (SRC / relative).is_dir()):
+                wrong.append(f"{path.relative_to(SRC)}: {module}")
+        for document in re.findall(r"\b((?:tests|docs|benchmarks)/[\w/.-]+\.(?:py|md))", doc):
+            if not (ROOT / document).exists():
+                wrong.append(f"{path.relative_to(SRC)}: {document}")
+    assert not wrong, wrong

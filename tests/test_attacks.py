@@ -481,7 +481,7 @@ def test_the_record_says_which_moves_a_bot_made_for_an_absent_person() -> None:
         if table.is_bot(mover):
             played = table.apply(table.bot_decision())  # type: ignore[arg-type]
         else:
-            played = table.play(mover, 0, table.moves_made)
+            played = table.apply_choice(mover, 0, table.moves_made)
         if played.seat == seat:
             (by_bot if played.stand_in else by_bea).append(played.number + 1)
     assert len(by_bot) == 3 and table.names()[seat] == "Bea"

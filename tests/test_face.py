@@ -182,7 +182,7 @@ def test_a_round_refuses_bad_commands_and_changes_nothing() -> None:
     seats = [{"kind": "me"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}]
     game_round = Round.new("partnership", {"teams": "fixed"}, seats, ann, 7)
     with pytest.raises(TableError, match="not being played"):
-        game_round.play(0, 0, 0)
+        game_round.apply_choice(0, 0, 0)
     assert not game_round.ready
     game_round.join(bo)
     with pytest.raises(TableError, match="already have a seat"):
@@ -203,10 +203,10 @@ def test_a_round_refuses_bad_commands_and_changes_nothing() -> None:
         (-1, 0, 0, "spectators"),
     ]:
         with pytest.raises(TableError, match=why):
-            game_round.play(who, choice, made)
+            game_round.apply_choice(who, choice, made)
         assert (game_round.moves_made, len(match.current.history)) == before
     if not game_round.is_bot(seat):
-        played = game_round.play(seat, 0, 0)
+        played = game_round.apply_choice(seat, 0, 0)
         assert played.number == 0 and game_round.moves_made == 1
 
 

@@ -251,9 +251,9 @@ def test_a_false_knock_is_offered_at_the_table_only_under_penalize(false_knock: 
             else:
                 assert knocks == [len(offered) - 1]
                 fitting = {m.tile for m in plays}
-                played = table.play(seat, knocks[0], table.moves_made)
+                played = table.apply_choice(seat, knocks[0], table.moves_made)
                 assert set(played.event.set_aside) == fitting
                 knocked = True
                 continue
-        table.play(seat, 0, table.moves_made)
+        table.apply_choice(seat, 0, table.moves_made)
     assert knocked == (false_knock == "penalize")

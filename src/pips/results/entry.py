@@ -15,7 +15,7 @@ What a game's result gives and how it is totalled is the game's to say
 (:attr:`~pips.games.face.GameSpec.entry`, :meth:`~pips.games.face.GameSpec.entry_result`);
 this module only reads what was written and holds it to that.
 
-Nothing here touches a database: :mod:`pips.results.store` keeps checked entries.
+Nothing here touches a database: :mod:`pips.results.entries` keeps checked entries.
 
     >>> from datetime import date
     >>> entry = Entry("fido", date(2026, 10, 3), 12, (

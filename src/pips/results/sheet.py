@@ -1,6 +1,6 @@
 """Printable score sheets (PDF) for games at real tables.
 
-A sheet is laid out like the result form of the web (:mod:`pips.server.results_routes`)
+A sheet is laid out like the result form of the web (:mod:`pips.server.routes.results`)
 so that what is written at the table is typed in line by line:
 
 - FIDO: date, place, group, set, divisor and the F-02 row of hand sizes for the

@@ -306,7 +306,7 @@ class Round:
             cached = self._commitments[hand] = deal_commitment(salt, dealt_json(match.current))
         return cached
 
-    def play(self, seat: int, choice: Any, moves_made: Any) -> Played:
+    def apply_choice(self, seat: int, choice: Any, moves_made: Any) -> Played:
         """Seat ``seat`` plays the legal move numbered ``choice`` of the list it was sent
         when ``moves_made`` moves had been made; anything else is refused."""
         match = self.match

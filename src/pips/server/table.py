@@ -284,7 +284,7 @@ class LiveTable:
         async with self.lock:
             if bot and not self.round.is_bot(seat):
                 raise TableError(phrase("the seat is a person's again"))
-            played = self.round.play(seat, choice, moves_made)
+            played = self.round.apply_choice(seat, choice, moves_made)
             over = self.round.status == "finished"
             if over:
                 await self._store_end(played)
