@@ -1,20 +1,29 @@
 """Fixtures shared by test files: a server process per test (on the database the test is
-parametrized with, SQLite when it is not)."""
+parametrized with, SQLite when it is not).
+
+Nothing of the server is imported until a fixture needs it: the rules' tests load no
+web framework, database driver or browser library (``tests/test_installs.py``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.server_helpers import Server, database_urls, new_database
-from tests.test_results_server import Site
+from tests.databases import database_urls, new_database
+
+if TYPE_CHECKING:
+    from tests.server_helpers import Server
+    from tests.test_results_server import Site
 
 
 @pytest.fixture
 def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Server]:
     """``pips serve`` over a fresh database; ``indirect`` parametrization names its kind."""
+    from tests.server_helpers import Server
+
     kind = getattr(request, "param", "sqlite")
     running = Server(tmp_path, new_database(kind, tmp_path), grace=60).start()
     try:
@@ -29,6 +38,8 @@ def shared_server(
 ) -> Iterator[Server]:
     """One ``pips serve`` per database for a module's tests that change nothing another
     test reads (each acts as people of its own), so the server starts once, not per test."""
+    from tests.server_helpers import Server
+
     home = tmp_path_factory.mktemp("shared")
     running = Server(home, new_database(request.param, home), grace=60).start()
     try:
@@ -42,6 +53,8 @@ def site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Site]:
     """The app in this process over a fresh database of each kind, its clock moved by
     the test (:class:`tests.test_results_server.Site`)."""
     from fastapi.testclient import TestClient
+
+    from tests.test_results_server import Site
 
     built = Site(new_database(request.param, tmp_path))
     with TestClient(built.app):

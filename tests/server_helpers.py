@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import atexit
 import json
 import os
 import secrets
@@ -22,51 +21,9 @@ import httpx
 from websockets.sync.client import ClientConnection, connect
 
 from pips.server import messages
+from tests.databases import POSTGRES, database_urls, new_database
 
-POSTGRES = os.environ.get("PIPS_TEST_POSTGRES_URL")
-"""An admin URL of a PostgreSQL server for the storage tests (``.ci/run`` starts one);
-each test gets a database of its own there."""
-
-
-def database_urls() -> list[str]:
-    """The databases the storage tests run on: SQLite always, PostgreSQL when given."""
-    return ["sqlite", "postgresql"] if POSTGRES or os.environ.get("CI") else ["sqlite"]
-
-
-def new_database(kind: str, home: Path) -> str:
-    """A fresh, empty database of ``kind`` for one test; its SQLAlchemy URL."""
-    if kind == "sqlite":
-        return f"sqlite:///{home / 'pips.db'}"
-    if not POSTGRES:
-        raise RuntimeError(
-            "PIPS_TEST_POSTGRES_URL is not set (scripts/test starts PostgreSQL and sets it)"
-        )
-    import psycopg
-
-    name = f"pips_test_{secrets.token_hex(6)}"
-    with psycopg.connect(POSTGRES, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    if not _created:
-        atexit.register(_drop_databases)
-    _created.append(name)
-    base = POSTGRES.rsplit("/", 1)[0]
-    return f"{base.replace('postgresql://', 'postgresql+psycopg://', 1)}/{name}"
-
-
-_created: list[str] = []
-"""The databases this test process made, dropped when it ends so that runs do not pile
-up databases on a server that outlives them."""
-
-
-def _drop_databases() -> None:
-    import psycopg
-
-    try:
-        with psycopg.connect(POSTGRES or "", autocommit=True) as admin:
-            for name in _created:
-                admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    except psycopg.Error as error:
-        print(f"could not drop the test databases: {error}", file=sys.stderr)
+__all__ = ["POSTGRES", "database_urls", "new_database"]
 
 
 def free_port() -> int:

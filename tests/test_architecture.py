@@ -23,6 +23,7 @@ LAYERS: dict[str, int] = {
     "games": 1,
     "files": 1,
     "i18n": 1,
+    "extras": 1,
     "record": 2,
     "display": 2,
     "text": 2,

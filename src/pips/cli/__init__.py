@@ -46,8 +46,9 @@ from pips.cli.base import (
     out,
 )
 from pips.core.errors import RuleError
+from pips.extras import missing_part
 from pips.files import FileProblem
-from pips.i18n import _, explain
+from pips.i18n import _, explain, say
 
 __all__ = [
     "analyse",
@@ -138,6 +139,12 @@ def main(argv: Sequence[str] | None = None) -> None:
             command(args=args, prog_name="pips", standalone_mode=True)
     except (UsageError, RuleError, BotError, record.RecordError, FileProblem) as exc:
         err.print(_("error: {message}").format(message=explain(exc)), markup=False, soft_wrap=True)
+        sys.exit(2)
+    except ModuleNotFoundError as exc:
+        needed = missing_part(exc)
+        if needed is None:
+            raise
+        err.print(_("error: {message}").format(message=say(needed)), markup=False, soft_wrap=True)
         sys.exit(2)
     except KeyboardInterrupt:
         err.print(_("interrupted"))

@@ -43,6 +43,7 @@ from pips.display import (
     replay_positions,
     score_sheet,
 )
+from pips.extras import missing_part
 from pips.games.registry import GameSpec
 from pips.games.traits import LayoutKind
 from pips.i18n import _, decimal, say
@@ -791,7 +792,14 @@ class PlayApp(TableApp):
     def action_hint(self) -> None:
         if not self.session.my_turn or self.session.is_over:
             return
-        advice = self.session.hint()
+        try:
+            advice = self.session.hint()
+        except ModuleNotFoundError as exc:  # hints come from the expert: the bots part
+            needed = missing_part(exc)
+            if needed is None:
+                raise
+            self.tell(say(needed))
+            return
         move = advice.move
         what = say(move_words(move, [], self.spec.pass_word))
         if isinstance(move, Play):

@@ -17,11 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pips import record
 from pips.bots.base import Bot, make_bot
-from pips.bots.expert import Advice, ExpertBot
 from pips.core.moves import At, Move, Pass, Play
 from pips.core.phrase import phrase
 from pips.core.tiles import Tile
@@ -30,6 +29,9 @@ from pips.games.match import Match
 from pips.games.registry import GameSpec, GameState
 from pips.i18n import say
 from pips.sim.seating import Seating
+
+if TYPE_CHECKING:
+    from pips.bots.expert import Advice
 
 
 class SessionError(ValueError):
@@ -174,6 +176,8 @@ class PlaySession:
 
     def hint(self) -> Advice:
         """What the ``expert`` bot would play here, and why."""
+        from pips.bots.expert import ExpertBot  # the bots part of pips: numpy
+
         return ExpertBot().advise(self.view(), self.legal_moves())
 
     # -- playing -----------------------------------------------------------------------
