@@ -120,6 +120,22 @@ class Roamer(threading.Thread):
         """Why each connection ended before the match did."""
         self.error: BaseException | None = None
         self.over = False
+        self.budget: int | None = None
+        """How many more moves it may send (``None``: as many as it likes): a test that
+        must act before the match can end grants moves a few at a time."""
+        self.granted = threading.Condition()
+
+    def grant(self, moves: int | None) -> None:
+        """Let it send ``moves`` more moves (``None``: every move from now on)."""
+        with self.granted:
+            self.budget = None if moves is None else (self.budget or 0) + moves
+            self.granted.notify_all()
+
+    def _may_move(self) -> None:
+        with self.granted:
+            self.granted.wait_for(lambda: self.budget is None or self.budget > 0, 240)
+            if self.budget is not None:
+                self.budget -= 1
 
     def run(self) -> None:
         deadline = time.monotonic() + 240
@@ -152,6 +168,7 @@ class Roamer(threading.Thread):
                             self.over = True
                             return
                         if self.plays and message.get("legal"):
+                            self._may_move()
                             choice = len(message["legal"]) - 1
                             sent[made] = message["legal"][choice]
                             connection.send(
@@ -195,10 +212,11 @@ def check_every_acknowledged_move_stored(url: str, table_id: str, roamers: list[
 
 
 def two_players_and_a_bot(
-    nodes: list[Server], first: tuple[int, int], target: int = 50
+    nodes: list[Server], first: tuple[int, int], target: int = 50, budget: int | None = None
 ) -> tuple[str, list[Roamer]]:
     """A family match of Ann and Bob, who sign in at processes ``first`` and keep to
-    the table from there, and a bot; the match is under way."""
+    the table from there, and a bot; the match is under way (each player with
+    ``budget`` moves to make, when given)."""
     ann, bob = Browser(nodes[first[0]], "Ann"), Browser(nodes[first[1]], "Bob")
     table_id = ann.create(
         "family",  # hand after hand to the target: time for the failures
@@ -211,6 +229,7 @@ def two_players_and_a_bot(
         Roamer(bob, nodes, table_id, True, first[1]),
     ]
     for roamer in players:
+        roamer.budget = budget
         roamer.start()
     return table_id, players
 

@@ -18,7 +18,15 @@ import httpx
 from sqlalchemy import select
 
 from pips.store.models import ChatLine
-from tests.server_helpers import Browser, Server, bots, first_state, register, wait_for
+from tests.server_helpers import (
+    Browser,
+    Server,
+    bots,
+    first_state,
+    register,
+    running,
+    wait_for,
+)
 
 # -- 2. accounts -------------------------------------------------------------------
 
@@ -76,35 +84,17 @@ def everywhere(server: Server, name: str, count: int) -> None:
         db.dispose()
 
 
-def test_one_address_gets_a_burst_of_attempts_then_waits(shared_server: Server) -> None:
-    server = shared_server
-    attacker = Browser(server)
-    codes = [
-        attacker.form("/login", name=f"nobody-{i}", password="whatever-1").status_code
-        for i in range(16)
-    ]
-    # Ten at once, then one every six seconds: the rest are refused unhashed.
-    assert codes[:10] == [401] * 10 and codes.count(429) >= 4 and set(codes) == {401, 429}
-
-
-def test_signing_in_to_no_account_takes_as_long_as_to_one(shared_server: Server) -> None:
-    """Login time once told whether an account exists (389 ms against 16 ms)."""
-    server = shared_server
-    assert register(Browser(server), "Real Name").status_code == 303
-
-    def timed(name: str) -> float:
-        start = time.perf_counter()
-        answer = Browser(server).form("/login", name=name, password="wrong-guess")
-        assert answer.status_code == 401
-        return time.perf_counter() - start
-
-    # Taken in turns, so that the load of other tests on the machine weighs on both.
-    existing, missing = [], []
-    for i in range(4):
-        existing.append(timed("Real Name"))
-        missing.append(timed(f"Ghost {i}"))
-    ratio = statistics.median(existing) / statistics.median(missing)
-    assert 0.5 < ratio < 2.0, (existing, missing)
+def test_one_address_gets_a_burst_of_attempts_then_waits(tmp_path: Path) -> None:
+    # Ten at once, then (as set here) one every 100 minutes, so that a slow machine does
+    # not earn attempts back during the test: the rest are refused, unhashed.
+    with running(tmp_path, extra=("--limit", "sign-in=10/0.01")) as server:
+        attacker = Browser(server)
+        codes = [
+            attacker.form("/login", name=f"nobody-{i}", password="whatever-1").status_code
+            for i in range(16)
+        ]
+        assert codes == [401] * 10 + [429] * 6
+        assert Browser(server).form("/login", name="nobody", password="x" * 8).status_code == 401
 
 
 def test_hashing_leaves_the_tables_answering(shared_server: Server) -> None:
