@@ -24,7 +24,8 @@ from pips.core.view import View
 from pips.games.match import Match
 from pips.games.registry import find_game
 from pips.sim.seating import Seating
-from pips.tui.app import ReplayApp, TextScreen
+from pips.tui.replay import ReplayApp
+from pips.tui.screens import TextScreen
 from tests.server_helpers import Browser, running, wait_for
 from tests.test_cli import run
 from tests.test_tui import rendered, run_app, text_of

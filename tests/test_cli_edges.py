@@ -21,7 +21,8 @@ from pips.core.view import Event
 from pips.display import describe_event, hand_sheet, sheet_table
 from pips.games.registry import find_game
 from pips.sim.tournament import Estimate
-from pips.tui.app import PlayApp, TextScreen
+from pips.tui.app import PlayApp
+from pips.tui.screens import TextScreen
 from pips.tui.session import PlaySession
 from tests.test_cli import run
 from tests.test_tui import new_session, rendered, run_app, settle

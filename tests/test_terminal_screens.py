@@ -12,7 +12,8 @@ from textual.binding import Binding
 
 from pips.display import play_outcomes
 from pips.i18n import _, speaking
-from pips.tui.app import PlayApp, TableApp
+from pips.tui.app import PlayApp
+from pips.tui.screens import TableApp
 from pips.tui.session import PlaySession
 from tests.terminal import Terminal, flat, home, pips_argv
 

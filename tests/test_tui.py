@@ -24,7 +24,9 @@ from pips.core.tiles import Tile
 from pips.display import hand_order
 from pips.games.fido import ratzek_rows
 from pips.games.registry import find_game
-from pips.tui.app import PlayApp, ReplayApp, TextScreen
+from pips.tui.app import PlayApp
+from pips.tui.replay import ReplayApp
+from pips.tui.screens import TextScreen
 from pips.tui.session import PlaySession
 
 GAMES: dict[str, dict[str, Any]] = {

@@ -23,8 +23,10 @@ from textual.widgets import Static
 
 from pips import record
 from pips.core.moves import Draw, Play
-from pips.tui.app import PlayApp, ReplayApp, TextScreen
+from pips.tui.app import PlayApp
 from pips.tui.art import Spot
+from pips.tui.replay import ReplayApp
+from pips.tui.screens import TextScreen
 from tests.test_tui import new_session, run_app, settle, text_of
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"

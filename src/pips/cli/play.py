@@ -153,7 +153,8 @@ def play(
     failure: str | None = None
     interrupted = False
     if full_screen:
-        from pips.tui.app import INTERRUPTED, PlayApp
+        from pips.tui.app import PlayApp
+        from pips.tui.screens import INTERRUPTED
 
         client = PlayApp(session, delay=delay)
         client.run()

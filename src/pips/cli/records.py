@@ -58,7 +58,7 @@ def replay(
         )
     replayed = record.replay(records[game_number - 1])
     if not (text or step) and sys.stdin.isatty() and sys.stdout.isatty():
-        from pips.tui.app import ReplayApp
+        from pips.tui.replay import ReplayApp
 
         ReplayApp(replayed).run()
         return

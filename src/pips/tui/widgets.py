@@ -22,6 +22,8 @@ from pips.display import (
     addressed,
     count_divisor,
     hand_rows,
+    match_outcome,
+    score_sheet,
 )
 from pips.display import sheet_table as display_sheet
 from pips.games.registry import find_game
@@ -30,6 +32,7 @@ from pips.i18n import _, decimal, ngettext, say
 
 if TYPE_CHECKING:  # the search (numba) loads with the first analysis shown
     from pips.bots.analysis import Analysis
+    from pips.tui.session import PlaySession
 
 
 def called_you(name: str) -> bool:
@@ -388,3 +391,35 @@ def fit_parts(parts: Sequence[tuple[int, str]], room: int, separator: str = ", "
     if len(said) > room:
         said = said[: max(0, room - 1)].rstrip() + "…"
     return said
+
+
+def finished_hand(
+    session: PlaySession, names: Sequence[str], hand_number: int
+) -> tuple[RenderableType, str]:
+    """The score sheet of a finished hand (the match's end under the last) and its
+    explanation in words."""
+    state = session.match.hands[hand_number - 1]
+    result = state.result
+    assert result is not None
+    sheet = score_sheet(
+        state.game,
+        state.options.to_json(),
+        [e.seen_by(session.me) for e in state.history],
+        result,
+        state.context.scores,
+        names,
+        hand_number,
+    )
+    me = session.me
+    body: RenderableType = sheet_table(sheet, names, session.match.target, me)
+    outcome = session.match.result
+    if outcome is not None and hand_number == len(session.match.hands):
+        won = match_outcome(state.game, outcome.final, outcome.ranks, names)
+        words = say(addressed(won, names, me))
+        over = (
+            _("Match over: {outcome}.")
+            if session.match.target is not None
+            else _("Game over: {outcome}.")
+        )
+        body = Group(Text(over.format(outcome=words) + "\n", style="bold"), body)
+    return body, say(addressed(sheet.explanation, names, me))
