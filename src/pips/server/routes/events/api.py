@@ -1,0 +1,231 @@
+"""The events' JSON API (``/api/events``): making an event, its players, rounds, results
+and closing."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+
+from pips.i18n import say
+from pips.server.routes.common import limits_of, results_of, run
+from pips.server.routes.events.common import (
+    CheckInBody,
+    DrawBody,
+    Key,
+    NewEvent,
+    NewPlayers,
+    PlayerId,
+    RoundNumber,
+    SeedsBody,
+    StartBody,
+    TableNumber,
+    TableResultBody,
+    TableSetBody,
+    count_new_event,
+    create_event_of,
+    enter_csv,
+    start_online_round,
+    table_lines_of_body,
+)
+from pips.server.web import account, check_csrf, viewer
+
+api = APIRouter()
+
+
+@api.get("/api/events", tags=["events"])
+async def list_events(request: Request) -> list[dict[str, Any]]:
+    return list(await run(results_of(request).events))
+
+
+@api.post("/api/events", tags=["events"], status_code=201)
+async def create_event(request: Request, body: NewEvent) -> dict[str, Any]:
+    """Create an event: a group's representative (for the group) or an administrator."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    await count_new_event(request, actor)
+    return dict(await run(create_event_of, results_of(request), actor, body))
+
+
+@api.get("/api/events/{key}", tags=["events"])
+async def get_event(request: Request, key: Key) -> dict[str, Any]:
+    """The event: players, rounds, tables with results, standings."""
+    return dict(await run(results_of(request).events.event, key, viewer(request)))
+
+
+@api.post("/api/events/{key}/players", tags=["events"])
+async def add_players(request: Request, key: Key, body: NewPlayers) -> dict[str, Any]:
+    """Add players; after the first draw they are late arrivals (from the next round)."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(
+        await run(
+            results_of(request).events.add_players,
+            actor,
+            key,
+            body.names,
+            pairs=body.pairs,
+            new_players=body.new_players,
+            known_players=body.known_players,
+            clubs=body.clubs,
+            teams=body.teams,
+        )
+    )
+
+
+@api.post("/api/events/{key}/players/{player}/withdraw", tags=["events"])
+async def withdraw(request: Request, key: Key, player: PlayerId) -> dict[str, Any]:
+    """A player withdraws: not drawn from the next round on."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(await run(results_of(request).events.withdraw_player, actor, key, player))
+
+
+@api.post("/api/events/{key}/rounds", tags=["events"], status_code=201)
+async def draw_round(request: Request, key: Key, body: DrawBody | None = None) -> dict[str, Any]:
+    """Draw the next round (the one before must be over): by lot or by the standings
+    (``method``), with a ``set`` for its tables, or the ``final`` table."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    body = body or DrawBody()
+    return dict(
+        await run(
+            results_of(request).rounds.draw_next,
+            actor,
+            key,
+            method=body.method,
+            top=body.set,
+            final=body.final,
+        )
+    )
+
+
+@api.post("/api/events/{key}/seeds", tags=["events"])
+async def seed_players(request: Request, key: Key, body: SeedsBody) -> dict[str, Any]:
+    """Seed the players before the first round (the top seeds sit apart)."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(await run(results_of(request).events.seed, actor, key, body.order))
+
+
+@api.post("/api/events/{key}/players/{player}/check-in", tags=["events"])
+async def check_in(
+    request: Request, key: Key, player: PlayerId, body: CheckInBody | None = None
+) -> dict[str, Any]:
+    """Check a player in (or out, ``present`` false)."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    present = True if body is None else body.present
+    return dict(await run(results_of(request).events.check_in, actor, key, player, present))
+
+
+@api.post("/api/events/{key}/rounds/{number}/tables/{table}/set", tags=["events"])
+async def table_set(
+    request: Request, key: Key, number: RoundNumber, table: TableNumber, body: TableSetBody
+) -> dict[str, Any]:
+    """Play a table with another set (before it has a result)."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(
+        await run(results_of(request).rounds.set_table, actor, key, number, table, body.set)
+    )
+
+
+@api.post("/api/events/{key}/rounds/{number}/redraw", tags=["events"])
+async def redraw_round(request: Request, key: Key, number: RoundNumber) -> dict[str, Any]:
+    """Draw the last round again while none of its tables has begun."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(await run(results_of(request).rounds.redraw, actor, key, number))
+
+
+@api.post("/api/events/{key}/rounds/{number}/start", tags=["events"])
+async def start_round(
+    request: Request, key: Key, number: RoundNumber, body: StartBody | None = None
+) -> dict[str, Any]:
+    """Start an online round: its tables open on this server with the drawn seats."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return await start_online_round(request, actor, key, number, body.absent if body else [])
+
+
+@api.post("/api/events/{key}/rounds/{number}/tables/{table}", tags=["events"])
+async def enter_table(
+    request: Request, key: Key, number: RoundNumber, table: TableNumber, body: TableResultBody
+) -> dict[str, Any]:
+    """Enter a table's result (a correction needs ``reason``)."""
+    actor, lines = table_lines_of_body(request, body)
+    return dict(
+        await run(
+            results_of(request).scores.enter,
+            actor,
+            key,
+            number,
+            table,
+            lines,
+            reason=body.reason,
+            source="api",
+        )
+    )
+
+
+@api.post("/api/events/{key}/rounds/{number}/tables/{table}/check", tags=["events"])
+async def check_table(
+    request: Request, key: Key, number: RoundNumber, table: TableNumber, body: TableResultBody
+) -> dict[str, Any]:
+    """What entering this result would save, without saving it: the lines as they
+    would count, the lines a correction replaces (``before``, lined up with
+    ``players``), the fields each line changes, and warnings about what looks unusual
+    for a game of this size (check the sheet)."""
+    actor, lines = table_lines_of_body(request, body)
+    review = await run(
+        results_of(request).scores.preview,
+        actor,
+        key,
+        number,
+        table,
+        lines,
+        reason=body.reason,
+    )
+    return {**review, "warnings": [say(w) for w in review["warnings"]]}
+
+
+@api.get("/api/events/{key}/rounds/{number}/tables/{table}", tags=["events"])
+async def table_history(
+    request: Request, key: Key, number: RoundNumber, table: TableNumber
+) -> list[dict[str, Any]]:
+    """Every result entered for a table, with corrections and their reasons."""
+    return list(await run(results_of(request).scores.history, key, number, table))
+
+
+@api.post("/api/events/{key}/rounds/{number}/csv", tags=["events"])
+async def enter_round_csv(
+    request: Request,
+    key: Key,
+    number: RoundNumber,
+    reason: Annotated[str, Query(max_length=500)] = "",
+    check: bool = False,
+) -> dict[str, Any]:
+    """A round's results as a results CSV body (each game goes to the table of its
+    players); all or none. With ``check`` nothing is saved: the tables the games go
+    to, their lines and warnings about what looks unusual, to review first."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    body = await request.body()
+    async with limits_of(request).checking:
+        done = await run(
+            enter_csv, results_of(request), actor, key, number, body, reason, save=not check
+        )
+    if check:
+        return {
+            "tables": [{**t, "warnings": [say(w) for w in t["warnings"]]} for t in done["tables"]]
+        }
+    return dict(done)
+
+
+@api.post("/api/events/{key}/close", tags=["events"])
+async def close_event(request: Request, key: Key) -> dict[str, Any]:
+    """Close the event: its games become results for the world list."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(await run(results_of(request).closing.close, actor, key))

@@ -1,0 +1,103 @@
+"""What an event prints: standings (CSV, PDF), the check-in list, and a round's table
+cards and score sheets."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import date
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from pips.core.phrase import N_
+from pips.games.registry import find_game
+from pips.i18n import _, numeric_date
+from pips.results.standings import Scoring, standings_csv
+from pips.server.routes.common import refused, results_of, run
+from pips.server.routes.events.common import (
+    Key,
+    RoundNumber,
+    file_name,
+)
+
+api = APIRouter()
+
+
+@api.get("/events/{key}/standings.csv", tags=["events"])
+async def standings_as_csv(request: Request, key: Key) -> Response:
+    """The standings so far as CSV."""
+    shown, lines = await run(results_of(request).events.event_standings, key)
+    headers = {"Content-Disposition": f'attachment; filename="{file_name(shown)}.csv"'}
+    return Response(standings_csv(lines), media_type="text/csv", headers=headers)
+
+
+@api.get("/events/{key}/standings.pdf", tags=["events"])
+async def standings_as_pdf(request: Request, key: Key) -> Response:
+    """The standings so far on paper."""
+    from pips.results.sheet import standings_sheet  # reportlab loads when paper is asked for
+
+    shown, lines = await run(results_of(request).events.event_standings, key)
+    word = N_("Match points") if shown["scoring"] == Scoring.MATCH_WINS else N_("Points")
+    day = numeric_date(date.fromisoformat(shown["date"]))
+    subtitle = " · ".join(
+        part for part in (_(find_game(shown["game"]).title), day, shown["place"]) if part
+    )
+    pdf = await asyncio.to_thread(standings_sheet, shown["name"], subtitle, lines, points_word=word)
+    headers = {"Content-Disposition": f'attachment; filename="{file_name(shown)}.pdf"'}
+    return Response(pdf, media_type="application/pdf", headers=headers)
+
+
+@api.get("/events/{key}/check-in.pdf", tags=["events"])
+async def check_in_pdf(request: Request, key: Key) -> Response:
+    """The check-in list on paper: every player, alphabetically, with a box to tick."""
+    from pips.results.sheet import check_in_sheet
+
+    shown = await run(results_of(request).events.event, key)
+    subtitle = " · ".join(
+        part
+        for part in (
+            _(find_game(shown["game"]).title),
+            numeric_date(date.fromisoformat(shown["date"])),
+            shown["place"],
+        )
+        if part
+    )
+    pdf = await asyncio.to_thread(check_in_sheet, shown["name"], subtitle, shown["players"])
+    check_in = _("check-in")
+    name = f"{file_name(shown)}-{check_in}.pdf"
+    headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+    return Response(pdf, media_type="application/pdf", headers=headers)
+
+
+@api.get("/events/{key}/rounds/{number}/sheets.pdf", tags=["events"])
+async def round_sheets_pdf(request: Request, key: Key, number: RoundNumber) -> Response:
+    """A round on paper: per table a card and its pre-filled score sheet."""
+    from pips.results.sheet import SheetError, round_sheets
+
+    shown, drawn = await run(results_of(request).rounds.round_draw, key, number)
+    top = shown["options"].get("set")
+    try:
+        pdf = await asyncio.to_thread(
+            round_sheets,
+            shown["game"],
+            drawn,
+            top if isinstance(top, int) else None,
+            place=shown["place"],
+            day=next(
+                date.fromisoformat(one["date"]) for one in shown["drawn"] if one["number"] == number
+            ),
+            group=shown["group_name"] or "",
+            event=shown["name"],
+            tops={
+                t["number"]: t["set"]
+                for one in shown["drawn"]
+                if one["number"] == number
+                for t in one["tables"]
+            },
+        )
+    except (SheetError, ValueError) as exc:
+        raise refused(exc) from None
+    round_word = _("round")
+    name = f"{file_name(shown)}-{round_word}-{number}.pdf"
+    headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+    return Response(pdf, media_type="application/pdf", headers=headers)
