@@ -122,10 +122,10 @@ def test_the_measure_sees_a_name_printed_over_the_next_column() -> None:
     from reportlab.lib.pagesizes import A4
     from reportlab.platypus import SimpleDocTemplate
 
-    from pips.results.sheet import _grid
+    from pips.results.paper import ruled_grid
 
     out = io.BytesIO()
-    grid = _grid([["Play", long_name(0), long_name(1)], ["1", "", ""]], [60, 80, 80], [])
+    grid = ruled_grid([["Play", long_name(0), long_name(1)], ["1", "", ""]], [60, 80, 80], [])
     SimpleDocTemplate(out, pagesize=A4).build([grid])
     with pdfplumber.open(io.BytesIO(out.getvalue())) as document:
         assert words_cross_no_line(document.pages[0])

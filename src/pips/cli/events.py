@@ -573,7 +573,7 @@ def event_standings(
     ] = False,
 ) -> None:
     """The standings so far, shown or written as CSV or PDF."""
-    from pips.results.sheet import standings_sheet
+    from pips.results.listings import standings_sheet
     from pips.results.standings import Scoring, standings_csv
 
     shown, lines = _call(_service(database).events.event_standings, key)

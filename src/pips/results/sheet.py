@@ -23,7 +23,6 @@ their ids only in the footnote.
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Mapping, Sequence
 from datetime import date
@@ -32,10 +31,9 @@ from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
-from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.lib.units import mm
-from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import PageBreak, Paragraph, Spacer, Table, TableStyle
 
 from pips import __version__, i18n
 from pips.core.errors import RuleError
@@ -45,6 +43,22 @@ from pips.games.traits import SheetKind
 from pips.i18n import _, say
 from pips.results.draws import RoundDraw
 from pips.results.entry import NAME_LENGTH
+from pips.results.paper import (
+    CARD_NUMBER,
+    CARD_ROUND,
+    CARD_SEAT,
+    CARD_SMALL,
+    CELL,
+    FOOTNOTE,
+    HEAD,
+    HEAD_SMALL,
+    ROW,
+    TEXT,
+    TITLE,
+    document_bytes,
+    name_cell,
+    ruled_grid,
+)
 
 SCORING_ROWS: dict[tuple[int, int], int] = {
     (6, 3): 15,
@@ -128,23 +142,9 @@ def score_sheet(
     name, place, group and date fields are left to fill in. Its words are in
     ``language`` (default: the current one, :mod:`pips.i18n`)."""
     with i18n.speaking(language or i18n.current()):
-        return _build(*_sheet_story(game, players, top, names, place, day, rows, target, group))
-
-
-def _build(story: list[Any], wide: bool, title: str) -> bytes:
-    out = io.BytesIO()
-    document = SimpleDocTemplate(
-        out,
-        pagesize=landscape(A4) if wide else A4,
-        leftMargin=14 * mm,
-        rightMargin=14 * mm,
-        topMargin=12 * mm,
-        bottomMargin=12 * mm,
-        title=title,
-        author="pips",
-    )
-    document.build(story)
-    return out.getvalue()
+        return document_bytes(
+            *_sheet_story(game, players, top, names, place, day, rows, target, group)
+        )
 
 
 def _sheet_story(
@@ -278,7 +278,7 @@ def round_sheets(
         elif story:
             story.pop()  # no empty page after the last sheet
         title = _("Round {round}").format(round=drawn.number)
-        return _build(story, wide, title)
+        return document_bytes(story, wide, title)
 
 
 def table_card(
@@ -316,81 +316,6 @@ def table_card(
     )
     story.append(listing)
     return story
-
-
-_BASE = getSampleStyleSheet()
-CELL = ParagraphStyle("cell", parent=_BASE["Normal"], fontSize=8, leading=9.5)
-HEAD = ParagraphStyle("head", parent=CELL, fontName="Helvetica-Bold")
-HEAD_SMALL = ParagraphStyle("head-small", parent=HEAD, fontSize=7, leading=8)
-TEXT = ParagraphStyle("text", parent=_BASE["Normal"], fontSize=9.5, leading=12)
-FOOTNOTE = ParagraphStyle("footnote", parent=_BASE["Italic"], fontSize=7, leading=8.5)
-CARD_NUMBER = ParagraphStyle(
-    "card-number",
-    parent=_BASE["Title"],
-    fontName="Helvetica-Bold",
-    fontSize=240,
-    leading=230,
-    spaceBefore=6,
-    spaceAfter=18,
-)
-CARD_ROUND = ParagraphStyle(
-    "card-round", parent=_BASE["Title"], fontSize=36, leading=42, spaceAfter=2
-)
-CARD_SMALL = ParagraphStyle(
-    "card-small", parent=_BASE["Normal"], fontSize=14, leading=18, alignment=1
-)
-CARD_SEAT = ParagraphStyle(
-    "card-seat", parent=_BASE["Normal"], fontName="Helvetica-Bold", fontSize=22, leading=27
-)
-TITLE = ParagraphStyle(
-    "sheet-title", parent=_BASE["Title"], fontSize=15, leading=18, spaceBefore=0, spaceAfter=4
-)
-
-
-def name_lines(name: str, width: float, font: str, size: float) -> list[str]:
-    """``name`` broken into lines no wider than ``width`` points, at spaces and after
-    hyphens ("Anna-Katharina / Müller-Lüdenscheidt"), never inside a word unless one
-    part alone is wider than the cell.
-
-    >>> name_lines("Anna-Katharina Müller-Lüdenscheidt", 70, "Helvetica", 8)
-    ['Anna-Katharina', 'Müller-', 'Lüdenscheidt']
-    """
-    parts = re.findall(r"[^\s-]+-?|-", name)
-    spaced = []  # each part, and whether a space comes before it
-    position = 0
-    for part in parts:
-        start = name.index(part, position)
-        spaced.append((part, start > 0 and name[start - 1] == " "))
-        position = start + len(part)
-    lines: list[str] = []
-    line = ""
-    for part, space in spaced:
-        joined = line + (" " if space and line else "") + part
-        if not line or stringWidth(joined, font, size) <= width:
-            line = joined
-            continue
-        lines.append(line)
-        line = part
-    if line:
-        lines.append(line)
-    # A part wider than the cell on its own is cut where it must be.
-    fitted: list[str] = []
-    for one in lines:
-        while stringWidth(one, font, size) > width and len(one) > 1:
-            cut = len(one) - 1
-            while cut > 1 and stringWidth(one[:cut], font, size) > width:
-                cut -= 1
-            fitted.append(one[:cut])
-            one = one[cut:]
-        fitted.append(one)
-    return fitted
-
-
-def name_cell(name: str, width: float, style: ParagraphStyle) -> Paragraph:
-    """A name in a cell ``width`` points wide, wrapped by :func:`name_lines`."""
-    inner = width - 2 * 6  # a table cell's default padding, left and right
-    lines = name_lines(name, inner, style.fontName, style.fontSize)
-    return Paragraph("<br/>".join(escape(line) for line in lines), style)
 
 
 class Sheet:
@@ -469,7 +394,7 @@ class Sheet:
             right = str(half + i) if half + i <= rows else ""
             plays.append([str(i)] + [""] * players + ["", right] + [""] * players)
         widths = [number] + [column] * players + [gap, number] + [column] * players
-        blocks = _grid(plays, widths, [], heights=[None] + [ROW] * half)
+        blocks = ruled_grid(plays, widths, [], heights=[None] + [ROW] * half)
         blocks.setStyle(
             TableStyle(
                 [
@@ -520,7 +445,9 @@ class Sheet:
             Spacer(1, 1 * mm),
             blocks,
             Spacer(1, 2 * mm),
-            _grid(summary, [first] + [wide] * players, [1], heights=[None] + [ROW + 1 * mm] * 5),
+            ruled_grid(
+                summary, [first] + [wide] * players, [1], heights=[None] + [ROW + 1 * mm] * 5
+            ),
         ]
 
     def pair_tally(self, rows: int) -> list[Any]:
@@ -540,7 +467,7 @@ class Sheet:
         return [
             self.words(say(self.spec.sheet_rule(self.options))),
             Spacer(1, 2 * mm),
-            _grid(grid, [20 * mm, column, column, 30 * mm], [last]),
+            ruled_grid(grid, [20 * mm, column, column, 30 * mm], [last]),
         ]
 
     def hands(self, rows: int) -> list[Any]:
@@ -562,7 +489,7 @@ class Sheet:
                 ).format(target=target)
             ),
             Spacer(1, 2 * mm),
-            _grid(
+            ruled_grid(
                 grid,
                 [first] + [column] * players,
                 [last],
@@ -581,7 +508,7 @@ class Sheet:
         return [
             self.words(say(self.spec.sheet_rule(self.options))),
             Spacer(1, 2 * mm),
-            _grid(grid, [80 * mm, 30 * mm, 30 * mm, 20 * mm], []),
+            ruled_grid(grid, [80 * mm, 30 * mm, 30 * mm, 20 * mm], []),
         ]
 
     def signatures(self) -> Table:
@@ -614,34 +541,6 @@ class Sheet:
         return table
 
 
-ROW = 5 * mm
-"""The height of a row to write a number in."""
-
-
-def _grid(
-    data: list[list[Any]],
-    widths: list[float] | None,
-    bold_rows: Sequence[int],
-    heights: Sequence[float | None] | None = None,
-) -> Table:
-    table = Table(data, colWidths=widths, rowHeights=heights, repeatRows=1, hAlign="LEFT")
-    style = [
-        ("GRID", (0, 0), (-1, -1), 0.5, colors.black),
-        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8e4d8")),
-        ("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"),
-        ("FONTSIZE", (0, 0), (-1, -1), 9),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f7f5ef")]),
-    ]
-    for row in bold_rows:
-        style += [
-            ("FONTNAME", (0, row), (0, row), "Helvetica-Bold"),
-            ("LINEABOVE", (0, row), (-1, row), 1.2, colors.black),
-        ]
-    table.setStyle(TableStyle(style))
-    return table
-
-
 def _sizes(spec: GameSpec, players: int, top: int) -> tuple[int, int] | None:
     """Tiles per player and in the stock with ``top``, if the game allows that set."""
     try:
@@ -650,101 +549,3 @@ def _sizes(spec: GameSpec, players: int, top: int) -> tuple[int, int] | None:
         return None
     hand = int(options.hand_size)
     return hand, (top + 1) * (top + 2) // 2 - players * hand
-
-
-def standings_sheet(
-    title: str,
-    subtitle: str,
-    lines: Sequence[Any],
-    *,
-    points_word: str,
-    language: str | None = None,
-) -> bytes:
-    """An event's standings on paper: ``lines`` are
-    :class:`~pips.results.standings.Standing`; ``points_word`` heads the points column
-    (points, or match points for pairs)."""
-    with i18n.speaking(language or i18n.current()):
-        styles = getSampleStyleSheet()
-        story: list[Any] = [
-            Paragraph(escape(title), styles["Title"]),
-            Paragraph(escape(subtitle), styles["Heading3"]),
-            Spacer(1, 4 * mm),
-        ]
-        heads = [_("Rank"), _("Player"), _(points_word), _("Wins"), _("Games")]
-        heads += [_("Byes"), _("avg. place")]
-        rows: list[list[Any]] = [[Paragraph(escape(h), HEAD) for h in heads]]
-        for s in lines:
-            rows.append(
-                [
-                    str(s.place),
-                    Paragraph(escape(s.name), CELL),
-                    str(s.points),
-                    str(s.wins),
-                    str(s.games),
-                    str(s.byes),
-                    i18n.decimal(s.average_place, 2) if s.games else "—",
-                ]
-            )
-        widths = [14 * mm, 60 * mm, 28 * mm, 16 * mm, 16 * mm, 18 * mm, 24 * mm]
-        table = _listing(
-            rows,
-            widths,
-            [("ALIGN", (2, 1), (-1, -1), "RIGHT"), ("FONTSIZE", (0, 1), (-1, -1), 9)],
-        )
-        story.append(table)
-        footnote = _("pips {version}: standings as entered so far.").format(version=__version__)
-        story += [Spacer(1, 4 * mm), Paragraph(escape(footnote), FOOTNOTE)]
-        return _build(story, False, title)
-
-
-def check_in_sheet(
-    title: str, subtitle: str, players: Sequence[Any], *, language: str | None = None
-) -> bytes:
-    """An event's check-in list on paper: every player in German alphabetical order
-    (:func:`pips.core.names.sort_key`) with their club, a box to tick and a line to
-    sign. ``players`` are the event's players as its JSON shows them."""
-    from pips.core.names import sort_key
-
-    with i18n.speaking(language or i18n.current()):
-        styles = getSampleStyleSheet()
-        story: list[Any] = [
-            Paragraph(escape(title), TITLE),
-            Paragraph(escape(subtitle), styles["Heading3"]),
-            Spacer(1, 3 * mm),
-        ]
-        heads = [_("here"), _("Player"), _("Club"), _("Signature")]
-        widths = [14 * mm, 70 * mm, 50 * mm, 48 * mm]
-        rows: list[list[Any]] = [[Paragraph(escape(h), HEAD) for h in heads]]
-        for p in sorted(players, key=lambda p: sort_key(str(p["name"]))):
-            rows.append(
-                [
-                    "x" if p.get("checked_in") else "",
-                    name_cell(str(p["name"]), widths[1], CELL),
-                    name_cell(str(p.get("club") or ""), widths[2], CELL),
-                    "",
-                ]
-            )
-        table = _listing(
-            rows,
-            widths,
-            [
-                ("ALIGN", (0, 0), (0, -1), "CENTER"),
-                ("TOPPADDING", (0, 1), (-1, -1), 5),
-                ("BOTTOMPADDING", (0, 1), (-1, -1), 5),
-            ],
-        )
-        story.append(table)
-        return _build(story, False, title)
-
-
-def _listing(rows: list[list[Any]], widths: list[float], extra: list[tuple[Any, ...]]) -> Table:
-    """A list of people on paper (standings, the check-in list): a light grid under a
-    shaded head row repeated on every page, and the list's own ``extra`` styles."""
-    table = Table(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
-    base: list[tuple[Any, ...]] = [
-        ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
-        ("BACKGROUND", (0, 0), (-1, 0), colors.whitesmoke),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-    ]
-    table.setStyle(TableStyle(base + extra))
-    return table

@@ -34,7 +34,7 @@ async def standings_as_csv(request: Request, key: Key) -> Response:
 @api.get("/events/{key}/standings.pdf", tags=["events"])
 async def standings_as_pdf(request: Request, key: Key) -> Response:
     """The standings so far on paper."""
-    from pips.results.sheet import standings_sheet  # reportlab loads when paper is asked for
+    from pips.results.listings import standings_sheet  # reportlab loads when paper is asked for
 
     shown, lines = await run(results_of(request).events.event_standings, key)
     word = N_("Match points") if shown["scoring"] == Scoring.MATCH_WINS else N_("Points")
@@ -50,7 +50,7 @@ async def standings_as_pdf(request: Request, key: Key) -> Response:
 @api.get("/events/{key}/check-in.pdf", tags=["events"])
 async def check_in_pdf(request: Request, key: Key) -> Response:
     """The check-in list on paper: every player, alphabetically, with a box to tick."""
-    from pips.results.sheet import check_in_sheet
+    from pips.results.listings import check_in_sheet
 
     shown = await run(results_of(request).events.event, key)
     subtitle = " · ".join(
