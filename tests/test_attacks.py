@@ -24,7 +24,7 @@ from pips import record
 from pips.core.fairness import deal_commitment
 from pips.games.match import Match
 from pips.games.registry import find_game
-from pips.results.entry import read_csv
+from pips.results.entry_formats import read_csv
 from tests.server_helpers import (
     Browser,
     Server,

@@ -14,16 +14,12 @@ from pips.core.tiles import double_set
 from pips.games.fido import HAND_SIZES
 from pips.games.match import Match
 from pips.games.registry import find_game
-from pips.results.entry import (
+from pips.results.entry import Entry, EntryError, Line, check, holdable_pips
+from pips.results.entry_formats import (
     CSV_FIELDS,
-    Entry,
-    EntryError,
-    Line,
-    check,
     decode_csv,
     entry_from_json,
     entry_from_record,
-    holdable_pips,
     read_csv,
     write_csv,
 )

@@ -19,7 +19,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from pips.results.entry import CSV_FIELDS, Entry, Line
+from pips.results.entry import Entry, Line
+from pips.results.entry_formats import CSV_FIELDS
 from pips.results.service import Results
 from pips.server import accounts
 from pips.server.app import create_app

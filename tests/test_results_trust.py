@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from pips.core.names import name_key
-from pips.results.entry import Checked, Entry, EntryError, Line, check, read_csv, write_csv
+from pips.results.entry import Checked, Entry, EntryError, Line, check
+from pips.results.entry_formats import read_csv, write_csv
 from pips.results.players import UnknownPlayers, close
 from pips.results.service import Conflict, Filter, NotAllowed, Results, ResultsError
 from pips.store.db import Database

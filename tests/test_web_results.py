@@ -13,7 +13,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
-from pips.results.entry import CSV_FIELDS, Entry, Line
+from pips.results.entry import Entry, Line
+from pips.results.entry_formats import CSV_FIELDS
 from pips.results.service import Results
 from pips.server import accounts
 from pips.store.db import Database

@@ -163,7 +163,8 @@ def event_sheets(
 ) -> None:
     """Print a round of an event: for every table a card (round, table, the players in
     seat order) and its score sheet with the names filled in, in one PDF."""
-    from pips.results.entry import EntryError, parse_date
+    from pips.results.entry import EntryError
+    from pips.results.entry_formats import parse_date
     from pips.results.sheet import SheetError, round_sheets
 
     if not 1 <= round_number <= MOST_ROUNDS:
@@ -336,7 +337,8 @@ def event_create(
 ) -> None:
     """Create an event: players, rounds and results follow with the other commands (or
     on its page, /events/KEY)."""
-    from pips.results.entry import EntryError, parse_date
+    from pips.results.entry import EntryError
+    from pips.results.entry_formats import parse_date
 
     try:
         when = parse_date(day)

@@ -68,7 +68,8 @@ def result(
     """Enter a game played at a real table from its score sheet."""
     from pips.core.errors import RuleError
     from pips.games.registry import find_game
-    from pips.results.entry import Entry, EntryError, check, default_set, parse_date
+    from pips.results.entry import Entry, EntryError, check, default_set
+    from pips.results.entry_formats import parse_date
     from pips.results.players import UnknownPlayers
     from pips.results.service import ResultsError
 

@@ -49,7 +49,8 @@ def sheet(
     force: ForceOption = False,
 ) -> None:
     """Make a printable score sheet (PDF) for a game at a real table."""
-    from pips.results.entry import EntryError, parse_date
+    from pips.results.entry import EntryError
+    from pips.results.entry_formats import parse_date
     from pips.results.sheet import SheetError, score_sheet
 
     if rows is not None and not 4 <= rows <= 120:

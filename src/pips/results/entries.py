@@ -27,7 +27,8 @@ from pips.results.common import (
     group_named,
     log,
 )
-from pips.results.entry import Checked, check, entry_from_record
+from pips.results.entry import Checked, check
+from pips.results.entry_formats import entry_from_record
 from pips.results.fairplay import Fairplay
 from pips.results.groups import member_ids
 from pips.results.holds import Holds, causes

@@ -26,7 +26,8 @@ from pips.results.common import (
     month_bounds,
     month_of,
 )
-from pips.results.entry import Checked, Entry, Line, write_csv
+from pips.results.entry import Checked, Entry, Line
+from pips.results.entry_formats import write_csv
 from pips.results.holds import Holds
 from pips.results.trust import PLAYERS, VOUCHING, SeatTrust, could_vouch
 from pips.results.vouching import seats_of_all, waiting_seats

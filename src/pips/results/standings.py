@@ -250,7 +250,7 @@ def standings_csv(lines: Iterable[Standing], language: str | None = None) -> str
     import io
 
     from pips import i18n
-    from pips.results.entry import safe_cell
+    from pips.results.entry_formats import safe_cell
 
     with i18n.speaking(language or i18n.current()):
         comma = i18n.decimal(0.5, 1) == "0,5"

@@ -14,7 +14,8 @@ from sqlalchemy.orm import Session
 from pips.core.phrase import phrase
 from pips.games.face import GameSpec
 from pips.results.common import Conflict, NotAllowed, NotFound, is_admin
-from pips.results.entry import Checked, check, default_set, entry_from_record
+from pips.results.entry import Checked, check, default_set
+from pips.results.entry_formats import entry_from_record
 from pips.results.standings import (
     DEFAULT_TIEBREAKS,
     Scoring,

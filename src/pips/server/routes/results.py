@@ -24,15 +24,9 @@ from pips.core.phrase import phrase
 from pips.games.registry import find_game
 from pips.i18n import _, explain, say
 from pips.results.entries import Entered
-from pips.results.entry import (
-    GAMES,
-    NAME_LENGTH,
-    Checked,
-    Entry,
-    EntryError,
-    Line,
+from pips.results.entry import GAMES, NAME_LENGTH, Checked, Entry, EntryError, Line, default_set
+from pips.results.entry_formats import (
     decode_csv,
-    default_set,
     entry_from_json,
     parse_date,
     parse_int,

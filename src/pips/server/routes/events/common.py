@@ -13,16 +13,8 @@ from pydantic import BaseModel, Field, StringConstraints
 from pips.core.names import name_key
 from pips.games.registry import find_game
 from pips.i18n import _, explain, ngettext, say
-from pips.results.entry import (
-    NAME_LENGTH,
-    EntryError,
-    Line,
-    decode_csv,
-    parse_date,
-    parse_flag,
-    parse_int,
-    read_csv,
-)
+from pips.results.entry import NAME_LENGTH, EntryError, Line
+from pips.results.entry_formats import decode_csv, parse_date, parse_flag, parse_int, read_csv
 from pips.results.service import Results, ResultsError, slugify
 from pips.results.standings import TIEBREAKS
 from pips.server.accounts.identity import Identity

@@ -11,12 +11,8 @@ from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from pips.i18n import _, explain, say
-from pips.results.entry import (
-    GAMES,
-    EntryError,
-    decode_csv,
-    parse_int,
-)
+from pips.results.entry import GAMES, EntryError
+from pips.results.entry_formats import decode_csv, parse_int
 from pips.results.players import UnknownPlayers
 from pips.results.service import ResultsError
 from pips.server.routes.common import choices, results_of, run
