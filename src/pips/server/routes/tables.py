@@ -21,8 +21,8 @@ from pips.server.analyses import Analyses
 
 if TYPE_CHECKING:
     from pips.bots.analysis import Analysis
-from pips.server.cluster import Look
 from pips.server.limits import Limited
+from pips.server.links import Look
 from pips.server.routes.common import (
     address,
     cluster_of,
