@@ -17,10 +17,9 @@ from pips.games.fido import (
     DoublesInline,
     FidoOptions,
     FidoState,
-    count_after,
     hand_result,
-    points_for,
 )
+from pips.games.fido_count import count_after, points_for
 from tests.helpers import (
     any_play_brute_force,
     arranged_deal,

@@ -22,7 +22,7 @@ from pips.cli import main
 from pips.core.moves import Draw, Play
 from pips.core.tiles import Tile
 from pips.display import hand_order
-from pips.games.fido import ratzek_rows
+from pips.games.fido_count import ratzek_rows
 from pips.games.registry import find_game
 from pips.tui.app import PlayApp
 from pips.tui.replay import ReplayApp

@@ -35,6 +35,7 @@ from pips.core.tiles import DOUBLES, Tile, double_set, iter_doubles
 from pips.core.view import Event, View
 from pips.games.common import HandContext, HandState, holds_a_double
 from pips.games.face import GameSpec, PointsBound
+from pips.games.fido_count import count_after, count_of, most_count, points_for, ratzek_rows
 from pips.games.options import Direction, GameOptions, option
 from pips.games.traits import (
     DrawRule,
@@ -174,28 +175,6 @@ class FidoOptions(GameOptions):
             mother_theresa=self.mother_theresa,
             doubles_at_end=_DOUBLES_AT_END[self.doubles_inline],
         )
-
-
-def count_after(count: int, move: Play) -> int:
-    """The count ``S`` after ``move`` is laid on a layout whose count is ``count``.
-
-    F-10: the opening double gives 2n. F-05: a double across adds its number.
-    F-06: a tile on an open end changes S by its difference. F-07: a tile at a naked
-    side adds its free number. F-23: a double in line leaves S unchanged.
-    """
-    tile = move.tile
-    if move.at is At.OPEN:
-        return tile.high + tile.low
-    if move.at is At.SIDE:
-        return count + move.free
-    if tile.high == tile.low:
-        return count if move.inline else count + tile.high
-    return count - move.touching + move.free
-
-
-def points_for(count: int, divisor: int) -> int:
-    """F-15: ``S/d`` when the count divides by the divisor, else nothing."""
-    return count // divisor if count % divisor == 0 else 0
 
 
 def options_of(view: View) -> FidoOptions:
@@ -544,48 +523,6 @@ def new_hand(
     return FidoState.deal(options, rng)
 
 
-def count_of(count: int, move: Move) -> int | None:
-    """The count ``S`` that ``move`` would make on a layout counting ``count``."""
-    return count_after(count, move) if isinstance(move, Play) else None
-
-
-def effect(tile: Tile, divisor: int) -> int:
-    """The residue class by which a tile moves the count modulo the divisor.
-
-    A tile on an open end changes S by its difference (F-06), a double across adds its
-    number (F-05); either way only the value modulo ``d`` matters for scoring (F-15).
-    """
-    return (tile.high if tile.is_double else tile.difference) % divisor
-
-
-def ratzek_rows(tiles: Sequence[Tile], divisor: int) -> list[list[Tile]]:
-    """The hand in the "Daniela Ratzek" order (F-03, non-normative), row by row.
-
-    Tiles whose effect is ``k`` and ``d - k`` act alike (+k scores when -(d-k) does), so
-    each row holds class ``k`` ascending followed by class ``d - k`` descending, as the
-    source lays them out; rows go ``k = 1, 2, ...`` and the divisor's own class (the
-    "holy" differences) is the last, highest row. Empty rows are left out.
-
-    >>> hand = [Tile.of(0, 3), Tile.of(5, 1), Tile.of(6, 2), Tile.of(4, 4), Tile.of(7, 0),
-    ...         Tile.of(9, 6), Tile.of(8, 7), Tile.of(12, 2)]
-    >>> [" ".join(map(str, row)) for row in ratzek_rows(hand, 7)]
-    ['8-7', '3-0 12-2 9-6 6-2 5-1 4-4', '7-0']
-    """
-    by_class: dict[int, list[Tile]] = {}
-    for tile in tiles:
-        by_class.setdefault(effect(tile, divisor), []).append(tile)
-    rows: list[list[Tile]] = []
-    for k in range(1, divisor // 2 + 1):
-        up = sorted(by_class.get(k, ()), key=lambda t: (t.low, t.high))
-        down = [] if divisor - k == k else by_class.get(divisor - k, [])
-        row = up + sorted(down, key=lambda t: (t.high, t.low), reverse=True)
-        if row:
-            rows.append(row)
-    if by_class.get(0):
-        rows.append(sorted(by_class[0], key=lambda t: (t.low, t.high)))
-    return rows
-
-
 def hand_rows(view: View) -> list[list[Tile]]:
     """FIDO players hold their tiles in the Ratzek order (F-03)."""
     return ratzek_rows(view.hand, options_of(view).divisor)
@@ -607,16 +544,6 @@ def sheet_rule(options: FidoOptions) -> Phrase:
         "every player deducts the pips left in hand (F-21); the highest final score wins.",
         d=options.divisor,
     )
-
-
-def most_count(top: int) -> int:
-    """The highest count S any layout of double-``top`` can show (F-04): the opening
-    double gives two open ends, every other double one more (F-05) and every naked
-    side used one more (F-07), so there are at most ``2 * top + 4`` open ends, and each
-    number lies on only ``top + 2`` halves of the set."""
-    ends = 2 * top + 4
-    halves = [value for value in range(top, -1, -1) for _ in range(top + 2)]
-    return sum(halves[:ends])
 
 
 def hand_points(options: FidoOptions) -> PointsBound:
