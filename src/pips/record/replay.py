@@ -1,206 +1,26 @@
-"""The game record format ``pips.record/1``: write, read, replay, validate.
-
-A record is one JSON document per game; a file of many games is JSON Lines. The
-format is described field by field in ``docs/record-format.md``. Reading a record
-replays every move through the rules engine, so a record that reads is a record
-whose every play, draw, pass and point is legal and correct; the first inconsistency
-is reported with its hand, its move number and the rule broken.
-"""
+"""Reading a record back: every move replayed through the engine, every deal checked
+against its seed or its commitment, every claimed result against the rules'
+(docs/record-format.md)."""
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
-from pips import __version__, files
 from pips.core.deal import Deal, check_partition
 from pips.core.errors import RuleError
 from pips.core.fairness import SCHEME, deal_commitment
 from pips.core.lots import LotDraw, LotRule, Lots, draw_lots, replay_lots
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
-from pips.core.phrase import Phrase, joined, phrase
+from pips.core.phrase import phrase
 from pips.core.tiles import Tile
-from pips.core.view import event_to_json
 from pips.games.match import Match
 from pips.games.registry import GameSpec, GameState, find_game
 from pips.i18n import reason
-
-FORMAT = "pips.record/1"
-
-
-class RecordError(ValueError):
-    """A record that cannot be read or does not replay.
-
-    ``hand`` and ``move`` count from 1; ``move`` is 0 for a problem outside the moves.
-    """
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        hand: int | None = None,
-        move: int | None = None,
-        rule: str | None = None,
-    ) -> None:
-        # Phrases all through, so that an edge can say the error in its reader's language.
-        where: list[str] = []
-        if hand is not None:
-            where.append(phrase("hand {number}", number=hand))
-        if move:
-            where.append(phrase("move {number}", number=move))
-        text: str = message
-        if rule and not message.startswith(f"{rule}:"):
-            text = Phrase("{rule}: {words}", {"rule": rule, "words": message})
-        if where:
-            text = Phrase("{where}: {text}", {"where": joined(where), "text": text})
-        super().__init__(text)
-        self.hand = hand
-        self.move = move
-        self.rule = rule
-
-
-# -- writing ---------------------------------------------------------------------------
-
-
-def _tiles_json(tiles: Sequence[Tile]) -> list[list[int]]:
-    return [t.to_json() for t in tiles]
-
-
-def dealt_json(state: GameState) -> dict[str, Any]:
-    """A hand's deal as the record writes it: ``deal``, ``stock`` and, when deals were
-    thrown in first, ``redeals`` (what a deal's commitment is made of)."""
-    dealt = state.dealt
-    hand: dict[str, Any] = {
-        "deal": [_tiles_json(h) for h in dealt.hands],
-        "stock": _tiles_json(dealt.stock),
-    }
-    if dealt.voided:
-        hand["redeals"] = [
-            {"deal": [_tiles_json(h) for h in d], "stock": _tiles_json(s)} for d, s in dealt.voided
-        ]
-    return hand
-
-
-def _hand_json(state: GameState, salt: str | None = None) -> dict[str, Any]:
-    hand = dealt_json(state)
-    if salt is not None:
-        hand["salt"] = salt
-        hand["commitment"] = deal_commitment(salt, hand)
-    hand["moves"] = [event_to_json(e) for e in state.history]
-    if state.result is not None:
-        hand["result"] = state.result.to_json()
-    return hand
-
-
-def write_record(
-    game: Match | GameState,
-    seats: Sequence[str],
-    *,
-    seed: int | None = None,
-    played_at: datetime | None = None,
-    bots: Sequence[str | None] | None = None,
-    salts: Sequence[str] | None = None,
-    stand_ins: Sequence[Mapping[str, Any]] = (),
-) -> dict[str, Any]:
-    """The record of a match (or of a single hand) in ``pips.record/1`` form.
-
-    ``seats`` are the players' names in seat order; ``bots`` (optional) names the bot
-    that played each seat, ``None`` for a person, so an unfinished game can be resumed
-    with the same bots. ``salts`` (a server's unpredictable deals, one per hand) reveals
-    each deal's salt and writes its commitment beside it
-    (:func:`pips.core.fairness.deal_commitment`). ``stand_ins`` are the runs of moves a
-    bot made for a person who was away (a server's ``Round.stand_ins_json``). The game
-    may be unfinished: the
-    record then has no ``result`` yet and can be continued later.
-    """
-    match = game if isinstance(game, Match) else Match.of_hand(find_game(game.game), game)
-    if len(seats) != match.players:
-        raise ValueError(f"{len(seats)} seat names for {match.players} players")
-    record: dict[str, Any] = {
-        "format": FORMAT,
-        "game": match.spec.name,
-        "options": match.options.to_json(),
-        "seats": list(seats),
-    }
-    if bots is not None:
-        if len(bots) != match.players:
-            raise ValueError(f"{len(bots)} bots for {match.players} players")
-        record["bots"] = list(bots)
-    if stand_ins:
-        record["stand_ins"] = [dict(run) for run in stand_ins]
-    if seed is not None:
-        record["seed"] = seed
-    record["played_at"] = (played_at or datetime.now(UTC)).isoformat(timespec="seconds")
-    record["generator"] = f"pips {__version__}"
-    if match.lots is not None:
-        record["lots"] = match.lots.to_json()
-    if salts is not None:
-        if len(salts) < len(match.hands):
-            raise ValueError(f"{len(salts)} salts for {len(match.hands)} hands")
-        record["commitments"] = SCHEME
-    record["hands"] = [
-        _hand_json(h, None if salts is None else salts[i]) for i, h in enumerate(match.hands)
-    ]
-    result = match.result
-    if result is not None:
-        record["result"] = result.to_json()
-    return record
-
-
-def dumps(record: Mapping[str, Any]) -> str:
-    """One record as one line of JSON (JSON Lines friendly)."""
-    return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
-
-
-def save(records: Sequence[Mapping[str, Any]], path: Path) -> None:
-    """Write records to ``path``: one JSON document, or JSON Lines for ``.jsonl``."""
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as out:
-        if path.suffix == ".jsonl":
-            for record in records:
-                out.write(dumps(record) + "\n")
-        else:
-            if len(records) != 1:
-                raise ValueError("a .json file holds one record; use .jsonl for several")
-            json.dump(records[0], out, indent=1, ensure_ascii=False)
-            out.write("\n")
-    tmp.replace(path)  # never leave a half-written record behind
-
-
-# -- reading ---------------------------------------------------------------------------
-
-
-def load(path: Path) -> Iterator[dict[str, Any]]:
-    """The records in a file: one JSON document, or JSON Lines; :class:`RecordError`
-    for what the file says, :class:`~pips.files.FileProblem` when it cannot be read."""
-    text = files.read_text(path)  # a file that cannot be read is no record's fault
-    stripped = text.lstrip()
-    if not stripped:
-        raise RecordError(phrase("{path} is empty", path=path))
-    try:
-        whole = json.loads(text)
-    except json.JSONDecodeError:
-        whole = None
-    if isinstance(whole, dict):
-        yield whole
-        return
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise RecordError(
-                phrase("line {number} is not JSON: {msg}", number=number, msg=exc.msg)
-            ) from None
-        if not isinstance(item, dict):
-            raise RecordError(phrase("line {number} is not a record object", number=number))
-        yield item
+from pips.record.format import FORMAT, RecordError
 
 
 @dataclass
@@ -604,62 +424,3 @@ def _check_result(claimed: Any, actual: Mapping[str, Any], hand: int | None) -> 
                 hand=hand,
                 rule="F-21",
             )
-
-
-@dataclass(frozen=True)
-class Checked:
-    """What checking a file found: how many records replayed, and where each deal came
-    from: checked against the commitment sent before play (a server's public table),
-    dealt again from the record's seed (a practice table, a simulation), typed in as
-    dealt at a real table (F-24), or none of these: such a deal could not be verified
-    (its record carries no commitment and no seed: a hand-made record, or one whose
-    commitments were stripped)."""
-
-    records: int
-    committed: int
-    seeded: int
-    dealt_by_hand: int
-    unverified: tuple[tuple[int, int], ...]
-    """(record, hand) of every deal that could not be verified, both from 1."""
-
-
-def provenance(record: Mapping[str, Any]) -> list[str]:
-    """Where each hand's deal of a (valid) record came from: ``committed``, ``seeded``,
-    ``by hand`` or ``unverified`` (see :class:`Checked`)."""
-    spec = find_game(str(record["game"]))
-    by_hand = spec.dealt_by_hand(spec.options_from_json(record["options"]))
-    found = []
-    for hand in record.get("hands") or []:
-        if isinstance(hand, Mapping) and "commitment" in hand:
-            found.append("committed")
-        elif by_hand:
-            found.append("by hand")
-        elif record.get("seed") is not None:
-            found.append("seeded")
-        else:
-            found.append("unverified")
-    return found
-
-
-def check_file(path: Path, progress: Callable[[int, int], None] | None = None) -> Checked:
-    """Replay every record of a file and say where its deals came from, or
-    :class:`RecordError`; ``progress(done, total)`` hears of each record checked."""
-    count = 0
-    kinds: dict[str, int] = {"committed": 0, "seeded": 0, "by hand": 0}
-    unverified: list[tuple[int, int]] = []
-    records = list(load(path))
-    for count, record in enumerate(records, 1):
-        if progress is not None:
-            progress(count - 1, len(records))
-        try:
-            replay(record)
-        except RecordError as exc:
-            error = RecordError(phrase("record {count}: {exc}", count=count, exc=reason(exc)))
-            error.hand, error.move, error.rule = exc.hand, exc.move, exc.rule
-            raise error from None
-        for hand, kind in enumerate(provenance(record), 1):
-            if kind == "unverified":
-                unverified.append((count, hand))
-            else:
-                kinds[kind] += 1
-    return Checked(count, kinds["committed"], kinds["seeded"], kinds["by hand"], tuple(unverified))
