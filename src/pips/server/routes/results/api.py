@@ -1,0 +1,162 @@
+"""The results' JSON API (/api/results): check, enter (JSON, CSV), list, export, review."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import Response
+
+from pips.i18n import explain, say
+from pips.results.service import Filter
+from pips.server.limits import Limited
+from pips.server.routes.common import (
+    Count,
+    Offset,
+    RowId,
+    address,
+    limits_of,
+    results_of,
+    run,
+)
+from pips.server.routes.results.common import (
+    ResultsBatch,
+    Review,
+    checked_all,
+    enter_csv_of,
+    names_in,
+    preview,
+)
+from pips.server.web import account, check_csrf, viewer, who
+
+api = APIRouter()
+
+
+@api.post("/api/results/check", tags=["results"])
+async def check_results(request: Request, body: ResultsBatch) -> list[dict[str, Any]]:
+    """Check results without saving them: each one's final scores and places. Open to
+    anyone, so it is rate-limited per address and checked one batch at a time."""
+    results = results_of(request)
+    limits = limits_of(request)
+    try:
+        await limits.checks.take(address(request))
+    except Limited as exc:
+        raise HTTPException(429, explain(exc), {"Retry-After": str(exc.retry_after)}) from None
+    async with limits.checking:
+        checked = await asyncio.to_thread(checked_all, results, body.results)
+    await run(results.entries.duplicates, checked)
+    me = who(request)
+    new: list[str] = []
+    if me is not None and me.user_id is not None:
+        # Signed in: what entering would say of the names, too.
+        entered = await run(
+            results.entries.enter,
+            me.user_id,
+            checked,
+            source="api",
+            group=body.group,
+            new_players=body.new_players,
+            known_players=body.known_players,
+            save=False,
+        )
+        new = entered.new_players
+    return [preview(c, new) for c in checked]
+
+
+@api.post("/api/results", tags=["results"], status_code=201)
+async def enter_results(request: Request, body: ResultsBatch) -> dict[str, Any]:
+    """Enter finished games (all or none). Needs an account and ``X-CSRF-Token``."""
+    results = results_of(request)
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    async with limits_of(request).checking:
+        checked = await asyncio.to_thread(checked_all, results, body.results)
+    entered = await run(
+        results.entries.enter,
+        actor,
+        checked,
+        source="api",
+        group=body.group,
+        new_players=body.new_players,
+        known_players=body.known_players,
+    )
+    ids = entered.ids
+    return {"ids": ids, "urls": [f"/results/{i}" for i in ids], "new_players": entered.new_players}
+
+
+@api.post("/api/results/csv", tags=["results"], status_code=201)
+async def enter_csv(
+    request: Request, group: str | None = None, new_players: str = ""
+) -> dict[str, Any]:
+    """Enter the games of a CSV body (``text/csv``, the columns of ``pips ranking
+    export``), all or none. ``new_players``: names, comma-separated, confirmed as new
+    players though they look like known ones."""
+    results = results_of(request)
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    body = await request.body()
+    entered = await run(enter_csv_of, results, actor, body, group, names_in(new_players))
+    return {"ids": entered.ids, "new_players": entered.new_players}
+
+
+@api.get("/api/results", tags=["results"])
+async def list_results(
+    request: Request,
+    group: str | None = None,
+    game: str | None = None,
+    month: str | None = None,
+    player: str | None = None,
+    status: str | None = None,
+    limit: Count = 50,
+    offset: Offset = 0,
+) -> dict[str, Any]:
+    """Results, newest game first, filtered by group, game, month, player or status."""
+    results = results_of(request)
+    rows, total = await run(
+        results.register.listing,
+        Filter(group, game, month, player, status, limit, offset),
+        viewer(request),
+    )
+    return {"total": total, "results": rows}
+
+
+@api.get("/api/results/export.csv", tags=["results"])
+async def export_csv(request: Request, month: str, group: str | None = None) -> Response:
+    """A month's counted results in the federation's fields (SPEC F-25)."""
+    results = results_of(request)
+    text = await run(results.register.export, month, group)
+    name = f"pips-results-{month}{'-' + group if group else ''}.csv"
+    headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+    return Response(text, media_type="text/csv", headers=headers)
+
+
+@api.get("/api/results/waiting", tags=["results"])
+async def waiting_results(request: Request) -> list[dict[str, Any]]:
+    """The results that wait on the signed-in account to count, oldest first: its
+    own lines to confirm, its approved group's results (as representative), and for an
+    administrator every result nobody else can confirm and every dispute; with each
+    one's age in days and why it is listed."""
+    actor = account(request)
+    found = await run(results_of(request).reviews.waiting, actor)
+    return [{**r, "why": say(r["why"])} for r in found]
+
+
+@api.get("/api/results/{result_id}", tags=["results"])
+async def get_result(request: Request, result_id: RowId) -> dict[str, Any]:
+    results = results_of(request)
+    return dict(await run(results.register.result, result_id, viewer(request)))
+
+
+@api.post("/api/results/{result_id}/{action}", tags=["results"])
+async def review_result(
+    request: Request, result_id: RowId, action: str, body: Review | None = None
+) -> dict[str, Any]:
+    """``confirm``, ``dispute`` (with a comment), ``resolve`` (one's own dispute),
+    ``reject`` or ``uphold`` a dispute, ``withdraw``, ``clear`` a flag (see
+    ``docs/results.md``)."""
+    results = results_of(request)
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    comment = body.comment if body else ""
+    return dict(await run(results.reviews.review, actor, result_id, action, comment))

@@ -1,0 +1,271 @@
+"""The results' pages (/results): the list, the entry form laid out like the score sheet,
+uploads with their preview, review."""
+
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from pips.games.registry import find_game
+from pips.i18n import explain, say
+from pips.results.entry import GAMES, EntryError, default_set
+from pips.results.entry_formats import (
+    decode_csv,
+    read_csv,
+)
+from pips.results.plausible import unusual
+from pips.results.players import UnknownPlayers
+from pips.results.service import Filter, ResultsError
+from pips.server.routes.common import (
+    PageNumber,
+    Players,
+    RowId,
+    SetSize,
+    choices,
+    results_of,
+    run,
+)
+from pips.server.routes.results.common import (
+    MAX_BATCH,
+    MAX_UPLOAD,
+    enter_csv_of,
+    form_entry,
+    form_page,
+    form_values,
+    names_in,
+    preview,
+    text_fingerprint,
+    upload_page_of,
+)
+from pips.server.web import account, check_csrf, page, viewer, who
+
+api = APIRouter()
+
+
+@api.get("/results", response_class=HTMLResponse, include_in_schema=False)
+async def results_page(
+    request: Request,
+    group: str = "",
+    game: str = "",
+    month: str = "",
+    player: str = "",
+    status: str = "",
+    page_number: PageNumber = 1,
+) -> HTMLResponse:
+    results = results_of(request)
+    where = Filter(
+        group or None,
+        game or None,
+        month or None,
+        player or None,
+        status or None,
+        limit=50,
+        offset=50 * max(0, page_number - 1),
+    )
+    error = None
+    try:
+        rows, total = await asyncio.to_thread(results.register.listing, where, viewer(request))
+    except ResultsError as exc:  # a malformed month: say so, list nothing
+        rows, total, error = [], 0, explain(exc)
+    return page(
+        request,
+        "results.html",
+        status_code=200 if error is None else 422,
+        error=error,
+        rows=rows,
+        total=total,
+        where=where,
+        groups=await run(results.groups.listing),
+        page_number=page_number,
+    )
+
+
+@api.get("/results/new", response_class=HTMLResponse, include_in_schema=False)
+async def new_result(
+    request: Request, game: str = GAMES[0], players: Players = 4, set: SetSize = None
+) -> HTMLResponse:
+    results = results_of(request)
+    spec = find_game(game if game in GAMES else GAMES[0])
+    if players not in spec.players:
+        players = int(spec.defaults.get("players", spec.players[0]))
+    form = {
+        "game": spec.name,
+        "players": players,
+        "set": set or default_set(spec.name, players),
+        "date": "",
+        "place": "",
+        "group": "",
+        "lines": [{} for _ in range(players)],
+    }
+    return await form_page(request, results, form)
+
+
+@api.post("/results/new", response_class=HTMLResponse, include_in_schema=False)
+async def post_result(request: Request) -> Response:
+    results = results_of(request)
+    data = await request.form()
+    check_csrf(request, str(data.get("csrf", "")))
+    actor = account(request)
+    form = form_values(data)
+    try:
+        checked = results.entries.check(form_entry(form))
+    except EntryError as exc:
+        return await form_page(request, results, form, error=explain(exc), status_code=422)
+    new_players, known_players = choices(data, MAX_BATCH)
+    # The answers to "which player is meant?" go along with the form from now on.
+    form["picked"] = {
+        **dict.fromkeys(new_players, "new"),
+        **{name: str(number) for name, number in known_players.items()},
+    }
+    try:
+        await run(results.entries.duplicates, [checked])
+        entered = await asyncio.to_thread(
+            results.entries.enter,
+            actor,
+            [checked],
+            source="form",
+            group=form["group"] or None,
+            new_players=new_players,
+            known_players=known_players,
+            save=data.get("action") == "save",
+        )
+    except UnknownPlayers as exc:
+        return await form_page(
+            request,
+            results,
+            form,
+            checked=checked,
+            error=explain(exc),
+            asked=exc.candidates,
+            status_code=exc.status,
+        )
+    except (ResultsError, HTTPException) as exc:
+        status = exc.status if isinstance(exc, ResultsError) else exc.status_code
+        detail = explain(exc) if isinstance(exc, ResultsError) else str(exc.detail)
+        return await form_page(
+            request, results, form, checked=checked, error=detail, status_code=status
+        )
+    if data.get("action") != "save":
+        return await form_page(
+            request, results, form, checked=checked, new_players=entered.new_players
+        )
+    return RedirectResponse(f"/results/{entered.ids[0]}", status_code=303)
+
+
+@api.get("/results/upload", response_class=HTMLResponse, include_in_schema=False)
+async def upload_page(request: Request) -> HTMLResponse:
+    results = results_of(request)
+    return await upload_page_of(request, results)
+
+
+@api.post("/results/upload", response_class=HTMLResponse, include_in_schema=False)
+async def upload(
+    request: Request,
+    file: UploadFile | None = None,
+    csrf: str = Form(""),
+    group: str = Form(""),
+    new_players: str = Form(""),
+    csv_text: str = Form("", max_length=MAX_UPLOAD),
+    reviewed: str = Form("", max_length=64),
+    action: str = Form("check", max_length=10),
+) -> Response:
+    """A CSV is checked and shown first (every game's finals, places and warnings);
+    only the reviewed text, sent back unchanged with "save", is entered."""
+    results = results_of(request)
+    check_csrf(request, csrf)
+    actor = account(request)
+    if file is not None and file.filename:
+        body = await file.read(MAX_UPLOAD + 1)
+    else:
+        body = csv_text.encode("utf-8")
+    picked_new, known = choices(await request.form(), MAX_BATCH)
+    new = names_in(new_players) + picked_new
+    new_players = ", ".join(new)
+    text = ""
+    try:
+        # A browser sends a text area back with CRLF line ends: the same text.
+        text = decode_csv(body[: MAX_UPLOAD + 1]).replace("\r\n", "\n")
+        fingerprint = text_fingerprint(text, group, new, known)
+        save = action == "save" and reviewed == fingerprint
+        entered = await asyncio.to_thread(
+            enter_csv_of, results, actor, text.encode("utf-8"), group or None, new, save, known
+        )
+    except UnknownPlayers as exc:
+        return await upload_page_of(
+            request,
+            results,
+            error=explain(exc),
+            status_code=exc.status,
+            group=group,
+            new_players=new_players,
+            asked=exc.candidates,
+            csv_text=text,
+        )
+    except (ResultsError, EntryError) as exc:
+        status = exc.status if isinstance(exc, ResultsError) else 422
+        return await upload_page_of(
+            request,
+            results,
+            error=explain(exc),
+            status_code=status,
+            group=group,
+            new_players=new_players,
+        )
+    if not save:
+        games = read_csv(text, results.context.today())
+        return await upload_page_of(
+            request,
+            results,
+            group=group,
+            new_players=new_players,
+            review=[
+                {
+                    **preview(c, entered.new_players),
+                    "label": c.called(i),
+                    "warnings": [say(w) for w in unusual(c)],
+                }
+                for i, c in enumerate(games, 1)
+            ],
+            new=entered.new_players,
+            csv_text=text,
+            reviewed=fingerprint,
+            picked={name: str(number) for name, number in known.items()},
+        )
+    return await upload_page_of(
+        request, results, entered=entered.ids, new=entered.new_players, group=group
+    )
+
+
+@api.get("/results/waiting", response_class=HTMLResponse, include_in_schema=False)
+async def waiting_page(request: Request) -> HTMLResponse:
+    me = who(request)
+    if me is None or me.user_id is None:
+        return page(request, "results_waiting.html", rows=None, status_code=401)
+    rows = await run(results_of(request).reviews.waiting, me.user_id)
+    return page(request, "results_waiting.html", rows=rows)
+
+
+@api.get("/results/{result_id}", response_class=HTMLResponse, include_in_schema=False)
+async def result_page(request: Request, result_id: RowId) -> HTMLResponse:
+    results = results_of(request)
+    shown = await run(results.register.result, result_id, viewer(request))
+    return page(request, "result.html", result=shown)
+
+
+@api.post("/results/{result_id}/{action}", include_in_schema=False)
+async def review_form(
+    request: Request, result_id: RowId, action: str, csrf: str = Form(""), comment: str = Form("")
+) -> Response:
+    results = results_of(request)
+    check_csrf(request, csrf)
+    actor = account(request)
+    try:
+        await asyncio.to_thread(results.reviews.review, actor, result_id, action, comment)
+    except ResultsError as exc:
+        shown = await run(results.register.result, result_id, viewer(request))
+        return page(
+            request, "result.html", status_code=exc.status, result=shown, error=explain(exc)
+        )
+    return RedirectResponse(f"/results/{result_id}", status_code=303)
