@@ -18,7 +18,7 @@ from pips.core.moves import Play
 from pips.core.view import SPECTATOR
 from pips.games.match import Match
 from pips.games.registry import all_games, find_game
-from pips.server import messages
+from pips.server import messages, telling
 from pips.server.accounts.identity import Identity
 from pips.server.round import Round, TableError
 
@@ -125,11 +125,11 @@ def test_the_hand_that_has_just_ended_is_shown_to_every_seat_alike() -> None:
     table.start()
     match = table.match
     assert match is not None
-    summary = table.summary("t", False, None)
+    summary = telling.summary(table, "t", False, None)
     while len(match.hands) < 2:
-        assert "hand_over" not in table.shared_part(summary)
+        assert "hand_over" not in telling.shared_part(table, summary)
         table.apply(match.legal_moves()[0])
-    shared = table.shared_part(summary)
+    shared = telling.shared_part(table, summary)
     over = shared["hand_over"]
     ended = match.hands[0]
     assert ended.result is not None
@@ -148,10 +148,10 @@ def test_the_hand_that_has_just_ended_is_shown_to_every_seat_alike() -> None:
             "totals": list(ended.result.final),
         }
     ]
-    messages.SERVER.validate_python(table.message_for(0, shared))
+    messages.SERVER.validate_python(telling.message_for(table, 0, shared))
     # Once someone moves in the new hand, the sheet is no longer sent.
     table.apply(match.legal_moves()[0])
-    assert "hand_over" not in table.shared_part(summary)
+    assert "hand_over" not in telling.shared_part(table, summary)
 
 
 def test_a_seat_sees_the_moves_of_its_hand_without_another_seats_draws() -> None:
@@ -159,10 +159,12 @@ def test_a_seat_sees_the_moves_of_its_hand_without_another_seats_draws() -> None
     table.start()
     match = table.match
     assert match is not None
-    while not any("draws" in line for line in table.log(SPECTATOR)) and not match.is_over:
+    while not any("draws" in line for line in telling.log(table, SPECTATOR)) and not match.is_over:
         table.apply(match.legal_moves()[0])
     for seat in (0, 1, SPECTATOR):
-        for line, event in zip(table.log(seat), match.current.view(seat).history, strict=True):
+        for line, event in zip(
+            telling.log(table, seat), match.current.view(seat).history, strict=True
+        ):
             if event.seat != seat and "draws" in line:
                 assert not re.search(r"\d+-\d+", line), line  # the tile drawn stays hidden
 
@@ -243,7 +245,9 @@ def test_a_false_knock_is_offered_at_the_table_only_under_penalize(false_knock: 
         if mover != seat:
             table.apply(table.bot_decision())  # type: ignore[arg-type]
             continue
-        sent = table.message_for(seat, table.shared_part(table.summary("t", False, None)))
+        sent = telling.message_for(
+            table, seat, telling.shared_part(table, telling.summary(table, "t", False, None))
+        )
         assert len(sent["legal"]) == len(offered)
         if plays and match.current.layout.tiles:
             if false_knock == "prevent":

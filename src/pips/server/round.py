@@ -21,11 +21,9 @@ from pips.bots.base import Bot, make_bot
 from pips.bots.expert import ExpertBot
 from pips.core.errors import RuleError
 from pips.core.fairness import KeyedRandom, deal_commitment, salt_for
-from pips.core.legal import distinct
 from pips.core.moves import Draw, Move, Pass
 from pips.core.phrase import phrase
 from pips.core.view import SPECTATOR, Event, move_to_json
-from pips.display import describe_event, hand_order, hand_sheet, match_outcome, sheet_table
 from pips.games.match import Match
 from pips.games.options import GameOptions
 from pips.games.registry import GameSpec, find_game
@@ -122,7 +120,8 @@ class Round:
     seating: Seating | None = None
     moves_made: int = 0
     face: dict[str, Any] = field(default_factory=dict)
-    _words: dict[Event, str] = field(default_factory=dict, repr=False)
+    words: dict[Event, str] = field(default_factory=dict, repr=False)
+    """A move in words, once per way of seeing it (:mod:`pips.server.telling`)."""
     _commitments: dict[int, str] = field(default_factory=dict, repr=False)
     stand_ins: dict[int, str] = field(default_factory=dict)
     """Move number to the bot that made it for a person who was away."""
@@ -445,144 +444,7 @@ class Round:
         self.seating.seat(seat, None)
         return entrant
 
-    # -- what clients are sent --------------------------------------------------------
-
-    def summary(
-        self,
-        table_id: str,
-        private: bool,
-        turn_seconds: int | None,
-        away: frozenset[int] = frozenset(),
-    ) -> messages.TableSummary:
-        """What the lobby and the API show of a table (no hidden information);
-        ``away``: the entrants whose person has no connection."""
-        match = self.match
-        return {
-            "id": table_id,
-            "game": self.spec.name,
-            "title": phrase(self.spec.title),
-            "options": self.options.to_json(),
-            "status": self.status,  # type: ignore[typeddict-item]
-            "private": private,
-            "seats": [
-                {
-                    "kind": s.kind,
-                    "name": s.name,
-                    "bot": s.bot,
-                    "away": i in away,
-                    # A bot plays this person's seat while they are away.
-                    "stand_in": s.taken_over,
-                    # An open seat kept for one person (named): a rematch's.
-                    "kept": s.kept,
-                }
-                for i, s in enumerate(self.entrants)
-            ],
-            "scores": None if match is None else list(match.scores),
-            "pairs": self.spec.pairs,
-            "face": self.face,  # type: ignore[typeddict-item]
-            "turn_seconds": turn_seconds,
-            "practice": self.practice,
-            "seed": self.seed,
-            "hints": self.hints,
-        }
-
-    def shared_part(self, summary: messages.TableSummary) -> messages.SharedState:
-        """What every seat's state message has in common (public)."""
-        shared: messages.SharedState = {
-            "v": messages.VERSION,
-            "type": "state",
-            "table": summary,
-            "names": self.names(),
-            "moves_made": self.moves_made,
-        }
-        match = self.match
-        if match is not None:
-            finished = self._just_finished()
-            if finished is not None:
-                shared["hand_over"] = self.hand_over(finished)
-            shared["hands"] = self.match_sheet()
-            commitment = self.commitment()
-            if commitment is not None:
-                shared["commitment"] = commitment
-            result = match.result
-            shared["match"] = {
-                "scores": list(match.scores),
-                "target": match.target,
-                "over": match.is_over,
-                "result": None if result is None else result.to_json(),
-                "outcome": None
-                if result is None
-                else match_outcome(self.spec.name, result.final, result.ranks, self.names()),
-            }
-        return shared
-
-    def _just_finished(self) -> int | None:
-        """The index of the hand that has just ended: the last one of a match that is
-        over, or the one before a next hand nobody has moved in yet. Between those
-        moments every seat is shown how it ended (all hands are face up by then)."""
-        match = self.match
-        if match is None or not match.hands:
-            return None
-        if match.current.result is not None:
-            return len(match.hands) - 1
-        if len(match.hands) > 1 and not match.current.history:
-            return len(match.hands) - 2
-        return None
-
-    def hand_over(self, index: int) -> messages.HandOver:
-        """How hand ``index`` ended, for every seat alike: the last move, every hand
-        face up, the layout as it was left and the sheet with the arithmetic in words."""
-        match = self.match
-        assert match is not None
-        state = match.hands[index]
-        assert state.result is not None
-        names = self.names()
-        table = sheet_table(hand_sheet(state, names), names)
-        last = state.history[-1] if state.history else None
-        return {
-            "hand": index + 1,
-            "ended": state.result.ended.value,
-            "out": state.result.out,
-            "said": "" if last is None else self._said(last.seen_by(SPECTATOR)),
-            "last": None if last is None else messages.event_json(last.seen_by(SPECTATOR)),
-            "hands": [[t.to_json() for t in state.view(s).hand] for s in range(state.players)],
-            "layout": state.view(SPECTATOR).to_json(history=False)["layout"],
-            "sheet": table.to_json(),  # type: ignore[typeddict-item]
-            "scores": list(state.result.final),
-            "match_over": match.is_over and index == len(match.hands) - 1,
-        }
-
-    def match_sheet(self) -> list[messages.HandLine]:
-        """The running match sheet: every finished hand, what it gave each seat and the
-        totals after it."""
-        match = self.match
-        assert match is not None
-        lines: list[messages.HandLine] = []
-        for number, state in enumerate(match.hands, 1):
-            if state.result is None:
-                continue
-            before = tuple(state.context.scores) or (0,) * state.players
-            lines.append(
-                {
-                    "hand": number,
-                    "ended": state.result.ended.value,
-                    "out": state.result.out,
-                    "change": [f - b for f, b in zip(state.result.final, before, strict=True)],
-                    "totals": list(state.result.final),
-                }
-            )
-        return lines
-
-    def log(self, seat: int) -> list[str]:
-        """The current hand's moves so far as ``seat`` may see them, in words."""
-        match = self.match
-        if match is None:
-            return []
-        names = self.names()
-        return [
-            describe_event(event, names, self.spec.name)
-            for event in match.current.view(seat).history
-        ]
+    # -- commands that tell --------------------------------------------------------------
 
     def hint(self, seat: int) -> messages.Hint:
         """The expert bot's advice for ``seat`` at its turn, with its reasons."""
@@ -605,37 +467,3 @@ class Round:
             "moves_made": self.moves_made,
             "reasons": list(advice.reasons),
         }
-
-    def _said(self, event: Event) -> str:
-        # A move reads the same to every seat but the mover (a drawn tile is hidden):
-        # the words are made once per way of seeing it.
-        said = self._words.get(event)
-        if said is None:
-            if len(self._words) > 8:
-                self._words.clear()
-            said = self._words[event] = describe_event(event, self.names(), self.spec.name)
-        return said
-
-    def message_for(
-        self, seat: int, shared: messages.SharedState, event: Event | None = None
-    ) -> messages.StateMessage:
-        """The state message for one seat (or a spectator): its own view only."""
-        message: messages.StateMessage = {**shared, "seat": seat}  # type: ignore[typeddict-item]
-        match = self.match
-        if match is None:
-            return message
-        view = match.current.view(seat)
-        # The moves so far are not repeated in every message: ``event`` carries the
-        # newest, and the finished record all of them.
-        message["view"] = view.to_json(history=False)
-        if seat >= 0:
-            message["hand_order"] = [t.to_json() for t in hand_order(view)]
-        if event is not None:
-            seen = event.seen_by(seat)
-            message["event"] = messages.event_json(seen)
-            message["said"] = self._said(seen)
-        if seat >= 0 and match.current_seat == seat:
-            legal = self.offered()
-            message["legal"] = [move_to_json(seat, m) for m in legal]
-            message["choices"] = distinct(legal)
-        return message

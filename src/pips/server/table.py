@@ -30,7 +30,7 @@ from pips.core.errors import RuleError
 from pips.core.phrase import phrase
 from pips.core.view import SPECTATOR, Event
 from pips.games.registry import find_game
-from pips.server import messages
+from pips.server import messages, telling
 from pips.server.accounts.identity import Identity
 from pips.server.repository import StoredTable, TableRepository
 from pips.server.round import Played, Round, SeatHolder, TableError
@@ -152,7 +152,7 @@ class LiveTable:
         )
 
     def _summary(self) -> messages.TableSummary:
-        return self.round.summary(self.id, self.private, self.turn_seconds, self.away())
+        return telling.summary(self.round, self.id, self.private, self.turn_seconds, self.away())
 
     def summary(self) -> dict[str, Any]:
         """What the lobby and the API show of a table (no hidden information)."""
@@ -166,8 +166,8 @@ class LiveTable:
 
     def _shared(self) -> messages.SharedState:
         away = self.away()
-        shared = self.round.shared_part(
-            self.round.summary(self.id, self.private, self.turn_seconds, away)
+        shared = telling.shared_part(
+            self.round, telling.summary(self.round, self.id, self.private, self.turn_seconds, away)
         )
         shared["away"] = [entrant in away for entrant in self.round.seating_order]
         if self.rematch is not None:
@@ -188,7 +188,7 @@ class LiveTable:
         return shared
 
     def message_for(self, seat: int, event: Event | None = None) -> messages.StateMessage:
-        return self.round.message_for(seat, self._shared(), event)
+        return telling.message_for(self.round, seat, self._shared(), event)
 
     # -- telling -----------------------------------------------------------------------
 
@@ -205,7 +205,7 @@ class LiveTable:
         for client, who in self.clients.items():
             if client is skip or (event is not None and self.told.get(client, -1) >= made):
                 continue
-            out.append((client, self.round.message_for(self.seat_of(who), shared, event)))
+            out.append((client, telling.message_for(self.round, self.seat_of(who), shared, event)))
             self.told[client] = made
         return out
 
@@ -217,7 +217,7 @@ class LiveTable:
         self.told[client] = self.round.moves_made
         seat = self.seat_of(who)
         state = self.message_for(seat)
-        state["log"] = self.round.log(seat)
+        state["log"] = telling.log(self.round, seat)
         out: Outgoing = [(client, messages.chat(author, text)) for author, text in self.chat]
         out.append((client, state))
         # The others are told only when a player is back (a spectator changes nothing).
