@@ -12,10 +12,9 @@ import random
 import secrets
 from datetime import date
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from pips import files, i18n
 from pips.cli.base import (
@@ -29,6 +28,7 @@ from pips.cli.base import (
     save_or_stop,
     spec_for,
 )
+from pips.cli.event_service import account_id, called, event_service, show_event
 from pips.cli.results import DatabaseOption
 from pips.core.errors import RuleError
 from pips.core.phrase import N_
@@ -208,97 +208,6 @@ OrganiserOption = Annotated[
 KeyArgument = Annotated[str, typer.Argument(help="The event's key (as in /events/KEY).")]
 
 
-def _service(database: str | None) -> Any:
-    from pips.cli.results import results_service
-
-    return results_service(database)
-
-
-def _account(service: Any, name: str) -> int:
-    from sqlalchemy import select
-
-    from pips.core.names import name_key
-    from pips.store.models import User
-
-    with service.db.session() as session:
-        user = session.scalars(select(User).where(User.name_key == name_key(name))).first()
-        if user is None:
-            fail(_("no account named {name!r}").format(name=name))
-        return int(user.id)
-
-
-def _call(function: Any, *args: Any, **kwargs: Any) -> Any:
-    from pips.results.entry import EntryError
-    from pips.results.service import ResultsError
-
-    try:
-        return function(*args, **kwargs)
-    except (ResultsError, EntryError) as exc:
-        fail(explain(exc))
-
-
-def _show(shown: dict[str, Any]) -> None:
-    """An event in the terminal: its rounds' tables and the standings."""
-    out.print(
-        f"[bold]{shown['name']}[/bold] · {_(spec_for(shown['game']).title)} · "
-        f"{i18n.numeric_date(date.fromisoformat(shown['date']))} · {shown['key']}",
-        highlight=False,
-    )
-    for one in shown["drawn"]:
-        heading = (
-            _("Final table")
-            if one.get("method") == "final"
-            else _("Round {number}").format(number=one["number"])
-        )
-        day = i18n.numeric_date(date.fromisoformat(one.get("date") or shown["date"]))
-        out.print(f"\n{heading} · {day} ({one['status']})", markup=False)
-        for table in one["tables"]:
-            result = table["result"]
-            said = (
-                ""
-                if result is None
-                else " — " + ", ".join(f"{p['name']} {p['final']}" for p in result["players"])
-            )
-            out.print(
-                _("Table {number}: {players}").format(
-                    number=table["number"], players=", ".join(table["seats"])
-                )
-                + said,
-                markup=False,
-            )
-        if one["byes"]:
-            out.print(_("Sits out: {players}").format(players=", ".join(one["byes"])), markup=False)
-    grid = Table(title=_("Standings"))
-    for heading in (_("place"), _("player"), _("points"), _("wins"), _("games"), _("byes")):
-        grid.add_column(heading)
-    for s in shown["standings"]:
-        marks = []
-        if s.get("final_place"):
-            marks.append(_("final table: place {place}").format(place=s["final_place"]))
-        if s.get("late_from"):
-            marks.append(_("from round {number}").format(number=s["late_from"]))
-        if s.get("withdrawn_from"):
-            marks.append(_("withdrew after round {number}").format(number=s["withdrawn_from"] - 1))
-        grid.add_row(
-            str(s["place"]),
-            s["name"] + (f" ({'; '.join(marks)})" if marks else ""),
-            str(s["points"]),
-            str(s["wins"]),
-            str(s["games"]),
-            str(s["byes"]),
-        )
-    out.print(grid)
-    for rows, title in ((shown.get("clubs"), _("Clubs")), (shown.get("teams"), _("Teams"))):
-        if not rows:
-            continue
-        groups = Table(title=title)
-        for heading in (_("place"), _("name"), _("points"), _("counted")):
-            groups.add_column(heading)
-        for g in rows:
-            groups.add_row(str(g["place"]), g["name"], str(g["points"]), ", ".join(g["counted"]))
-        out.print(groups)
-
-
 @event.command("create")
 def event_create(
     name: Annotated[str, typer.Argument(help="The event's name.")],
@@ -345,11 +254,11 @@ def event_create(
         schedule = [parse_date(d.strip()) for d in days.split(",") if d.strip()]
     except EntryError as exc:
         fail(explain(exc))
-    service = _service(database)
+    service = event_service(database)
     options = {} if top is None else {"set": parse_set(top)}
-    shown = _call(
+    shown = called(
         service.events.create,
-        _account(service, by),
+        account_id(service, by),
         name=name,
         game=game,
         played_on=when,
@@ -391,10 +300,10 @@ def event_players(
         [p.strip() for p in n.replace("+", "&").split("&")] for n in listed if "&" in n or "+" in n
     ]
     single = [n for n in listed if "&" not in n and "+" not in n]
-    service = _service(database)
-    shown = _call(
+    service = event_service(database)
+    shown = called(
         service.events.add_players,
-        _account(service, by),
+        account_id(service, by),
         key,
         single,
         pairs=pairs,
@@ -414,13 +323,13 @@ def event_withdraw(
     """A player leaves the event: not drawn from the next round on."""
     from pips.core.names import name_key
 
-    service = _service(database)
-    actor = _account(service, by)
-    shown = _call(service.events.event, key, actor)
+    service = event_service(database)
+    actor = account_id(service, by)
+    shown = called(service.events.event, key, actor)
     found = [p for p in shown["players"] if name_key(p["name"]) == name_key(name)]
     if not found:
         fail(_("no player {name!r} in this event").format(name=name))
-    _call(service.events.withdraw_player, actor, key, found[0]["id"])
+    called(service.events.withdraw_player, actor, key, found[0]["id"])
     out.print(_("{name} withdraws").format(name=found[0]["name"]))
 
 
@@ -438,16 +347,16 @@ def event_round(
     database: DatabaseOption = None,
 ) -> None:
     """Draw the next round (the round before must be over), or the final table."""
-    service = _service(database)
-    shown = _call(
+    service = event_service(database)
+    shown = called(
         service.rounds.draw_next,
-        _account(service, by),
+        account_id(service, by),
         key,
         method=method,
         top=None if top is None else parse_set(top),
         final=final,
     )
-    _show(shown)
+    show_event(shown)
 
 
 @event.command("seed")
@@ -461,9 +370,9 @@ def event_seed(
     database: DatabaseOption = None,
 ) -> None:
     """Seed the players before the first round: the top seeds sit at different tables."""
-    service = _service(database)
+    service = event_service(database)
     names = [n.strip() for n in order.split(",") if n.strip()] or None
-    shown = _call(service.events.seed, _account(service, by), key, names)
+    shown = called(service.events.seed, account_id(service, by), key, names)
     seeded = sorted((p for p in shown["players"] if p["seed"]), key=lambda p: p["seed"])
     for p in seeded:
         out.print(f"{p['seed']:>3}  {p['name']}")
@@ -480,14 +389,14 @@ def event_check_in(
     """Check players in (an event with a check-in draws only those)."""
     from pips.core.names import name_key
 
-    service = _service(database)
-    actor = _account(service, by)
-    shown = _call(service.events.event, key)
+    service = event_service(database)
+    actor = account_id(service, by)
+    shown = called(service.events.event, key)
     ids = {name_key(p["name"]): p["id"] for p in shown["players"]}
     for name in [n.strip() for n in names.split(",") if n.strip()]:
         if name_key(name) not in ids:
             fail(_("{name} is not a player of this event").format(name=name))
-        shown = _call(service.events.check_in, actor, key, ids[name_key(name)], not undo)
+        shown = called(service.events.check_in, actor, key, ids[name_key(name)], not undo)
     here = sum(1 for p in shown["players"] if p["checked_in"])
     out.print(_("{count} of {total} checked in").format(count=here, total=len(shown["players"])))
 
@@ -528,9 +437,9 @@ def event_result(
         parsed.append(
             Line(fields[0], numbers[0], numbers[1] if len(numbers) > 1 else 0, fields[-1] == "out")
         )
-    service = _service(database)
-    actor = _account(service, by)
-    review = _call(service.scores.preview, actor, key, round_number, table, parsed, reason=reason)
+    service = event_service(database)
+    actor = account_id(service, by)
+    review = called(service.scores.preview, actor, key, round_number, table, parsed, reason=reason)
     before = review["before"] or [None] * len(review["players"])
     for line, old in zip(review["players"], before, strict=True):
         was = "" if old is None or old.get("final") == line["final"] else f" ({old.get('final')} →)"
@@ -543,7 +452,7 @@ def event_result(
         out.print(f"[yellow]⚠ {say(warning)}[/yellow]")
     if not yes:
         save_or_stop()
-    shown = _call(
+    shown = called(
         service.scores.enter,
         actor,
         key,
@@ -553,13 +462,13 @@ def event_result(
         reason=reason,
         source="cli",
     )
-    _show(shown)
+    show_event(shown)
 
 
 @event.command("show")
 def event_show(key: KeyArgument, database: DatabaseOption = None) -> None:
     """The event: its rounds, tables, results and standings."""
-    _show(_call(_service(database).events.event, key))
+    show_event(called(event_service(database).events.event, key))
 
 
 @event.command("standings")
@@ -578,7 +487,7 @@ def event_standings(
     from pips.results.listings import standings_sheet
     from pips.results.standings import Scoring, standings_csv
 
-    shown, lines = _call(_service(database).events.event_standings, key)
+    shown, lines = called(event_service(database).events.event_standings, key)
     if as_json:
         out.print_json(
             data={
@@ -590,7 +499,7 @@ def event_standings(
             }
         )
     elif out_file is None:
-        _show(shown)
+        show_event(shown)
     if out_file is None:
         return
     if out_file.suffix.lower() == ".pdf":
@@ -606,6 +515,6 @@ def event_standings(
 @event.command("close")
 def event_close(key: KeyArgument, by: OrganiserOption, database: DatabaseOption = None) -> None:
     """Close the event: its games become results for the world list."""
-    service = _service(database)
-    shown = _call(service.closing.close, _account(service, by), key)
+    service = event_service(database)
+    shown = called(service.closing.close, account_id(service, by), key)
     out.print(_("{name} is closed: its games are results").format(name=shown["name"]))

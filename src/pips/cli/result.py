@@ -250,6 +250,6 @@ def _choose(
 
 
 def _account(service: Any, name: str) -> int:
-    from pips.cli.events import _account as account
+    from pips.cli.event_service import account_id as account
 
     return account(service, name)
