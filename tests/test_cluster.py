@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 
 from pips.cli import app  # every command group registered
 from pips.server.accounts.identity import Identity
-from pips.server.repository import Leases, TableRepository
+from pips.server.leases import Leases
+from pips.server.repository import TableRepository
 from pips.server.round import Played, Round, TableError
 from pips.store.db import Database
 from tests.cluster_helpers import (

@@ -4,7 +4,7 @@
 One process alone (the default) holds every table itself and :class:`Cluster` only
 hands the routes its :class:`~pips.server.tables.Tables`. With a broker, each process
 is a *node* with a random id, and each live table is owned by one node at a time: a
-lease in PostgreSQL (:class:`~pips.server.repository.Leases`), renewed every second,
+lease in PostgreSQL (:class:`~pips.server.leases.Leases`), renewed every second,
 that any node may take once it has run out. The owner runs the table exactly as a single
 process does; every other node forwards to it through Redis pub/sub:
 
@@ -36,9 +36,9 @@ from typing import Any
 from pips.core.phrase import phrase
 from pips.i18n import reason, speaking, translated
 from pips.server.accounts.identity import Identity
+from pips.server.leases import Leases
 from pips.server.limits import Limits
 from pips.server.links import Link, LocalLink, Look, RemoteClient, RemoteLink, Socket
-from pips.server.repository import Leases
 from pips.server.tables import LiveTable, TableError, Tables
 from pips.store.db import Database
 
