@@ -423,7 +423,7 @@ def test_a_farm_of_rematches_does_not_top_the_list(
     with_halving = listed("2026-10")
     assert with_halving[0] == "Player 0" and with_halving.index("Farmer") > 0
     monkeypatch.setattr(
-        "pips.results.lists.meeting_weights", lambda games: {g.key: 1.0 for g in games}
+        "pips.results.list_inputs.meeting_weights", lambda games: {g.key: 1.0 for g in games}
     )
     assert listed("2026-10")[0] == "Farmer"
 

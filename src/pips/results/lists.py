@@ -4,14 +4,12 @@ known at its end and published, never changed; the lists, a player's history."""
 from __future__ import annotations
 
 import contextlib
-from collections import defaultdict
 from collections.abc import Sequence
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
 from pips.core.phrase import Phrase, joined, phrase
 from pips.games.registry import find_game
@@ -20,17 +18,22 @@ from pips.results.common import (
     Context,
     NotFound,
     ResultsError,
-    counted_clause,
     month_bounds,
     month_of,
 )
 from pips.results.entry import GAMES
-from pips.results.fairplay import Meeting, meeting_weights
+from pips.results.list_inputs import (
+    held_results,
+    late_results,
+    new_results,
+    people_of,
+    previous_ratings,
+    rated_games,
+)
 from pips.results.rating import RatedGame, RatingSettings, compute
 from pips.store.models import (
     Player,
     Result,
-    ResultPlayer,
     WorldList,
     WorldListResult,
     WorldListRow,
@@ -73,9 +76,9 @@ class WorldLists:
                 )
             lists = []
             for game in GAMES:
-                games = self._rated_games(session, game, after, cutoff)
+                games = rated_games(session, game, after, cutoff)
                 if games:
-                    new = self._new_results(session, game, games)
+                    new = new_results(session, game, games)
                     lists.append(
                         (
                             game,
@@ -84,15 +87,15 @@ class WorldLists:
                             compute(games, after - timedelta(days=1), self.context.settings),
                         )
                     )
-            late = {game: self._late(session, new, first) for game, _, new, _ in lists}
-            held = {game: self._held(session, game, first, after) for game, _, _, _ in lists}
+            late = {game: late_results(session, new, first) for game, _, new, _ in lists}
+            held = {game: held_results(session, game, first, after) for game, _, _, _ in lists}
             if not publish:
                 return [
                     self._summary(game, month, games, standings, len(new), late[game], top)
                     for game, games, new, standings in lists
                 ]
-            previous = {game: self._previous(session, game, month) for game, _, _, _ in lists}
-            people = self._people(session, {key for _, _, _, st in lists for key in _keys(st)})
+            previous = {game: previous_ratings(session, game, month) for game, _, _, _ in lists}
+            people = people_of(session, {key for _, _, _, st in lists for key in _keys(st)})
         published = []
         try:
             with self.context.db.session() as session, session.begin():
@@ -147,60 +150,6 @@ class WorldLists:
                 phrase("the list of {month} was published meanwhile", month=month)
             ) from None
         return published
-
-    def _new_results(self, session: Session, game: str, games: Sequence[RatedGame]) -> list[int]:
-        """The results of ``games`` no earlier list of ``game`` counted."""
-        earlier = set(
-            session.scalars(
-                select(WorldListResult.result_id)
-                .join(WorldList, WorldList.id == WorldListResult.list_id)
-                .where(WorldList.game == game)
-            )
-        )
-        return sorted(g.order for g in games if g.order not in earlier)
-
-    @staticmethod
-    def _late(session: Session, results: Sequence[int], first: date) -> int:
-        """How many of ``results`` were played before the month that counts them."""
-        late = 0
-        for start in range(0, len(results), 5000):
-            chunk = results[start : start + 5000]
-            late += (
-                session.scalar(
-                    select(func.count()).where(Result.id.in_(chunk), Result.played_on < first)
-                )
-                or 0
-            )
-        return late
-
-    @staticmethod
-    def _held(session: Session, game: str, first: date, after: date) -> int:
-        """How many of the month's results are held for an administrator now."""
-        return (
-            session.scalar(
-                select(func.count()).where(
-                    Result.game == game,
-                    Result.played_on >= first,
-                    Result.played_on < after,
-                    Result.status == "confirmed",
-                    Result.flag.is_not(None),
-                    Result.flag_cleared_by.is_(None),
-                )
-            )
-            or 0
-        )
-
-    @staticmethod
-    def _people(session: Session, ids: set[int]) -> dict[int, tuple[str, int | None]]:
-        people: dict[int, tuple[str, int | None]] = {}
-        ordered = sorted(ids)
-        for start in range(0, len(ordered), 5000):
-            chunk = ordered[start : start + 5000]
-            for pid, name, user in session.execute(
-                select(Player.id, Player.name, Player.user_id).where(Player.id.in_(chunk))
-            ):
-                people[pid] = (name, user)
-        return people
 
     def explain_month(self, month: str) -> list[str]:
         """Why a game has no list for ``month``, in words: what its results wait for,
@@ -287,7 +236,7 @@ class WorldLists:
     ) -> dict[str, Any]:
         shown = standings[: max(0, top)]
         with self.context.db.session() as session:
-            people = self._people(session, set(_keys(shown)))
+            people = people_of(session, set(_keys(shown)))
         return {
             "game": game,
             "title": find_game(game).title,
@@ -307,91 +256,6 @@ class WorldLists:
                 for i, s in enumerate(shown, 1)
             ],
         }
-
-    def _rated_games(
-        self, session: Session, game: str, after: date, cutoff: datetime
-    ) -> list[RatedGame]:
-        """The games that count for ``game``'s list up to ``cutoff``, their teams of
-        player ids (as text: the rating's keys) and places; ``order`` is the result's
-        id. A server game's rematches weigh less (:func:`meeting_weights`)."""
-        counting = (
-            select(Result.id, Result.played_on, Result.source, Result.entered_at).where(
-                Result.game == game,
-                Result.played_on < after,
-                Result.entered_at < cutoff,
-                *counted_clause(),
-            )
-        ).subquery()
-        rows = session.execute(
-            select(
-                counting.c.id,
-                counting.c.played_on,
-                counting.c.source,
-                counting.c.entered_at,
-                ResultPlayer.team,
-                ResultPlayer.player_id,
-                ResultPlayer.user_id,
-                ResultPlayer.rank,
-            )
-            .join(ResultPlayer, ResultPlayer.result_id == counting.c.id)
-            .order_by(counting.c.id, ResultPlayer.team, ResultPlayer.seat)
-        ).all()
-        found: dict[int, tuple[date, dict[int, list[str]], dict[int, int]]] = {}
-        incomplete: set[int] = set()
-        meetings: dict[int, Meeting] = {}
-        for result_id, played_on, source, entered_at, team, player_id, user_id, rank in rows:
-            _, teams, ranks = found.setdefault(result_id, (played_on, defaultdict(list), {}))
-            if player_id is None:
-                incomplete.add(result_id)  # a seat that is nobody's cannot be rated
-            teams[team].append(str(player_id))
-            ranks[team] = rank
-            if source == "server":
-                before = meetings.get(result_id)
-                accounts = (*(before.accounts if before else ()), user_id or -1)
-                meetings[result_id] = Meeting(result_id, entered_at, accounts)
-        weights = meeting_weights(meetings.values())
-        games = []
-        for result_id, (played_on, teams, ranks) in found.items():
-            if result_id in incomplete:
-                continue
-            order = sorted(teams)
-            games.append(
-                RatedGame(
-                    played_on,
-                    result_id,
-                    tuple(tuple(teams[t]) for t in order),
-                    tuple(ranks[t] for t in order),
-                    weights.get(result_id, 1.0),
-                )
-            )
-        return games
-
-    def _previous(self, session: Session, game: str, month: str) -> dict[int, tuple[int, float]]:
-        header = session.scalars(
-            select(WorldList)
-            .where(WorldList.game == game, WorldList.month < month)
-            .order_by(WorldList.month.desc())
-        ).first()
-        if header is None:
-            return {}
-        rows = session.execute(
-            select(WorldListRow.player_id, WorldListRow.place, WorldListRow.rating).where(
-                WorldListRow.list_id == header.id, WorldListRow.player_id.is_not(None)
-            )
-        ).all()
-        merged: dict[int, int] = {
-            pid: into
-            for pid, into in session.execute(
-                select(Player.id, Player.merged_into).where(Player.merged_into.is_not(None))
-            )
-            if into is not None
-        }
-        previous: dict[int, tuple[int, float]] = {}
-        for player_id, place, rating in rows:
-            if player_id is not None:
-                # A player merged since is the player merged into.
-                previous.setdefault(merged.get(player_id, player_id), (place, rating))
-        return previous
 
     def publish_due(self) -> list[dict[str, Any]]:
         """Publish every month that is over and has no list yet (the server does this
@@ -454,9 +318,7 @@ class WorldLists:
                 )
             )
             games = [
-                g
-                for g in self._rated_games(session, game, after, header.cutoff)
-                if g.order in listed
+                g for g in rated_games(session, game, after, header.cutoff) if g.order in listed
             ]
             as_of = after - timedelta(days=1)
             settings = RatingSettings(
