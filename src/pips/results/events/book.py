@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict
 from datetime import date
 from typing import Any
 
@@ -32,7 +31,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from pips.core.errors import RuleError
-from pips.core.names import PERSON_LENGTH, check_name, name_key, sort_key
+from pips.core.names import PERSON_LENGTH, check_name, name_key
 from pips.core.phrase import phrase
 from pips.games.registry import find_game
 from pips.results.common import (
@@ -49,24 +48,21 @@ from pips.results.events.common import (
     FAR_AHEAD,
     MOST_PLAYERS,
     MOST_ROUNDS,
-    day_of,
     event_standings,
     find_event,
-    manages,
     need_manager,
     open_event,
     scores_of,
     scoring_of,
-    set_of,
     sync_online,
 )
+from pips.results.events.shown import event_json
 from pips.results.groups import ASKED, INVITED, MEMBER
 from pips.results.players import Players
 from pips.results.standings import (
     DEFAULT_TIEBREAKS,
     Standing,
     check_tiebreaks,
-    group_standings,
 )
 from pips.store.models import (
     Event,
@@ -451,85 +447,7 @@ class Events:
         with self.context.db.session() as session, session.begin():
             sync_online(session, find_event(session, key), self.context.clock())
         with self.context.db.session() as session:
-            event = find_event(session, key)
-            scores = scores_of(session, event)
-            spec = find_game(event.game)
-            players = {p.name_key: p for p in event.players}
-            lines = event_standings(event, scores)
-            clubs = {p.name: p.club for p in event.players}
-            teams = {p.name: p.team for p in event.players}
-            return {
-                "key": event.key,
-                "name": event.name,
-                "game": event.game,
-                "title": spec.title,
-                "options": event.options,
-                "date": event.played_on.isoformat(),
-                "place": event.place,
-                "group": None if event.group is None else event.group.slug,
-                "group_name": None if event.group is None else event.group.name,
-                "organiser": event.organiser.name,
-                "rounds": event.rounds,
-                "scoring": event.scoring,
-                "online": event.online,
-                "bots": event.bots,
-                "fixed_pairs": event.fixed_pairs,
-                "schedule": event.schedule,
-                "pairing": event.pairing,
-                "tiebreaks": list(event.tiebreaks or DEFAULT_TIEBREAKS),
-                "check_in": event.check_in,
-                "counted": event.counted,
-                "status": event.status,
-                "closed_at": None if event.closed_at is None else event.closed_at.isoformat(),
-                "manage": viewer is not None and manages(session, event, viewer),
-                "players": [
-                    {
-                        "id": p.id,
-                        "name": p.name,
-                        "player": p.player_id,
-                        "account": p.user_id is not None,
-                        "first_round": p.first_round,
-                        "withdrawn_from": p.withdrawn_from,
-                        "pair": p.pair,
-                        "seed": p.seed,
-                        "club": p.club,
-                        "team": p.team,
-                        "checked_in": p.checked_in,
-                    }
-                    for p in sorted(event.players, key=lambda p: sort_key(p.name))
-                ],
-                "drawn": [
-                    {
-                        "number": one.number,
-                        "seed": one.seed,
-                        "status": one.status,
-                        "date": day_of(event, one).isoformat(),
-                        "method": one.method,
-                        "top": one.top,
-                        "byes": list(one.byes),
-                        "tables": [
-                            {
-                                "number": t.number,
-                                "seats": list(t.seats),
-                                "set": set_of(event, len(t.seats), one, t),
-                                "table_id": t.table_id,
-                                "mine": viewer is not None
-                                and viewer
-                                in {
-                                    getattr(players.get(name_key(n)), "user_id", None)
-                                    for n in t.seats
-                                },
-                                "result": None if t.id not in scores else scores[t.id].to_json(),
-                            }
-                            for t in one.tables
-                        ],
-                    }
-                    for one in event.drawn
-                ],
-                "standings": [self._standing_json(s, players) for s in lines],
-                "clubs": [asdict(g) for g in group_standings(lines, clubs, event.counted)],
-                "teams": [asdict(g) for g in group_standings(lines, teams, event.counted)],
-            }
+            return event_json(session, find_event(session, key), viewer)
 
     def event_standings(self, key: str) -> tuple[dict[str, Any], list[Standing]]:
         """The event (without the viewer's rights) and its standings, for exports."""
@@ -537,26 +455,6 @@ class Events:
         with self.context.db.session() as session:
             event = find_event(session, key)
             return shown, event_standings(event, scores_of(session, event))
-
-    @staticmethod
-    def _standing_json(s: Standing, players: Mapping[str, EventPlayer]) -> dict[str, Any]:
-        player = players.get(name_key(s.name))
-        return {
-            "place": s.place,
-            "name": s.name,
-            "points": s.points,
-            "wins": s.wins,
-            "games": s.games,
-            "byes": s.byes,
-            "average_place": s.average_place,
-            "buchholz": s.buchholz,
-            "best": s.best,
-            "final_place": s.final_place,
-            "withdrawn": player is not None and player.withdrawn_from is not None,
-            "withdrawn_from": None if player is None else player.withdrawn_from,
-            "late_from": None if player is None or player.first_round == 1 else player.first_round,
-            "club": "" if player is None else player.club,
-        }
 
 
 def event_key() -> str:

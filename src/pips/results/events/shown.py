@@ -1,0 +1,129 @@
+"""An event as its page and the JSON API show it: players, rounds drawn, tables with
+their results, the standings, and the clubs' and teams' standings."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from pips.core.names import name_key, sort_key
+from pips.games.registry import find_game
+from pips.results.events.common import (
+    day_of,
+    event_standings,
+    manages,
+    scores_of,
+    set_of,
+)
+from pips.results.standings import (
+    DEFAULT_TIEBREAKS,
+    Standing,
+    group_standings,
+)
+from pips.store.models import (
+    Event,
+    EventPlayer,
+)
+
+
+def event_json(session: Session, event: Event, viewer: int | None = None) -> dict[str, Any]:
+    """The event as its page and the API show it: players, rounds, tables with their
+    results, and the standings so far (``manage`` and ``mine`` for ``viewer``)."""
+    scores = scores_of(session, event)
+    spec = find_game(event.game)
+    players = {p.name_key: p for p in event.players}
+    lines = event_standings(event, scores)
+    clubs = {p.name: p.club for p in event.players}
+    teams = {p.name: p.team for p in event.players}
+    return {
+        "key": event.key,
+        "name": event.name,
+        "game": event.game,
+        "title": spec.title,
+        "options": event.options,
+        "date": event.played_on.isoformat(),
+        "place": event.place,
+        "group": None if event.group is None else event.group.slug,
+        "group_name": None if event.group is None else event.group.name,
+        "organiser": event.organiser.name,
+        "rounds": event.rounds,
+        "scoring": event.scoring,
+        "online": event.online,
+        "bots": event.bots,
+        "fixed_pairs": event.fixed_pairs,
+        "schedule": event.schedule,
+        "pairing": event.pairing,
+        "tiebreaks": list(event.tiebreaks or DEFAULT_TIEBREAKS),
+        "check_in": event.check_in,
+        "counted": event.counted,
+        "status": event.status,
+        "closed_at": None if event.closed_at is None else event.closed_at.isoformat(),
+        "manage": viewer is not None and manages(session, event, viewer),
+        "players": [
+            {
+                "id": p.id,
+                "name": p.name,
+                "player": p.player_id,
+                "account": p.user_id is not None,
+                "first_round": p.first_round,
+                "withdrawn_from": p.withdrawn_from,
+                "pair": p.pair,
+                "seed": p.seed,
+                "club": p.club,
+                "team": p.team,
+                "checked_in": p.checked_in,
+            }
+            for p in sorted(event.players, key=lambda p: sort_key(p.name))
+        ],
+        "drawn": [
+            {
+                "number": one.number,
+                "seed": one.seed,
+                "status": one.status,
+                "date": day_of(event, one).isoformat(),
+                "method": one.method,
+                "top": one.top,
+                "byes": list(one.byes),
+                "tables": [
+                    {
+                        "number": t.number,
+                        "seats": list(t.seats),
+                        "set": set_of(event, len(t.seats), one, t),
+                        "table_id": t.table_id,
+                        "mine": viewer is not None
+                        and viewer
+                        in {getattr(players.get(name_key(n)), "user_id", None) for n in t.seats},
+                        "result": None if t.id not in scores else scores[t.id].to_json(),
+                    }
+                    for t in one.tables
+                ],
+            }
+            for one in event.drawn
+        ],
+        "standings": [standing_json(s, players) for s in lines],
+        "clubs": [asdict(g) for g in group_standings(lines, clubs, event.counted)],
+        "teams": [asdict(g) for g in group_standings(lines, teams, event.counted)],
+    }
+
+
+def standing_json(s: Standing, players: Mapping[str, EventPlayer]) -> dict[str, Any]:
+    player = players.get(name_key(s.name))
+    return {
+        "place": s.place,
+        "name": s.name,
+        "points": s.points,
+        "wins": s.wins,
+        "games": s.games,
+        "byes": s.byes,
+        "average_place": s.average_place,
+        "buchholz": s.buchholz,
+        "best": s.best,
+        "final_place": s.final_place,
+        "withdrawn": player is not None and player.withdrawn_from is not None,
+        "withdrawn_from": None if player is None else player.withdrawn_from,
+        "late_from": None if player is None or player.first_round == 1 else player.first_round,
+        "club": "" if player is None else player.club,
+    }
