@@ -32,6 +32,7 @@ from pips.core.view import SPECTATOR, Event
 from pips.games.registry import find_game
 from pips.server import messages, telling
 from pips.server.accounts.identity import Identity
+from pips.server.pace import Pace
 from pips.server.repository import StoredTable, TableRepository
 from pips.server.round import Played, Round, SeatHolder, TableError
 
@@ -118,6 +119,11 @@ class LiveTable:
     """The kept chat, oldest first, as (author, text)."""
     rematch: str | None = None
     """The table of the rematch, once one of the players asked for it."""
+    pace: Pace = field(init=False, repr=False)
+    """Its clocks: bots' turns, the turn timer, grace periods, abandoning."""
+
+    def __post_init__(self) -> None:
+        self.pace = Pace(self)
 
     # -- reading -----------------------------------------------------------------------
 
@@ -272,7 +278,7 @@ class LiveTable:
                 await self.house.repository.set_status(self.id, "playing")
                 out = self.publish()
         await self.deliver(out)
-        self.schedule()
+        self.pace.schedule()
 
     async def submit_move(
         self, seat: int, choice: Any, moves_made: Any, *, bot: bool = False
@@ -296,7 +302,7 @@ class LiveTable:
         if over:
             await self._ended()
         else:
-            self.schedule()
+            self.pace.schedule()
 
     async def _store(self, played: Played) -> None:
         """Store a move the round applied before anyone hears of it. If it cannot be
@@ -312,115 +318,6 @@ class LiveTable:
             log.exception("table %s: move %d could not be stored", self.id, played.number)
             self.round = replayed(await self.house.repository.load_async(self.id))
             raise TableError(phrase("the move could not be saved; nothing changed")) from None
-
-    def schedule(self) -> None:
-        """Let the bot to move play after the table's pace (off the event loop), or
-        start the turn timer of a person to move; watch for empty seats."""
-        match = self.round.match
-        if match is None or match.is_over or self.status != "playing":
-            return
-        self.watch_seats()
-        seat = match.current_seat
-        if seat is None:
-            return
-        if not self.round.is_bot(seat):
-            if self.turn_seconds is not None and self.deadline_at == self.round.moves_made:
-                made = self.round.moves_made
-                timer = asyncio.create_task(self._turn_timer(seat, made))
-                self.timers.add(timer)
-                timer.add_done_callback(self.timers.discard)
-            return
-        if self.task is not None and not self.task.done():
-            return
-        if self._back(seat):
-            self.task = asyncio.create_task(self._give_back(seat))
-            return
-        delay = self.bot_delay + (self.hand_pause if self.at_new_hand() else 0.0)
-        self.task = asyncio.create_task(self._bot_turn(seat, self.round.moves_made, delay))
-
-    def _back(self, seat: int) -> bool:
-        """Whether the person whose seat a bot plays is connected again."""
-        holder = self.round.holder(seat)
-        return holder.taken_over and any(holder.belongs_to(w) for w in self.clients.values())
-
-    async def _give_back(self, seat: int) -> None:
-        """At their turn, a returning person takes their seat back from the bot."""
-        async with self.lock:
-            match = self.round.match
-            if match is None or match.current_seat != seat or not self._back(seat):
-                self.task = None
-                return
-            entrant = self.round.give_back(seat)
-            await self.house.repository.save_seat(self.id, entrant, self.round.entrants[entrant])
-            out = self.publish()
-            self.task = None
-        await self.deliver(out)
-        self.schedule()
-
-    async def _turn_timer(self, seat: int, moves_made: int) -> None:
-        """The turn timer ran out: the greedy choice is played for the seat."""
-        assert self.deadline is not None
-        await asyncio.sleep(max(0.0, self.deadline - asyncio.get_running_loop().time()))
-        match = self.round.match
-        if match is None or self.round.moves_made != moves_made or match.current_seat != seat:
-            return
-        with contextlib.suppress(TableError):  # the person moved just in time
-            await self.submit_move(seat, self.round.timed_out_move(seat), moves_made)
-
-    def watch_seats(self) -> None:
-        """Start the grace period of every person's seat that has no connection."""
-        match = self.round.match
-        if match is None or self.status != "playing":
-            return
-        connected = {self.seat_of(who) for who in self.clients.values()}
-        for seat in range(match.players):
-            holder = self.round.holder(seat)
-            if holder.kind == "person" and seat not in connected and seat not in self.empty:
-                self.empty[seat] = asyncio.create_task(self._take_over(seat))
-
-    def _stop_grace(self, who: Identity) -> None:
-        """A client came (back): its seat's grace period stops."""
-        task = self.empty.pop(self.seat_of(who), None)
-        if task is not None:
-            task.cancel()
-
-    async def _take_over(self, seat: int) -> None:
-        await asyncio.sleep(self.house.grace)
-        async with self.lock:
-            # Decided under the lock, and the seat stays marked as watched until it is
-            # decided: a second watch of the same seat must not start meanwhile (it
-            # would take the seat from the bot that already holds it).
-            self.empty.pop(seat, None)
-            match = self.round.match
-            if match is None or self.status != "playing" or match.is_over:
-                return
-            if self.round.holder(seat).kind != "person":
-                return
-            if any(self.seat_of(who) == seat for who in self.clients.values()):
-                return
-            entrant = self.round.take_over(seat)
-            await self.house.repository.save_seat(self.id, entrant, self.round.entrants[entrant])
-            out = self.publish()
-        await self.deliver(out)
-        self.schedule()
-
-    async def _bot_turn(self, seat: int, moves_made: int, delay: float) -> None:
-        await asyncio.sleep(delay)
-        match = self.round.match
-        assert match is not None
-        if self.round.moves_made != moves_made or match.current_seat != seat:
-            return
-        move = await asyncio.to_thread(self.round.bot_decision)
-        self.task = None
-        if move is None:
-            log.info("table %s: no bot move at %d", self.id, moves_made)
-            return
-        try:
-            await self.submit_move(
-                seat, list(match.legal_moves()).index(move), moves_made, bot=True
-            )
-        except TableError as exc:  # its person came back meanwhile
-            log.info("table %s: the bot's move %d was refused: %s", self.id, moves_made, exc)
 
     async def _store_end(self, last: Played | None) -> None:
         """The one way a game ends (under the table's lock, before anyone hears of it):
@@ -479,8 +376,8 @@ class LiveTable:
         grace period starts."""
         away = self.away()
         self.leave(client)
-        self.watch_unattended()
-        self.watch_seats()
+        self.pace.watch_unattended()
+        self.pace.watch_seats()
         if self.away() == away:
             return
         async with self.lock:
@@ -495,14 +392,14 @@ class LiveTable:
                 self.unattended.cancel()
                 self.unattended = None
         await self.deliver(out)
-        self._stop_grace(who)
+        self.pace.stop_grace(who)
         match = self.round.match
         seat = self.round.returning(who)
         if match is None or seat == SPECTATOR:
             return
         if match.current_seat == seat and not match.is_over:
             # The bot may be thinking of this very move: the seat comes back after it.
-            self.schedule()
+            self.pace.schedule()
             return
         # Back while others play, or once the game is over: the seat and its name are
         # the person's again at once (the record says which moves the bot made).
@@ -519,31 +416,9 @@ class LiveTable:
         async with self.lock:
             return self.message_for(SPECTATOR)
 
-    def watch_unattended(self) -> None:
-        """With nobody connected, abandon the table after ``house.unattended`` seconds
-        (unless someone comes meanwhile)."""
-        if self.clients or self.status not in ("waiting", "playing"):
-            return
-        if self.unattended is None or self.unattended.done():
-            self.unattended = asyncio.get_running_loop().create_task(self._abandon())
-
-    async def _abandon(self) -> None:
-        await asyncio.sleep(self.house.unattended)
-        async with self.lock:
-            if self.clients or self.status not in ("waiting", "playing"):
-                return
-            if not self.house.holds(self):
-                return
-            await self.house.repository.set_status(self.id, "abandoned")
-            self.round.status = "abandoned"
-        log.info("table %s: abandoned, nobody there for %.0f s", self.id, self.house.unattended)
-        self.unattended = None
-        self.house.forget(self)
-        await self.close()
-
     def resume(self) -> None:
         """Play on at a table just loaded from the database."""
-        self.watch_unattended()
+        self.pace.watch_unattended()
         match = self.round.match
         if match is not None and match.is_over and self.status == "playing":
             self.round.status = "finished"
@@ -551,7 +426,7 @@ class LiveTable:
             self.timers.add(task)
             task.add_done_callback(self.timers.discard)
         else:
-            self.schedule()
+            self.pace.schedule()
 
     async def offer_rematch(self, table_id: str) -> None:
         """Its players still looking at the end of the game are offered the seat they had

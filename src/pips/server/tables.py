@@ -129,7 +129,7 @@ class Tables:
             created_by=creator.user_id,
         )
         self.live[table.id] = table
-        table.watch_unattended()
+        table.pace.watch_unattended()
         return table
 
     async def rematch(self, table_id: str, me: Identity) -> tuple[str, bool]:
