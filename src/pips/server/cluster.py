@@ -34,12 +34,12 @@ from dataclasses import asdict
 from typing import Any
 
 from pips.core.phrase import phrase
-from pips.i18n import reason, speaking, translated
 from pips.server.accounts.identity import Identity
+from pips.server.calls import TableCalls
 from pips.server.leases import Leases
 from pips.server.limits import Limits
 from pips.server.links import Link, LocalLink, Look, RemoteClient, RemoteLink, Socket
-from pips.server.tables import LiveTable, TableError, Tables
+from pips.server.tables import LiveTable, Tables
 from pips.store.db import Database
 
 __all__ = ["Cluster", "Link", "Look", "Socket"]
@@ -73,7 +73,8 @@ class Cluster:
         self.pubsub: Any = None
         self.links: dict[str, RemoteLink] = {}
         self.remotes: dict[str, RemoteClient] = {}
-        self.calls: dict[str, asyncio.Future[Any]] = {}
+        self.calls = TableCalls(self)
+        """What this process asks of the process that owns a table, and answers."""
         self.outgoing: asyncio.Queue[tuple[str, str, asyncio.Future[int]]] = asyncio.Queue()
         self.publisher: asyncio.Task[None] | None = None
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -280,8 +281,8 @@ class Cluster:
             "arrive": self._on_arrive,
             "frame": self._on_frame,
             "leave": self._on_leave,
-            "call": self._on_call,
-            "reply": self._on_reply,
+            "call": self.calls.answer,
+            "reply": self.calls.answered,
             "owner": self._on_owner,
             "released": self._on_released,
         }.get(str(op))
@@ -319,11 +320,6 @@ class Cluster:
             for table_id in message["tables"]:
                 await self.take_over(table_id)
 
-    async def _on_reply(self, message: dict[str, Any]) -> None:
-        waiting = self.calls.pop(message["id"], None)
-        if waiting is not None and not waiting.done():
-            waiting.set_result(message)
-
     # At the owner, for a client connected elsewhere.
 
     async def _on_arrive(self, message: dict[str, Any]) -> None:
@@ -350,74 +346,7 @@ class Cluster:
         if client is not None:
             client.inbox.put_nowait(None)
 
-    async def _on_call(self, message: dict[str, Any]) -> None:
-        reply: dict[str, Any] = {"op": "reply", "id": message["id"]}
-        me = None if message["who"] is None else Identity(**message["who"])
-        table = self.tables.live.get(message["table"])
-        try:
-            if table is None:
-                reply["moved"] = True
-            elif message["what"] == "look":
-                with speaking(message["language"]):
-                    found = await self._look_here(table, me, message["invite"])
-                    reply["value"] = None if found is None else translated(asdict(found))
-            elif message["what"] == "join":
-                assert me is not None
-                reply["value"] = await self._join_here(table, me, message["invite"])
-        except LookupError:
-            reply["missing"] = True
-        except TableError as exc:
-            with speaking(message["language"]):
-                reply["error"] = translated(reason(exc))
-        # Spawned: a reply must not wait behind this node's other messages.
-        self._spawn(self.publish(message["node"], reply))
-
     # -- what the routes ask -------------------------------------------------------------
-
-    async def _call(
-        self, table_id: str, what: str, me: Identity | None, invite: str, language: str
-    ) -> Any:
-        """Ask the table's owner; the answer's ``value``. A table nobody holds is taken
-        over here first; :class:`LookupError` if there is no such table."""
-        for _attempt in range(40):
-            table = self.tables.live.get(table_id)
-            if table is not None:
-                if what == "look":
-                    found = await self._look_here(table, me, invite)
-                    return None if found is None else asdict(found)
-                assert me is not None
-                return await self._join_here(table, me, invite)
-            owner = await self._owner(table_id)
-            if owner is None:
-                continue
-            call_id = secrets.token_hex(8)
-            waiting: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-            self.calls[call_id] = waiting
-            request = {
-                "op": "call",
-                "id": call_id,
-                "node": self.node,
-                "what": what,
-                "table": table_id,
-                "who": None if me is None else asdict(me),
-                "invite": invite,
-                "language": language,
-            }
-            try:
-                if await self.publish(owner, request):
-                    answer = await asyncio.wait_for(waiting, 10.0)
-                    if "error" in answer:
-                        raise TableError(answer["error"])
-                    if answer.get("missing"):
-                        raise LookupError(table_id)
-                    if not answer.get("moved"):
-                        return answer["value"]
-            except TimeoutError:
-                pass
-            finally:
-                self.calls.pop(call_id, None)
-            await asyncio.sleep(0.25)  # the owner is gone or moving: its lease will tell
-        raise TableError(phrase("the table's server does not answer; try again"))
 
     async def _owner(self, table_id: str) -> str | None:
         """The node holding the table, if another one does (``None`` after a pause, to
@@ -430,44 +359,6 @@ class Cluster:
             await self.take_over(table_id)
             return None
         return owner
-
-    async def _look_here(self, table: LiveTable, me: Identity | None, invite: str) -> Look | None:
-        if not table.visible_to(me, invite):
-            return None
-        state = dict(await table.spectate())
-        return Look(table.summary(), state, -1 if me is None else table.seat_of(me))
-
-    async def _join_here(self, table: LiveTable, me: Identity, invite: str) -> dict[str, Any]:
-        if not table.visible_to(me, invite):
-            raise LookupError(table.id)
-        await table.join(me)
-        return {"seat": table.seat_of(me), "status": table.status}
-
-    async def look(
-        self, table_id: str, me: Identity | None, invite: str, language: str
-    ) -> Look | None:
-        """The table as ``me`` may see it, wherever it lives (``None``: no such table,
-        or a private one ``me`` may not see)."""
-        try:
-            if not self.several:
-                table = self.tables.live.get(table_id)
-                return None if table is None else await self._look_here(table, me, invite)
-            found = await self._call(table_id, "look", me, invite, language)
-        except LookupError:
-            return None
-        return None if found is None else Look(**found)
-
-    async def join(self, table_id: str, me: Identity, invite: str, language: str) -> dict[str, Any]:
-        """Take an open seat at the table: the seat and the table's status.
-        :class:`LookupError` if there is no such table for ``me``, :class:`TableError`
-        if the seat cannot be taken."""
-        if not self.several:
-            table = self.tables.live.get(table_id)
-            if table is None:
-                raise LookupError(table_id)
-            return await self._join_here(table, me, invite)
-        value: dict[str, Any] = await self._call(table_id, "join", me, invite, language)
-        return value
 
     async def connect(
         self, table_id: str, socket: Socket, me: Identity, invite: str

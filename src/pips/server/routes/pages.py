@@ -172,7 +172,7 @@ async def play_now(
             if table["game"] != spec.name or table["status"] != "waiting" or not free:
                 continue
             with contextlib.suppress(LookupError, TableError):
-                await cluster.join(table["id"], me, "", language_of(request))
+                await cluster.calls.join(table["id"], me, "", language_of(request))
                 return RedirectResponse(f"/t/{table['id']}", status_code=303)
     await room_for_a_table(request, me)
     options = dict(spec.defaults)
@@ -220,7 +220,9 @@ async def logout(request: Request, csrf: str = Form("")) -> Response:
 
 @api.get("/t/{table_id}", response_class=HTMLResponse, include_in_schema=False)
 async def table_page(request: Request, table_id: str, invite: str = "") -> Response:
-    found = await cluster_of(request).look(table_id, who(request), invite, language_of(request))
+    found = await cluster_of(request).calls.look(
+        table_id, who(request), invite, language_of(request)
+    )
     if found is None:
         if await tables_of(request).repository.status(table_id) == "finished":
             return RedirectResponse(f"/replay/{table_id}", status_code=303)

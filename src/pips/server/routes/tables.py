@@ -52,7 +52,9 @@ class NewTable(BaseModel):
 async def look(request: HTTPConnection, table_id: str, invite: str) -> Look:
     """The table, if the asker may see it (a private one is 404 to anyone else),
     wherever it lives."""
-    found = await cluster_of(request).look(table_id, who(request), invite, language_of(request))
+    found = await cluster_of(request).calls.look(
+        table_id, who(request), invite, language_of(request)
+    )
     if found is None:
         raise HTTPException(404, _("no such table"))
     return found
@@ -159,7 +161,7 @@ async def join_table(request: Request, table_id: str, invite: str = "") -> dict[
     if me is None:
         raise HTTPException(401, _("sign in or choose a guest name first"))
     try:
-        return await cluster_of(request).join(table_id, me, invite, language_of(request))
+        return await cluster_of(request).calls.join(table_id, me, invite, language_of(request))
     except LookupError:
         raise HTTPException(404, _("no such table")) from None
     except TableError as exc:
@@ -192,7 +194,7 @@ async def rematch(request: Request, table_id: str) -> dict[str, Any]:
         # Seated at the place kept for them; asked twice, or too late (the others
         # began without them), they are shown the table all the same.
         with contextlib.suppress(LookupError, TableError):
-            seated = (await cluster_of(request).join(fresh, me, "", language_of(request)))[
+            seated = (await cluster_of(request).calls.join(fresh, me, "", language_of(request)))[
                 "seat"
             ] >= 0
     return {"id": fresh, "url": f"/t/{fresh}", "seated": seated}
