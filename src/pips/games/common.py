@@ -140,6 +140,7 @@ class HandState:
         self.set_aside: list[dict[Tile, None]] = [{} for _ in range(players)]
         self._legal: LegalMoves | None = None
         self._draws = self.traits.draw is not DrawRule.NONE
+        self._scores_plays = self.traits.scores_during_hand  # read at every play
         self._draw_until = self.traits.draw is DrawRule.UNTIL_PLAYABLE
         # Every tile not laid is in a hand or the stock and fits any open end of its
         # number: the blocked check can then read the layout alone (C-10).
@@ -398,7 +399,7 @@ class HandState:
             self.layout.open_with(tile, seat)
         else:
             self.layout.attach(tile, move.touching, move.end, seat, move.inline)
-        event = self._scored(seat, move) if self.traits.scores_during_hand else Event(seat, move)
+        event = self._scored(seat, move) if self._scores_plays else Event(seat, move)
         if not self.hands[seat]:
             self._finish(Ending.OUT, seat)
         return event
@@ -508,7 +509,7 @@ class HandState:
             # Every tile not laid is in a hand and fits any end of its number, so the
             # hand is blocked exactly when every tile of every open number is laid
             # (PT-09's note); no need to look at the hands.
-            full = self.options.top + 1
+            full = self.traits.top + 1
             laid_with = self.layout.laid_with
             if all(laid_with(v) == full for v in self.layout.end_values()):
                 self._finish(Ending.BLOCKED, None)
