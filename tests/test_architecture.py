@@ -329,3 +329,15 @@ def test_module_docstrings_point_to_what_exists() -> None:
             if not (ROOT / document).exists():
                 wrong.append(f"{path.relative_to(SRC)}: {document}")
     assert not wrong, wrong
+
+
+def test_no_two_classes_of_pips_share_a_name() -> None:
+    """One meaning per name: a class name says which thing it is wherever it is read (a
+    move applied is a ``MoveEvent``, an event of players an ``Event``)."""
+    where: dict[str, list[str]] = {}
+    for path in modules():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef):
+                where.setdefault(node.name, []).append(str(path.relative_to(SRC)))
+    shared = {name: paths for name, paths in where.items() if len(paths) > 1}
+    assert not shared, shared

@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 from pips.core.moves import At, Draw, Pass, Play
 from pips.core.tiles import Tile
-from pips.core.view import Event
+from pips.core.view import MoveEvent
 from pips.display import describe_event, hand_sheet, sheet_table
 from pips.games.registry import find_game
 from pips.sim.tournament import Estimate
@@ -115,10 +115,10 @@ def test_rules_prints_the_rules_in_words_then_the_options(
 
 def test_the_person_is_spoken_to() -> None:
     names = ["Ann", "Bo", "Cy", "Di"]
-    laid = Event(0, Play(Tile.of(6, 4), 6, At.END, 3))
+    laid = MoveEvent(0, Play(Tile.of(6, 4), 6, At.END, 3))
     assert describe_event(laid, names, "draw", you=0) == "You lay 6-4 on 6"
     assert describe_event(laid, names, "draw") == "Ann lays 6-4 on 6"
-    knock = Event(1, Pass())
+    knock = MoveEvent(1, Pass())
     assert describe_event(knock, names, "partnership", you=1) == "You knock"
     assert describe_event(knock, names, "partnership") == "Bo knocks"
 

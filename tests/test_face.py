@@ -16,7 +16,7 @@ from pips.core.errors import OptionError
 from pips.core.moves import Move, Play
 from pips.core.notation import NotationError, move_text, read_move
 from pips.core.tiles import double_set
-from pips.core.view import Event, View
+from pips.core.view import MoveEvent, View
 from pips.games.registry import all_games, find_game
 from pips.games.traits import fits
 from pips.server.accounts.identity import Identity
@@ -123,7 +123,7 @@ class Recorder:
     def reset(self, seat: int) -> None:
         self.told.append(("reset", seat))
 
-    def observe(self, event: Event) -> None:
+    def observe(self, event: MoveEvent) -> None:
         self.told.append(("observe", event))
 
     def choose(self, view: View, moves: Sequence[Move], rng: random.Random) -> Move:

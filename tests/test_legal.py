@@ -6,17 +6,17 @@ import random
 
 import pytest
 
-from pips.core.legal import Doubles, Group, LegalMoves
+from pips.core.legal import Doubles, LegalMoves, PointPlays
 from pips.core.moves import At, Draw, Play
 from tests.helpers import t, tiles
 
 
 def test_groups_expand_doubles_as_their_rule_says() -> None:
     held = tuple(tiles("6-0 6-6 6-5"))
-    across = Group.of(4, 6, At.END, held, Doubles.ACROSS, True)
-    both = Group.of(4, 6, At.END, held, Doubles.ACROSS_OR_INLINE, True)
-    inline = Group.of(4, 6, At.END, held, Doubles.INLINE, True)
-    side = Group.of(5, 6, At.SIDE, held, Doubles.NONE, True)
+    across = PointPlays.of(4, 6, At.END, held, Doubles.ACROSS, True)
+    both = PointPlays.of(4, 6, At.END, held, Doubles.ACROSS_OR_INLINE, True)
+    inline = PointPlays.of(4, 6, At.END, held, Doubles.INLINE, True)
+    side = PointPlays.of(5, 6, At.SIDE, held, Doubles.NONE, True)
     assert [str(m) for m in across.moves()] == ["6-0 on end #4", "6-6 on end #4", "6-5 on end #4"]
     assert [m.inline for m in both.moves()] == [False, False, True, False]
     assert [m.inline for m in inline.moves()] == [False, True, False]
@@ -30,8 +30,8 @@ def test_groups_expand_doubles_as_their_rule_says() -> None:
 
 def test_lazy_sequence_indexes_without_building_and_compares_like_a_list() -> None:
     groups = [
-        Group.of(1, 3, At.END, tuple(tiles("3-1 3-2")), Doubles.ACROSS, False),
-        Group.of(2, 5, At.SIDE, tuple(tiles("5-0 5-5")), Doubles.NONE, True),
+        PointPlays.of(1, 3, At.END, tuple(tiles("3-1 3-2")), Doubles.ACROSS, False),
+        PointPlays.of(2, 5, At.SIDE, tuple(tiles("5-0 5-5")), Doubles.NONE, True),
     ]
     moves = LegalMoves(groups=groups)
     assert len(moves) == 3 and moves.count() == 3 and moves.any()

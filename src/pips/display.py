@@ -21,7 +21,7 @@ from pips.core.notation import move_text
 from pips.core.outcome import Ending, HandResult
 from pips.core.phrase import N_, PERSONAL, Phrase, joined, personal, phrase
 from pips.core.tiles import Tile
-from pips.core.view import SPECTATOR, Event, View
+from pips.core.view import SPECTATOR, MoveEvent, View
 from pips.games.registry import GameState, find_game
 from pips.record import Replay
 
@@ -91,7 +91,9 @@ _PASSES = {
 }
 
 
-def describe_event(event: Event, names: Sequence[str], game: str, *, you: int | None = None) -> str:
+def describe_event(
+    event: MoveEvent, names: Sequence[str], game: str, *, you: int | None = None
+) -> str:
     """One move in words, as every client's log shows it; the seat ``you`` is spoken
     to ("You lay 6-4 on 6"), as the terminal client speaks to its player. The words
     are a :class:`~pips.core.phrase.Phrase`: English, and said in another language at
@@ -302,7 +304,7 @@ class ScoreSheet:
 def score_sheet(
     game: str,
     options: Mapping[str, Any],
-    history: Sequence[Event],
+    history: Sequence[MoveEvent],
     result: HandResult,
     before: Sequence[int],
     names: Sequence[str],
@@ -515,7 +517,7 @@ class Position:
     move: int
     view: View
     hands: tuple[tuple[Tile, ...], ...]
-    event: Event | None
+    event: MoveEvent | None
     result: HandResult | None
     before: tuple[int, ...]
 
@@ -551,7 +553,7 @@ def replay_positions(replayed: Replay) -> list[Position]:
 
 
 def _frame(
-    state: GameState, hand: int, move: int, event: Event | None, before: tuple[int, ...]
+    state: GameState, hand: int, move: int, event: MoveEvent | None, before: tuple[int, ...]
 ) -> Position:
     hands = tuple(state.view(seat).hand for seat in range(state.players))
     return Position(hand, move, state.view(SPECTATOR), hands, event, state.result, before)

@@ -21,7 +21,7 @@ from typing import Protocol, runtime_checkable
 from pips.core.errors import OptionError
 from pips.core.moves import Move, Play
 from pips.core.phrase import N_, phrase
-from pips.core.view import Event, View
+from pips.core.view import MoveEvent, View
 from pips.games.registry import find_game
 
 
@@ -39,7 +39,7 @@ def reset(bot: Bot, seat: int) -> None:
         hook(seat)
 
 
-def observe(bot: Bot, event: Event) -> None:
+def observe(bot: Bot, event: MoveEvent) -> None:
     """Show ``bot`` a move of the hand (as its seat sees it), if it listens."""
     hook = getattr(bot, "observe", None)
     if hook is not None:

@@ -36,7 +36,7 @@ from pips.core.legal import representatives
 from pips.core.moves import At, Move, Play
 from pips.core.phrase import phrase
 from pips.core.tiles import Tile
-from pips.core.view import Event, View
+from pips.core.view import MoveEvent, View
 from pips.games.registry import find_game
 from pips.games.traits import Fit
 
@@ -61,7 +61,7 @@ class ExpertBot:
     def reset(self, seat: int) -> None:
         """A new hand: nothing is carried over."""
 
-    def observe(self, event: Event) -> None:
+    def observe(self, event: MoveEvent) -> None:
         """Everything the bot needs is in the view it is given at its turn."""
 
     def choose(self, view: View, moves: Sequence[Move], rng: random.Random) -> Move:

@@ -43,7 +43,7 @@ from pips.core.errors import OptionError
 from pips.core.legal import representatives
 from pips.core.moves import Move
 from pips.core.phrase import phrase
-from pips.core.view import Event, Options, View
+from pips.core.view import MoveEvent, Options, View
 from pips.games.registry import all_games, find_game
 from pips.games.traits import HandScoring
 
@@ -171,7 +171,7 @@ class SearchBot:
     def reset(self, seat: int) -> None:
         """A new hand: nothing is carried over."""
 
-    def observe(self, event: Event) -> None:
+    def observe(self, event: MoveEvent) -> None:
         """Everything the bot needs is in the view it is given at its turn."""
 
     def choose(self, view: View, moves: Sequence[Move], rng: random.Random) -> Move:

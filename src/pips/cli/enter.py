@@ -31,7 +31,7 @@ from pips.core.moves import Draw, Move
 from pips.core.notation import read_move
 from pips.core.phrase import N_, phrase
 from pips.core.tiles import Tile
-from pips.core.view import Event
+from pips.core.view import MoveEvent
 from pips.display import describe_event, describe_layout, move_words, refusal
 from pips.games.registry import find_game
 from pips.i18n import _, explain, help_phrase, ngettext, say
@@ -180,7 +180,7 @@ def enter(
         out.print(_("the deal is saved to {path}").format(path=path))
     out.print(_(ENTER_HELP))
 
-    def rebuild(events: Sequence[Event]) -> Any:
+    def rebuild(events: Sequence[MoveEvent]) -> Any:
         fresh = spec.from_deal(options, hands, None)
         for event in events:
             fresh.play(event.move)

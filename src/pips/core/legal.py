@@ -39,7 +39,7 @@ def group_size(tiles: tuple[Tile, ...], doubles: Doubles, holds_double: bool) ->
     return len(tiles) + (len(_INLINE_FLAGS[doubles]) - 1 if holds_double else 0)
 
 
-class Group(NamedTuple):
+class PointPlays(NamedTuple):
     """The plays at one open point: every tile of ``tiles`` laid with ``value`` touching."""
 
     point: int
@@ -57,9 +57,11 @@ class Group(NamedTuple):
         tiles: tuple[Tile, ...],
         doubles: Doubles,
         holds_double: bool,
-    ) -> Group:
+    ) -> PointPlays:
         """A group; ``holds_double`` says whether ``tiles`` contains ``value-value``."""
-        return Group(point, value, kind, tiles, doubles, group_size(tiles, doubles, holds_double))
+        return PointPlays(
+            point, value, kind, tiles, doubles, group_size(tiles, doubles, holds_double)
+        )
 
     def moves(self) -> Iterator[Play]:
         point, value, kind = self.point, self.value, self.kind
@@ -90,7 +92,7 @@ class LegalMoves(Sequence[Move]):
 
     __slots__ = ("_groups", "_length", "_moves")
 
-    def __init__(self, moves: Sequence[Move] = (), groups: Sequence[Group] = ()) -> None:
+    def __init__(self, moves: Sequence[Move] = (), groups: Sequence[PointPlays] = ()) -> None:
         """Either a ready list of ``moves`` or the ``groups`` of plays, not both."""
         self._groups = tuple(groups)
         self._moves: list[Move] | None = None if groups else list(moves)

@@ -40,7 +40,7 @@ SPECTATOR = -1
 """The seat number of a view that holds no hand."""
 
 
-class Event(NamedTuple):
+class MoveEvent(NamedTuple):
     """One applied move: who made it, what it was, and what it scored.
 
     ``layout_count`` is the layout count ``S`` after a play, where the game has one;
@@ -53,15 +53,15 @@ class Event(NamedTuple):
     layout_count: int | None = None
     set_aside: tuple[Tile, ...] = ()
 
-    def seen_by(self, seat: int) -> Event:
+    def seen_by(self, seat: int) -> MoveEvent:
         """The event as ``seat`` may see it: tiles that moved face down are hidden."""
         move = self.move
         if seat != self.seat:
             if isinstance(move, Draw) and move.tile is not None:
-                return Event(self.seat, Draw(None), self.points, self.layout_count)
+                return MoveEvent(self.seat, Draw(None), self.points, self.layout_count)
             if isinstance(move, Misdeal) and (move.drawn or move.returned):
                 # Tiles go back to and come from the stock face down (F-24).
-                return Event(self.seat, Misdeal(move.seat), self.points, self.layout_count)
+                return MoveEvent(self.seat, Misdeal(move.seat), self.points, self.layout_count)
         return self
 
 
@@ -78,7 +78,7 @@ class View:
     stock_size: int
     layout: LayoutView
     scores: tuple[int, ...]
-    history: tuple[Event, ...]
+    history: tuple[MoveEvent, ...]
     result: HandResult | None
     set_aside: tuple[tuple[Tile, ...], ...] = ()
     """Per seat, tiles lying face up after a false knock (PT-08): public."""
@@ -168,7 +168,7 @@ _AT_TEXT = {at: at.value for at in At}
 """The record's word for each place (a plain string, not the enum)."""
 
 
-def event_to_json(event: Event) -> dict[str, Any]:
+def event_to_json(event: MoveEvent) -> dict[str, Any]:
     out = move_to_json(event.seat, event.move)
     if event.layout_count is not None and type(event.move) is Play:
         # Only games that score during the hand (FIDO) have a count and play points.

@@ -22,7 +22,7 @@ from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import Ending, HandResult, competition_ranks
 from pips.core.phrase import N_, Phrase, personal, phrase
 from pips.core.tiles import Tile, iter_doubles
-from pips.core.view import SPECTATOR, Event, View
+from pips.core.view import SPECTATOR, MoveEvent, View
 from pips.games.options import GameOptions
 from pips.games.traits import DrawRule, Fit, LayoutKind, new_layout
 
@@ -134,8 +134,8 @@ class HandState:
         self._stock = list(reversed(stock))  # the next tile to draw is popped off the end
         self.layout = new_layout(self.traits)
         self.scores = list(context.scores) if context.scores else [0] * players
-        self.history: list[Event] = []
-        self._seen: dict[int, list[Event]] = {}
+        self.history: list[MoveEvent] = []
+        self._seen: dict[int, list[MoveEvent]] = {}
         self.result: HandResult | None = None
         self.set_aside: list[dict[Tile, None]] = [{} for _ in range(players)]
         self._legal: LegalMoves | None = None
@@ -196,9 +196,9 @@ class HandState:
             phrase("{tile} may not be laid on the {value}", tile=move.tile, value=value),
         )
 
-    def _scored(self, seat: int, move: Play) -> Event:
+    def _scored(self, seat: int, move: Play) -> MoveEvent:
         """The event of a play just laid; a game that scores as it plays adds points."""
-        return Event(seat, move)
+        return MoveEvent(seat, move)
 
     def _score(self, ended: Ending, out: int | None) -> HandResult:
         raise NotImplementedError
@@ -321,7 +321,7 @@ class HandState:
         """Per seat, the tiles lying face up (PT-08)."""
         return tuple(tuple(s) for s in self.set_aside)
 
-    def _history_seen_by(self, seat: int) -> tuple[Event, ...]:
+    def _history_seen_by(self, seat: int) -> tuple[MoveEvent, ...]:
         # Bots ask for a view at every decision; extending a per-seat copy keeps that
         # proportional to the new events instead of the whole history.
         seen = self._seen.setdefault(seat, [])
@@ -343,7 +343,7 @@ class HandState:
 
     # -- changing -----------------------------------------------------------------------
 
-    def play(self, move: Move) -> Event:
+    def play(self, move: Move) -> MoveEvent:
         """Apply ``move`` for the seat to play.
 
         Raises :class:`IllegalMoveError`, naming the rule, and changes nothing when the
@@ -366,15 +366,15 @@ class HandState:
             self._check_blocked()
         return event
 
-    def _apply(self, seat: int, move: Move) -> Event:
+    def _apply(self, seat: int, move: Move) -> MoveEvent:
         """Apply a move known to be legal."""
         if type(move) is Play:
             return self._place(seat, move)
         if type(move) is Draw:
             return self._take(seat, move)
-        return Event(seat, move)
+        return MoveEvent(seat, move)
 
-    def _checked(self, seat: int, move: Move) -> Event:
+    def _checked(self, seat: int, move: Move) -> MoveEvent:
         """A move that is not listed: a draw naming its tile, a false knock the game
         accepts (PT-08), or an illegal move, refused with its rule."""
         if self.result is not None:
@@ -389,7 +389,7 @@ class HandState:
             return self._pass(seat)
         raise IllegalMoveError("C-08", phrase("not a move: {move!r}", move=move))
 
-    def _place(self, seat: int, move: Play) -> Event:
+    def _place(self, seat: int, move: Play) -> MoveEvent:
         tile = move.tile
         self.hands[seat].remove(tile)
         aside = self.set_aside[seat]
@@ -399,7 +399,7 @@ class HandState:
             self.layout.open_with(tile, seat)
         else:
             self.layout.attach(tile, move.touching, move.end, seat, move.inline)
-        event = self._scored(seat, move) if self._scores_plays else Event(seat, move)
+        event = self._scored(seat, move) if self._scores_plays else MoveEvent(seat, move)
         if not self.hands[seat]:
             self._finish(Ending.OUT, seat)
         return event
@@ -463,7 +463,7 @@ class HandState:
         if move.tile not in self._fitting(seat, point.value):
             raise self._refuse(seat, move, point.value)
 
-    def _draw(self, seat: int, move: Draw) -> Event:
+    def _draw(self, seat: int, move: Draw) -> MoveEvent:
         if self.traits.draw is DrawRule.NONE:
             raise IllegalMoveError(self.RULE_DRAW, phrase("there is no drawing in this game"))
         if self._has_play(seat):
@@ -473,7 +473,7 @@ class HandState:
             raise IllegalMoveError(rule, phrase("the stock is empty: pass"))
         return self._take(seat, move)
 
-    def _take(self, seat: int, move: Draw) -> Event:
+    def _take(self, seat: int, move: Draw) -> MoveEvent:
         """Take the top of the stock (a replayed draw names it, and must be right)."""
         if move.tile is not None and move.tile != self._stock[-1]:
             raise IllegalMoveError(
@@ -481,9 +481,9 @@ class HandState:
             )
         tile = self._stock.pop()
         self.hands[seat].add(tile)
-        return Event(seat, Draw(tile))
+        return MoveEvent(seat, Draw(tile))
 
-    def _pass(self, seat: int) -> Event:
+    def _pass(self, seat: int) -> MoveEvent:
         set_aside: tuple[Tile, ...] = ()
         if not self.layout.tiles:
             raise IllegalMoveError(self.RULE_OPEN, Phrase(MUST_LEAD, {"seat": seat}))
@@ -496,9 +496,9 @@ class HandState:
                 self.set_aside[seat][tile] = None
         elif self._can_draw():
             raise IllegalMoveError(self.RULE_DRAW, Phrase(MUST_DRAW, {"seat": seat}))
-        return Event(seat, Pass(), set_aside=set_aside)
+        return MoveEvent(seat, Pass(), set_aside=set_aside)
 
-    def _misdeal(self, move: Misdeal) -> Event:
+    def _misdeal(self, move: Misdeal) -> MoveEvent:
         raise IllegalMoveError("F-24", phrase("misdeals are entered only for a game dealt by hand"))
 
     def _check_blocked(self) -> None:

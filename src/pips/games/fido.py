@@ -27,12 +27,12 @@ from typing import Any, ClassVar, Self
 from pips.core.deal import Deal, deal_until
 from pips.core.errors import DealError, IllegalMoveError, OptionError
 from pips.core.layout import CrossLayout, Point
-from pips.core.legal import Doubles, Group, LegalMoves, group_size
+from pips.core.legal import Doubles, LegalMoves, PointPlays, group_size
 from pips.core.moves import At, Draw, Misdeal, Move, Play
 from pips.core.outcome import Ending, HandResult, competition_ranks
 from pips.core.phrase import N_, Phrase, joined, phrase
 from pips.core.tiles import DOUBLES, Tile, double_set, iter_doubles
-from pips.core.view import Event, View
+from pips.core.view import MoveEvent, View
 from pips.games.common import HandContext, HandState, holds_a_double
 from pips.games.face import GameSpec, PointsBound
 from pips.games.fido_count import count_after, count_of, most_count, points_for, ratzek_rows
@@ -198,7 +198,7 @@ _DOUBLES_AT_END = {
 }
 
 
-def _point_of(group: Group) -> int:
+def _point_of(group: PointPlays) -> int:
     return group.point
 
 
@@ -294,7 +294,7 @@ class FidoState(HandState):
             return LegalMoves.of(self._mother_theresa(plays))
         return LegalMoves(groups=groups)
 
-    def _groups(self, seat: int) -> list[Group]:
+    def _groups(self, seat: int) -> list[PointPlays]:
         """The plays after the opening, one group per point that a tile in hand fits.
 
         Only those points are visited, so the work follows the open points and the
@@ -303,7 +303,7 @@ class FidoState(HandState):
         hand = self.hands[seat]
         layout = self.layout
         sorted_with = hand.sorted_with_number
-        groups: list[Group] = []
+        groups: list[PointPlays] = []
         if len(layout.tiles) > 1:  # F-13: the second tile may only go to a naked side.
             doubles = self.traits.doubles_at_end
             for value, ids in layout.ends_by_value().items():
@@ -311,14 +311,16 @@ class FidoState(HandState):
                 if tiles:
                     # One size per value, shared by every point of that value.
                     size = group_size(tiles, doubles, DOUBLES[value] in hand)
-                    groups += [Group(p, value, At.END, tiles, doubles, size) for p in ids]
+                    groups += [PointPlays(p, value, At.END, tiles, doubles, size) for p in ids]
         for value, ids in layout.sides_by_value().items():
             tiles = sorted_with(value)
             if tiles:
                 # F-07: never a double at a naked side.
                 size = group_size(tiles, Doubles.NONE, DOUBLES[value] in hand)
                 if size:
-                    groups += [Group(p, value, At.SIDE, tiles, Doubles.NONE, size) for p in ids]
+                    groups += [
+                        PointPlays(p, value, At.SIDE, tiles, Doubles.NONE, size) for p in ids
+                    ]
         groups.sort(key=_point_of)
         return groups
 
@@ -359,12 +361,12 @@ class FidoState(HandState):
 
     # -- changing ---------------------------------------------------------------------
 
-    def _scored(self, seat: int, move: Play) -> Event:
+    def _scored(self, seat: int, move: Play) -> MoveEvent:
         """F-15: after every play, the count S scores S/d when it divides."""
         count = self.layout.count
         points = count // self._divisor if count % self._divisor == 0 else 0
         self.scores[seat] += points
-        return Event(seat, move, points, count)
+        return MoveEvent(seat, move, points, count)
 
     def _check_opening(self, seat: int, move: Play) -> None:
         expected = self._openings(seat)[0]
@@ -412,7 +414,7 @@ class FidoState(HandState):
                 ),
             )
 
-    def _take(self, seat: int, move: Draw) -> Event:
+    def _take(self, seat: int, move: Draw) -> MoveEvent:
         if self.options.deal_mode is not DealMode.MANUAL:
             return super()._take(seat, move)
         if move.tile is None:
@@ -421,9 +423,9 @@ class FidoState(HandState):
             raise IllegalMoveError("F-17", phrase("{tile} is not in the stock", tile=move.tile))
         self._stock.remove(move.tile)
         self.hands[seat].add(move.tile)
-        return Event(seat, Draw(move.tile))
+        return MoveEvent(seat, Draw(move.tile))
 
-    def _misdeal(self, move: Misdeal) -> Event:
+    def _misdeal(self, move: Misdeal) -> MoveEvent:
         """F-24: correct a hand taken wrongly at a real table."""
         if self.options.deal_mode is not DealMode.MANUAL:
             raise IllegalMoveError("F-24", phrase("misdeals only exist in manual deal mode"))
@@ -478,7 +480,7 @@ class FidoState(HandState):
             hand.add(tile)
         self._short[seat] = 0
         self._legal = None
-        event = Event(seat, move)
+        event = MoveEvent(seat, move)
         self.history.append(event)
         if before_opening:
             self.turn = self._opener()

@@ -27,7 +27,7 @@ from pips.core.moves import Move
 from pips.core.outcome import competition_ranks
 from pips.core.phrase import phrase
 from pips.core.tiles import Tile
-from pips.core.view import Event
+from pips.core.view import MoveEvent
 from pips.games.common import HandContext
 from pips.games.registry import GameSpec, GameState
 
@@ -139,7 +139,7 @@ class Match:
 
     # -- changing ----------------------------------------------------------------------
 
-    def play(self, move: Move) -> Event:
+    def play(self, move: Move) -> MoveEvent:
         """Play ``move`` in the current hand; a finished hand adds to the scores and,
         unless the match is over, the next hand is dealt (when the match has an rng)."""
         hand = self.current

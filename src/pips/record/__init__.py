@@ -14,14 +14,14 @@ gives them as one API (``record.write_record``, ``record.replay`` ...).
 
 from __future__ import annotations
 
-from pips.record.audit import Checked, check_file, provenance
+from pips.record.audit import CheckedFile, check_file, provenance
 from pips.record.format import FORMAT, RecordError
 from pips.record.replay import Replay, move_from_json, replay
 from pips.record.write import dealt_json, dumps, load, save, write_record
 
 __all__ = [
     "FORMAT",
-    "Checked",
+    "CheckedFile",
     "RecordError",
     "Replay",
     "check_file",

@@ -17,7 +17,7 @@ from pips.record.write import load
 
 
 @dataclass(frozen=True)
-class Checked:
+class CheckedFile:
     """What checking a file found: how many records replayed, and where each deal came
     from: checked against the commitment sent before play (a server's public table),
     dealt again from the record's seed (a practice table, a simulation), typed in as
@@ -35,7 +35,7 @@ class Checked:
 
 def provenance(record: Mapping[str, Any]) -> list[str]:
     """Where each hand's deal of a (valid) record came from: ``committed``, ``seeded``,
-    ``by hand`` or ``unverified`` (see :class:`Checked`)."""
+    ``by hand`` or ``unverified`` (see :class:`CheckedFile`)."""
     spec = find_game(str(record["game"]))
     by_hand = spec.dealt_by_hand(spec.options_from_json(record["options"]))
     found = []
@@ -51,7 +51,7 @@ def provenance(record: Mapping[str, Any]) -> list[str]:
     return found
 
 
-def check_file(path: Path, progress: Callable[[int, int], None] | None = None) -> Checked:
+def check_file(path: Path, progress: Callable[[int, int], None] | None = None) -> CheckedFile:
     """Replay every record of a file and say where its deals came from, or
     :class:`RecordError`; ``progress(done, total)`` hears of each record checked."""
     count = 0
@@ -72,4 +72,6 @@ def check_file(path: Path, progress: Callable[[int, int], None] | None = None) -
                 unverified.append((count, hand))
             else:
                 kinds[kind] += 1
-    return Checked(count, kinds["committed"], kinds["seeded"], kinds["by hand"], tuple(unverified))
+    return CheckedFile(
+        count, kinds["committed"], kinds["seeded"], kinds["by hand"], tuple(unverified)
+    )

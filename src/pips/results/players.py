@@ -94,7 +94,7 @@ def candidate_label(player: Player, group: Group | None) -> str:
 
 
 @dataclass
-class Seating:
+class BatchPlayers:
     """The players of a batch's names, made and found as the rules of this module say."""
 
     players: dict[str, Player] = field(default_factory=dict)
@@ -121,7 +121,7 @@ class Players:
         *,
         known: Mapping[str, int] | None = None,
         make: bool = True,
-    ) -> Seating:
+    ) -> BatchPlayers:
         """The players of ``names`` (rules 1 to 4 of this module); raises
         :class:`UnknownPlayers` for a name that may be a known player and is neither
         in ``new_names`` nor chosen in ``known`` (name to player id). With ``make``
@@ -131,7 +131,7 @@ class Players:
         wanted: dict[str, str] = {}
         for name in names:
             wanted.setdefault(name_key(name), name)
-        seating = Seating()
+        seating = BatchPlayers()
         circle = self._circle(session, actor, group)
         by_key: dict[str, Player] = {}
         for player in circle:

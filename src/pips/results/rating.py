@@ -75,7 +75,7 @@ class RatedGame:
 
 
 @dataclass(slots=True)
-class Standing:
+class PlayerRating:
     name: str
     mu: float
     sigma: float
@@ -117,17 +117,17 @@ def rate(
 
 def compute(
     games: Iterable[RatedGame], as_of: date, settings: RatingSettings | None = None
-) -> list[Standing]:
+) -> list[PlayerRating]:
     """The standings after ``games`` (any order: they are taken as played), weighted as
     seen on ``as_of``; best first, players with too few games left out."""
     settings = settings or RatingSettings()
     engine = model()
-    players: dict[str, Standing] = {}
+    players: dict[str, PlayerRating] = {}
     mu0, sigma0 = engine.mu, engine.sigma
     for game in sorted(games, key=lambda g: (g.played_on, g.order)):
         standings = [
             [
-                players.get(name) or players.setdefault(name, Standing(name, mu0, sigma0))
+                players.get(name) or players.setdefault(name, PlayerRating(name, mu0, sigma0))
                 for name in team
             ]
             for team in game.teams

@@ -198,7 +198,7 @@ def _sheet_story(
     ]
     wide = players > 6 if wide is None else wide
     width = (landscape(A4) if wide else A4)[0] - 28 * mm
-    sheet = Sheet(spec, options, labels, width)
+    sheet = PaperSheet(spec, options, labels, width)
     story: list[Any] = [
         Paragraph(escape(_("{game} — score sheet").format(game=say(spec.title))), TITLE),
         sheet.header(place, day, group),
@@ -318,7 +318,7 @@ def table_card(
     return story
 
 
-class Sheet:
+class PaperSheet:
     """The parts of one sheet; names are paragraphs, so a long name wraps inside its
     cell instead of running over the next one."""
 

@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from typing_extensions import TypedDict
 
 from pips.core.phrase import phrase
-from pips.core.view import Event, event_to_json
+from pips.core.view import MoveEvent, event_to_json
 
 VERSION: Literal[1] = 1
 MAX_FRAME = 2048
@@ -276,7 +276,7 @@ SERVER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 """Validates a server message (the protocol tests hold every message sent to it)."""
 
 
-def event_json(event: Event) -> dict[str, Any]:
+def event_json(event: MoveEvent) -> dict[str, Any]:
     return event_to_json(event)
 
 

@@ -23,7 +23,7 @@ from pips.core.errors import RuleError
 from pips.core.fairness import KeyedRandom, deal_commitment, salt_for
 from pips.core.moves import Draw, Move, Pass
 from pips.core.phrase import phrase
-from pips.core.view import SPECTATOR, Event, move_to_json
+from pips.core.view import SPECTATOR, MoveEvent, move_to_json
 from pips.games.match import Match
 from pips.games.options import GameOptions
 from pips.games.registry import GameSpec, find_game
@@ -93,7 +93,7 @@ class Played:
     """A move the round applied: the engine's event and the move as stored (its number
     among the table's moves, the seat, the record's JSON)."""
 
-    event: Event
+    event: MoveEvent
     number: int
     seat: int
     move: dict[str, Any]
@@ -120,7 +120,7 @@ class Round:
     seating: Seating | None = None
     moves_made: int = 0
     face: dict[str, Any] = field(default_factory=dict)
-    words: dict[Event, str] = field(default_factory=dict, repr=False)
+    words: dict[MoveEvent, str] = field(default_factory=dict, repr=False)
     """A move in words, once per way of seeing it (:mod:`pips.server.telling`)."""
     _commitments: dict[int, str] = field(default_factory=dict, repr=False)
     stand_ins: dict[int, str] = field(default_factory=dict)

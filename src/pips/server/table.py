@@ -28,7 +28,7 @@ from typing import Any, Protocol
 from pips import record
 from pips.core.errors import RuleError
 from pips.core.phrase import phrase
-from pips.core.view import SPECTATOR, Event
+from pips.core.view import SPECTATOR, MoveEvent
 from pips.games.registry import find_game
 from pips.server import messages, telling
 from pips.server.accounts.identity import Identity
@@ -193,12 +193,12 @@ class LiveTable:
             shared["timer"] = {"seat": seat, "left": round(left, 1)}
         return shared
 
-    def message_for(self, seat: int, event: Event | None = None) -> messages.StateMessage:
+    def message_for(self, seat: int, event: MoveEvent | None = None) -> messages.StateMessage:
         return telling.message_for(self.round, seat, self._shared(), event)
 
     # -- telling -----------------------------------------------------------------------
 
-    def publish(self, event: Event | None = None, skip: Client | None = None) -> Outgoing:
+    def publish(self, event: MoveEvent | None = None, skip: Client | None = None) -> Outgoing:
         """Every client's state message, as the round is now (each its own seat's view;
         seats are looked up every time: the lots may move people). Made under the
         table's lock once what changed is stored, so no client ever hears of a move the

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pips.core.legal import distinct
 from pips.core.phrase import phrase
-from pips.core.view import SPECTATOR, Event, move_to_json
+from pips.core.view import SPECTATOR, MoveEvent, move_to_json
 from pips.display import describe_event, hand_order, hand_sheet, match_outcome, sheet_table
 from pips.server import messages
 from pips.server.round import Round
@@ -158,7 +158,7 @@ def log(game_round: Round, seat: int) -> list[str]:
     ]
 
 
-def said(game_round: Round, event: Event) -> str:
+def said(game_round: Round, event: MoveEvent) -> str:
     # A move reads the same to every seat but the mover (a drawn tile is hidden):
     # the words are made once per way of seeing it.
     said = game_round.words.get(event)
@@ -172,7 +172,7 @@ def said(game_round: Round, event: Event) -> str:
 
 
 def message_for(
-    game_round: Round, seat: int, shared: messages.SharedState, event: Event | None = None
+    game_round: Round, seat: int, shared: messages.SharedState, event: MoveEvent | None = None
 ) -> messages.StateMessage:
     """The state message for one seat (or a spectator): its own view only."""
     message: messages.StateMessage = {**shared, "seat": seat}  # type: ignore[typeddict-item]

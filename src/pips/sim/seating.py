@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from pips.bots.base import Bot, observe, reset
 from pips.core.moves import Move
-from pips.core.view import Event, View
+from pips.core.view import MoveEvent, View
 from pips.games.match import Match
 from pips.games.registry import GameState
 
@@ -93,7 +93,7 @@ class Seating:
         self.decisions[seat] += 1
         return move
 
-    def play(self, move: Move) -> Event:
+    def play(self, move: Move) -> MoveEvent:
         """Apply ``move`` for the seat to move and show it to every bot; a refused move
         (:class:`~pips.core.errors.RuleError`) changes nothing."""
         event = self.match.play(move)
@@ -104,7 +104,7 @@ class Seating:
             self._start_hand()
         return event
 
-    def play_bots(self, *, hand_only: bool = False) -> list[Event]:
+    def play_bots(self, *, hand_only: bool = False) -> list[MoveEvent]:
         """Let the bots play while it is a bot's turn: to the end of the match, or of the
         current hand with ``hand_only``. Returns the events."""
         events = []

@@ -53,7 +53,7 @@ from pips.tui.widgets import (
 
 
 @dataclass
-class Choice:
+class TileChoice:
     """A tile whose legal plays differ: the player picks one by its key."""
 
     tile: Tile
@@ -84,7 +84,7 @@ class PlayApp(TableApp):
         self.delay = delay
         self.cursor = 0
         self.typed = ""
-        self.choice: Choice | None = None
+        self.choice: TileChoice | None = None
         self.skipping = False
         self.generation = 0  # bumped by undo: a bot move decided before it is dropped
         self.thinking = False
@@ -371,7 +371,7 @@ class PlayApp(TableApp):
         if len(found) == 1:
             self.apply(found[0].move)
             return
-        self.choice = Choice(tile, list(found))
+        self.choice = TileChoice(tile, list(found))
         self.refresh_table()
 
     def action_draw(self) -> None:

@@ -24,7 +24,7 @@ from pips.bots.base import Bot, make_bot
 from pips.core.moves import At, Move, Pass, Play
 from pips.core.phrase import phrase
 from pips.core.tiles import Tile
-from pips.core.view import Event, View
+from pips.core.view import MoveEvent, View
 from pips.games.match import Match
 from pips.games.registry import GameSpec, GameState
 from pips.i18n import say
@@ -39,11 +39,11 @@ class SessionError(ValueError):
 
 
 @dataclass(frozen=True)
-class Played:
+class MoveMade:
     """A move that was applied: in which hand, by whom, and the event it made."""
 
     hand: int
-    event: Event
+    event: MoveEvent
     hand_over: bool
 
 
@@ -186,7 +186,7 @@ class PlaySession:
         """The bot to move chooses (this may take a while: run it off the UI thread)."""
         return self.seating.decide()
 
-    def play(self, move: Move) -> Played:
+    def play(self, move: Move) -> MoveMade:
         """Apply ``move`` for the seat to move and save; a :class:`RuleError` changes
         nothing."""
         played = self._apply(move)
@@ -223,7 +223,7 @@ class PlaySession:
         """Whether move ``index`` was the person's (replayed hands give the seat)."""
         return self._seats[index] == self.me
 
-    def _apply(self, move: Move) -> Played:
+    def _apply(self, move: Move) -> MoveMade:
         seat = self.turn
         assert seat is not None
         hand = len(self.match.hands)
@@ -232,7 +232,7 @@ class PlaySession:
         # As applied: a draw names the tile it took, so replaying it is exact.
         self.moves.append(event.move)
         self._seats.append(seat)
-        return Played(hand, event, state.is_over)
+        return MoveMade(hand, event, state.is_over)
 
     def _restart(self) -> None:
         """The match from its first deal, no move made."""
