@@ -30,8 +30,7 @@ from pips.core.layout import Layout
 from pips.core.moves import At, Draw, Pass, Play
 from pips.core.tiles import Tile, double_set
 from pips.core.view import View
-from pips.games.face import GameSpec
-from pips.games.registry import find_game
+from pips.games.registry import Game, find_game
 from pips.games.traits import HandTraits, fits, new_layout
 
 
@@ -270,7 +269,7 @@ class Knowledge:
         return hands, stock
 
 
-def best_points(spec: GameSpec, traits: HandTraits, tile: Tile, layout: Layout) -> int:
+def best_points(spec: Game, traits: HandTraits, tile: Tile, layout: Layout) -> int:
     """The most ``tile`` would score laid now: where it fits (F-07, F-13) and the count
     it would make there (F-05 to F-07), as the game says (F-15)."""
     best = 0

@@ -33,7 +33,7 @@ from pips.core.errors import RuleError
 from pips.core.phrase import Phrase, joined, phrase
 from pips.display import PLACE_WORDS, addressed, hand_sheet, sheet_table, standings
 from pips.games.match import Match
-from pips.games.registry import GameSpec, GameState, all_games, find_game, game_names
+from pips.games.registry import Game, GameState, all_games, find_game, game_names
 from pips.i18n import _, explain, help_phrase, say
 from pips.paths import pips_home
 from pips.tui.widgets import sheet_lines
@@ -142,7 +142,7 @@ class GameFlag:
         )
 
 
-def game_flags(specs: Sequence[GameSpec], leave_out: Sequence[str] = ()) -> tuple[GameFlag, ...]:
+def game_flags(specs: Sequence[Game], leave_out: Sequence[str] = ()) -> tuple[GameFlag, ...]:
     """One flag per option of the games ``specs``, typed and described by the games'
     own declarations (:mod:`pips.games.options`), but those in ``leave_out``."""
     flags: dict[str, GameFlag] = {}
@@ -205,7 +205,7 @@ class GameFlags:
 
     given: dict[str, Any] = field(default_factory=dict)
 
-    def options(self, spec: GameSpec, **fixed: Any) -> Any:
+    def options(self, spec: Game, **fixed: Any) -> Any:
         given = {name: value for name, value in self.given.items() if value is not None}
         if "set" in given:
             given["set"] = parse_set(given["set"])
@@ -298,7 +298,7 @@ def advancing(bar: Progress, task: TaskID) -> Callable[[int, int], None]:
     return advanced
 
 
-def spec_for(game: str) -> GameSpec:
+def spec_for(game: str) -> Game:
     try:
         return find_game(game)
     except RuleError as exc:
@@ -319,7 +319,7 @@ def game_help() -> str:
     return help_phrase(phrase("The game: {games}", games=", ".join(game_names())))
 
 
-def manual_games() -> list[GameSpec]:
+def manual_games() -> list[Game]:
     """The games whose tiles may be taken by hand at a real table (F-24)."""
     return [spec for spec in all_games() if spec.manual_deal]
 

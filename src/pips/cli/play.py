@@ -33,13 +33,13 @@ from pips.core.moves import Move
 from pips.core.notation import read_move
 from pips.core.view import View
 from pips.display import describe_event, describe_layout, hand_rows, move_words, refusal
-from pips.games.registry import GameSpec, game_names
+from pips.games.registry import Game, game_names
 from pips.i18n import _, explain, say
 from pips.tui.session import PlaySession, SessionError, default_path
 
 
 def choose_interactively(
-    view: View, moves: Sequence[Move], spec: GameSpec, ask: Callable[[str], str]
+    view: View, moves: Sequence[Move], spec: Game, ask: Callable[[str], str]
 ) -> Move | None:
     """Ask the person at the keyboard for a move; ``None`` when they quit. Places that
     make no difference are offered once (:func:`~pips.core.legal.distinct`)."""

@@ -28,7 +28,7 @@ from pips.cli.base import (
 )
 from pips.core.phrase import N_
 from pips.games.match import Match
-from pips.games.registry import GameSpec
+from pips.games.registry import Game
 from pips.i18n import _, decimal, percent
 from pips.sim import deal_seed, play_game, uninterrupted
 
@@ -170,7 +170,7 @@ class _Tally:
 
 
 def _summary(
-    spec: GameSpec,
+    spec: Game,
     options: Any,
     entrants: Sequence[Bot],
     tally: _Tally,

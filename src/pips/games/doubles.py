@@ -345,9 +345,9 @@ GAME = GameSpec(
     summary=SUMMARY,
     target=lambda options: options.target,
     hand_points=lambda options: PointsBound(
-        set_pips(options.set),
+        set_pips(options.top),
         f"the winner of a hand earns at most every pip of the other hands, and the set "
-        f"holds {set_pips(options.set)} (DB-12)",
+        f"holds {set_pips(options.top)} (DB-12)",
     ),
     lots=lambda options: LotRule.FIRST_PLAYER,
     side_word="spinner side",

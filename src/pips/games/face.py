@@ -23,7 +23,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from pips.core.deal import Deal
 from pips.core.layout import Layout
@@ -62,15 +62,19 @@ def set_pips(top: int) -> int:
     return top * set_size(top)
 
 
-def no_points_bound(options: Any) -> PointsBound:
+Opts = TypeVar("Opts", bound=GameOptions)
+"""A game's own options type: every function of its declaration takes that type."""
+
+
+def no_points_bound(options: GameOptions) -> PointsBound:
     return PointsBound(0, "the game scores no points")
 
 
-def single_hand(options: Any) -> int | None:
+def single_hand(options: GameOptions) -> int | None:
     return None
 
 
-def no_lots(options: Any) -> LotRule | None:
+def no_lots(options: GameOptions) -> LotRule | None:
     return None
 
 
@@ -109,7 +113,7 @@ class FormField:
 
 
 @dataclass(frozen=True)
-class GameSpec:
+class GameSpec(Generic[Opts]):
     """How to build, read, score and show one rule system."""
 
     name: str
@@ -117,19 +121,19 @@ class GameSpec:
     rules: str
     """Where its rules are in SPEC, e.g. ``SPEC section 1 (F-01 to F-24)``."""
     aliases: tuple[str, ...]
-    options: type[GameOptions]
+    options: type[Opts]
     state: type[HandState]
     """The rules engine: a hand of this game in progress."""
-    deal: Callable[[Any, random.Random], Deal]
+    deal: Callable[[Opts, random.Random], Deal]
     """Shuffle and deal one hand, with the game's redeals."""
-    explain: Callable[[Any, HandResult, Sequence[str]], str]
+    explain: Callable[[Opts, HandResult, Sequence[str]], str]
     """``(options, result, names)``: how a finished hand's points came about, in words
     with the arithmetic of the game's rule."""
     entry: EntryColumns
     """What a result of this game gives per player, typed or from a record."""
     sheet: SheetKind
     """The kind of printed score sheet."""
-    sheet_rule: Callable[[Any], Phrase]
+    sheet_rule: Callable[[Opts], Phrase]
     """``(options)``: the scoring rule as the printed sheet states it."""
     players: tuple[int, ...]
     """Player counts offered by forms (the options decide what is legal)."""
@@ -140,17 +144,17 @@ class GameSpec:
     count_after: Callable[[int, Move], int | None] = no_count
     """``(count, move)``: the layout count ``S`` a move would make on a layout whose
     count is ``count``, in a game that keeps one."""
-    target: Callable[[Any], int | None] = single_hand
+    target: Callable[[Opts], int | None] = single_hand
     """The match target, or ``None`` when a game is one hand."""
-    hand_points: Callable[[Any], PointsBound] = no_points_bound
+    hand_points: Callable[[Opts], PointsBound] = no_points_bound
     """``(options)``: the most points one seat (or pair) can score in one hand."""
-    lots: Callable[[Any], LotRule | None] = no_lots
+    lots: Callable[[Opts], LotRule | None] = no_lots
     """How the seats are drawn before a match, if they are."""
     hand_rows: Callable[[View], list[list[Tile]]] = by_number
     """A seat's hand in the order players of the game hold it, row by row."""
     pass_word: str = "pass"
     """What a player who can do nothing does: ``pass``, or ``knock`` (PT-07)."""
-    false_knocks: Callable[[Any], bool] = lambda options: False
+    false_knocks: Callable[[Opts], bool] = lambda options: False
     """Whether these options accept a knock from a player who could lay a tile (PT-08
     ``penalize``): a client then offers the knock at every turn, beside the plays."""
     side_word: str = "side"
@@ -160,7 +164,7 @@ class GameSpec:
     a blunder (in the game's own points: pips in most games, steps of 10 in PT-10)."""
     manual_deal: bool = False
     """Games at a real table can be entered tile by tile (F-24)."""
-    dealt_by_hand: Callable[[Any], bool] = lambda options: False
+    dealt_by_hand: Callable[[Opts], bool] = lambda options: False
     """Whether these options have the tiles dealt at a real table, tile by tile, and
     entered (F-24): such a game cannot be dealt by a program."""
     sets: tuple[int, ...] = (6,)
@@ -175,12 +179,14 @@ class GameSpec:
 
     # -- building ---------------------------------------------------------------------
 
-    def options_from_json(self, data: Mapping[str, Any]) -> Any:
+    def options_from_json(self, data: Mapping[str, Any]) -> Opts:
+        """The game's typed options from a record, a form or the command line (the one
+        parse, where options enter)."""
         return self.options.from_json(data)
 
     def from_deal(
         self,
-        options: Any,
+        options: Opts,
         hands: Sequence[Sequence[Tile]],
         stock: Sequence[Tile] | None = None,
         voided: Sequence[tuple[Sequence[Sequence[Tile]], Sequence[Tile]]] = (),
@@ -190,7 +196,7 @@ class GameSpec:
         return self.state(options, hands, stock, voided, context)
 
     def new_hand(
-        self, options: Any, rng: random.Random, context: HandContext = HandContext()
+        self, options: Opts, rng: random.Random, context: HandContext = HandContext()
     ) -> HandState:
         dealt = self.deal(options, rng)
         return self.from_deal(options, dealt.hands, dealt.stock, dealt.voided, context)
@@ -204,12 +210,9 @@ class GameSpec:
         return options.traits(first_hand)
 
     @cached_property
-    def example(self) -> GameOptions:
+    def example(self) -> Opts:
         """The options a form starts from: what the game is whatever is chosen."""
-        chosen: GameOptions = self.options_from_json(
-            dict(self.defaults) or {"players": self.players[0]}
-        )
-        return chosen
+        return self.options_from_json(dict(self.defaults) or {"players": self.players[0]})
 
     @property
     def pairs(self) -> bool:
@@ -223,7 +226,7 @@ class GameSpec:
         the game's nature, which no option changes (``tests/test_face.py``)."""
         return self.traits(self.example).scores_during_hand
 
-    def new_layout(self, options: Any) -> Layout:
+    def new_layout(self, options: Options) -> Layout:
         """An empty layout of the kind this game plays on."""
         return new_layout(self.traits(options))
 
@@ -281,13 +284,13 @@ class GameSpec:
             )
         return fields
 
-    def in_brief(self, options: Any) -> str:
+    def in_brief(self, options: Opts) -> str:
         """The chosen options in one line: players, set, tiles, what is played to and,
         in FIDO, what scores (F-01)."""
         parts = [part for _, part in self.brief_parts(options)]
         return phrase("{game}: {options}", game=phrase(self.title), options=joined(parts))
 
-    def brief_parts(self, options: Any) -> list[tuple[int, str]]:
+    def brief_parts(self, options: Opts) -> list[tuple[int, str]]:
         """The parts of :meth:`in_brief` in reading order, each with its weight (1 the
         most needed): a narrow screen leaves out the lightest first."""
         data = options.to_json()

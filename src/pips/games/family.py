@@ -238,9 +238,9 @@ GAME = GameSpec(
     summary=SUMMARY,
     target=lambda options: options.target,
     hand_points=lambda options: PointsBound(
-        set_pips(options.set),
+        set_pips(options.top),
         f"the winner of a hand gains at most every pip of the other hands, and the set "
-        f"holds {set_pips(options.set)} (FA-08)",
+        f"holds {set_pips(options.top)} (FA-08)",
     ),
     defaults={"players": 4},
 )

@@ -29,7 +29,7 @@ from pips.core.phrase import phrase
 from pips.core.tiles import Tile
 from pips.core.view import MoveEvent
 from pips.games.common import HandContext
-from pips.games.registry import GameSpec, GameState
+from pips.games.registry import Game, GameState
 
 
 class MatchResult(NamedTuple):
@@ -56,7 +56,7 @@ class Match:
 
     def __init__(
         self,
-        spec: GameSpec,
+        spec: Game,
         options: Any,
         rng: random.Random | None = None,
         *,
@@ -76,7 +76,7 @@ class Match:
             self._deal_next()
 
     @classmethod
-    def of_hand(cls, spec: GameSpec, state: GameState) -> Match:
+    def of_hand(cls, spec: Game, state: GameState) -> Match:
         """A one-hand game already under way (``pips enter``, tests)."""
         match = cls(spec, state.options)
         match.hands.append(state)

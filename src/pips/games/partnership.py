@@ -352,9 +352,9 @@ GAME = GameSpec(
     summary=SUMMARY,
     target=lambda options: options.target,
     hand_points=lambda options: PointsBound(
-        set_pips(options.set) // 10 + 1,
+        set_pips(options.top) // 10 + 1,
         f"a pair scores floor(P / 10) + 1 for P pips, and the set holds "
-        f"{set_pips(options.set)} (PT-10, PT-11)",
+        f"{set_pips(options.top)} (PT-10, PT-11)",
     ),
     lots=lambda options: LotRule.PAIRS if options.teams is Teams.LOT else None,
     hand_rows=hand_rows,

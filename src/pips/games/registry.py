@@ -6,18 +6,24 @@ Each game module declares its whole face in one :class:`~pips.games.face.GameSpe
 
 from __future__ import annotations
 
+from typing import Any
+
 from pips.core.errors import OptionError
 from pips.core.phrase import phrase
 from pips.games import doubles, draw, family, fido, partnership
 from pips.games.common import HandState
 from pips.games.face import GameSpec
 
-__all__ = ["GameSpec", "GameState", "all_games", "find_game", "game_names"]
+__all__ = ["Game", "GameSpec", "GameState", "all_games", "find_game", "game_names"]
 
 GameState = HandState
 """A hand in progress, of any game."""
 
-_GAMES: dict[str, GameSpec] = {
+Game = GameSpec[Any]
+"""Any game pips knows, as the edges hold it: each game's own declaration is typed by
+its own options (``GameSpec[FidoOptions]``)."""
+
+_GAMES: dict[str, Game] = {
     module.GAME.name: module.GAME for module in (fido, family, draw, doubles, partnership)
 }
 
@@ -26,11 +32,11 @@ def game_names() -> list[str]:
     return list(_GAMES)
 
 
-def all_games() -> list[GameSpec]:
+def all_games() -> list[Game]:
     return list(_GAMES.values())
 
 
-def find_game(name: str) -> GameSpec:
+def find_game(name: str) -> Game:
     """The game called ``name`` (or one of its aliases); :class:`OptionError` if none."""
     key = name.strip().lower()
     for spec in _GAMES.values():

@@ -18,7 +18,7 @@ from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.phrase import phrase
 from pips.core.tiles import Tile
 from pips.games.match import Match
-from pips.games.registry import GameSpec, GameState, find_game
+from pips.games.registry import Game, GameState, find_game
 from pips.i18n import reason
 from pips.record.format import FORMAT, RecordError
 
@@ -27,7 +27,7 @@ from pips.record.format import FORMAT, RecordError
 class Replay:
     """A record replayed: the game, the options, the names and the match."""
 
-    spec: GameSpec
+    spec: Game
     options: Any
     seats: list[str]
     match: Match
@@ -136,7 +136,7 @@ def _int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _lots(record: Mapping[str, Any], spec: GameSpec, options: Any) -> Lots | None:
+def _lots(record: Mapping[str, Any], spec: Game, options: Any) -> Lots | None:
     """The record's lots, checked against the lot procedure (DB-01, PT-01)."""
     rule = spec.lots(options)
     data = record.get("lots")

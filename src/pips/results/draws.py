@@ -29,7 +29,7 @@ from typing import Any
 
 from pips.core.errors import OptionError
 from pips.core.phrase import phrase
-from pips.games.face import GameSpec
+from pips.games.registry import Game
 
 PREFERRED_SIZE = 4
 """The table size the draw aims at when several splits are possible."""
@@ -92,7 +92,7 @@ class RoundDraw:
                 yield frozenset((a, b))
 
 
-def allowed_sizes(spec: GameSpec, options: Mapping[str, Any]) -> tuple[int, ...]:
+def allowed_sizes(spec: Game, options: Mapping[str, Any]) -> tuple[int, ...]:
     """The numbers of players a table of ``spec`` seats with the event's ``options``
     (every option but the number of players)."""
     sizes = []

@@ -12,7 +12,7 @@ server are ranked by the same code:
 - The partnership game (PT-13): the pairs' match points; seats 0 and 2 play 1 and 3.
 
 What a game's result gives and how it is totalled is the game's to say
-(:attr:`~pips.games.face.GameSpec.entry`, :meth:`~pips.games.face.GameSpec.entry_result`);
+(:attr:`~pips.games.face.Game.entry`, :meth:`~pips.games.face.Game.entry_result`);
 this module only reads what was written and holds it to that.
 
 Nothing here touches a database: :mod:`pips.results.entries` keeps checked entries.

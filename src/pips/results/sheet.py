@@ -38,7 +38,7 @@ from reportlab.platypus import PageBreak, Paragraph, Spacer, Table, TableStyle
 from pips import __version__, i18n
 from pips.core.errors import RuleError
 from pips.core.phrase import N_
-from pips.games.registry import GameSpec, find_game
+from pips.games.registry import Game, find_game
 from pips.games.traits import SheetKind
 from pips.i18n import _, say
 from pips.results.draws import RoundDraw
@@ -322,7 +322,7 @@ class PaperSheet:
     """The parts of one sheet; names are paragraphs, so a long name wraps inside its
     cell instead of running over the next one."""
 
-    def __init__(self, spec: GameSpec, options: Any, labels: list[str], width: float) -> None:
+    def __init__(self, spec: Game, options: Any, labels: list[str], width: float) -> None:
         self.spec, self.options, self.labels, self.width = spec, options, labels, width
         self.rule_ids: list[str] = []
 
@@ -541,7 +541,7 @@ class PaperSheet:
         return table
 
 
-def _sizes(spec: GameSpec, players: int, top: int) -> tuple[int, int] | None:
+def _sizes(spec: Game, players: int, top: int) -> tuple[int, int] | None:
     """Tiles per player and in the stock with ``top``, if the game allows that set."""
     try:
         options = spec.options_from_json({"players": players, "set": top})

@@ -26,7 +26,7 @@ from pips.core.phrase import phrase
 from pips.core.view import SPECTATOR, MoveEvent, move_to_json
 from pips.games.match import Match
 from pips.games.options import GameOptions
-from pips.games.registry import GameSpec, find_game
+from pips.games.registry import Game, find_game
 from pips.games.traits import DrawRule
 from pips.i18n import reason
 from pips.record import dealt_json
@@ -111,7 +111,7 @@ class Round:
     table is rebuilt from the database. A practice table deals from ``seed``, a number
     its creator chose and every seat is shown."""
 
-    spec: GameSpec
+    spec: Game
     options: GameOptions
     seed: int | None
     entrants: list[SeatHolder]

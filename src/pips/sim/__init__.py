@@ -11,7 +11,7 @@ from typing import Any
 
 from pips.bots.base import Bot
 from pips.games.match import Match
-from pips.games.registry import GameSpec
+from pips.games.registry import Game
 from pips.sim.seating import Seating
 
 
@@ -20,7 +20,7 @@ def deal_seed(seed: int, game_number: int) -> int:
     return seed + game_number
 
 
-def play_game(spec: GameSpec, options: Any, bots: Sequence[Bot], seed: int) -> Match:
+def play_game(spec: Game, options: Any, bots: Sequence[Bot], seed: int) -> Match:
     """Let ``bots`` play a whole game (every hand of a match) from ``seed``.
 
     ``bots`` are given per entrant; where lots seat the players, each bot plays from the

@@ -25,7 +25,7 @@ from pips.core.view import View
 from pips.display import (
     PlayOutcome,
 )
-from pips.games.registry import GameSpec
+from pips.games.registry import Game
 from pips.games.traits import LayoutKind
 from pips.i18n import _, say
 from pips.tui.art import Picture, Spot, draw_picture
@@ -153,7 +153,7 @@ class TableApp(App[object]):
         Binding("ctrl+c", "interrupt", N_("Quit"), show=False, priority=True),
     ]
 
-    def __init__(self, spec: GameSpec, options: Any, names: Sequence[str]) -> None:
+    def __init__(self, spec: Game, options: Any, names: Sequence[str]) -> None:
         super().__init__()
         speak_bindings(self)
         self.spec = spec

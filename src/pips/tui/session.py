@@ -26,7 +26,7 @@ from pips.core.phrase import phrase
 from pips.core.tiles import Tile
 from pips.core.view import MoveEvent, View
 from pips.games.match import Match
-from pips.games.registry import GameSpec, GameState
+from pips.games.registry import Game, GameState
 from pips.i18n import say
 from pips.sim.seating import Seating
 
@@ -56,7 +56,7 @@ class PlaySession:
 
     def __init__(
         self,
-        spec: GameSpec,
+        spec: Game,
         options: Any,
         entrants: Sequence[str | None],
         names: Sequence[str],

@@ -12,7 +12,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from pips.core.phrase import phrase
-from pips.games.face import GameSpec
+from pips.games.registry import Game
 from pips.results.common import Conflict, NotAllowed, NotFound, is_admin
 from pips.results.entry import Checked, check, default_set
 from pips.results.entry_formats import entry_from_record
@@ -80,7 +80,7 @@ def score_lines(checked: Checked) -> list[dict[str, Any]]:
     ]
 
 
-def scoring_of(spec: GameSpec) -> Scoring:
+def scoring_of(spec: Game) -> Scoring:
     """How an event of ``spec`` ranks: pairs by match wins, everyone else by points."""
     return Scoring.MATCH_WINS if spec.pairs else Scoring.POINTS
 
