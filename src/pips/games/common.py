@@ -16,7 +16,7 @@ from typing import ClassVar, NamedTuple, Self
 from pips.core.deal import Deal, check_partition
 from pips.core.errors import DealError, IllegalMoveError
 from pips.core.hand import Hand
-from pips.core.layout import Layout, Point
+from pips.core.layout import Layout
 from pips.core.legal import LegalMoves, representatives
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import Ending, HandResult, competition_ranks
@@ -24,6 +24,7 @@ from pips.core.phrase import N_, Phrase, personal, phrase
 from pips.core.tiles import Tile, iter_doubles
 from pips.core.view import SPECTATOR, MoveEvent, View
 from pips.games.options import GameOptions
+from pips.games.refusals import Refusals
 from pips.games.traits import DrawRule, Fit, LayoutKind, new_layout
 
 __all__ = ["DrawRule", "HandContext", "HandState"]
@@ -48,12 +49,6 @@ MUST_DRAW = personal(
     N_("{name} cannot play and must draw"),
     N_("you cannot play and must draw"),
 )
-NOT_HELD = personal(
-    "{tile} is not in seat {seat}'s hand",
-    "seat",
-    N_("{tile} is not in {name}'s hand"),
-    N_("you do not hold {tile}"),
-)
 
 
 class HandContext(NamedTuple):
@@ -67,7 +62,7 @@ class HandContext(NamedTuple):
     """Every seat's match score before this hand (empty: all 0)."""
 
 
-class HandState:
+class HandState(Refusals):
     """A hand in progress, of any game. Change it only through :meth:`play`.
 
     The turn is the same in every game (lay a tile, or draw, or pass, then the next
@@ -82,22 +77,6 @@ class HandState:
     """
 
     game: ClassVar[str]
-    RULE_PLAY: ClassVar[str]
-    """The rule that a player who can lay a tile must do so."""
-    RULE_DRAW: ClassVar[str]
-    """The rule for drawing and passing."""
-    RULE_EMPTY_STOCK: ClassVar[str] = ""
-    """The rule for a draw from an empty stock (default: :attr:`RULE_DRAW`)."""
-    RULE_END: ClassVar[str]
-    """The rule that ends the hand."""
-    RULE_OPEN: ClassVar[str]
-    """The rule for the first tile."""
-    RULE_DEAL: ClassVar[str] = "C-06"
-    """The rule for the deal."""
-    RULE_HAND_SIZE: ClassVar[str] = ""
-    """The rule for the number of tiles dealt (default: :attr:`RULE_DEAL`)."""
-    RULE_FIT: ClassVar[str] = ""
-    """The rule for where a tile may be laid (default: :attr:`RULE_PLAY`)."""
     options: GameOptions
     layout: Layout
 
@@ -189,13 +168,6 @@ class HandState:
         """The tiles ``seat`` may lay on an open point of ``value``, in tile order."""
         return self.hands[seat].sorted_with_number(value)
 
-    def _refuse(self, seat: int, move: Play, value: int) -> IllegalMoveError:
-        """The error for a tile that matches a point but may not be laid there."""
-        return IllegalMoveError(
-            self._fit_rule,
-            phrase("{tile} may not be laid on the {value}", tile=move.tile, value=value),
-        )
-
     def _scored(self, seat: int, move: Play) -> MoveEvent:
         """The event of a play just laid; a game that scores as it plays adds points."""
         return MoveEvent(seat, move)
@@ -207,10 +179,6 @@ class HandState:
         """A knock by a seat that could play: ``None`` refuses it; a game that accepts it
         (PT-08 ``penalize``) returns the tiles it sets aside."""
         return None
-
-    @property
-    def _fit_rule(self) -> str:
-        return self.RULE_FIT or self.RULE_PLAY
 
     # -- reading ------------------------------------------------------------------------
 
@@ -330,17 +298,6 @@ class HandState:
         seen.extend(e.seen_by(seat) for e in self.history[len(seen) :])
         return tuple(seen)
 
-    def refusal(self, move: Move) -> IllegalMoveError | None:
-        """The error :meth:`play` would raise for ``move`` now, in its rule's words, or
-        ``None`` when it would be taken; found on a copy, so nothing changes."""
-        if self.legal_moves().find(move) is not None:
-            return None
-        try:
-            self.clone().play(move)
-        except IllegalMoveError as error:
-            return error
-        return None
-
     # -- changing -----------------------------------------------------------------------
 
     def play(self, move: Move) -> MoveEvent:
@@ -403,65 +360,6 @@ class HandState:
         if not self.hands[seat]:
             self._finish(Ending.OUT, seat)
         return event
-
-    def _check_play(self, seat: int, move: Play) -> None:
-        """Raise the error of the rule that refuses ``move``."""
-        tile = move.tile
-        if (
-            not isinstance(tile, Tile)
-            or not isinstance(move.at, At)
-            or type(move.end) is not int
-            or type(move.inline) is not bool
-        ):
-            raise IllegalMoveError("C-08", phrase("not a well-formed play: {move!r}", move=move))
-        rule = self._fit_rule
-        if tile not in self.hands[seat]:
-            raise IllegalMoveError(rule, Phrase(NOT_HELD, {"tile": tile, "seat": seat}))
-        if not tile.contains(move.touching):
-            raise IllegalMoveError(
-                rule,
-                phrase(
-                    "{tile} has no {touching} to lay against", tile=tile, touching=move.touching
-                ),
-            )
-        if not self.layout.tiles:
-            self._check_opening(seat, move)
-            return
-        if move.at is At.OPEN:
-            raise IllegalMoveError(rule, phrase("the layout is already open"))
-        point = self.layout.point(move.end)
-        if point is None or point.kind is not move.at:
-            raise IllegalMoveError(
-                rule, phrase("there is no open {value} #{end}", value=move.at.value, end=move.end)
-            )
-        if point.value != move.touching:
-            raise IllegalMoveError(
-                rule,
-                phrase(
-                    "{touching}-{free} does not match the {value} at {value2} #{id}",
-                    touching=move.touching,
-                    free=move.free,
-                    value=point.value,
-                    value2=point.kind.value,
-                    id=point.id,
-                ),
-            )
-        self._check_placing(seat, move, point)
-
-    def _check_opening(self, seat: int, move: Play) -> None:
-        openings = self._openings(seat)
-        if move not in openings:
-            allowed = ", ".join(str(p.tile) for p in openings)
-            raise IllegalMoveError(
-                self.RULE_OPEN, phrase("the hand opens with {allowed}", allowed=allowed)
-            )
-
-    def _check_placing(self, seat: int, move: Play, point: Point) -> None:
-        """The game's own checks of a play on a matching open point."""
-        if move.inline:
-            raise IllegalMoveError("C-08", phrase("not a well-formed play: {move!r}", move=move))
-        if move.tile not in self._fitting(seat, point.value):
-            raise self._refuse(seat, move, point.value)
 
     def _draw(self, seat: int, move: Draw) -> MoveEvent:
         if self.traits.draw is DrawRule.NONE:
