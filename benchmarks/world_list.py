@@ -38,7 +38,7 @@ from rich.table import Table
 from sqlalchemy import insert
 from tests.server_helpers import Server
 
-from pips.games.fido import DIVISORS, HAND_SIZES
+from pips.games.fido_count import DIVISORS, HAND_SIZES
 from pips.results.entry import Entry, Line, check
 from pips.results.service import Results
 from pips.server import accounts

@@ -341,3 +341,27 @@ def test_no_two_classes_of_pips_share_a_name() -> None:
                 where.setdefault(node.name, []).append(str(path.relative_to(SRC)))
     shared = {name: paths for name, paths in where.items() if len(paths) > 1}
     assert not shared, shared
+
+
+LONGEST_MODULE = 600
+LONGEST_CLASS = 400
+TOO_LONG_BY_NATURE = {"bots/kernel.py"}
+"""The compiled playout kernel: one module of numba functions over the same arrays,
+whose speed depends on their living together (docs/bots.md)."""
+
+
+def test_no_module_or_class_grows_past_what_a_reader_holds() -> None:
+    """Parts split along what they do: no module over 600 lines (the kernel and the
+    migrations aside) and no class over 400."""
+    long_modules, long_classes = [], []
+    for path in modules():
+        text = path.read_text(encoding="utf-8")
+        name = str(path.relative_to(SRC))
+        if name not in TOO_LONG_BY_NATURE and text.count("\n") > LONGEST_MODULE:
+            long_modules.append(name)
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ClassDef) and (node.end_lineno or 0) - node.lineno >= (
+                LONGEST_CLASS
+            ):
+                long_classes.append(f"{name}:{node.name}")
+    assert not long_modules and not long_classes, (long_modules, long_classes)

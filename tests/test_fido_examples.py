@@ -10,16 +10,8 @@ from pips.core.errors import DealError, IllegalMoveError, OptionError
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import Ending
 from pips.core.tiles import set_size
-from pips.games.fido import (
-    DIVISORS,
-    HAND_SIZES,
-    DealMode,
-    DoublesInline,
-    FidoOptions,
-    FidoState,
-    hand_result,
-)
-from pips.games.fido_count import count_after, points_for
+from pips.games.fido import DealMode, DoublesInline, FidoOptions, FidoState, hand_result
+from pips.games.fido_count import DIVISORS, HAND_SIZES, count_after, points_for
 from tests.helpers import (
     any_play_brute_force,
     arranged_deal,

@@ -13,14 +13,8 @@ from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import Ending
 from pips.core.tiles import double_set
 from pips.core.view import SPECTATOR
-from pips.games.fido import (
-    DIVISORS,
-    HAND_SIZES,
-    DealMode,
-    DoublesInline,
-    FidoOptions,
-    FidoState,
-)
+from pips.games.fido import DealMode, DoublesInline, FidoOptions, FidoState
+from pips.games.fido_count import DIVISORS, HAND_SIZES
 from tests.helpers import any_play_brute_force, random_game, tiles_in_json
 
 options_strategy = st.builds(

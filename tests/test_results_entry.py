@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pips.core.tiles import double_set
-from pips.games.fido import HAND_SIZES
+from pips.games.fido_count import HAND_SIZES
 from pips.games.match import Match
 from pips.games.registry import find_game
 from pips.results.entry import Entry, EntryError, Line, check, holdable_pips

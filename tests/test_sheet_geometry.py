@@ -12,7 +12,7 @@ from typing import Any
 import pdfplumber
 import pytest
 
-from pips.games.fido import DIVISORS
+from pips.games.fido_count import DIVISORS
 from pips.games.registry import all_games, find_game
 from pips.results.draws import RoundDraw, Table
 from pips.results.sheet import SCORING_ROWS, SheetError, round_sheets, score_sheet

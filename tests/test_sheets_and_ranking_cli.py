@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from pips.games.fido import DIVISORS, HAND_SIZES
+from pips.games.fido_count import DIVISORS, HAND_SIZES
 from pips.results.entry import Entry, Line
 from pips.results.service import Results
 from pips.results.sheet import SCORING_ROWS, SheetError, score_sheet

@@ -19,7 +19,7 @@ Typical use::
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Self
@@ -35,7 +35,15 @@ from pips.core.tiles import DOUBLES, Tile, double_set, iter_doubles
 from pips.core.view import MoveEvent, View
 from pips.games.common import HandContext, HandState, holds_a_double
 from pips.games.face import GameSpec, PointsBound
-from pips.games.fido_count import count_after, count_of, most_count, points_for, ratzek_rows
+from pips.games.fido_count import (
+    DIVISORS,
+    HAND_SIZES,
+    count_after,
+    count_of,
+    most_count,
+    points_for,
+    ratzek_rows,
+)
 from pips.games.options import Direction, GameOptions, option
 from pips.games.traits import (
     DrawRule,
@@ -77,20 +85,6 @@ FIDO divisor game: one hand, 3 to 9 players, a double-6 to double-18 set.
   without scoring only as a last resort, F-22), doubles in line (F-23).
 """
 )
-
-DIVISORS: Mapping[int, int] = {6: 3, 9: 5, 12: 7, 15: 9, 18: 11}
-"""F-01: the divisor of each set."""
-
-HAND_SIZES: Mapping[int, Mapping[int, int]] = {
-    3: {6: 7, 9: 13, 12: 22, 15: 34, 18: 47},
-    4: {6: 5, 9: 11, 12: 18, 15: 27, 18: 38},
-    5: {6: 4, 9: 9, 12: 15, 15: 22, 18: 31},
-    6: {6: 4, 9: 7, 12: 13, 15: 19, 18: 27},
-    7: {6: 3, 9: 6, 12: 11, 15: 17, 18: 23},
-    8: {6: 3, 9: 6, 12: 10, 15: 15, 18: 21},
-    9: {6: 2, 9: 5, 12: 9, 15: 13, 18: 19},
-}
-"""F-02: tiles per player, by number of players and set."""
 
 
 class DoublesInline(StrEnum):

@@ -1,14 +1,30 @@
-"""The FIDO count and what it is worth: the open-end sum S a play makes (F-05 to F-10,
-F-23), the points it scores (F-15), the highest count a set can show, and the Ratzek
-order of a hand by how its tiles move S (F-03). Plain arithmetic on tiles, shared by the
-engine, the bots and the sheets."""
+"""The FIDO set's numbers and its count: the divisor of each set (F-01), the tiles each
+player holds (F-02), and what the count is worth: the open-end sum S a play makes (F-05
+to F-10, F-23), the points it scores (F-15), the highest count a set can show, and the
+Ratzek order of a hand by how its tiles move S (F-03). Plain arithmetic on tiles, shared
+by the engine, the bots and the sheets."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pips.core.moves import At, Move, Play
 from pips.core.tiles import Tile
+
+DIVISORS: Mapping[int, int] = {6: 3, 9: 5, 12: 7, 15: 9, 18: 11}
+"""F-01: the divisor of each set."""
+
+
+HAND_SIZES: Mapping[int, Mapping[int, int]] = {
+    3: {6: 7, 9: 13, 12: 22, 15: 34, 18: 47},
+    4: {6: 5, 9: 11, 12: 18, 15: 27, 18: 38},
+    5: {6: 4, 9: 9, 12: 15, 15: 22, 18: 31},
+    6: {6: 4, 9: 7, 12: 13, 15: 19, 18: 27},
+    7: {6: 3, 9: 6, 12: 11, 15: 17, 18: 23},
+    8: {6: 3, 9: 6, 12: 10, 15: 15, 18: 21},
+    9: {6: 2, 9: 5, 12: 9, 15: 13, 18: 19},
+}
+"""F-02: tiles per player, by number of players and set."""
 
 
 def count_after(count: int, move: Play) -> int:
