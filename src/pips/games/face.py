@@ -214,13 +214,13 @@ class GameSpec(Generic[Opts]):
         """The options a form starts from: what the game is whatever is chosen."""
         return self.options_from_json(dict(self.defaults) or {"players": self.players[0]})
 
-    @property
+    @cached_property
     def pairs(self) -> bool:
         """Seats play in two pairs, partners opposite (0 and 2 against 1 and 3): the
         game's nature, which no option changes (``tests/test_face.py``)."""
         return self.traits(self.example).pairs
 
-    @property
+    @cached_property
     def scores_during_hand(self) -> bool:
         """Plays score as they are made (FIDO, F-15), not only at the end of a hand:
         the game's nature, which no option changes (``tests/test_face.py``)."""
