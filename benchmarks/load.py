@@ -1,19 +1,32 @@
-"""Load on the pips server: N websocket clients on N/4 partnership tables, playing as
-fast as the server lets them, from a process of their own.
+"""Load on the pips server: N websocket clients on N/4 partnership tables, from a
+process of their own.
 
     python -m benchmarks.load                 # N = 100, 400, 1000; 20 s each
-    python -m benchmarks.load --clients 100 --seconds 5
+    python -m benchmarks.load --clients 1000 --think 0.6 --runs 5
+    python -m benchmarks.load --clients 1000 --think 0.6 --profile
+    python -m benchmarks.load --clients 1000 --think 0.6 --runs 5 --revisions 1c05283 .
 
 The server (``pips serve``, SQLite in a fresh folder, bots not used: four people per
-table) runs in one process, this load generator in another, both on 127.0.0.1. Every
-client answers its turn with its first legal move, at once (``--think 0``, as fast as
-the server goes) or after the pace of the server's bots (``--think 0.6``). Reported per
-N: moves per second, the latency from sending a move until every seat of the table has
-received the update (p50, p99), errors (error messages, failed connections) and lost
-moves (a move sent that did not reach all four seats, or a table whose stored move count
-differs from what its clients saw; no move is sent in the last second, so every one can
-arrive). Target on a 2-core machine: N = 1000 with p99 under 100 ms and no error or lost
-move.
+table, each from an address of their own) runs in one process, this load generator in
+another, both on 127.0.0.1. Every client answers its turn with its first legal move, at
+once (``--think 0``, as fast as the server goes) or after the pace of the server's bots
+(``--think 0.6``).
+
+Every move *sent* in the measured window counts, however late it comes back: after the
+window no move is sent and the clients wait (``--settle``, 30 s) for the moves in
+flight. Reported per run: moves per second, the latency from sending a move until every
+seat of the table has received the update (p50, p99, over every client's moves), late
+moves (sent in the window, back after it ended), lost moves (never back, or a table
+whose stored move count differs from what its clients saw), errors, the CPU share of
+the server and of this generator, and the server's own count of the moves it stored
+and told within each bound (``/metrics``: without the network and the generator).
+Target on a 2-core machine: N = 1000 at the bots' pace with p99 under 100 ms in every
+run, no error, no late and no lost move.
+
+``--profile`` samples the server with py-spy in each window (each thread while it holds
+the GIL) and shows where its Python time went; ``--revisions`` serves each revision in
+turn, interleaved run by run, so that a change is measured against the code before it in
+the same command.
 
 Several processes (issue 21, docs/server.md "Several server processes"):
 
@@ -33,12 +46,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
+import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,6 +70,8 @@ from websockets.asyncio.client import ClientConnection, connect
 
 console = Console()
 
+ROOT = Path(__file__).resolve().parents[1]
+
 GRACE = 3600.0
 """Seconds an absent player's seat waits for a bot: setting up thousands of tables takes
 minutes, and a bot must not play the first tables' seats meanwhile."""
@@ -64,16 +84,38 @@ class TableLoad:
     id: str
     sent: dict[int, float] = field(default_factory=dict)  # moves_made before -> when sent
     seen: dict[int, list[float]] = field(default_factory=dict)  # moves_made -> receipts
-    latencies: list[float] = field(default_factory=list)
+    answered: list[tuple[float, float]] = field(default_factory=list)
+    """(sent, reached the fourth seat) of every move that came back to all four."""
     last_seen: int = 0
     joined: list[int] = field(default_factory=list)  # each seat's first moves_made seen
+
+    def everyone(self) -> int | None:
+        """The first move made once all four seats were connected (``None`` before):
+        a move made earlier never reaches all four, and is not waited for."""
+        return max(self.joined) if len(self.joined) == 4 else None
+
+    def in_flight(self) -> bool:
+        """Whether a move sent once everyone was there has not yet reached all four."""
+        everyone = self.everyone()
+        return everyone is not None and any(n >= everyone for n in self.sent)
 
 
 @dataclass
 class Totals:
     errors: int = 0
     error_texts: list[str] = field(default_factory=list)
-    moves: int = 0
+
+
+@dataclass
+class Window:
+    """The measured time: every move *sent* in it is counted, whenever it comes back;
+    after it ends no move is sent, and the clients wait up to ``settle`` seconds for the
+    moves still in flight (a move back by then is late, one that never comes is lost)."""
+
+    start: float = float("inf")
+    end: float = float("inf")
+    sending_until: float = float("inf")
+    settle: float = 30.0
 
 
 async def guest(client: httpx.AsyncClient, name: str) -> str:
@@ -85,16 +127,20 @@ async def guest(client: httpx.AsyncClient, name: str) -> str:
     return str((await client.get("/api/session")).json()["csrf"])
 
 
+def address_of(table: int, seat: int) -> str:
+    """Each player's address of their own (the proxy header the server trusts from
+    127.0.0.1), as at a public server: the limits per address hold each alone, for
+    sign-in as for open websockets."""
+    return f"10.{table // 256 % 256}.{table % 256}.{seat + 1}"
+
+
 async def set_up_table(url: str, number: int) -> tuple[str, list[str]]:
     """Four guests at a new partnership table; their session cookies."""
     cookies: list[str] = []
     table_id = ""
     for seat in range(4):
-        # Each player from an address of their own (the proxy header the server trusts
-        # from 127.0.0.1), as at a public server: the limits per address hold each alone.
-        address = f"10.{number // 256 % 256}.{number % 256}.{seat + 1}"
         async with httpx.AsyncClient(
-            base_url=url, timeout=60, headers={"X-Forwarded-For": address}
+            base_url=url, timeout=60, headers={"X-Forwarded-For": address_of(number, seat)}
         ) as client:
             csrf = await guest(client, f"p{number}x{seat}")
             headers = {"X-CSRF-Token": csrf}
@@ -114,11 +160,13 @@ async def set_up_table(url: str, number: int) -> tuple[str, list[str]]:
     return table_id, cookies
 
 
-async def open_socket(port: int, table: TableLoad, cookie: str, totals: Totals) -> Any:
+async def open_socket(
+    port: int, table: TableLoad, cookie: str, address: str, totals: Totals
+) -> Any:
     """A client's websocket to its table (``None``, counted as an error, if it fails)."""
     uri = f"ws://127.0.0.1:{port}/ws/{table.id}"
     try:
-        headers = {"Cookie": cookie}
+        headers = {"Cookie": cookie, "X-Forwarded-For": address}
         return await connect(
             uri, additional_headers=headers, max_size=2**22, compression=None, open_timeout=60
         )
@@ -129,37 +177,32 @@ async def open_socket(port: int, table: TableLoad, cookie: str, totals: Totals) 
 
 
 async def play(
-    ws: ClientConnection | None,
-    table: TableLoad,
-    totals: Totals,
-    until: float,
-    measuring: list[bool],
-    think: float,
+    ws: ClientConnection | None, table: TableLoad, totals: Totals, window: Window, think: float
 ) -> None:
     if ws is None:
         return
     try:
         async with ws:
-            await _play(ws, table, totals, until, measuring, think)
+            await _play(ws, table, totals, window, think)
     except Exception as exc:  # a dropped connection is an error of the run
         totals.errors += 1
         totals.error_texts.append(f"connection: {exc!r}"[:200])
 
 
 async def _play(
-    ws: ClientConnection,
-    table: TableLoad,
-    totals: Totals,
-    until: float,
-    measuring: list[bool],
-    think: float,
+    ws: ClientConnection, table: TableLoad, totals: Totals, window: Window, think: float
 ) -> None:
     answered, first = -1, True
-    while time.monotonic() < until:
-        try:
-            frame = await asyncio.wait_for(ws.recv(), timeout=max(0.1, until - time.monotonic()))
-        except TimeoutError:
+    while True:
+        now = time.monotonic()
+        if now >= window.sending_until and (
+            not table.in_flight() or now >= window.sending_until + window.settle
+        ):
             return
+        try:
+            frame = await asyncio.wait_for(ws.recv(), timeout=0.25)
+        except TimeoutError:
+            continue
         moment = time.monotonic()
         message = json.loads(frame)
         if message["type"] == "error":
@@ -175,23 +218,21 @@ async def _play(
         table.last_seen = max(table.last_seen, made)
         receipts = table.seen.setdefault(made, [])
         receipts.append(moment)
-        if len(receipts) == 4 and made - 1 in table.sent:
-            if measuring[0]:
-                table.latencies.append(moment - table.sent.pop(made - 1))
-                totals.moves += 1
-            else:
-                table.sent.pop(made - 1)
+        if len(receipts) == 4:
+            if made - 1 in table.sent:
+                table.answered.append((table.sent.pop(made - 1), moment))
             del table.seen[made]
         if (message.get("match") or {}).get("over"):
             return
         legal = message.get("legal")
-        # The last second only drains: every move sent must come back to all four seats.
         # A table says its state again when a player comes or goes: one answer per
         # turn, as the page gives.
-        if legal and made > answered and moment < until - 1.0:
+        if legal and made > answered and moment < window.sending_until:
             answered = made
             if think:
                 await asyncio.sleep(think)
+                if time.monotonic() >= window.sending_until:
+                    continue
             table.sent[made] = time.monotonic()
             await ws.send(json.dumps({"v": 1, "type": "move", "move": 0, "moves_made": made}))
 
@@ -231,6 +272,8 @@ async def run_load(
     home: Path,
     processes: int = 1,
     placement: str = "spread",
+    profile: Path | None = None,
+    settle: float = 30.0,
 ) -> dict[str, Any]:
     servers = start_servers(processes, home)
     try:
@@ -247,7 +290,6 @@ async def run_load(
                 progress.advance(task, len(chunk))
         totals = Totals()
         loads = [TableLoad(table_id) for table_id, _ in set_up]
-        measuring = [False]
 
         def port(table: int, seat: int) -> int:
             shift = seat if placement == "spread" else 0
@@ -256,7 +298,7 @@ async def run_load(
         # Connected a few hundred at a time, before the clock starts: thousands of
         # handshakes at once time out, at the generator as at the server.
         wanted = [
-            (port(t, seat), load, cookie)
+            (port(t, seat), load, cookie, address_of(t, seat))
             for t, (load, (_, cookies)) in enumerate(zip(loads, set_up, strict=True))
             for seat, cookie in enumerate(cookies)
         ]
@@ -266,32 +308,37 @@ async def run_load(
                 waiting = wanted[start : start + 200]
                 sockets += await asyncio.gather(*(open_socket(*w, totals) for w in waiting))
         began = time.monotonic()
-        until = began + warm_up + seconds
+        end = began + warm_up + seconds
+        window = Window(began + warm_up, end, end, settle)
         players = [
-            play(ws, load, totals, until, measuring, think)
-            for ws, (_, load, _) in zip(sockets, wanted, strict=True)
+            play(ws, load, totals, window, think)
+            for ws, (_, load, _, _) in zip(sockets, wanted, strict=True)
         ]
 
-        async def measure_window() -> float:
+        async def measure_window() -> None:
             await asyncio.sleep(warm_up)
+            if profile is not None:
+                spy = start_profile(servers[0], seconds, profile)
+            shares.append(cpu_seconds(servers))
+            server_side.append(await server_latencies(servers))
             # The load generator is the measuring instrument: with 1000 clients in one
             # process its own full collections paused it for up to 260 ms, counted as
-            # latency of the server. No collection while it measures (the window is short).
+            # latency of the server. No collection while it measures and settles.
             gc.collect()
             gc.disable()
-            measuring[0] = True
-            start = time.monotonic()
             await asyncio.sleep(seconds)
-            measuring[0] = False
-            gc.enable()
-            return time.monotonic() - start
+            shares.append(cpu_seconds(servers))
+            server_side.append(await server_latencies(servers))
+            if profile is not None:
+                await asyncio.to_thread(spy.wait)
 
+        shares: list[tuple[float, float]] = []
+        server_side: list[dict[float, float]] = []
         with console.status(f"{clients} clients playing for {warm_up + seconds:.0f} s"):
-            window_task = asyncio.ensure_future(measure_window())
-            await asyncio.gather(*players, window_task)
-            window = window_task.result()
-        # Lost moves: every table's stored count must equal what its clients saw, and
-        # every move sent must have come back (the run ends mid-move for at most one).
+            await asyncio.gather(*players, measure_window())
+        gc.enable()
+        # Lost moves: a move sent that never reached all four seats, however long the
+        # clients waited; and every table's stored count must equal what its clients saw.
         lost = 0
         losses: list[str] = []
         async with httpx.AsyncClient(base_url=servers[-1].url, timeout=60) as api:
@@ -299,17 +346,22 @@ async def run_load(
                 stored = (await api.get(f"/api/tables/{load.id}")).json()["moves_made"]
                 if stored != load.last_seen:
                     lost += abs(stored - load.last_seen)
-                # A move made before every seat had connected never reaches all four:
-                # only a move sent once all were there must come back to each.
-                everyone = max(load.joined) if len(load.joined) == 4 else stored + 1
-                unanswered = sorted(n for n in load.sent if n >= everyone)
+                everyone = load.everyone()
+                unanswered = sorted(n for n in load.sent if everyone is not None and n >= everyone)
                 lost += len(unanswered)
                 if stored != load.last_seen or unanswered:
                     losses.append(
                         f"{load.id}: stored {stored}, seen {load.last_seen}, "
                         f"unanswered {unanswered}"
                     )
-        latencies = sorted(x for load in loads for x in load.latencies)
+        counted = [
+            (sent, back)
+            for load in loads
+            for sent, back in load.answered
+            if window.start <= sent < window.end
+        ]
+        late = sum(1 for _, back in counted if back > window.end)
+        latencies = sorted(back - sent for sent, back in counted)
     finally:
         for server in servers:
             server.stop()
@@ -328,17 +380,128 @@ async def run_load(
         "clients": clients,
         "think_seconds": think,
         "tables": len(loads),
-        "seconds": round(window, 2),
-        "moves": totals.moves,
-        "moves_per_second": round(totals.moves / window, 1),
+        "seconds": seconds,
+        "moves": len(latencies),
+        "moves_per_second": round(len(latencies) / seconds, 1),
         "p50_ms": round(quantile(0.50), 1),
         "p99_ms": round(quantile(0.99), 1),
         "mean_ms": round(statistics.fmean(latencies) * 1000, 1) if latencies else None,
         "errors": totals.errors,
         "error_examples": totals.error_texts[:5],
+        "server_cpu_share": round((shares[1][0] - shares[0][0]) / seconds, 3),
+        "generator_cpu_share": round((shares[1][1] - shares[0][1]) / seconds, 3),
+        "server_side_within_ms": {
+            str(round(bound * 1000, 1)): round(
+                (server_side[1][bound] - server_side[0][bound])
+                / max(1.0, server_side[1][float("inf")] - server_side[0][float("inf")]),
+                5,
+            )
+            for bound in server_side[0]
+        },
+        "late_moves": late,
         "lost_moves": lost,
         "lost_examples": losses[:5],
     }
+
+
+def cpu_seconds(servers: list[Server]) -> tuple[float, float]:
+    """CPU seconds used so far by the server processes (together) and by this one."""
+    used = 0.0
+    for server in servers:
+        assert server.process is not None
+        fields = Path(f"/proc/{server.process.pid}/stat").read_text().rpartition(")")[2].split()
+        used += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    mine = os.times()
+    return used, mine.user + mine.system
+
+
+async def server_latencies(servers: list[Server]) -> dict[float, float]:
+    """The servers' own count of moves stored and told within each bound (seconds, from
+    the move's arrival to its last send; ``/metrics``), summed over the processes: the
+    server's share of the latency, without the network and the load generator."""
+    counts: dict[float, float] = {}
+    async with httpx.AsyncClient(timeout=60) as client:
+        for server in servers:
+            text = (await client.get(server.url + "/metrics")).text
+            for line in text.splitlines():
+                if line.startswith("pips_move_seconds_bucket"):
+                    bound = line.split('le="')[1].split('"')[0]
+                    value = float("inf") if bound == "+Inf" else float(bound)
+                    counts[value] = counts.get(value, 0.0) + float(line.rsplit(" ", 1)[1])
+    return counts
+
+
+def start_profile(server: Server, seconds: float, path: Path) -> subprocess.Popen[bytes]:
+    """py-spy sampling the server's process 200 times a second for the measured window,
+    each thread only while it holds the GIL (so a sample is Python work, and what is not
+    sampled is the process waiting): ``path`` as collapsed stacks, the input of flame
+    graphs and of :func:`profile_summary`."""
+    assert server.process is not None
+    spy = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
+    if spy is None:
+        raise SystemExit("--profile needs py-spy: pip install py-spy")
+    command = [spy, "record", "--pid", str(server.process.pid), "--rate", str(PROFILE_RATE)]
+    command += ["--duration", str(max(1, round(seconds))), "--format", "raw", "--gil"]
+    command += ["--threads", "--nonblocking", "--output", str(path)]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+PROFILE_RATE = 200
+
+
+def profile_summary(path: Path, seconds: float, top: int = 20) -> dict[str, Any]:
+    """Where the server's time went (collapsed stacks from py-spy, per thread): each
+    thread's share of the window holding the GIL, and the functions with the most
+    samples at the top of the stack (self) and anywhere on it (total), as shares of
+    the window."""
+    window = PROFILE_RATE * seconds
+    threads: dict[str, int] = {}
+    own: dict[str, int] = {}
+    anywhere: dict[str, int] = {}
+    for line in path.read_text().splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not stack:
+            continue
+        count = int(count_text)
+        thread, *frames = stack.split(";")
+        name = thread.split('"')[1] if '"' in thread else thread
+        threads[name] = threads.get(name, 0) + count
+        names = [_frame_name(frame) for frame in frames]
+        if names:
+            own[names[-1]] = own.get(names[-1], 0) + count
+        for frame in set(names):
+            anywhere[frame] = anywhere.get(frame, 0) + count
+    ranked = sorted(own, key=lambda f: -own[f])[:top]
+    return {
+        "threads": {
+            t: round(n / window, 4) for t, n in sorted(threads.items(), key=lambda x: -x[1])
+        },
+        "functions": [
+            {
+                "function": f,
+                "self": round(own[f] / window, 4),
+                "total": round(anywhere[f] / window, 4),
+            }
+            for f in ranked
+        ],
+    }
+
+
+def _frame_name(frame: str) -> str:
+    """``function (module.py)`` of py-spy's ``function (path/to/module.py:line)``."""
+    function, _, where = frame.partition(" (")
+    return f"{function} ({where.split(':')[0].rsplit('/', 1)[-1]})"
+
+
+def show_profile(found: dict[str, Any]) -> None:
+    threads = ", ".join(f"{name} {share:.1%}" for name, share in found["threads"].items())
+    console.print(f"the server's threads holding the GIL, share of the window: {threads}")
+    table = Table(title="where the server's Python time went (py-spy --gil)")
+    for column in ("function", "self", "total"):
+        table.add_column(column, justify="left" if column == "function" else "right")
+    for row in found["functions"]:
+        table.add_row(row["function"], f"{row['self']:.1%}", f"{row['total']:.1%}")
+    console.print(table)
 
 
 def main() -> None:
@@ -368,46 +531,130 @@ def main() -> None:
         default=["spread"],
         help="with several processes, where each seat connects (see the module's text)",
     )
+    parser.add_argument("--runs", type=int, default=1, help="runs of each cell, one after another")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="sample the server with py-spy in each measured window: "
+        "OUT/load_profiles/CELL.txt (collapsed stacks) and where the time went",
+    )
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=30.0,
+        help="seconds the clients wait after the window for moves still in flight",
+    )
+    parser.add_argument("--name", help="the results' file name (default: load)")
+    parser.add_argument(
+        "--revisions",
+        nargs="+",
+        default=["."],
+        help="serve each of these revisions of pips in turn (. is this tree), "
+        "to compare them in one run",
+    )
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     args = parser.parse_args()
+    if not 1 <= args.runs <= 100:
+        parser.error("--runs is 1 to 100")
     if any(n < 4 or n % 4 for n in args.clients) or args.seconds <= 0:
         parser.error("--clients are multiples of 4; --seconds is positive")
     if any(not 1 <= p <= 16 for p in args.processes):
         parser.error("--processes are 1 to 16")
     cells = [
         (think, processes, placement, clients)
+        for _run in range(args.runs)
         for think in args.think
         for processes in args.processes
         for placement in (args.placement if processes > 1 else ["-"])
         for clients in args.clients
     ]
     several = args.processes != [1]
-    name = "load_processes" if several else "load"
-    results = []
-    for think, processes, placement, clients in cells:
+    name = args.name or ("load_processes" if several else "load")
+    with contextlib.ExitStack() as stack:
+        trees = {r: stack.enter_context(source_tree(r)) for r in args.revisions}
+        results = run_cells(args, cells, trees, name)
+    report(args, results, name, several)
+
+
+@contextlib.contextmanager
+def source_tree(revision: str) -> Iterator[Path]:
+    """The source of ``revision`` (``.``: this tree, as it is) in a worktree of its own
+    for the time of the run."""
+    if revision == ".":
+        yield ROOT
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        tree = Path(folder) / "tree"
+        git = ["git", "-C", str(ROOT), "worktree"]
+        subprocess.run(
+            [*git, "add", "--detach", str(tree), revision], check=True, capture_output=True
+        )
+        try:
+            yield tree
+        finally:
+            subprocess.run([*git, "remove", "--force", str(tree)], check=False, capture_output=True)
+
+
+def run_cells(
+    args: argparse.Namespace,
+    cells: list[tuple[float, int, str, int]],
+    trees: dict[str, Path],
+    name: str,
+) -> list[dict[str, Any]]:
+    """Every cell, with each revision's server in turn (interleaved, so that a noisy
+    neighbour slows them alike); the results as they come."""
+    results: list[dict[str, Any]] = []
+    runs = [(cell, revision) for cell in cells for revision in trees]
+    for number, ((think, processes, placement, clients), revision) in enumerate(runs, 1):
+        profile = None
+        if args.profile:
+            profile = args.out / "load_profiles" / f"{name}-{number}-{clients}-{think}.txt"
+            profile.parent.mkdir(parents=True, exist_ok=True)
+        # The server processes run the revision's source (the load generator this one's).
+        os.environ["PYTHONPATH"] = str(trees[revision] / "src")
         with tempfile.TemporaryDirectory() as home:
             run = run_load(
-                clients, args.seconds, args.warm_up, think, Path(home), processes, placement
+                clients,
+                args.seconds,
+                args.warm_up,
+                think,
+                Path(home),
+                processes,
+                placement,
+                profile,
+                args.settle,
             )
-            results.append(asyncio.run(run))
+            results.append({"revision": revision, **asyncio.run(run)})
         r = results[-1]
+        if profile is not None:
+            r["profile"] = str(profile)
+            r["profile_summary"] = profile_summary(profile, args.seconds)
+            show_profile(r["profile_summary"])
         # Written after every cell: a long run stopped half way keeps what it measured.
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / f"{name}.json").write_text(json.dumps(results, indent=1) + "\n")
         console.print(
-            f"think {think} s, {processes} processes {r['placement']}, {clients} clients: "
-            f"{r['moves_per_second']} moves/s, p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms, "
-            f"{r['errors']} errors, {r['lost_moves']} lost"
+            f"{revision}: think {think} s, {processes} processes {r['placement']}, "
+            f"{clients} clients: {r['moves_per_second']} moves/s, p50 {r['p50_ms']} ms, "
+            f"p99 {r['p99_ms']} ms, {r['errors']} errors, {r['late_moves']} late, "
+            f"{r['lost_moves']} lost"
         )
+    return results
+
+
+def report(
+    args: argparse.Namespace, results: list[dict[str, Any]], name: str, several: bool
+) -> None:
     title = "pips serve under load" + (
         " (1 process: SQLite; more: PostgreSQL and Redis)" if several else " (one process, SQLite)"
     )
     table = Table(title=title)
-    columns = ("think s", "processes", "placement", "clients", "tables", "moves/s")
-    for column in (*columns, "p50 ms", "p99 ms", "errors", "lost"):
+    columns = ("revision", "think s", "processes", "placement", "clients", "tables", "moves/s")
+    for column in (*columns, "p50 ms", "p99 ms", "errors", "late", "lost"):
         table.add_column(column, justify="right")
     for r in results:
         table.add_row(
+            r["revision"],
             str(r["think_seconds"]),
             str(r["processes"]),
             r["placement"],
@@ -417,10 +664,13 @@ def main() -> None:
             str(r["p50_ms"]),
             str(r["p99_ms"]),
             str(r["errors"]),
+            str(r["late_moves"]),
             str(r["lost_moves"]),
         )
     console.print(table)
-    (plot_processes if several else plot)(results, args.out / f"{name}.png")
+    repeated = args.runs > 1 or len(args.revisions) > 1
+    drawing = plot_runs if repeated else plot_processes if several else plot
+    drawing(results, args.out / f"{name}.png")
 
 
 def plot(results: list[dict[str, Any]], path: Path) -> None:
@@ -447,6 +697,41 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
     right.axhline(100, color="grey", linestyle="--", label="target p99")
     right.set(title="move to every seat, p99 ms", xlabel="clients", yscale="log")
     right.legend(fontsize="small")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def plot_runs(results: list[dict[str, Any]], path: Path) -> None:
+    """Every run of each cell, revision by revision: p99 (left) and the share of moves
+    the server itself stored and told within 50 ms (right)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    revisions = list(dict.fromkeys(r["revision"] for r in results))
+    cells = sorted({(r["think_seconds"], r["clients"]) for r in results})
+    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
+    for offset, (think, clients) in enumerate(cells):
+        for x, revision in enumerate(revisions):
+            runs = [
+                r
+                for r in results
+                if (r["think_seconds"], r["clients"], r["revision"]) == (think, clients, revision)
+            ]
+            shift = x + 0.1 * offset
+            label = f"think {think} s, {clients} clients" if x == 0 else None
+            color = f"C{offset}"
+            left.scatter([shift] * len(runs), [r["p99_ms"] for r in runs], color=color, label=label)
+            slow = [1 - r["server_side_within_ms"]["50.0"] for r in runs]
+            right.scatter([shift] * len(runs), [100 * v for v in slow], color=color, label=label)
+    for axis in (left, right):
+        axis.set_xticks(range(len(revisions)), revisions, rotation=20, fontsize="small")
+        axis.legend(fontsize="small")
+    left.axhline(100, color="grey", linestyle="--")
+    left.set(title="move to every seat, p99 ms (each run a dot)", ylim=(0, None))
+    right.set(title="moves the server took over 50 ms for, %", ylim=(0, None))
     figure.tight_layout()
     figure.savefig(path, dpi=100)
     plt.close(figure)
