@@ -186,6 +186,7 @@ class Services:
         """The services' life: tables recovered (or taken over in a cluster) at start,
         every connection closed at the end."""
         self.db.upgrade()
+        self.db.checkpoint_in_background()
         if self.cluster.several:
             await self.cluster.start()  # takes over the tables nobody holds
         else:
@@ -211,6 +212,7 @@ class Services:
         await self.cluster.stop()
         self.tables.repository.close()
         self.accounts.close()
+        self.db.stop_checkpoints()
 
 
 def create_app(
