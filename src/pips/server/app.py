@@ -198,6 +198,7 @@ class Services:
         # over 100 ms and made the p99 latency).
         gc.collect()
         gc.freeze()
+        gc.set_threshold(*GC_THRESHOLDS)
         # The search bots' kernel compiles on first use (half a minute on a new install,
         # a second from numba's cache after): do it now, off the event loop, rather than
         # in the middle of someone's first game.
@@ -213,6 +214,16 @@ class Services:
         self.tables.repository.close()
         self.accounts.close()
         self.db.stop_checkpoints()
+
+
+GC_THRESHOLDS = (50_000, 20, 100)
+"""The server's collection thresholds (Python's are 700, 10, 10). What a thousand
+connections keep alive (their coroutines, requests, sockets: 160,000 objects) is walked
+by every full collection, 60-130 ms in which no table moves; at Python's thresholds one
+came every few seconds at 400 moves a second and made the p99 latency. With a larger
+youngest generation a move's short-lived objects die before they are promoted, so a full
+collection is rare (none in a 20 s window of benchmarks/load.py), and a young collection
+of 20,000 objects takes a few milliseconds. Measured apart in docs/benchmarks.md."""
 
 
 def create_app(
