@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pips.i18n import SOURCE, speaking, translated
+from pips.server import messages
 from pips.server.accounts.identity import Identity
 from pips.server.frames import handle_frame
 from pips.server.limits import RateLimit
@@ -156,7 +156,7 @@ class RemoteClient:
         if self.language != SOURCE:
             with speaking(self.language):
                 message = translated(message)
-        text = json.dumps(message, separators=(",", ":"))
+        text = messages.encode(message)
         if not await self.cluster.publish(
             self.node, {"op": "text", "conn": self.conn, "text": text}
         ):

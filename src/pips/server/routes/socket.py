@@ -7,7 +7,6 @@ changes nothing. A client that floods is cut off.
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 from urllib.parse import urlsplit
@@ -41,7 +40,7 @@ class WebClient:
         if self.language != SOURCE:
             with speaking(self.language):
                 message = translated(message)
-        await self.send_text(json.dumps(message, separators=(",", ":")))
+        await self.send_text(messages.encode(message))
 
     async def send_text(self, text: str) -> None:
         await self.socket.send_text(text)
