@@ -42,9 +42,14 @@ class Server:
         bot_delay: float = 0.0,
         grace: float = 60,
         extra: tuple[str, ...] = (),
+        analyse_while_playing: int | None = 0,
     ) -> None:
         self.home = home
         self.extra = extra
+        self.analyse_while_playing = analyse_while_playing
+        """Games analysed as they are played: none by default in the tests (their
+        games need no analysis, and every core is the tests'); ``None``: the server's
+        own default."""
         self.grace = grace
         self.database = database or f"sqlite:///{home / 'pips.db'}"
         self.bot_delay = bot_delay
@@ -79,6 +84,11 @@ class Server:
                 "--grace",
                 str(self.grace),
                 "--no-warm-up",  # the tests' bots do not search
+                *(
+                    ()
+                    if self.analyse_while_playing is None
+                    else ("--analyse-while-playing", str(self.analyse_while_playing))
+                ),
                 *self.extra,
             ],
             env=env,

@@ -4,6 +4,7 @@ the same figures from the same seed, files and a plot."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import threading
@@ -184,3 +185,86 @@ def test_the_server_analyses_a_finished_game_once_and_limits_new_ones(tmp_path: 
         assert ann.http.get(f"/api/records/{tables[0]}/analysis").json() == first
         # An unknown game is a 404, and costs no allowance.
         assert ann.http.get("/api/records/nope/analysis").status_code == 404
+
+
+def played_match(game: str, options: dict[str, Any], bots: list[str], seed: int) -> list[Any]:
+    """A match of ``bots``, and after every move: its record so far and whether that
+    move ended a hand or the game (what a live table tells its analyses)."""
+    spec = find_game(game)
+    match = Match(spec, spec.options_from_json(options), random.Random(seed))
+    seating = Seating(match, [make_bot(b) for b in bots], seed)
+    names = [f"{b}-{i}" for i, b in enumerate(bots)]
+    steps = []
+    while not match.is_over:
+        hands = len(match.hands)
+        seating.play(seating.decide())
+        written = record.write_record(match, names, seed=seed)
+        steps.append((written, match.is_over or len(match.hands) > hands))
+    return steps
+
+
+def test_a_game_followed_as_it_is_played_is_analysed_as_a_whole_would_be() -> None:
+    """The server values a followed game every few moves and at each hand's end; the
+    analysis it gives when asked is, decision for decision, the one of the finished
+    record from scratch, and needs no new allowance (no ``starting``)."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from pips.server.analyses import LEVEL, SEED, Analyses
+
+    steps = played_match("family", {"players": 2, "target": 40}, ["greedy"] * 2, 4)
+    other = played_match("family", {"players": 2, "target": 40}, ["random"] * 2, 5)
+    final = steps[-1][0]
+    assert len(record.replay(final).match.hands) >= 2  # hands end mid-game, and the game
+    started: list[str] = []
+
+    async def play_and_ask() -> tuple[Any, Any]:
+        with ThreadPoolExecutor(1) as pool:
+            analyses = Analyses(following=1, executor=pool)
+            for mine, theirs in itertools.zip_longest(steps, other):
+                if mine is not None:
+                    analyses.follow("t1", lambda d=mine[0]: d, mine[1])
+                if theirs is not None:  # no room for a second game: not followed
+                    analyses.follow("t2", lambda d=theirs[0]: d, theirs[1])
+                await asyncio.sleep(0)
+            while analyses._followed:
+                await asyncio.sleep(0.01)
+            assert "t2" not in analyses._valued
+            valued = len(analyses._valued["t1"])
+
+            async def load() -> dict[str, Any]:
+                return final
+
+            async def starting() -> None:
+                started.append("t1")
+
+            found = await analyses.of("t1", load, starting)
+            return valued, found
+
+    valued, found = asyncio.run(play_and_ask())
+    whole = analyse(record.replay(final), LEVEL, SEED)
+    assert valued == len(whole.decisions) > 0  # all valued before anyone asked
+    assert found.decisions == whole.decisions
+    assert started == []
+
+
+def test_a_served_game_is_analysed_as_it_is_played(tmp_path: Path) -> None:
+    """``pips serve --analyse-while-playing``: a game's analysis is valued in a worker
+    process while the game is played; asked for after the game, it is the analysis of
+    the record from scratch, and a followed game takes nothing of the limit on new
+    analyses (one an hour here: two games both answer)."""
+    from pips.server.analyses import LEVEL, SEED
+
+    extra = ("--analyse-while-playing", "2", "--limit", "analyses=1/0.016")
+    with running(tmp_path, extra=extra) as server:
+        ann = Browser(server, "Ann")
+        seats = [{"kind": "bot", "bot": "greedy"}] * 3
+        tables = [ann.create("fido", {"players": 3, "set": 6}, seats, seed=s) for s in (1, 2)]
+        for table in tables:
+            wait_for(lambda t=table: ann.http.get(f"/api/records/{t}").status_code == 200)
+        for table in tables:
+            answer = ann.http.get(f"/api/records/{table}/analysis", timeout=120)
+            assert answer.status_code == 200, answer.text
+            data = ann.http.get(f"/api/records/{table}").json()
+            whole = analyse(record.replay(data), LEVEL, SEED)
+            assert answer.json()["decisions"] == [d.to_json() for d in whole.decisions]

@@ -11,6 +11,7 @@ import typer
 from pips import __version__
 from pips.cli.base import app, fail, out
 from pips.i18n import _
+from pips.server.analyses import FOLLOWING
 from pips.server.limits import Limits
 
 
@@ -49,6 +50,16 @@ def serve(
     warm_up: Annotated[
         bool, typer.Option(help="Compile the search bots' kernel at start, in the background.")
     ] = True,
+    analyse_while_playing: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=64,
+            help="Games analysed hand by hand as they are played, at a lower priority than "
+            "the tables, so that a game's analysis is ready when it ends (0: only when "
+            "asked).",
+        ),
+    ] = FOLLOWING,
     broker: Annotated[
         str | None,
         typer.Option(
@@ -122,6 +133,7 @@ def serve(
         lease=lease,
         log_json=log_json,
         limits=limits,
+        analyse_while_playing=analyse_while_playing,
     )
     shown = f"[{host}]" if ":" in host else host
     many = f", {workers} processes, broker {hidden_password(broker)}" if broker else ""

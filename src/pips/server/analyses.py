@@ -1,19 +1,33 @@
-"""Analyses of finished games for the browser (:mod:`pips.bots.analysis`), computed once
-per game and kept.
+"""Analyses of finished games for the browser (:mod:`pips.bots.analysis`), made while the
+game is played where the server has room, else when first asked, and kept.
 
-An analysis costs seconds of a core (a partnership match of 28 hands about 17 s), and
-the address of any finished game can be asked for: so a game is analysed once however
-many ask at the same time, one analysis runs at a time (the others wait their turn
-rather than take every core from the tables), starting one is rate-limited per address,
-and the finished ones are kept (the newest ``keep``) in this process's memory.
+An analysis costs seconds of a core per hand (a FIDO double-12 hand for five about
+4 s), too long to wait for after the game. So while a game is played, each hand is
+valued as soon as it ends, in the background (:meth:`Analyses.follow`): when the game is
+over only its last hand is left, and asking for the analysis then finds it made or
+nearly made (``benchmarks/analysis_speed.py``). Nothing of it is shown before the game
+is over: the decisions are kept in this process, and the routes give them out only for
+a finished game, to whoever may see its record.
+
+The work runs in worker processes of its own at a lower priority than the server's
+(``os.nice``): the search's Python parts would otherwise hold the event loop's GIL, and
+the tables come first. At most ``following`` games are followed at a time (the rest are
+analysed when asked); a game is analysed once however many ask at the same time;
+starting one on request is rate-limited per address; the finished analyses are kept
+(the newest ``keep``) in this process's memory.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
+import logging
+import multiprocessing
+import os
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from pips import record
@@ -21,18 +35,105 @@ from pips import record
 if TYPE_CHECKING:  # the search loads with the first analysis, not with the server
     from pips.bots.analysis import Analysis
 
+log = logging.getLogger(__name__)
+
 LEVEL = "normal"
 """The search every analysis of the server uses (docs/bots.md)."""
 SEED = 1
+FOLLOWING = 4
+"""Games followed at once by default (``pips serve --analyse-while-playing``)."""
+FOLLOW_EVERY = 8
+"""Moves between two records of a followed game handed on (and at every hand's end)."""
+NICENESS = 10
+"""How much lower than the server's the workers' priority is (``nice``)."""
 
 
 class Analyses:
-    def __init__(self, keep: int = 64) -> None:
+    def __init__(
+        self,
+        keep: int = 64,
+        following: int = 0,
+        workers: int = 1,
+        executor: Executor | None = None,
+    ) -> None:
+        """``executor`` runs the analyses (by default ``workers`` processes of their
+        own, started with the first)."""
         self.keep = keep
+        self.following = following
+        self.workers = workers
         self._done: OrderedDict[str, Analysis] = OrderedDict()
         self._running: dict[str, asyncio.Task[Analysis]] = {}
         self._pictures: dict[str, bytes] = {}
         self._one_at_a_time = asyncio.Semaphore(1)
+        self._valued: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
+        """Decisions of games still played (or just over), valued hand by hand."""
+        self._followed: dict[str, asyncio.Task[None]] = {}
+        """The games being valued now (a task each, which takes every newer record)."""
+        self._latest: dict[str, dict[str, Any]] = {}
+        self._moves: dict[str, int] = {}
+        """Moves since a followed game's last record was handed on."""
+        self._pool: Executor | None = executor
+
+    # -- while a game is played ------------------------------------------------------
+
+    def follow(
+        self, table_id: str, record_so_far: Callable[[], dict[str, Any]], ended: bool
+    ) -> None:
+        """A move was made at table ``table_id`` (``ended``: the move ended a hand, or
+        the game): every few moves and at every hand's end, value the decisions made so
+        far in the background, if the server follows this game or has room for one
+        more. ``record_so_far`` is called only then (it writes the whole record)."""
+        if not self.following or table_id in self._done:
+            return
+        running = table_id in self._followed
+        if not running and len(self._followed) >= self.following:
+            return  # analysed when asked, as before
+        moves = self._moves.get(table_id, 0) + 1
+        if not ended and moves < FOLLOW_EVERY:
+            self._moves[table_id] = moves
+            return
+        self._moves[table_id] = 0
+        # The newest record replaces one still waiting: a worker behind the game values
+        # everything up to the newest move in one go.
+        self._latest[table_id] = record_so_far()
+        if not running:
+            self._followed[table_id] = asyncio.get_running_loop().create_task(self._value(table_id))
+
+    async def _value(self, table_id: str) -> None:
+        try:
+            while (data := self._latest.pop(table_id, None)) is not None:
+                known = self._valued.get(table_id, [])
+                loop = asyncio.get_running_loop()
+                valued = await loop.run_in_executor(self._workers(), _value, data, known)
+                self._valued[table_id] = valued
+                self._valued.move_to_end(table_id)
+                while len(self._valued) > self.keep:
+                    gone, _ = self._valued.popitem(last=False)
+                    self._moves.pop(gone, None)
+        except Exception:
+            log.exception("table %s: its analysis in the background failed", table_id)
+        finally:
+            del self._followed[table_id]
+
+    def _workers(self) -> Executor:
+        if self._pool is None:
+            # Spawned, not forked: the server has threads and an event loop running.
+            self._pool = ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=os.nice,
+                initargs=(NICENESS,),
+            )
+        return self._pool
+
+    def close(self) -> None:
+        for task in self._followed.values():
+            task.cancel()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    # -- when asked ------------------------------------------------------------------
 
     async def picture(self, table_id: str, found: Analysis) -> bytes:
         """The plot of a kept analysis as SVG, drawn once (drawing takes a fraction of
@@ -60,7 +161,8 @@ class Analyses:
         starting: Callable[[], Awaitable[None]],
     ) -> Analysis:
         """The analysis of finished game ``table_id``: kept, being made, or made now
-        (``starting`` is called first: it may refuse, e.g. by a rate limit)."""
+        (``starting`` is called first, unless the game was followed as it was played:
+        it may refuse, e.g. by a rate limit)."""
         found = self.known(table_id)
         if found is not None:
             return found
@@ -71,7 +173,7 @@ class Analyses:
             if found is not None:
                 return found
             running = self._running.get(table_id)
-            if running is None:
+            if running is None and not self._was_followed(table_id):
                 await starting()
                 running = self._running.get(table_id)  # begun by another meanwhile
             if running is None:
@@ -81,12 +183,31 @@ class Analyses:
                 self._running[table_id] = running
         return await asyncio.shield(running)
 
+    def _was_followed(self, table_id: str) -> bool:
+        return table_id in self._followed or table_id in self._valued
+
     async def _make(self, table_id: str, data: dict[str, Any]) -> Analysis:
+        from pips.bots.analysis import Analysis, Decision
+
         try:
+            followed = self._followed.get(table_id)
+            if followed is not None:  # the last hand, being valued: the rest is done
+                with contextlib.suppress(Exception):
+                    await followed
+            known = self._valued.pop(table_id, [])
+            loop = asyncio.get_running_loop()
             async with self._one_at_a_time:
-                made = await asyncio.to_thread(_analyse, data)
+                valued = await loop.run_in_executor(self._workers(), _value, data, known)
         finally:
             del self._running[table_id]
+        replayed = record.replay(data)
+        made = Analysis(
+            replayed.spec.name,
+            list(replayed.seats),
+            LEVEL,
+            SEED,
+            [Decision.from_json(d) for d in valued],
+        )
         self._done[table_id] = made
         while len(self._done) > self.keep:
             gone, _ = self._done.popitem(last=False)
@@ -94,7 +215,11 @@ class Analyses:
         return made
 
 
-def _analyse(data: dict[str, Any]) -> Analysis:
-    from pips.bots.analysis import analyse
+def _value(data: dict[str, Any], known: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every decision of the record ``data`` so far (in a worker process), taking the
+    ``known`` ones as they are."""
+    from pips.bots.analysis import Decision, analyse
 
-    return analyse(record.replay(data), LEVEL, SEED)
+    earlier = [Decision.from_json(d) for d in known]
+    found = analyse(record.replay(data), LEVEL, SEED, known=earlier)
+    return [d.to_json() for d in found.decisions]

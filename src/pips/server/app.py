@@ -46,7 +46,7 @@ from pips.core.phrase import phrase
 from pips.i18n import _
 from pips.results.service import Results, publish_due_apart, settings_from_env, utc_now
 from pips.server import accounts
-from pips.server.analyses import Analyses
+from pips.server.analyses import FOLLOWING, Analyses
 from pips.server.cluster import Cluster
 from pips.server.guard import Guard
 from pips.server.limits import Limits
@@ -157,10 +157,12 @@ class Services:
         limits: Limits,
         broker: str | None,
         lease: float,
+        following: int = 0,
     ) -> Services:
         results = results or Results(db, settings=settings_from_env())
         node = secrets.token_hex(8)
         metrics = Metrics(node)
+        analyses = Analyses(following=following)
         tables = Tables(
             db,
             bot_delay=bot_delay,
@@ -169,6 +171,7 @@ class Services:
             chat_history=limits.chat_history,
             moved=metrics.moved,
             result_of=partial(game_result, results),
+            progressed=analyses.follow,
         )
         cluster = Cluster(tables, db, limits, broker, lease=lease, node=node)
         metrics.count(cluster.counts)
@@ -179,7 +182,7 @@ class Services:
             addresses=limits.sign_in, clock=time.time, book=accounts.DatabaseBook(db)
         )
         people = accounts.Accounts(db, throttle=throttle, secret=secret)
-        return cls(db, limits, results, metrics, tables, cluster, people, Analyses())
+        return cls(db, limits, results, metrics, tables, cluster, people, analyses)
 
     @asynccontextmanager
     async def running(self, *, warm: bool, publish_lists: bool) -> AsyncIterator[None]:
@@ -213,6 +216,7 @@ class Services:
         await self.cluster.stop()
         self.tables.repository.close()
         self.accounts.close()
+        self.analyses.close()
         self.db.stop_checkpoints()
 
 
@@ -240,6 +244,7 @@ def create_app(
     limits: Limits | None = None,
     broker: str | None = None,
     lease: float = 5.0,
+    analyse_while_playing: int = 0,
 ) -> FastAPI:
     """The app over ``db``. ``results`` (its clock and rating settings) is made from the
     environment when left out; ``publish_lists`` publishes each month's world list
@@ -247,7 +252,9 @@ def create_app(
 
     With a ``broker`` (a Redis URL) the app is one of several processes over one
     PostgreSQL database (:mod:`pips.server.cluster`): each owns the tables whose lease
-    it holds (``lease`` seconds, renewed every second) and forwards to the others."""
+    it holds (``lease`` seconds, renewed every second) and forwards to the others.
+    ``analyse_while_playing`` games at a time are analysed hand by hand as they are
+    played (:class:`~pips.server.analyses.Analyses`; 0: only when asked)."""
     secret = secret or accounts.secret_key()
     limits = limits or Limits()
     services = Services.made(
@@ -260,6 +267,7 @@ def create_app(
         limits=limits,
         broker=broker,
         lease=lease,
+        following=analyse_while_playing,
     )
 
     @asynccontextmanager
@@ -348,6 +356,7 @@ class Settings:
     broker: str | None = None
     lease: float = 5.0
     log_json: bool = False
+    analyse_while_playing: int = FOLLOWING
     limits: dict[str, tuple[float, float]] = field(default_factory=dict)
     """Rate limits set other than by default: name to (burst, per minute)."""
 
@@ -373,6 +382,7 @@ def settings_app(settings: Settings) -> FastAPI:
         broker=settings.broker,
         lease=settings.lease,
         limits=tuned,
+        analyse_while_playing=settings.analyse_while_playing,
     )
     use_logs(app.state.cluster.node, settings.log_json)
     return app

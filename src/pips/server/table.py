@@ -80,6 +80,10 @@ class TableHouse:
     """Whether this process still holds the table live."""
     forget: Callable[[LiveTable], None]
     """Let the table go from the process's registry (only if it is this very table)."""
+    progressed: Callable[[str, Callable[[], dict[str, Any]], bool], None]
+    """Told of every move with the table's id, how to write its record so far, and
+    whether the move ended a hand or the game: the analyses value the game meanwhile
+    (:meth:`~pips.server.analyses.Analyses.follow`)."""
 
 
 @dataclass
@@ -290,6 +294,8 @@ class LiveTable:
         async with self.lock:
             if bot and not self.round.is_bot(seat):
                 raise TableError(phrase("the seat is a person's again"))
+            match = self.round.match
+            hands = 0 if match is None else len(match.hands)
             played = self.round.apply_choice(seat, choice, moves_made)
             over = self.round.status == "finished"
             if over:
@@ -297,6 +303,8 @@ class LiveTable:
             else:
                 await self._store(played)
             out = self.publish(played.event)
+            if match is not None and not over:
+                self.house.progressed(self.id, self._record, len(match.hands) > hands)
         self.house.moved(time.perf_counter() - started)
         await self.deliver(out)
         if over:
@@ -327,17 +335,11 @@ class LiveTable:
         game_round = self.round
         match = game_round.match
         assert match is not None
-        written = record.write_record(
-            match,
-            game_round.names(),
-            seed=game_round.seed,
-            bots=[game_round.bot_of(seat) for seat in range(match.players)],
-            salts=game_round.salts(),
-            stand_ins=game_round.stand_ins_json(),
-        )
+        written = self._record(salts=game_round.salts())
         try:
             result = self.house.result_of(self, written)
             await self.house.repository.finish(self.id, written, last, result)
+            self.house.progressed(self.id, lambda: written, True)
         except TableError as exc:  # refused: another process holds the table, or ended it
             log.warning("table %s: the end of the game not stored: %s", self.id, exc)
             self.round = replayed(await self.house.repository.load_async(self.id))
@@ -346,6 +348,21 @@ class LiveTable:
             log.exception("table %s: the end of the game could not be stored", self.id)
             self.round = replayed(await self.house.repository.load_async(self.id))
             raise TableError(phrase("the move could not be saved; nothing changed")) from None
+
+    def _record(self, salts: list[str] | None = None) -> dict[str, Any]:
+        """The game's record as it stands (finished or not; without ``salts`` the
+        deals' commitments are left out: a record so far stays in the server)."""
+        game_round = self.round
+        match = game_round.match
+        assert match is not None
+        return record.write_record(
+            match,
+            game_round.names(),
+            seed=game_round.seed,
+            bots=[game_round.bot_of(seat) for seat in range(match.players)],
+            salts=salts,
+            stand_ins=game_round.stand_ins_json(),
+        )
 
     async def _ended(self) -> None:
         """After the end is stored and told: the table stays in memory a while for its

@@ -50,6 +50,9 @@ class Tables:
         chat_history: int = 200,
         moved: Callable[[float], None] = lambda seconds: None,
         result_of: Callable[[LiveTable, dict[str, Any]], Any] = no_result,
+        progressed: Callable[[str, Callable[[], dict[str, Any]], bool], None] = (
+            lambda table_id, record_so_far, ended: None
+        ),
     ) -> None:
         self.repository = TableRepository(db)
         self.live: dict[str, LiveTable] = {}
@@ -67,6 +70,7 @@ class Tables:
             result_of=result_of,
             holds=lambda table: self.live.get(table.id) is table,
             forget=self._forget,
+            progressed=progressed,
         )
 
     def _forget(self, table: LiveTable) -> None:
