@@ -56,7 +56,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -88,6 +88,8 @@ class TableLoad:
     """(sent, reached the fourth seat) of every move that came back to all four."""
     last_seen: int = 0
     joined: list[int] = field(default_factory=list)  # each seat's first moves_made seen
+    over_at: float | None = None
+    """When a seat heard that the match was over."""
 
     def everyone(self) -> int | None:
         """The first move made once all four seats were connected (``None`` before):
@@ -223,6 +225,7 @@ async def _play(
                 table.answered.append((table.sent.pop(made - 1), moment))
             del table.seen[made]
         if (message.get("match") or {}).get("over"):
+            table.over_at = table.over_at or moment
             return
         legal = message.get("legal")
         # A table says its state again when a player comes or goes: one answer per
@@ -240,7 +243,8 @@ async def _play(
 def start_servers(processes: int, home: Path) -> list[Server]:
     """One server on SQLite, or ``processes`` of them over PostgreSQL and the broker."""
     if processes == 1:
-        servers = [Server(home, bot_delay=0.0, grace=GRACE)]
+        # The server as it is run: it analyses games as they are played, by default.
+        servers = [Server(home, bot_delay=0.0, grace=GRACE, analyse_while_playing=None)]
     else:
         broker = os.environ.get("PIPS_TEST_REDIS_URL")
         if not broker:
@@ -252,7 +256,14 @@ def start_servers(processes: int, home: Path) -> list[Server]:
         for number in range(processes):
             (home / f"node{number}").mkdir()
             extra = ("--broker", broker)
-            node = Server(home / f"node{number}", database, bot_delay=0.0, grace=GRACE, extra=extra)
+            node = Server(
+                home / f"node{number}",
+                database,
+                bot_delay=0.0,
+                grace=GRACE,
+                extra=extra,
+                analyse_while_playing=None,
+            )
             servers.append(node)
     cores = sorted(os.sched_getaffinity(0))
     for server in servers:
@@ -398,10 +409,36 @@ async def run_load(
             )
             for bound in server_side[0]
         },
+        # A table whose match is over makes no more moves: where most are over early in
+        # the window, moves per second measures how long the matches were, not the server.
+        "tables_over_in_window": sum(
+            1 for load in loads if load.over_at is not None and load.over_at < window.end
+        ),
+        "table_seconds_playing": round(
+            sum(
+                max(0.0, min(window.end, load.over_at or window.end) - window.start)
+                for load in loads
+            ),
+            1,
+        ),
         "late_moves": late,
+        "moves_over_100_ms": sum(1 for x in latencies if x > 0.1),
         "lost_moves": lost,
         "lost_examples": losses[:5],
     }
+
+
+def run_generator(work: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
+    """The load generator's event loop: uvloop where it is installed (as it is with the
+    server's extra), as the server's own is. The generator is the measuring instrument:
+    its pure-Python loop spent a third of a core on a thousand clients, and any time it
+    lags is counted as the server's latency."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(work)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(work)
 
 
 def cpu_seconds(servers: list[Server]) -> tuple[float, float]:
@@ -624,7 +661,7 @@ def run_cells(
                 profile,
                 args.settle,
             )
-            results.append({"revision": revision, **asyncio.run(run)})
+            results.append({"revision": revision, **run_generator(run)})
         r = results[-1]
         if profile is not None:
             r["profile"] = str(profile)
