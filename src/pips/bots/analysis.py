@@ -17,7 +17,7 @@ move, so an analysis replays exactly.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import IO, Any
 
@@ -119,13 +119,15 @@ def analyse(
     progress: Callable[[int, int], None] | None = None,
     known: Sequence[Decision] = (),
     found: Callable[[Decision], None] | None = None,
+    skip: Collection[tuple[int, int]] = (),
 ) -> Analysis:
     """Value every decision of ``replayed`` with the search bot at ``level``.
 
     ``known`` are decisions an interrupted analysis of the same record, level and seed
     already valued: they are taken as they are (each decision draws from its own
     stream, so the result is the one a whole run gives). ``found`` hears of each
-    decision as it is valued, to keep it."""
+    decision as it is valued, to keep it. The decisions at ``skip`` (hand, move) are
+    left out: valued elsewhere, they are neither valued again nor returned."""
     spec = replayed.spec
     bot = SearchBot(level)
     small, medium, large = spec.mistake_points
@@ -135,6 +137,8 @@ def analyse(
     if progress is not None:
         progress(0, len(positions))
     for done, (hand, number, state, event_move) in enumerate(positions, 1):
+        if (hand, number) in skip:
+            continue
         if (hand, number) in earlier:
             decisions.append(earlier[(hand, number)])
             continue

@@ -9,9 +9,10 @@ nearly made (``benchmarks/analysis_speed.py``). Nothing of it is shown before th
 is over: the decisions are kept in this process, and the routes give them out only for
 a finished game, to whoever may see its record.
 
-The work runs in worker processes of its own at a lower priority than the server's
-(``os.nice``): the search's Python parts would otherwise hold the event loop's GIL, and
-the tables come first. At most ``following`` games are followed at a time (the rest are
+The work runs in worker processes of its own that run only when a core is otherwise
+idle (``SCHED_IDLE``): the search's Python parts would otherwise hold the event loop's
+GIL, and the tables come first; only the record so far goes to a worker, and only the
+decisions it valued come back. At most ``following`` games are followed at a time (the rest are
 analysed when asked); a game is analysed once however many ask at the same time;
 starting one on request is rate-limited per address; the finished analyses are kept
 (the newest ``keep``) in this process's memory.
@@ -44,8 +45,9 @@ FOLLOWING = 4
 """Games followed at once by default (``pips serve --analyse-while-playing``)."""
 FOLLOW_EVERY = 8
 """Moves between two records of a followed game handed on (and at every hand's end)."""
-NICENESS = 10
-"""How much lower than the server's the workers' priority is (``nice``)."""
+NICENESS = 19
+"""How much lower than the server's the workers' priority is, where ``SCHED_IDLE`` is
+not offered (``nice``)."""
 
 
 class Analyses:
@@ -102,10 +104,10 @@ class Analyses:
     async def _value(self, table_id: str) -> None:
         try:
             while (data := self._latest.pop(table_id, None)) is not None:
-                known = self._valued.get(table_id, [])
+                known = self._valued.setdefault(table_id, [])
                 loop = asyncio.get_running_loop()
-                valued = await loop.run_in_executor(self._workers(), _value, data, known)
-                self._valued[table_id] = valued
+                done = [(d["hand"], d["move"]) for d in known]
+                known += await loop.run_in_executor(self._workers(), _value, data, done)
                 self._valued.move_to_end(table_id)
                 while len(self._valued) > self.keep:
                     gone, _ = self._valued.popitem(last=False)
@@ -121,8 +123,7 @@ class Analyses:
             self._pool = ProcessPoolExecutor(
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=os.nice,
-                initargs=(NICENESS,),
+                initializer=_in_the_background,
             )
         return self._pool
 
@@ -196,8 +197,10 @@ class Analyses:
                     await followed
             known = self._valued.pop(table_id, [])
             loop = asyncio.get_running_loop()
+            done = [(d["hand"], d["move"]) for d in known]
             async with self._one_at_a_time:
-                valued = await loop.run_in_executor(self._workers(), _value, data, known)
+                valued = known + await loop.run_in_executor(self._workers(), _value, data, done)
+            valued.sort(key=lambda d: (d["hand"], d["move"]))
         finally:
             del self._running[table_id]
         replayed = record.replay(data)
@@ -215,11 +218,19 @@ class Analyses:
         return made
 
 
-def _value(data: dict[str, Any], known: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every decision of the record ``data`` so far (in a worker process), taking the
-    ``known`` ones as they are."""
-    from pips.bots.analysis import Decision, analyse
+def _value(data: dict[str, Any], done: list[tuple[int, int]]) -> list[dict[str, Any]]:
+    """The decisions of the record ``data`` so far (in a worker process) but those at
+    ``done`` (hand, move): only what is new crosses between the processes."""
+    from pips.bots.analysis import analyse
 
-    earlier = [Decision.from_json(d) for d in known]
-    found = analyse(record.replay(data), LEVEL, SEED, known=earlier)
+    found = analyse(record.replay(data), LEVEL, SEED, skip=set(done))
     return [d.to_json() for d in found.decisions]
+
+
+def _in_the_background() -> None:
+    """A worker's priority: it runs only when a core would otherwise be idle (Linux's
+    ``SCHED_IDLE``: a table's work takes the core from it at once), else ``nice``."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        os.nice(NICENESS)
