@@ -240,11 +240,16 @@ async def _play(
             await ws.send(json.dumps({"v": 1, "type": "move", "move": 0, "moves_made": made}))
 
 
+ANALYSING: list[int | None] = [None]
+"""``pips serve --analyse-while-playing`` of the servers started (``None``: the server's
+default); set from the command line."""
+
+
 def start_servers(processes: int, home: Path) -> list[Server]:
     """One server on SQLite, or ``processes`` of them over PostgreSQL and the broker."""
     if processes == 1:
         # The server as it is run: it analyses games as they are played, by default.
-        servers = [Server(home, bot_delay=0.0, grace=GRACE, analyse_while_playing=None)]
+        servers = [Server(home, bot_delay=0.0, grace=GRACE, analyse_while_playing=ANALYSING[0])]
     else:
         broker = os.environ.get("PIPS_TEST_REDIS_URL")
         if not broker:
@@ -262,7 +267,7 @@ def start_servers(processes: int, home: Path) -> list[Server]:
                 bot_delay=0.0,
                 grace=GRACE,
                 extra=extra,
-                analyse_while_playing=None,
+                analyse_while_playing=ANALYSING[0],
             )
             servers.append(node)
     cores = sorted(os.sched_getaffinity(0))
@@ -327,17 +332,20 @@ async def run_load(
         ]
 
         async def measure_window() -> None:
-            await asyncio.sleep(warm_up)
+            # The load generator is the measuring instrument: with 1000 clients in one
+            # process its own full collections paused it for up to 260 ms, counted as
+            # latency of the server. No collection while it measures and settles; the
+            # last one a second before the window (made at its start, it delayed the
+            # window's first moves: 64-84 moves over 100 ms, all in its first second).
+            await asyncio.sleep(max(0.0, warm_up - 1.0))
+            gc.collect()
+            gc.disable()
+            await asyncio.sleep(max(0.0, window.start - time.monotonic()))
             if profile is not None:
                 spy = start_profile(servers[0], seconds, profile)
             shares.append(cpu_seconds(servers))
             server_side.append(await server_latencies(servers))
-            # The load generator is the measuring instrument: with 1000 clients in one
-            # process its own full collections paused it for up to 260 ms, counted as
-            # latency of the server. No collection while it measures and settles.
-            gc.collect()
-            gc.disable()
-            await asyncio.sleep(seconds)
+            await asyncio.sleep(max(0.0, window.end - time.monotonic()))
             shares.append(cpu_seconds(servers))
             server_side.append(await server_latencies(servers))
             if profile is not None:
@@ -372,6 +380,11 @@ async def run_load(
             if window.start <= sent < window.end
         ]
         late = sum(1 for _, back in counted if back > window.end)
+        slow = sorted(
+            (round(sent - window.start, 2), round((back - sent) * 1000, 1))
+            for sent, back in counted
+            if back - sent > 0.1
+        )
         latencies = sorted(back - sent for sent, back in counted)
     finally:
         for server in servers:
@@ -422,7 +435,9 @@ async def run_load(
             1,
         ),
         "late_moves": late,
-        "moves_over_100_ms": sum(1 for x in latencies if x > 0.1),
+        "moves_over_100_ms": len(slow),
+        # (seconds into the window it was sent, ms): clustered, a pause of everything.
+        "slow_moves": slow[:300],
         "lost_moves": lost,
         "lost_examples": losses[:5],
     }
@@ -583,6 +598,11 @@ def main() -> None:
     )
     parser.add_argument("--name", help="the results' file name (default: load)")
     parser.add_argument(
+        "--analyse-while-playing",
+        type=int,
+        help="the servers' setting (default: theirs, 4 games analysed as they are played)",
+    )
+    parser.add_argument(
         "--revisions",
         nargs="+",
         default=["."],
@@ -593,6 +613,7 @@ def main() -> None:
     args = parser.parse_args()
     if not 1 <= args.runs <= 100:
         parser.error("--runs is 1 to 100")
+    ANALYSING[0] = args.analyse_while_playing
     if any(n < 4 or n % 4 for n in args.clients) or args.seconds <= 0:
         parser.error("--clients are multiples of 4; --seconds is positive")
     if any(not 1 <= p <= 16 for p in args.processes):
