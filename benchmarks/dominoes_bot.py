@@ -8,9 +8,9 @@ the hidden tiles consistent with the passes, solves each by alpha-beta to the en
 hand and plays the move most often best. Alpha-beta in pure Python from the first tile
 takes minutes a decision, so the package offers ``start_move``: before it, its
 ``bota_gorda`` player lays the heaviest tile (as the package's own examples pair them).
-:data:`START` and :data:`SAMPLES` are the earliest start and the most samples that keep
-its slowest decisions within about two seconds on this project's machine (from four tiles
-laid, a decision took up to 3.5 s; from six, 1.5 s; figures in docs/bots.md).
+:data:`START` and :data:`SAMPLES` keep its slowest decisions within about two seconds on
+this project's machine (with 12 samples from four tiles laid a decision took up to
+3.5 s; at six tiles, 1.5 s; docs/bots.md).
 
 This bot is registered by the benchmarks only; it reads the view the seat is given and
 nothing else (the hidden hands it hands the package are any split of the unseen tiles

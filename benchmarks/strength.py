@@ -51,7 +51,7 @@ import benchmarks.dominoes_bot  # noqa: F401 - registers the dominoes package's 
 from pips.bots import kernel as k
 from pips.bots.base import BotKind, register_bot
 from pips.bots.knowledge import POINTEDNESS, PlayModel
-from pips.bots.search import SearchBot
+from pips.bots.search import Budget, SearchBot
 from pips.sim import tournament as tour
 
 register_bot(
@@ -67,6 +67,23 @@ register_bot(
         "search at normal weighing deals as if every seat laid what scores most",
         lambda _setting: SearchBot("normal", model=PlayModel(pointedness=POINTEDNESS)),
     )
+)
+
+
+SOLVE_24 = Budget(playouts=12000, solve_tiles=24, solve_deals=64, solve_nodes=300_000, halving=4)
+"""``hard`` solving from 24 tiles left (64 deals) instead of 16 (96): tried in issue 37,
+weaker against the dominoes package (docs/bots.md), not used."""
+
+
+def _solve_24(_setting: str | None) -> SearchBot:
+    bot = SearchBot("hard")
+    bot.budget = SOLVE_24
+    bot.name = "search-hard-solve24"
+    return bot
+
+
+register_bot(
+    BotKind("search-hard-solve24", "search at hard, solving from 24 tiles left", _solve_24)
 )
 
 
@@ -97,6 +114,16 @@ CELLS = [
         (("search:hard", "dominoes-pab"),),
         ("search:hard", 0.70),
         ("search:hard", 0.15),
+    ),
+    Cell(
+        "partnership-dominoes-solve24",
+        "partnership",
+        PARTNERSHIP,
+        ("search-hard-solve24", "dominoes-pab"),
+        500,
+        (("search-hard-solve24", "dominoes-pab"),),
+        ("search-hard-solve24", 0.70),
+        ("search-hard-solve24", 0.15),
     ),
     Cell(
         "partnership-dominoes-normal",

@@ -4,6 +4,7 @@ the same figures from the same seed, files and a plot."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import random
@@ -187,7 +188,9 @@ def test_the_server_analyses_a_finished_game_once_and_limits_new_ones(tmp_path: 
         assert ann.http.get("/api/records/nope/analysis").status_code == 404
 
 
-def played_match(game: str, options: dict[str, Any], bots: list[str], seed: int) -> list[Any]:
+def played_match(
+    game: str, options: dict[str, Any], bots: list[str], seed: int
+) -> list[tuple[dict[str, Any], bool]]:
     """A match of ``bots``, and after every move: its record so far and whether that
     move ended a hand or the game (what a live table tells its analyses)."""
     spec = find_game(game)
@@ -223,9 +226,9 @@ def test_a_game_followed_as_it_is_played_is_analysed_as_a_whole_would_be() -> No
             analyses = Analyses(following=1, executor=pool)
             for mine, theirs in itertools.zip_longest(steps, other):
                 if mine is not None:
-                    analyses.follow("t1", lambda d=mine[0]: d, mine[1])
+                    analyses.follow("t1", functools.partial(dict, mine[0]), mine[1])
                 if theirs is not None:  # no room for a second game: not followed
-                    analyses.follow("t2", lambda d=theirs[0]: d, theirs[1])
+                    analyses.follow("t2", functools.partial(dict, theirs[0]), theirs[1])
                 await asyncio.sleep(0)
             while analyses._followed:
                 await asyncio.sleep(0.01)
@@ -233,7 +236,7 @@ def test_a_game_followed_as_it_is_played_is_analysed_as_a_whole_would_be() -> No
             valued = len(analyses._valued["t1"])
 
             async def load() -> dict[str, Any]:
-                return final
+                return dict(final)
 
             async def starting() -> None:
                 started.append("t1")

@@ -55,9 +55,9 @@ def serve(
         typer.Option(
             min=0,
             max=64,
-            help="Games analysed hand by hand as they are played, at a lower priority than "
-            "the tables, so that a game's analysis is ready when it ends (0: only when "
-            "asked).",
+            help="Games analysed as they are played, a few moves at a time, at a lower "
+            "priority than the tables, so that a game's analysis is ready when it ends (0: "
+            "only when asked).",
         ),
     ] = FOLLOWING,
     broker: Annotated[

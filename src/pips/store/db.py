@@ -118,7 +118,7 @@ class _Checkpoints(threading.Thread):
             try:
                 with self.engine.connect() as connection:
                     connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
-            except Exception:  # noqa: BLE001 - a busy or closing database: the next turn
+            except Exception:  # a busy or closing database: the next turn
                 continue
 
     def stop(self) -> None:
