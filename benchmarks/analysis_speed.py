@@ -33,7 +33,7 @@ from rich.console import Console
 from rich.table import Table
 from tests.server_helpers import Browser, Server
 
-from benchmarks.load import source_tree
+from benchmarks.common import source_tree
 from pips import record
 from pips.bots.analysis import analyse
 from pips.bots.base import make_bot

@@ -1,13 +1,19 @@
-"""What the speed benchmarks share: interleaved best-of rounds and a bar chart."""
+"""What the speed benchmarks share: interleaved best-of rounds, a bar chart, and an
+older revision's source beside this tree."""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Mapping, Sequence
+import contextlib
+import subprocess
+import tempfile
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import Progress
+
+ROOT = Path(__file__).resolve().parents[1]
 
 Measure = Callable[[int], dict[str, float]]
 """Runs one cell for one round from a seed; returns ``hands``, ``moves``, ``seconds``."""
@@ -68,3 +74,22 @@ def round_arguments(doc: str, seconds: float, rounds: int) -> argparse.Namespace
     if args.seconds <= 0 or args.rounds < 1:
         parser.error("--seconds must be positive and --rounds at least 1")
     return args
+
+
+@contextlib.contextmanager
+def source_tree(revision: str) -> Iterator[Path]:
+    """The source of ``revision`` (``.``: this tree, as it is) in a worktree of its own
+    for the time of the run."""
+    if revision == ".":
+        yield ROOT
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        tree = Path(folder) / "tree"
+        git = ["git", "-C", str(ROOT), "worktree"]
+        subprocess.run(
+            [*git, "add", "--detach", str(tree), revision], check=True, capture_output=True
+        )
+        try:
+            yield tree
+        finally:
+            subprocess.run([*git, "remove", "--force", str(tree)], check=False, capture_output=True)

@@ -56,7 +56,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Coroutine, Iterator
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,9 +68,9 @@ from rich.table import Table
 from tests.server_helpers import Server, new_database
 from websockets.asyncio.client import ClientConnection, connect
 
-console = Console()
+from benchmarks.common import source_tree
 
-ROOT = Path(__file__).resolve().parents[1]
+console = Console()
 
 GRACE = 3600.0
 """Seconds an absent player's seat waits for a bot: setting up thousands of tables takes
@@ -632,25 +632,6 @@ def main() -> None:
         trees = {r: stack.enter_context(source_tree(r)) for r in args.revisions}
         results = run_cells(args, cells, trees, name)
     report(args, results, name, several)
-
-
-@contextlib.contextmanager
-def source_tree(revision: str) -> Iterator[Path]:
-    """The source of ``revision`` (``.``: this tree, as it is) in a worktree of its own
-    for the time of the run."""
-    if revision == ".":
-        yield ROOT
-        return
-    with tempfile.TemporaryDirectory() as folder:
-        tree = Path(folder) / "tree"
-        git = ["git", "-C", str(ROOT), "worktree"]
-        subprocess.run(
-            [*git, "add", "--detach", str(tree), revision], check=True, capture_output=True
-        )
-        try:
-            yield tree
-        finally:
-            subprocess.run([*git, "remove", "--force", str(tree)], check=False, capture_output=True)
 
 
 def run_cells(

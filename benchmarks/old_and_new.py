@@ -26,7 +26,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +33,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-ROOT = Path(__file__).resolve().parents[1]
+from benchmarks.common import ROOT, source_tree
 
 PROBE = r"""
 import json, random, sys, time
@@ -119,21 +118,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     args = parser.parse_args()
     console = Console()
-    with tempfile.TemporaryDirectory() as folder:
-        old = Path(folder) / "old"
-        subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(old), args.revision],
-            check=True,
-            capture_output=True,
-        )
-        try:
-            figures = compare({"old": old, "new": ROOT}, args.rounds, console)
-        finally:
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)],
-                check=False,
-                capture_output=True,
-            )
+    with source_tree(args.revision) as old:
+        figures = compare({"old": old, "new": ROOT}, args.rounds, console)
     report(figures, args.revision, args.out, console)
 
 

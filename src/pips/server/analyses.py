@@ -2,18 +2,19 @@
 game is played where the server has room, else when first asked, and kept.
 
 An analysis costs seconds of a core per hand (a FIDO double-12 hand for five about
-4 s), too long to wait for after the game. So while a game is played, each hand is
-valued as soon as it ends, in the background (:meth:`Analyses.follow`): when the game is
-over only its last hand is left, and asking for the analysis then finds it made or
-nearly made (``benchmarks/analysis_speed.py``). Nothing of it is shown before the game
+4 s), too long to wait for after the game. So while a game is played, its decisions are
+valued in the background every few moves and at each hand's end
+(:meth:`Analyses.follow`): when the game is over only its last few moves are left, and
+asking for the analysis then finds it made or nearly made
+(``benchmarks/analysis_speed.py``). Nothing of it is shown before the game
 is over: the decisions are kept in this process, and the routes give them out only for
 a finished game, to whoever may see its record.
 
 The work runs in worker processes of its own that run only when a core is otherwise
 idle (``SCHED_IDLE``): the search's Python parts would otherwise hold the event loop's
 GIL, and the tables come first; only the record so far goes to a worker, and only the
-decisions it valued come back. At most ``following`` games are followed at a time (the rest are
-analysed when asked); a game is analysed once however many ask at the same time;
+decisions it valued come back. At most ``following`` games are followed at a time (the
+rest are analysed when asked); a game is analysed once however many ask at the same time;
 starting one on request is rate-limited per address; the finished analyses are kept
 (the newest ``keep``) in this process's memory.
 """
@@ -68,7 +69,7 @@ class Analyses:
         self._pictures: dict[str, bytes] = {}
         self._one_at_a_time = asyncio.Semaphore(1)
         self._valued: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
-        """Decisions of games still played (or just over), valued hand by hand."""
+        """Decisions of games still played (or just over), valued a few moves at a time."""
         self._followed: dict[str, asyncio.Task[None]] = {}
         """The games being valued now (a task each, which takes every newer record)."""
         self._latest: dict[str, dict[str, Any]] = {}

@@ -226,8 +226,8 @@ connections keep alive (their coroutines, requests, sockets: 160,000 objects) is
 by every full collection, 60-130 ms in which no table moves; at Python's thresholds one
 came every few seconds at 400 moves a second and made the p99 latency. With a larger
 youngest generation a move's short-lived objects die before they are promoted, so a full
-collection is rare (none in a 20 s window of benchmarks/load.py), and a young collection
-of 20,000 objects takes a few milliseconds. Measured apart in docs/benchmarks.md."""
+collection is rare (none in a 20 s window of benchmarks/load.py); a young collection of up
+to 50,000 objects took 5-24 ms there. Measured apart in docs/benchmarks.md."""
 
 
 def create_app(
@@ -253,8 +253,8 @@ def create_app(
     With a ``broker`` (a Redis URL) the app is one of several processes over one
     PostgreSQL database (:mod:`pips.server.cluster`): each owns the tables whose lease
     it holds (``lease`` seconds, renewed every second) and forwards to the others.
-    ``analyse_while_playing`` games at a time are analysed hand by hand as they are
-    played (:class:`~pips.server.analyses.Analyses`; 0: only when asked)."""
+    ``analyse_while_playing`` games at a time are analysed a few moves at a time as they
+    are played (:class:`~pips.server.analyses.Analyses`; 0: only when asked)."""
     secret = secret or accounts.secret_key()
     limits = limits or Limits()
     services = Services.made(
