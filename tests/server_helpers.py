@@ -20,8 +20,8 @@ from typing import Any, Protocol
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from pips.server import messages
 from tests.databases import POSTGRES, database_urls, new_database
+from tests.protocol_schema import check_server_message
 
 __all__ = ["POSTGRES", "database_urls", "new_database"]
 
@@ -213,7 +213,30 @@ class Browser:
             headers["Accept-Language"] = self.http.headers["accept-language"]
         connection = connect(uri, additional_headers=headers, ssl=self.server.tls)
         # Entered as a context manager (websockets 17.1 warns otherwise); callers close it.
-        return connection.__enter__()
+        return CheckedConnection(connection.__enter__())  # type: ignore[return-value]
+
+
+class CheckedConnection:
+    """A websocket whose every message received is checked against the protocol's
+    AsyncAPI document (and the server's declared types): what a test sees, a client
+    written from the document can read."""
+
+    def __init__(self, connection: ClientConnection) -> None:
+        self._connection = connection
+
+    def recv(self, *args: Any, **kwargs: Any) -> Any:
+        frame = self._connection.recv(*args, **kwargs)
+        check_server_message(json.loads(frame))
+        return frame
+
+    def __enter__(self) -> CheckedConnection:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._connection.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._connection, name)
 
 
 class Player(threading.Thread):
@@ -232,9 +255,9 @@ class Player(threading.Thread):
         try:
             while True:
                 # A client that hears nothing for this long is a failure, not a hang.
+                # Every message is checked against the protocol's document on the way
+                # in (CheckedConnection).
                 message = json.loads(self.connection.recv(timeout=self.patience))
-                # Every message is one the protocol declares, with nothing undeclared.
-                messages.SERVER.validate_python(message)
                 self.messages.append(message)
                 if message.get("type") != "state":
                     continue

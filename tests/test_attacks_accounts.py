@@ -246,7 +246,7 @@ def test_one_person_cannot_fill_the_server_with_tables(shared_server: Server) ->
     }
     answers = [ann.post("/api/tables", waiting) for _ in range(5)]
     assert [a.status_code for a in answers] == [201, 201, 201, 429, 429]
-    assert "3 tables waiting or playing" in answers[3].json()["detail"]
+    assert "3 tables waiting or playing" in answers[3].json()["message"]
     # A new guest name from the same address does not start again: the address's own
     # budget of new tables (5 at once, LIMITS) runs out, three of it already spent.
     again = Browser(server)

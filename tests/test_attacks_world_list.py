@@ -255,7 +255,7 @@ def test_a_claim_blocks_nobody_and_one_account_cannot_claim_everyone(
     for name in names[:3]:
         assert squatter.post(f"/api/players/{players[name]}/claim").status_code == 200
     fourth = squatter.post(f"/api/players/{players['Celia']}/claim")
-    assert fourth.status_code == 422 and "3 claims waiting" in fourth.json()["detail"]
+    assert fourth.status_code == 422 and "3 claims waiting" in fourth.json()["message"]
     cord = person(server, "Cord")
     assert cord.post(f"/api/players/{players['Cord']}/claim").status_code == 200
     claims = rep.http.get(f"/api/players/{players['Cord']}").json()["claims"]
@@ -322,7 +322,7 @@ def test_every_option_has_a_bound_shown_in_the_lobby(shared_server: Server) -> N
         },
     )
     assert refused.status_code == 422
-    assert "target must be at most 1000" in refused.json()["detail"]
+    assert "target must be at most 1000" in refused.json()["message"]
     lobby = guest.http.get("/").text
     assert 'name="target"' in lobby and 'max="1000"' in lobby and 'max="300"' in lobby
 

@@ -34,8 +34,12 @@ class Running:
         )
         self.out: list[str] = []
         self.err: list[str] = []
-        for stream, sink in ((self.process.stdout, self.out), (self.process.stderr, self.err)):
-            threading.Thread(target=self._gather, args=(stream, sink), daemon=True).start()
+        self.gatherers = [
+            threading.Thread(target=self._gather, args=(stream, sink), daemon=True)
+            for stream, sink in ((self.process.stdout, self.out), (self.process.stderr, self.err))
+        ]
+        for gatherer in self.gatherers:
+            gatherer.start()
 
     @staticmethod
     def _gather(stream: IO[bytes], sink: list[str]) -> None:
@@ -55,7 +59,10 @@ class Running:
 
     def finish(self) -> tuple[int, str, str]:
         code = self.process.wait(timeout=WAIT)
-        time.sleep(0.1)  # the last lines through the gathering threads
+        # Every last line, however busy the machine: the gatherers end at the pipes' end
+        # (a fixed pause here once lost the last line on a loaded machine).
+        for gatherer in self.gatherers:
+            gatherer.join(timeout=WAIT)
         return code, "".join(self.out), " ".join("".join(self.err).split())
 
 

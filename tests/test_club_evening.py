@@ -153,7 +153,7 @@ def test_a_rounds_csv_is_reviewed_before_saving_and_a_typo_gets_a_suggestion(
     headers = {"X-CSRF-Token": anna.csrf, "Content-Type": "text/csv"}
     refused = anna.client.post(path, content=typo.encode("cp1252"), headers=headers)
     assert refused.status_code == 422
-    assert "did you mean Jürgen Müller?" in refused.json()["detail"]
+    assert "did you mean Jürgen Müller?" in refused.json()["message"]
     # The page shows the file's tables first and saves only when asked to.
     page = f"/events/{key}/rounds/1/csv"
     shown = anna.client.post(

@@ -54,7 +54,7 @@ def test_an_online_event_of_two_rounds_with_a_bot_for_the_absent(tmp_path: Path,
         key = made.json()["key"]
         # A name without an account cannot sit at a server table.
         refused = root.post(f"/api/events/{key}/players", {"names": ["Niemand"]})
-        assert refused.status_code == 422 and "account" in refused.json()["detail"]
+        assert refused.status_code == 422 and "account" in refused.json()["message"]
         assert root.post(f"/api/events/{key}/players", {"names": PEOPLE}).status_code == 200
         for number, absent in ((1, "Cleo"), (2, "Jürgen")):
             drawn = root.post(f"/api/events/{key}/rounds").json()["drawn"][-1]

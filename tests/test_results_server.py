@@ -164,11 +164,11 @@ def test_impossible_entries_and_duplicates_save_nothing(site: Site) -> None:
         # One bad game in a batch refuses the whole batch.
         response = anna.enter(good, bad)
         assert response.status_code == 422, response.text
-        assert message in response.json()["detail"]
+        assert message in response.json()["message"]
         assert site.count() == 0
     assert anna.enter(good).status_code == 201
     again = anna.enter(good)
-    assert again.status_code == 409 and "already entered" in again.json()["detail"]
+    assert again.status_code == 409 and "already entered" in again.json()["message"]
     twice = anna.enter(
         fido("2026-10-04", ("Anna", 1, 0), ("Ben", 1, 0), ("Cleo", 0, 0)),
         fido("2026-10-04", ("Anna", 1, 0), ("Ben", 1, 0), ("Cleo", 0, 0)),
@@ -473,7 +473,7 @@ def test_score_sheet_button(site: Site) -> None:
     pdf = client.get("/sheet.pdf", params={"game": "fido", "players": 5, "set": 12})
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     bad = client.get("/sheet.pdf", params={"game": "fido", "players": 2, "set": 12})
-    assert bad.status_code == 422 and "F-02" in bad.json()["detail"]
+    assert bad.status_code == 422 and bad.json()["rule"] == "F-02", bad.text
     assert 'action="/sheet.pdf"' in client.get("/results").text
 
 
@@ -543,7 +543,7 @@ def test_a_result_in_german_with_german_dates_and_refusals(site: Site) -> None:
     jurgen.client.headers.update(german)
     wrong = jurgen.enter(fido("2026-10-03", ("Jürgen", 14, 0), ("Jürgen", 17, 13), ("Cleo", 9, 1)))
     assert wrong.status_code == 422
-    assert "ist auf zwei Sitzen eingetragen" in wrong.json()["detail"], wrong.text
+    assert "ist auf zwei Sitzen eingetragen" in wrong.json()["message"], wrong.text
     made = jurgen.enter(fido("2026-10-03", ("Jürgen", 14, 0), ("Bärbel", 17, 13), ("Cleo", 9, 1)))
     assert made.status_code == 201, made.text
     page = jurgen.client.get(made.json()["urls"][0]).text

@@ -18,9 +18,10 @@ from pips.core.moves import Play
 from pips.core.view import SPECTATOR
 from pips.games.match import Match
 from pips.games.registry import all_games, find_game
-from pips.server import messages, telling
+from pips.server import telling
 from pips.server.accounts.identity import Identity
 from pips.server.round import Round, TableError
+from tests.protocol_schema import check_server_message
 
 ANN = Identity(guest="token-ann", name="Ann")
 
@@ -148,7 +149,7 @@ def test_the_hand_that_has_just_ended_is_shown_to_every_seat_alike() -> None:
             "totals": list(ended.result.final),
         }
     ]
-    messages.SERVER.validate_python(telling.message_for(table, 0, shared))
+    check_server_message(telling.message_for(table, 0, shared))
     # Once someone moves in the new hand, the sheet is no longer sent.
     table.apply(match.legal_moves()[0])
     assert "hand_over" not in telling.shared_part(table, summary)
@@ -183,7 +184,7 @@ def test_hints_are_given_where_no_other_person_plays() -> None:
     hint = alone.hint(seat)
     assert 0 <= hint["move"] < len(match.legal_moves()) and hint["reasons"]
     assert hint["moves_made"] == alone.moves_made
-    messages.SERVER.validate_python(hint)
+    check_server_message(hint)
     with pytest.raises(TableError):
         alone.hint(1 - seat)  # not its turn
     two = Round.new(

@@ -120,13 +120,18 @@ def test_a_bad_link_is_a_page_in_the_readers_language(browser: Browser, server: 
     assert answer is not None and answer.status == 404
     body = page.inner_text("main")
     assert "Nicht gefunden" in body and "Zur Startseite" in body, body
-    assert '{"detail"' not in page.content()
+    assert '{"code"' not in page.content()
     page.goto(server.url + "/gibt/es/nicht")
     assert "Nicht gefunden" in page.inner_text("main")
     page.goto(server.url + "/players/x?offset=abc")
     # The API answers a script as before: JSON.
     api = httpx.get(server.url + "/api/tables/gibtsnicht")
-    assert api.status_code == 404 and api.json() == {"detail": "no such table"}
+    assert api.status_code == 404 and api.json() == {
+        "code": "not_found",
+        "message": "no such table",
+        "rule": None,
+        "field": None,
+    }
 
 
 def test_the_api_page_works_with_nothing_but_this_server(browser: Browser, server: Server) -> None:

@@ -377,3 +377,95 @@ def admin_waiting(by: ByOption, database: DatabaseOption = None) -> None:
             id=p["id"], name=p["name"], who=p["claimed_by"]
         )
         out.print("  " + said, markup=False)
+
+
+tokens = typer.Typer(
+    help="Personal API tokens: a script's or a bot's way in as an account (docs/api.md).",
+    no_args_is_help=True,
+)
+admin.add_typer(tokens, name="tokens")
+
+
+def _token_service(database: str | None) -> tuple[Any, Any]:
+    from pips.server.accounts.tokens import Tokens
+
+    service = results_service(database)
+    return service, Tokens(service.db)
+
+
+def _account_named(service: Any, name: str) -> int:
+    from sqlalchemy import select
+
+    from pips.core.names import name_key
+    from pips.store.models import User
+
+    with service.db.session() as session:
+        found = session.scalar(select(User.id).where(User.name_key == name_key(name)))
+    if found is None:
+        fail(_("no account named {name!r}").format(name=name))
+    return int(found)
+
+
+def _token_call(function: Any, *args: Any) -> Any:
+    from pips.server.accounts import AccountError
+
+    try:
+        return function(*args)
+    except AccountError as exc:
+        fail(str(exc))
+
+
+@tokens.command("create")
+def tokens_create(
+    name: Annotated[str, typer.Argument(help="The account's name.")],
+    label: Annotated[
+        str, typer.Option("--label", help="What the token is for (a club's script, a bot).")
+    ],
+    scope: Annotated[
+        list[str],
+        typer.Option("--scope", help="What it may do: read, results, play (repeatable)."),
+    ],
+    database: DatabaseOption = None,
+) -> None:
+    """Make a token for an account and print it: it is shown this once (only its
+    digest is kept)."""
+    service, made = _token_service(database)
+    token, kept = _token_call(made.create, _account_named(service, name), label, scope)
+    out.print(token, markup=False, soft_wrap=True)
+    err.print(
+        _("token {id} ({scopes}) for {name}: keep it now, it is not shown again").format(
+            id=kept["id"], scopes=", ".join(kept["scopes"]), name=name
+        ),
+        markup=False,
+    )
+
+
+@tokens.command("list")
+def tokens_list(
+    name: Annotated[str, typer.Argument(help="The account's name.")],
+    database: DatabaseOption = None,
+) -> None:
+    """An account's tokens: number, name, scopes, last use, revoked or not."""
+    service, made = _token_service(database)
+    found = made.listing(_account_named(service, name))
+    if not found:
+        out.print(_("no tokens"), markup=False)
+    for token in found:
+        used = token["used_at"].isoformat(" ", "minutes") if token["used_at"] else _("never")
+        state = _("revoked") if token["revoked_at"] else _("live")
+        out.print(
+            f"{token['id']}  {token['shown']}  {token['label']}  "
+            f"{' '.join(token['scopes'])}  {_('last used')} {used}  {state}",
+            markup=False,
+        )
+
+
+@tokens.command("revoke")
+def tokens_revoke(
+    token_id: Annotated[int, typer.Argument(help="The token's number (pips admin tokens list).")],
+    database: DatabaseOption = None,
+) -> None:
+    """Revoke a token at once, whoever's it is."""
+    _service, made = _token_service(database)
+    done = _token_call(made.revoke, token_id)
+    out.print(_("token {id} ({label}) is revoked").format(id=done["id"], label=done["label"]))

@@ -109,7 +109,16 @@ RULE_IDS = re.compile(
 
 
 class SheetError(ValueError):
-    """Options no game has (a set and player count not in the table)."""
+    """Options no game has (a set and player count not in the table); ``rule``: the
+    SPEC id of the game's rule that refused them, where one did."""
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+    def __str__(self) -> str:
+        # As a broken rule reads everywhere else: "F-02: ...".
+        return f"{self.rule}: {self.args[0]}" if self.rule else str(self.args[0])
 
 
 def plain_words(text: str) -> tuple[str, list[str]]:
@@ -164,7 +173,7 @@ def _sheet_story(
     try:
         spec = find_game(game)
     except RuleError as exc:
-        raise SheetError(str(exc)) from None
+        raise SheetError(say(exc.detail), exc.rule) from None
     data: dict[str, Any] = {"players": players}
     if top is not None:
         data["set"] = top
@@ -181,6 +190,8 @@ def _sheet_story(
     except (RuleError, TypeError, ValueError) as exc:
         if isinstance(exc, SheetError):
             raise
+        if isinstance(exc, RuleError):
+            raise SheetError(f"{say(spec.title)}: {say(exc.detail)}", exc.rule) from None
         raise SheetError(f"{say(spec.title)}: {exc}") from None
     if len(names) > players:
         raise SheetError(

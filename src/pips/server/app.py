@@ -29,13 +29,9 @@ from typing import Any, ClassVar
 
 import fastapi_offline
 from fastapi import Depends, FastAPI, Request, Response
-from fastapi.exception_handlers import (
-    http_exception_handler,
-    request_validation_exception_handler,
-)
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.orm import Session
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -46,16 +42,18 @@ from pips.core.phrase import phrase
 from pips.i18n import _
 from pips.results.service import Results, publish_due_apart, settings_from_env, utc_now
 from pips.server import accounts
+from pips.server.accounts.tokens import Tokens
 from pips.server.analyses import FOLLOWING, Analyses
 from pips.server.cluster import Cluster
+from pips.server.errors import describe, problem_of, validation_problem
 from pips.server.guard import Guard
 from pips.server.limits import Limits
 from pips.server.metrics import Metrics
-from pips.server.routes import events, groups, health, lists, pages, players, socket
+from pips.server.routes import account, events, groups, health, lists, pages, players, socket
 from pips.server.routes import results as results_pages
 from pips.server.routes import tables as tables_api
 from pips.server.tables import UNATTENDED, LiveTable, Tables
-from pips.server.web import HERE, error_page, language_of, use_language, wants_page
+from pips.server.web import HERE, error_page, language_of, use_language, use_token, wants_page
 from pips.store.db import Database
 
 log = logging.getLogger("pips.server")
@@ -143,6 +141,7 @@ class Services:
     cluster: Cluster
     accounts: accounts.Accounts
     analyses: Analyses
+    tokens: Tokens
 
     @classmethod
     def made(
@@ -182,7 +181,7 @@ class Services:
             addresses=limits.sign_in, clock=time.time, book=accounts.DatabaseBook(db)
         )
         people = accounts.Accounts(db, throttle=throttle, secret=secret)
-        return cls(db, limits, results, metrics, tables, cluster, people, analyses)
+        return cls(db, limits, results, metrics, tables, cluster, people, analyses, Tokens(db))
 
     @asynccontextmanager
     async def running(self, *, warm: bool, publish_lists: bool) -> AsyncIterator[None]:
@@ -279,7 +278,7 @@ def create_app(
         title="pips",
         version=__version__,
         lifespan=lifespan,
-        dependencies=[Depends(use_language)],
+        dependencies=[Depends(use_language), Depends(use_token)],
         description="Play dominoes with friends and bots; tables, records and histories. "
         "The websocket protocol of a table is described at /api/asyncapi.json.",
         # The API's viewer is served from here (below), never from elsewhere: the page
@@ -303,19 +302,38 @@ def create_app(
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.add_exception_handler(StarletteHTTPException, friendly_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, friendly_refusal)  # type: ignore[arg-type]
+    app.add_exception_handler(Exception, server_error)
     app.add_api_route("/docs", api_viewer, include_in_schema=False)
-    for routes in (pages, tables_api, socket, results_pages, groups, players, lists, events):
+    for routes in (
+        pages,
+        account,
+        tables_api,
+        socket,
+        results_pages,
+        groups,
+        players,
+        lists,
+        events,
+    ):
         app.include_router(routes.api)
     app.include_router(health.api)
+    undescribed = app.openapi
+
+    def described() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = describe(undescribed())
+        return app.openapi_schema
+
+    app.openapi = described  # type: ignore[method-assign]
     return app
 
 
 async def friendly_error(request: Request, exc: StarletteHTTPException) -> Response:
     """A browser following a bad link gets a page in its reader's language; the API
-    and scripts get JSON (``{"detail": ...}``)."""
-    if not wants_page(request):
-        return await http_exception_handler(request, exc)
+    and scripts get the error model (:class:`pips.server.errors.Problem`)."""
     i18n.use(language_of(request))  # a path no route has skips the routes' language
+    if not wants_page(request):
+        return JSONResponse(problem_of(exc), exc.status_code, headers=exc.headers)
     answer = error_page(request, exc.status_code, exc.detail)
     for name, value in (exc.headers or {}).items():
         answer.headers[name] = value
@@ -323,10 +341,18 @@ async def friendly_error(request: Request, exc: StarletteHTTPException) -> Respo
 
 
 async def friendly_refusal(request: Request, exc: RequestValidationError) -> Response:
-    if not wants_page(request):
-        return await request_validation_exception_handler(request, exc)
     i18n.use(language_of(request))
+    if not wants_page(request):
+        return JSONResponse(validation_problem(exc.errors()), 422)
     return error_page(request, 422, _("a part of the address is not valid"))
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    """What no input should reach (the schema tests look for it): still the error model,
+    the traceback only in the server's log."""
+    log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+    i18n.use(language_of(request))
+    return JSONResponse(problem_of(StarletteHTTPException(500)), 500)
 
 
 async def api_viewer() -> HTMLResponse:

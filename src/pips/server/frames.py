@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 
 from pips.core.phrase import phrase
-from pips.i18n import reason
 from pips.server import messages
 from pips.server.accounts.identity import Identity
 from pips.server.limits import Limited, RateLimit
@@ -28,7 +27,7 @@ async def handle_frame(
     try:
         message = messages.parse(frame)
     except messages.ProtocolError as exc:
-        await client.send(messages.error(reason(exc)))
+        await client.send(messages.refused(exc, "invalid"))
         return False
     if isinstance(message, messages.PingMessage):
         await client.send(messages.pong())
@@ -36,21 +35,24 @@ async def handle_frame(
         try:
             may_chat(table, me)
             chat.hit(f"{table.id}/{me.user_id}/{me.guest}")
-        except (TableError, Limited) as exc:
-            await client.send(messages.error(reason(exc)))
+        except TableError as exc:
+            await client.send(messages.refused(exc, "forbidden"))
+            return False
+        except Limited as exc:
+            await client.send(messages.refused(exc, "too_many_requests"))
             return False
         await table.say(me.name, message.text)
     elif isinstance(message, messages.HintMessage):
         try:
             await client.send(await table.hint(table.seat_of(me)))
         except TableError as exc:
-            await client.send(messages.error(reason(exc)))
+            await client.send(messages.refused(exc, "conflict"))
     else:
         try:
             await table.submit_move(table.seat_of(me), message.move, message.moves_made)
         except TableError as exc:
             log.info("table %s: a move refused: %s", table.id, exc)
-            await client.send(messages.error(reason(exc)))
+            await client.send(messages.refused(exc, "conflict"))
         else:
             return True
     return False

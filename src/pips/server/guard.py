@@ -18,6 +18,8 @@ import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from pips.i18n import _, negotiate, speaking
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -74,7 +76,7 @@ class Guard:
             return
         declared = _content_length(scope)
         if declared is not None and declared > limit:
-            await _too_large(send_guarded, limit)
+            await _too_large(send_guarded, scope, limit)
             return
         # Read the body first (it is small by now), counting what actually arrives.
         chunks: list[bytes] = []
@@ -86,7 +88,7 @@ class Guard:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > limit:
-                await _too_large(send_guarded, limit)
+                await _too_large(send_guarded, scope, limit)
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):
@@ -104,18 +106,27 @@ class Guard:
         await self.app(scope, replay, send_guarded)
 
 
-def _content_length(scope: Scope) -> int | None:
+def _header(scope: Scope, wanted: bytes) -> str | None:
     for name, value in scope.get("headers", []):
-        if name == b"content-length":
-            try:
-                return int(value)
-            except ValueError:
-                return None
+        if name == wanted:
+            return bytes(value).decode("latin-1")
     return None
 
 
-async def _too_large(send: Send, limit: int) -> None:
-    body = json.dumps({"detail": f"the request body is over {limit} bytes"}).encode()
+def _content_length(scope: Scope) -> int | None:
+    value = _header(scope, b"content-length")
+    try:
+        return None if value is None else int(value)
+    except ValueError:
+        return None
+
+
+async def _too_large(send: Send, scope: Scope, limit: int) -> None:
+    # Before any route: the reader's language from the request's own header.
+    with speaking(negotiate(_header(scope, b"accept-language"))):
+        message = _("the request body is over {limit} bytes").format(limit=limit)
+    problem = {"code": "too_large", "message": message, "rule": None, "field": "body"}
+    body = json.dumps(problem, ensure_ascii=False).encode()
     await send(
         {
             "type": "http.response.start",

@@ -34,6 +34,7 @@ from typing_extensions import TypedDict
 
 from pips.core.phrase import phrase
 from pips.core.view import MoveEvent, event_to_json
+from pips.server.errors import Code, parts
 
 VERSION: Literal[1] = 1
 MAX_FRAME = 2048
@@ -91,7 +92,12 @@ _CLIENT: TypeAdapter[Incoming] = TypeAdapter(ClientMessage)
 
 
 class ProtocolError(ValueError):
-    """A frame that is not a valid client message; the text says why, in one line."""
+    """A frame that is not a valid client message; the text says why, in one line, and
+    ``field`` names the part at fault where one is."""
+
+    def __init__(self, message: object, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 def parse(frame: str | bytes) -> Incoming:
@@ -117,7 +123,7 @@ def parse(frame: str | bytes) -> Incoming:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "message"
-        raise ProtocolError(f"{where}: {first['msg']}") from None
+        raise ProtocolError(f"{where}: {first['msg']}", field=where) from None
 
 
 # -- server to client ---------------------------------------------------------------------
@@ -277,9 +283,16 @@ class Pong(TypedDict):
 
 @with_config(_STRICT)
 class Error(TypedDict):
+    """A refusal, to the sender only; nothing changed. The fields of the API's error
+    model (:class:`pips.server.errors.Problem`): a stable ``code``, the ``message`` in
+    the reader's language, the ``rule`` that refused and the ``field`` at fault."""
+
     v: Literal[1]
     type: Literal["error"]
+    code: Code
     message: str
+    rule: str | None
+    field: str | None
 
 
 ServerMessage = StateMessage | ChatLine | Hint | Pong | Error
@@ -299,8 +312,29 @@ def pong() -> Pong:
     return {"v": VERSION, "type": "pong"}
 
 
-def error(message: str) -> Error:
-    return {"v": VERSION, "type": "error", "message": message}
+def error(
+    message: str, code: Code = "invalid", rule: str | None = None, field: str | None = None
+) -> Error:
+    return {
+        "v": VERSION,
+        "type": "error",
+        "code": code,
+        "message": message,
+        "rule": rule,
+        "field": field,
+    }
+
+
+def refused(exc: BaseException, code: Code) -> Error:
+    """``exc`` (a table's, a limit's, a protocol's refusal) as an ``error`` message: a
+    broken rule as ``rule_broken`` with its id, else ``code``."""
+    words, rule, field = parts(exc)
+    return error(
+        str(words) if not isinstance(words, str) else words,
+        "rule_broken" if rule else code,
+        rule,
+        field,
+    )
 
 
 def asyncapi(version: str) -> dict[str, Any]:

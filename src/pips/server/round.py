@@ -40,7 +40,20 @@ hints: greedy, see :meth:`Round.timed_out_move`)."""
 
 
 class TableError(Exception):
-    """A request the table refuses; its text goes to that client only."""
+    """A request the table refuses; its text goes to that client only. ``rule``: the
+    SPEC id where a game's rule refused; ``field``: the part of the request at fault."""
+
+    def __init__(self, message: object, rule: str | None = None, field: str | None = None):
+        super().__init__(message)
+        self.rule = rule
+        self.field = field
+
+    @classmethod
+    def of(cls, exc: Exception, field: str | None = None) -> TableError:
+        """``exc`` (a rule's or an option's refusal) as the table's, keeping its rule."""
+        if isinstance(exc, RuleError):
+            return cls(exc.detail, exc.rule, field)
+        return cls(reason(exc), field=field)
 
 
 @dataclass
@@ -153,7 +166,7 @@ class Round:
             spec = find_game(game)
             chosen = spec.options_from_json(options)
         except (RuleError, TypeError) as exc:
-            raise TableError(reason(exc)) from None
+            raise TableError.of(exc, "options") from None
         if spec.dealt_by_hand(chosen):
             raise TableError(
                 phrase(
@@ -185,7 +198,7 @@ class Round:
                 try:
                     make_bot(name)
                 except RuleError as exc:
-                    raise TableError(reason(exc)) from None
+                    raise TableError.of(exc, f"seats.{number}.bot") from None
                 if name.startswith("external"):
                     raise TableError(phrase("external bots cannot sit at a server table"))
                 entrants.append(SeatHolder("bot", f"{name}-{number}", bot=name))

@@ -3,13 +3,14 @@ language of the person asking."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from fastapi import HTTPException, Request
+from fastapi import Request
 from fastapi.requests import HTTPConnection
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
@@ -20,6 +21,8 @@ from pips.games.registry import all_games
 from pips.i18n import _
 from pips.server import accounts
 from pips.server.accounts.identity import Identity
+from pips.server.accounts.tokens import Grant, Tokens
+from pips.server.errors import Refusal
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=HERE / "templates")
@@ -146,8 +149,90 @@ def accounts_of(request: HTTPConnection) -> accounts.Accounts:
 
 
 def who(request: HTTPConnection) -> Identity | None:
-    """Who is asking: an account, a guest, or nobody yet."""
+    """Who is asking: an account (signed in, or by its API token), a guest, or nobody
+    yet."""
+    grant = token_grant(request)
+    if grant is not None:
+        return grant.identity
     return accounts_of(request).identity(request.session)
+
+
+def token_grant(connection: HTTPConnection) -> Grant | None:
+    """The API token a request came with, if it came with one (checked by
+    :func:`use_token`)."""
+    grant: Grant | None = getattr(connection.state, "grant", None)
+    return grant
+
+
+TAG_SCOPES = {
+    "tables": "play",
+    "records": "play",
+    "results": "results",
+    "groups": "results",
+    "events": "results",
+    "players": "results",
+    "administration": "results",
+    "world list": "results",
+}
+"""The scope a token needs to change things, by the operation's tag (to read: ``read``;
+a websocket: ``play``)."""
+
+
+def scope_needed(connection: HTTPConnection) -> str | None:
+    """The scope a token needs for this request (``None``: no token may do it, such as a
+    page's form, which is a browser's)."""
+    if connection.scope["type"] == "websocket":
+        return "play"
+    if connection.scope.get("method") in ("GET", "HEAD"):
+        return "read"
+    route = connection.scope.get("route")
+    tags = list(getattr(route, "tags", None) or [])
+    return TAG_SCOPES.get(str(tags[0])) if tags else None
+
+
+async def use_token(connection: HTTPConnection) -> None:
+    """A request with ``Authorization: Bearer pips_...`` is the token's account, if the
+    token is live and has the scope the request needs; else it is refused (401 or 403)
+    whatever cookie it carries. A websocket learns of a refusal from
+    ``connection.state.refused`` (it answers with an error message, not a status)."""
+    header = connection.headers.get("authorization")
+    if header is None:
+        return
+    scheme, _space, token = header.partition(" ")
+    grant = None
+    if scheme.lower() == "bearer" and token.strip():
+        grant = await asyncio.to_thread(tokens_of(connection).grant, token.strip())
+    refused: Refusal | None = None
+    if grant is None:
+        refused = Refusal(
+            401,
+            _("the API token is unknown or revoked (Authorization: Bearer pips_...)"),
+            code="token_invalid",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    else:
+        needed = scope_needed(connection)
+        if needed not in grant.scopes:
+            refused = Refusal(
+                403,
+                _("this API token may not do that: it needs the scope {scope!r}").format(
+                    scope=needed
+                )
+                if needed
+                else _("an API token is for the API (/api/...), not for a page's forms"),
+                code="scope_missing",
+            )
+    if refused is None:
+        connection.state.grant = grant
+    elif connection.scope["type"] == "websocket":
+        connection.state.refused = refused
+    else:
+        raise refused
+
+
+def tokens_of(connection: HTTPConnection) -> Tokens:
+    tokens: Tokens = connection.app.state.tokens
+    return tokens
 
 
 async def use_language(connection: HTTPConnection) -> None:
@@ -206,9 +291,13 @@ STARLETTE_WORDS = {"Not Found", "Method Not Allowed", "Internal Server Error", "
 
 
 def check_csrf(request: Request, token: str | None) -> None:
+    """A browser's request must carry its session's CSRF token; a request with an API
+    token carries no cookie to ride on and needs none."""
+    if token_grant(request) is not None:
+        return
     expected = request.session.get("csrf")
     if not expected or token != expected:
-        raise HTTPException(403, _("missing or wrong CSRF token: reload the page"))
+        raise Refusal(403, _("missing or wrong CSRF token: reload the page"), code="csrf_failed")
 
 
 def viewer(request: HTTPConnection) -> int | None:
@@ -221,5 +310,5 @@ def account(request: Request) -> int:
     """The id of the signed-in account (not a guest), or 401."""
     me = who(request)
     if me is None or me.user_id is None:
-        raise HTTPException(401, _("sign in with an account first"))
+        raise Refusal(401, _("sign in with an account first"))
     return me.user_id

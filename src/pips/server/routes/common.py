@@ -8,12 +8,14 @@ from typing import Annotated, Any
 
 from fastapi import HTTPException, Path, Query, Request
 from fastapi.requests import HTTPConnection
+from pydantic import Field
 
-from pips.i18n import _, explain
+from pips.i18n import _
 from pips.results.entry import EntryError
 from pips.results.service import Results, ResultsError
 from pips.server.accounts.identity import Identity
 from pips.server.cluster import Cluster
+from pips.server.errors import refusal
 from pips.server.limits import Limited, Limits
 from pips.server.tables import Tables
 from pips.store.db import Database
@@ -22,11 +24,23 @@ MAX_ID = 2**31 - 1
 """The largest row id (a 32-bit ``INTEGER`` in PostgreSQL): a larger one is refused (422)
 before the database is asked."""
 RowId = Annotated[int, Path(ge=1, le=MAX_ID)]
+BodyRowId = Annotated[int, Field(ge=1, le=MAX_ID)]
+"""A row id in a request's body (a player's number), bounded as in a path."""
 Offset = Annotated[int, Query(ge=0, le=MAX_ID)]
 Count = Annotated[int, Query(ge=1, le=500)]
 PageNumber = Annotated[int, Query(ge=1, le=1_000_000)]
 Players = Annotated[int, Query(ge=1, le=20)]
 SetSize = Annotated[int | None, Query(ge=0, le=30)]
+
+CSV_BODY = {
+    "requestBody": {
+        "required": True,
+        "description": "The rows of a results file (UTF-8 or Windows-1252, ';' or ',').",
+        "content": {"text/csv": {"schema": {"type": "string"}}},
+    }
+}
+"""The body of an operation that reads a results CSV itself (documented, as FastAPI
+cannot see it)."""
 
 
 def results_of(request: HTTPConnection) -> Results:
@@ -66,7 +80,7 @@ def database_of(request: HTTPConnection) -> Database:
 
 def refused(exc: Exception) -> HTTPException:
     status = exc.status if isinstance(exc, ResultsError) else 422
-    return HTTPException(status, explain(exc))
+    return refusal(exc, status)
 
 
 async def run(function: Any, *args: Any, **kwargs: Any) -> Any:
@@ -91,7 +105,7 @@ async def room_for_a_table(request: Request, me: Identity) -> None:
     try:
         await limits.tables.take(address(request))
     except Limited as exc:
-        raise HTTPException(429, explain(exc), {"Retry-After": str(exc.retry_after)}) from None
+        raise refusal(exc, 429) from None
 
 
 def choices(data: Any, limit: int = 1000) -> tuple[list[str], dict[str, int]]:

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from pips.i18n import explain
 from pips.results.service import Filter, Results, ResultsError, month_of
+from pips.server.errors import refusals
 from pips.server.routes.common import refused, results_of, run
 from pips.server.web import account, check_csrf, page, viewer, who
 
@@ -41,7 +42,7 @@ async def list_groups(request: Request) -> list[dict[str, Any]]:
     return list(await run(results.groups.listing))
 
 
-@api.post("/api/groups", tags=["groups"], status_code=201)
+@api.post("/api/groups", tags=["groups"], status_code=201, responses=refusals(409))
 async def create_group(request: Request, body: GroupBody) -> dict[str, Any]:
     """Found a group; its founder is its first member and representative."""
     results = results_of(request)
@@ -50,13 +51,13 @@ async def create_group(request: Request, body: GroupBody) -> dict[str, Any]:
     return dict(await run(results.groups.create, actor, body.name))
 
 
-@api.get("/api/groups/{slug}", tags=["groups"])
+@api.get("/api/groups/{slug}", tags=["groups"], responses=refusals(404))
 async def get_group(request: Request, slug: str) -> dict[str, Any]:
     results = results_of(request)
     return dict(await run(results.groups.group, slug, viewer(request)))
 
 
-@api.post("/api/groups/{slug}/members", tags=["groups"])
+@api.post("/api/groups/{slug}/members", tags=["groups"], responses=refusals(404, 409))
 async def change_member(request: Request, slug: str, body: MemberBody) -> dict[str, Any]:
     """Invite an account (or accept one that asked to join), or with ``remove``
     remove a member, by account name: the representative only."""
@@ -68,7 +69,7 @@ async def change_member(request: Request, slug: str, body: MemberBody) -> dict[s
     )
 
 
-@api.post("/api/groups/{slug}/join", tags=["groups"])
+@api.post("/api/groups/{slug}/join", tags=["groups"], responses=refusals(404, 409))
 async def join_group(request: Request, slug: str, body: JoinBody) -> dict[str, Any]:
     """Accept the group's invitation or ask to join it (with ``leave``: leave it, or
     take the request back). An account is a member once both it and the
@@ -79,7 +80,7 @@ async def join_group(request: Request, slug: str, body: JoinBody) -> dict[str, A
     return dict(await run(results.groups.join, actor, slug, leave=body.leave))
 
 
-@api.post("/api/groups/{slug}/representative", tags=["groups"])
+@api.post("/api/groups/{slug}/representative", tags=["groups"], responses=refusals(404, 409))
 async def hand_on(request: Request, slug: str, body: MemberBody) -> dict[str, Any]:
     """Hand the representative's role to another member."""
     results = results_of(request)
@@ -88,7 +89,7 @@ async def hand_on(request: Request, slug: str, body: MemberBody) -> dict[str, An
     return dict(await run(results.groups.set_representative, actor, slug, body.name))
 
 
-@api.post("/api/groups/{slug}/approve", tags=["groups"])
+@api.post("/api/groups/{slug}/approve", tags=["groups"], responses=refusals(404, 409))
 async def approve_group(request: Request, slug: str, body: ApproveBody) -> dict[str, Any]:
     """Approve a group (or with ``approve`` false, withdraw the approval): an
     administrator only. An approved group's representative confirms its results."""
@@ -98,7 +99,7 @@ async def approve_group(request: Request, slug: str, body: ApproveBody) -> dict[
     return dict(await run(results.admin.approve_group, actor, slug, body.approve))
 
 
-@api.get("/api/groups/{slug}/players", tags=["groups"])
+@api.get("/api/groups/{slug}/players", tags=["groups"], responses=refusals(404))
 async def group_players(request: Request, slug: str) -> list[dict[str, Any]]:
     """The group's players, their accounts and waiting claims."""
     results = results_of(request)

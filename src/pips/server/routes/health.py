@@ -56,7 +56,31 @@ class Readiness:
         return self.problems
 
 
-@api.get("/readyz", tags=["health"])
+READINESS = {
+    "description": "Ready: the report, the same as when ready but with its problems.",
+    "content": {
+        "application/json": {
+            "schema": {
+                "type": "object",
+                "properties": {
+                    "ready": {"type": "boolean"},
+                    "node": {"type": "string"},
+                    "problems": {"type": "array", "items": {"type": "string"}},
+                },
+                "required": ["ready", "node", "problems"],
+            }
+        }
+    },
+}
+
+
+class MetricsText(Response):
+    """The Prometheus text format."""
+
+    media_type = "text/plain"
+
+
+@api.get("/readyz", tags=["health"], responses={200: READINESS, 503: READINESS})
 async def readyz(request: Request) -> JSONResponse:
     """The process can serve: the database answers, and with several processes it has
     joined the others (503 otherwise, so a load balancer sends it nobody yet)."""
@@ -95,7 +119,7 @@ def _ping(db: Database) -> None:
         connection.execute(text("SELECT 1"))
 
 
-@api.get("/metrics", tags=["health"])
+@api.get("/metrics", tags=["health"], response_class=MetricsText)
 async def metrics(request: Request) -> Response:
     """This process's metrics in the Prometheus text format."""
     found: Metrics = request.app.state.metrics

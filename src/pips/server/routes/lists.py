@@ -12,11 +12,12 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from pips.games.registry import find_game
-from pips.i18n import _, explain
+from pips.i18n import _
 from pips.results.entry import GAMES
 from pips.results.rating import NAME as RATING_NAME
 from pips.results.rating import worked_example
 from pips.results.service import month_of
+from pips.server.errors import PdfResponse, refusal, refusals
 from pips.server.routes.common import Count, Offset, PageNumber, Players, SetSize, results_of, run
 from pips.server.web import page
 
@@ -26,7 +27,7 @@ PAGE = 100
 api = APIRouter()
 
 
-@api.get("/api/lists/{game}", tags=["world list"])
+@api.get("/api/lists/{game}", tags=["world list"], responses=refusals(404))
 async def get_list(
     request: Request, game: str, month: str | None = None, offset: Offset = 0, limit: Count = PAGE
 ) -> dict[str, Any]:
@@ -40,13 +41,13 @@ async def get_list(
     return dict(shown)
 
 
-@api.get("/api/lists/{game}/months", tags=["world list"])
+@api.get("/api/lists/{game}/months", tags=["world list"], responses=refusals(404))
 async def list_months(request: Request, game: str) -> list[dict[str, Any]]:
     results = results_of(request)
     return list(await run(results.lists.months, game))
 
 
-@api.get("/api/lists/{game}/players/{player}", tags=["world list"])
+@api.get("/api/lists/{game}/players/{player}", tags=["world list"], responses=refusals(404))
 async def rating_history(request: Request, game: str, player: str) -> list[dict[str, Any]]:
     """A player's place and rating in every published list of the game (``player``:
     the player's id, or a name only one player has)."""
@@ -55,7 +56,7 @@ async def rating_history(request: Request, game: str, player: str) -> list[dict[
     return list(await run(results.lists.player_history, game, player_id))
 
 
-@api.get("/api/lists/{game}/{month}/games.json", tags=["world list"])
+@api.get("/api/lists/{game}/{month}/games.json", tags=["world list"], responses=refusals(404))
 async def list_inputs(request: Request, game: str, month: str) -> dict[str, Any]:
     """What a published list was computed from: its games in order (teams of player
     numbers, places, each update's weight) and its rows, to compute it again with
@@ -65,7 +66,7 @@ async def list_inputs(request: Request, game: str, month: str) -> dict[str, Any]
     return dict(await run(results_of(request).lists.inputs, game, month))
 
 
-@api.get("/api/lists/{game}/waiting", tags=["world list"])
+@api.get("/api/lists/{game}/waiting", tags=["world list"], responses=refusals(404))
 async def waiting(request: Request, game: str, month: str) -> list[str]:
     """Why a month has no list of a game, in words."""
     results = results_of(request)
@@ -89,7 +90,7 @@ async def _player(request: Request, player: str) -> tuple[str, int]:
     return str(named[0]["name"]), int(named[0]["id"])
 
 
-@api.get("/sheet.pdf", tags=["score sheets"])
+@api.get("/sheet.pdf", tags=["score sheets"], response_class=PdfResponse)
 async def sheet_pdf(
     game: str = GAMES[0],
     players: Players = 4,
@@ -119,7 +120,7 @@ async def sheet_pdf(
             group=group[:60],
         )
     except (SheetError, ValueError) as exc:
-        raise HTTPException(422, explain(exc)) from None
+        raise refusal(exc, 422) from None
     headers = {"Content-Disposition": f'inline; filename="pips-{game}-sheet.pdf"'}
     return Response(pdf, media_type="application/pdf", headers=headers)
 

@@ -19,6 +19,7 @@ from pips.core.phrase import N_
 from pips.games.registry import find_game
 from pips.i18n import _, explain
 from pips.server import accounts
+from pips.server.errors import refusal
 from pips.server.routes.common import address, cluster_of, room_for_a_table, tables_of
 from pips.server.tables import TableError
 from pips.server.web import accounts_of, check_csrf, language_of, page, who
@@ -182,7 +183,7 @@ async def play_now(
     try:
         made = await tables.create(spec.name, options, seats, me)
     except TableError as exc:
-        raise HTTPException(422, explain(exc)) from None
+        raise refusal(exc, 422) from None
     await made.start_if_ready()
     return RedirectResponse(f"/t/{made.id}", status_code=303)
 

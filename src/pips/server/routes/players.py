@@ -14,15 +14,16 @@ from pydantic import BaseModel
 from pips.core.phrase import phrase
 from pips.i18n import _, explain
 from pips.results.service import Filter, ResultsError
-from pips.server.routes.common import RowId, results_of, run
+from pips.server.errors import refusals
+from pips.server.routes.common import BodyRowId, RowId, results_of, run
 from pips.server.web import account, check_csrf, page, viewer, who
 
 api = APIRouter()
 
 
 class MergeBody(BaseModel):
-    player: int
-    into: int
+    player: BodyRowId
+    into: BodyRowId
 
 
 @api.get("/api/players", tags=["players"])
@@ -32,13 +33,13 @@ async def find_players(request: Request, name: str) -> list[dict[str, Any]]:
     return list(await run(results.players.named, name[:40]))
 
 
-@api.get("/api/players/{player_id}", tags=["players"])
+@api.get("/api/players/{player_id}", tags=["players"], responses=refusals(404))
 async def get_player(request: Request, player_id: RowId) -> dict[str, Any]:
     results = results_of(request)
     return dict(await run(results.players.player, player_id))
 
 
-@api.post("/api/players/{player_id}/claim", tags=["players"])
+@api.post("/api/players/{player_id}/claim", tags=["players"], responses=refusals(404, 409))
 async def claim_player(request: Request, player_id: RowId) -> dict[str, Any]:
     """Ask to be this player (the signed-in account); the group's representative or
     an administrator decides."""
@@ -48,7 +49,9 @@ async def claim_player(request: Request, player_id: RowId) -> dict[str, Any]:
     return dict(await run(results.claims.claim, actor, player_id))
 
 
-@api.post("/api/players/{player_id}/claim/{decision}", tags=["players"])
+@api.post(
+    "/api/players/{player_id}/claim/{decision}", tags=["players"], responses=refusals(404, 409)
+)
 async def decide_claim(
     request: Request,
     player_id: RowId,
@@ -63,7 +66,7 @@ async def decide_claim(
     return dict(await run(results.claims.decide, actor, player_id, decision == "approve", claimant))
 
 
-@api.post("/api/players/merge", tags=["players"])
+@api.post("/api/players/merge", tags=["players"], responses=refusals(404, 409))
 async def merge_players(request: Request, body: MergeBody) -> dict[str, Any]:
     """Merge ``player`` into ``into`` (an administrator)."""
     results = results_of(request)

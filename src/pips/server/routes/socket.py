@@ -14,9 +14,10 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from pips.core.phrase import phrase
-from pips.i18n import LANGUAGES, SOURCE, reason, speaking, translated
+from pips.i18n import LANGUAGES, SOURCE, speaking, translated
 from pips.server import messages
 from pips.server.accounts.identity import Identity
+from pips.server.errors import Refusal
 from pips.server.limits import Limited
 from pips.server.routes.common import address, cluster_of, limits_of
 from pips.server.web import language_of, who
@@ -69,6 +70,14 @@ async def socket(websocket: WebSocket, table_id: str, invite: str = "", lang: st
     await websocket.accept()
     # The page says the language it is in; other clients get the usual choice.
     client = WebClient(websocket, lang if lang in LANGUAGES else language_of(websocket))
+    token_refused: Refusal | None = getattr(websocket.state, "refused", None)
+    if token_refused is not None:
+        # A bearer token that is unknown, revoked or without the scope "play".
+        await client.send(
+            messages.error(str(token_refused.detail), token_refused.code)  # type: ignore[arg-type]
+        )
+        await websocket.close(code=4000 + token_refused.status_code)
+        return
     found = who(websocket)
     me = found or Identity()
     sockets = limits_of(websocket).sockets
@@ -76,7 +85,7 @@ async def socket(websocket: WebSocket, table_id: str, invite: str = "", lang: st
     try:
         await sockets.open(here, anonymous)
     except Limited as exc:
-        await client.send(messages.error(reason(exc)))
+        await client.send(messages.refused(exc, "too_many_requests"))
         await websocket.close(code=4429)
         return
     try:
@@ -91,7 +100,7 @@ async def _serve(
     # The table may live in another server process: the cluster forwards to it.
     link = await cluster_of(websocket).connect(table_id, client, me, invite)
     if link is None:
-        await client.send(messages.error(phrase("no such table")))
+        await client.send(messages.error(phrase("no such table"), "not_found"))
         await websocket.close(code=4404)
         return
     allowance, last = RATE, time.monotonic()
@@ -105,7 +114,9 @@ async def _serve(
             allowance = min(RATE, allowance + (moment - last) * RATE + link.paced())
             last = moment
             if allowance < 1:
-                await client.send(messages.error(phrase("too many messages: slow down")))
+                await client.send(
+                    messages.error(phrase("too many messages: slow down"), "too_many_requests")
+                )
                 if allowance < -RATE:
                     await websocket.close(code=4429)
                     return

@@ -15,9 +15,10 @@ from pips.core.errors import RuleError
 from pips.core.view import event_to_json
 from pips.display import describe_event, replay_positions
 from pips.games.registry import find_game
-from pips.i18n import _, explain, say
+from pips.i18n import _, say
 from pips.server import accounts, messages
 from pips.server.analyses import Analyses
+from pips.server.errors import SvgResponse, refusal, refusals
 
 if TYPE_CHECKING:
     from pips.bots.analysis import Analysis
@@ -78,7 +79,7 @@ async def list_tables(request: Request) -> list[dict[str, Any]]:
     return playing
 
 
-@api.get("/api/tables/{table_id}", tags=["tables"])
+@api.get("/api/tables/{table_id}", tags=["tables"], responses=refusals(404))
 async def get_table(request: Request, table_id: str, invite: str = "") -> dict[str, Any]:
     """One table as a spectator sees it (a private one: with ``?invite=``)."""
     return (await look(request, table_id, invite)).state
@@ -127,7 +128,7 @@ async def check_options(game: str, body: Choice) -> dict[str, Any]:
     return {"ok": True, "brief": say(spec.in_brief(options)), "players": options.players}
 
 
-@api.post("/api/tables", tags=["tables"], status_code=201)
+@api.post("/api/tables", tags=["tables"], status_code=201, responses=refusals(429))
 async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
     """Create a table; the caller (signed in or a guest) takes the seat marked ``me``.
     Needs the ``X-CSRF-Token`` header of the session."""
@@ -148,12 +149,12 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
             seed=body.seed,
         )
     except TableError as exc:
-        raise HTTPException(422, explain(exc)) from None
+        raise refusal(exc, 422) from None
     await table.start_if_ready()
     return {"id": table.id, "invite": table.invite, "url": f"/t/{table.id}"}
 
 
-@api.post("/api/tables/{table_id}/join", tags=["tables"])
+@api.post("/api/tables/{table_id}/join", tags=["tables"], responses=refusals(404, 409))
 async def join_table(request: Request, table_id: str, invite: str = "") -> dict[str, Any]:
     """Take an open seat."""
     check_csrf(request, request.headers.get("x-csrf-token"))
@@ -165,10 +166,10 @@ async def join_table(request: Request, table_id: str, invite: str = "") -> dict[
     except LookupError:
         raise HTTPException(404, _("no such table")) from None
     except TableError as exc:
-        raise HTTPException(409, explain(exc)) from None
+        raise refusal(exc, 409) from None
 
 
-@api.post("/api/tables/{table_id}/rematch", tags=["tables"])
+@api.post("/api/tables/{table_id}/rematch", tags=["tables"], responses=refusals(404, 409, 429))
 async def rematch(request: Request, table_id: str) -> dict[str, Any]:
     """A rematch of a finished table, for anyone who played at it: the first to ask
     makes it (the same game, options, bots and privacy; their own seat taken, every
@@ -186,7 +187,7 @@ async def rematch(request: Request, table_id: str) -> dict[str, Any]:
     except LookupError:
         raise HTTPException(404, _("no such table")) from None
     except TableError as exc:
-        raise HTTPException(409, explain(exc)) from None
+        raise refusal(exc, 409) from None
     seated = made
     if made:
         await tables.live[fresh].start_if_ready()
@@ -207,7 +208,7 @@ async def finished_record(request: Request, table_id: str) -> dict[str, Any]:
     return data
 
 
-@api.get("/api/records/{table_id}", tags=["records"])
+@api.get("/api/records/{table_id}", tags=["records"], responses=refusals(404))
 async def get_record(request: Request, table_id: str) -> JSONResponse:
     """The finished game as ``pips.record/1`` (a download)."""
     data = await finished_record(request, table_id)
@@ -215,7 +216,7 @@ async def get_record(request: Request, table_id: str) -> JSONResponse:
     return JSONResponse(data, headers=headers)
 
 
-@api.get("/api/records/{table_id}/positions", tags=["records"])
+@api.get("/api/records/{table_id}/positions", tags=["records"], responses=refusals(404))
 async def positions(request: Request, table_id: str) -> list[dict[str, Any]]:
     """Every position of a finished game, for stepping through it: the public view,
     every hand face up, the move that led there and the move in words."""
@@ -235,14 +236,19 @@ async def positions(request: Request, table_id: str) -> list[dict[str, Any]]:
     ]
 
 
-@api.get("/api/records/{table_id}/analysis", tags=["records"])
+@api.get("/api/records/{table_id}/analysis", tags=["records"], responses=refusals(404, 429))
 async def analysis(request: Request, table_id: str) -> dict[str, Any]:
     """Every decision of a finished game valued by the search from the deciding seat's
     view only (docs/bots.md, ``pips analyse``); made once per game, then kept."""
     return (await analysed(request, table_id)).to_json()
 
 
-@api.get("/api/records/{table_id}/analysis.svg", tags=["records"])
+@api.get(
+    "/api/records/{table_id}/analysis.svg",
+    tags=["records"],
+    responses=refusals(404, 429),
+    response_class=SvgResponse,
+)
 async def analysis_plot(request: Request, table_id: str) -> Response:
     """Each seat's expected result at its decisions, hand by hand, as a picture."""
     found = await analysed(request, table_id)
@@ -259,12 +265,12 @@ async def analysed(request: Request, table_id: str) -> Analysis:
         try:
             await limits_of(request).analyses.take(address(request))
         except Limited as exc:
-            raise HTTPException(429, explain(exc), {"Retry-After": str(exc.retry_after)}) from None
+            raise refusal(exc, 429) from None
 
     return await analyses.of(table_id, lambda: finished_record(request, table_id), starting)
 
 
-@api.post("/api/records/{table_id}/publish", tags=["records"])
+@api.post("/api/records/{table_id}/publish", tags=["records"], responses=refusals(404))
 async def publish_record(request: Request, table_id: str) -> dict[str, Any]:
     """A person who played at a finished private table asks to publish it: its record,
     replay and result become public once every person who played there asked."""
@@ -275,11 +281,11 @@ async def publish_record(request: Request, table_id: str) -> dict[str, Any]:
     try:
         public = await tables_of(request).repository.publish(table_id, me)
     except TableError as exc:
-        raise HTTPException(404, explain(exc)) from None
+        raise refusal(exc, 404) from None
     return {"id": table_id, "public": public}
 
 
-@api.get("/api/players/{name}/history", tags=["players"])
+@api.get("/api/players/{name}/history", tags=["players"], responses=refusals(404))
 async def history(request: Request, name: str) -> list[dict[str, Any]]:
     """The finished games of an account, newest first."""
     finished = await tables_of(request).repository.finished_games(name, who(request))

@@ -556,7 +556,7 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
   async function rematch() {
     const response = await fetch(`/api/tables/${tableId}/rematch`, { method: "POST", headers: { "X-CSRF-Token": csrf } });
     const data = await response.json();
-    if (response.ok) location.href = data.url; else say(data.detail, "error");
+    if (response.ok) location.href = data.url; else say(data.message, "error");
   }
 
   // -- controls -------------------------------------------------------------------------
@@ -600,7 +600,7 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
   $("join").addEventListener("click", async () => {
     const response = await fetch(`/api/tables/${tableId}/join?invite=${encodeURIComponent(invite)}`, { method: "POST", headers: { "X-CSRF-Token": csrf } });
     const data = await response.json();
-    if (!response.ok) return say(data.detail, "error");
+    if (!response.ok) return say(data.message, "error");
     rejoining = true;
     socket.close();  // reconnect as the new seat
   });

@@ -103,9 +103,8 @@
     const response = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body) });
     const answer = await response.json();
     if (!response.ok) {
-      const detail = typeof answer.detail === "string" ? answer.detail : t("the table could not be created");
-      const rule = /^([A-Z§][\w.-]*): /.exec(detail);
-      return showError(rule ? detail.slice(rule[0].length) : detail, rule ? rule[1] : null);
+      // The API's error model: the message in the reader's language, the rule apart.
+      return showError(answer.message || t("the table could not be created"), answer.rule || null);
     }
     location.href = answer.url + (body.private ? `?invite=${answer.invite}` : "");
   });

@@ -31,7 +31,7 @@ const SIZE_WORDS = { inaccuracy: t("inaccuracy"), mistake: t("mistake"), blunder
     line.textContent = t("analysing every decision… (up to a minute for a long match)");
     const answer = await fetch(`/api/records/${id}/analysis`);
     const data = await answer.json();
-    if (!answer.ok) { line.textContent = data.detail || t("the analysis could not be made"); button.disabled = false; return; }
+    if (!answer.ok) { line.textContent = data.message || t("the analysis could not be made"); button.disabled = false; return; }
     analysis = data;
     const body = document.querySelector("#analysis-summary tbody");
     body.replaceChildren();

@@ -17,6 +17,7 @@ from pips.store.models.base import Base, now
 from pips.store.models.events import Event, EventPlayer, EventRound, EventScore, EventTable
 from pips.store.models.lists import PublishedListError, WorldList, WorldListResult, WorldListRow
 from pips.store.models.play import (
+    ApiToken,
     ChatLine,
     GameTable,
     MoveRow,
@@ -38,6 +39,7 @@ from pips.store.models.results import (
 )
 
 __all__ = [
+    "ApiToken",
     "Base",
     "ChatLine",
     "Event",

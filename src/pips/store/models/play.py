@@ -100,6 +100,29 @@ class GameTable(Base):
     )
 
 
+class ApiToken(Base):
+    """A personal API token: a script's or a bot's way in as its account, without a
+    browser's cookie and CSRF token (``Authorization: Bearer pips_...``). Shown once when
+    made; only its SHA-256 is kept, so a copy of the database holds no usable token.
+    ``scopes`` (space-separated, :data:`pips.server.accounts.tokens.SCOPES`) narrow what
+    it may do; the account's own permissions still decide the rest."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    label: Mapped[str] = mapped_column(String(60))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    shown: Mapped[str] = mapped_column(String(16))
+    """The token's first characters (``pips_AbC1``): enough to tell tokens apart in a
+    list, far too few to use."""
+    scopes: Mapped[str] = mapped_column(String(60))
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    used_at: Mapped[datetime | None] = mapped_column(nullable=True)
+    """When the token was last used (kept to the minute)."""
+    revoked_at: Mapped[datetime | None] = mapped_column(nullable=True)
+
+
 class SignInFailure(Base):
     """Wrong passwords in a row for a name (folded), whoever holds it or not, from one
     address (``address``: a digest of it), or from every address together (``*``):

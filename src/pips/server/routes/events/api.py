@@ -8,7 +8,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 
 from pips.i18n import say
-from pips.server.routes.common import limits_of, results_of, run
+from pips.server.errors import refusals
+from pips.server.routes.common import CSV_BODY, limits_of, results_of, run
 from pips.server.routes.events.common import (
     CheckInBody,
     DrawBody,
@@ -35,10 +36,10 @@ api = APIRouter()
 
 @api.get("/api/events", tags=["events"])
 async def list_events(request: Request) -> list[dict[str, Any]]:
-    return list(await run(results_of(request).events))
+    return list(await run(results_of(request).events.listing))
 
 
-@api.post("/api/events", tags=["events"], status_code=201)
+@api.post("/api/events", tags=["events"], status_code=201, responses=refusals(404, 409, 429))
 async def create_event(request: Request, body: NewEvent) -> dict[str, Any]:
     """Create an event: a group's representative (for the group) or an administrator."""
     check_csrf(request, request.headers.get("x-csrf-token"))
@@ -47,13 +48,13 @@ async def create_event(request: Request, body: NewEvent) -> dict[str, Any]:
     return dict(await run(create_event_of, results_of(request), actor, body))
 
 
-@api.get("/api/events/{key}", tags=["events"])
+@api.get("/api/events/{key}", tags=["events"], responses=refusals(404))
 async def get_event(request: Request, key: Key) -> dict[str, Any]:
     """The event: players, rounds, tables with results, standings."""
     return dict(await run(results_of(request).events.event, key, viewer(request)))
 
 
-@api.post("/api/events/{key}/players", tags=["events"])
+@api.post("/api/events/{key}/players", tags=["events"], responses=refusals(404, 409))
 async def add_players(request: Request, key: Key, body: NewPlayers) -> dict[str, Any]:
     """Add players; after the first draw they are late arrivals (from the next round)."""
     check_csrf(request, request.headers.get("x-csrf-token"))
@@ -73,7 +74,9 @@ async def add_players(request: Request, key: Key, body: NewPlayers) -> dict[str,
     )
 
 
-@api.post("/api/events/{key}/players/{player}/withdraw", tags=["events"])
+@api.post(
+    "/api/events/{key}/players/{player}/withdraw", tags=["events"], responses=refusals(404, 409)
+)
 async def withdraw(request: Request, key: Key, player: PlayerId) -> dict[str, Any]:
     """A player withdraws: not drawn from the next round on."""
     check_csrf(request, request.headers.get("x-csrf-token"))
@@ -81,7 +84,9 @@ async def withdraw(request: Request, key: Key, player: PlayerId) -> dict[str, An
     return dict(await run(results_of(request).events.withdraw_player, actor, key, player))
 
 
-@api.post("/api/events/{key}/rounds", tags=["events"], status_code=201)
+@api.post(
+    "/api/events/{key}/rounds", tags=["events"], status_code=201, responses=refusals(404, 409)
+)
 async def draw_round(request: Request, key: Key, body: DrawBody | None = None) -> dict[str, Any]:
     """Draw the next round (the one before must be over): by lot or by the standings
     (``method``), with a ``set`` for its tables, or the ``final`` table."""
@@ -100,7 +105,7 @@ async def draw_round(request: Request, key: Key, body: DrawBody | None = None) -
     )
 
 
-@api.post("/api/events/{key}/seeds", tags=["events"])
+@api.post("/api/events/{key}/seeds", tags=["events"], responses=refusals(404, 409))
 async def seed_players(request: Request, key: Key, body: SeedsBody) -> dict[str, Any]:
     """Seed the players before the first round (the top seeds sit apart)."""
     check_csrf(request, request.headers.get("x-csrf-token"))
@@ -108,7 +113,9 @@ async def seed_players(request: Request, key: Key, body: SeedsBody) -> dict[str,
     return dict(await run(results_of(request).events.seed, actor, key, body.order))
 
 
-@api.post("/api/events/{key}/players/{player}/check-in", tags=["events"])
+@api.post(
+    "/api/events/{key}/players/{player}/check-in", tags=["events"], responses=refusals(404, 409)
+)
 async def check_in(
     request: Request, key: Key, player: PlayerId, body: CheckInBody | None = None
 ) -> dict[str, Any]:
@@ -119,7 +126,11 @@ async def check_in(
     return dict(await run(results_of(request).events.check_in, actor, key, player, present))
 
 
-@api.post("/api/events/{key}/rounds/{number}/tables/{table}/set", tags=["events"])
+@api.post(
+    "/api/events/{key}/rounds/{number}/tables/{table}/set",
+    tags=["events"],
+    responses=refusals(404, 409),
+)
 async def table_set(
     request: Request, key: Key, number: RoundNumber, table: TableNumber, body: TableSetBody
 ) -> dict[str, Any]:
@@ -131,7 +142,7 @@ async def table_set(
     )
 
 
-@api.post("/api/events/{key}/rounds/{number}/redraw", tags=["events"])
+@api.post("/api/events/{key}/rounds/{number}/redraw", tags=["events"], responses=refusals(404, 409))
 async def redraw_round(request: Request, key: Key, number: RoundNumber) -> dict[str, Any]:
     """Draw the last round again while none of its tables has begun."""
     check_csrf(request, request.headers.get("x-csrf-token"))
@@ -139,7 +150,7 @@ async def redraw_round(request: Request, key: Key, number: RoundNumber) -> dict[
     return dict(await run(results_of(request).rounds.redraw, actor, key, number))
 
 
-@api.post("/api/events/{key}/rounds/{number}/start", tags=["events"])
+@api.post("/api/events/{key}/rounds/{number}/start", tags=["events"], responses=refusals(404, 409))
 async def start_round(
     request: Request, key: Key, number: RoundNumber, body: StartBody | None = None
 ) -> dict[str, Any]:
@@ -149,7 +160,11 @@ async def start_round(
     return await start_online_round(request, actor, key, number, body.absent if body else [])
 
 
-@api.post("/api/events/{key}/rounds/{number}/tables/{table}", tags=["events"])
+@api.post(
+    "/api/events/{key}/rounds/{number}/tables/{table}",
+    tags=["events"],
+    responses=refusals(404, 409),
+)
 async def enter_table(
     request: Request, key: Key, number: RoundNumber, table: TableNumber, body: TableResultBody
 ) -> dict[str, Any]:
@@ -169,7 +184,11 @@ async def enter_table(
     )
 
 
-@api.post("/api/events/{key}/rounds/{number}/tables/{table}/check", tags=["events"])
+@api.post(
+    "/api/events/{key}/rounds/{number}/tables/{table}/check",
+    tags=["events"],
+    responses=refusals(404, 409),
+)
 async def check_table(
     request: Request, key: Key, number: RoundNumber, table: TableNumber, body: TableResultBody
 ) -> dict[str, Any]:
@@ -190,7 +209,9 @@ async def check_table(
     return {**review, "warnings": [say(w) for w in review["warnings"]]}
 
 
-@api.get("/api/events/{key}/rounds/{number}/tables/{table}", tags=["events"])
+@api.get(
+    "/api/events/{key}/rounds/{number}/tables/{table}", tags=["events"], responses=refusals(404)
+)
 async def table_history(
     request: Request, key: Key, number: RoundNumber, table: TableNumber
 ) -> list[dict[str, Any]]:
@@ -198,7 +219,12 @@ async def table_history(
     return list(await run(results_of(request).scores.history, key, number, table))
 
 
-@api.post("/api/events/{key}/rounds/{number}/csv", tags=["events"])
+@api.post(
+    "/api/events/{key}/rounds/{number}/csv",
+    tags=["events"],
+    responses=refusals(404, 409),
+    openapi_extra=CSV_BODY,
+)
 async def enter_round_csv(
     request: Request,
     key: Key,
@@ -223,7 +249,7 @@ async def enter_round_csv(
     return dict(done)
 
 
-@api.post("/api/events/{key}/close", tags=["events"])
+@api.post("/api/events/{key}/close", tags=["events"], responses=refusals(404, 409))
 async def close_event(request: Request, key: Key) -> dict[str, Any]:
     """Close the event: its games become results for the world list."""
     check_csrf(request, request.headers.get("x-csrf-token"))

@@ -12,15 +12,16 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from pips.core.names import name_key
 from pips.games.registry import find_game
-from pips.i18n import _, explain, ngettext, say
+from pips.i18n import _, ngettext, say
 from pips.results.entry import NAME_LENGTH, EntryError, Line
 from pips.results.entry_formats import decode_csv, parse_date, parse_flag, parse_int, read_csv
 from pips.results.service import Results, ResultsError, slugify
 from pips.results.standings import TIEBREAKS
 from pips.server.accounts.identity import Identity
+from pips.server.errors import refusal
 from pips.server.limits import Limited
 from pips.server.round import SeatHolder
-from pips.server.routes.common import limits_of, refused, results_of, run, tables_of
+from pips.server.routes.common import BodyRowId, limits_of, refused, results_of, run, tables_of
 from pips.server.tables import TableError
 from pips.server.web import account, check_csrf, page, viewer, who
 
@@ -106,7 +107,7 @@ class NewPlayers(BaseModel):
     names: list[Name] = Field([], max_length=MAX_NAMES)
     pairs: list[list[Name]] = Field([], max_length=MAX_NAMES // 2)
     new_players: list[Name] = Field([], max_length=MAX_NAMES)
-    known_players: dict[Name, int] = Field({}, max_length=MAX_NAMES)
+    known_players: dict[Name, BodyRowId] = Field({}, max_length=MAX_NAMES)
     """Names given the known player meant (their number, from the question)."""
     clubs: dict[Name, Annotated[str, StringConstraints(max_length=80)]] = Field(
         {}, max_length=MAX_NAMES
@@ -186,7 +187,7 @@ async def count_new_event(request: Request, actor: int) -> None:
     try:
         await limits_of(request).events.take(str(actor))
     except Limited as exc:
-        raise HTTPException(429, explain(exc), {"Retry-After": str(exc.retry_after)}) from None
+        raise refusal(exc, 429) from None
 
 
 def create_event_of(results: Results, actor: int, body: NewEvent) -> dict[str, Any]:
@@ -364,7 +365,7 @@ async def start_online_round(
         done = await run(results.rounds.started_online, key, number, made)
     except (TableError, ResultsError) as exc:
         await run(results.rounds.failed_online, key, number)
-        raise HTTPException(422, explain(exc)) from None
+        raise refusal(exc, 422) from None
     for table_id in made.values():
         await tables.live[table_id].start_if_ready()
     return dict(done)

@@ -13,6 +13,7 @@ from pips.core.phrase import N_
 from pips.games.registry import find_game
 from pips.i18n import _, numeric_date
 from pips.results.standings import Scoring, standings_csv
+from pips.server.errors import CsvResponse, PdfResponse, refusals
 from pips.server.routes.common import refused, results_of, run
 from pips.server.routes.events.common import (
     Key,
@@ -23,7 +24,12 @@ from pips.server.routes.events.common import (
 api = APIRouter()
 
 
-@api.get("/events/{key}/standings.csv", tags=["events"])
+@api.get(
+    "/events/{key}/standings.csv",
+    tags=["events"],
+    responses=refusals(404),
+    response_class=CsvResponse,
+)
 async def standings_as_csv(request: Request, key: Key) -> Response:
     """The standings so far as CSV."""
     shown, lines = await run(results_of(request).events.event_standings, key)
@@ -31,7 +37,12 @@ async def standings_as_csv(request: Request, key: Key) -> Response:
     return Response(standings_csv(lines), media_type="text/csv", headers=headers)
 
 
-@api.get("/events/{key}/standings.pdf", tags=["events"])
+@api.get(
+    "/events/{key}/standings.pdf",
+    tags=["events"],
+    responses=refusals(404),
+    response_class=PdfResponse,
+)
 async def standings_as_pdf(request: Request, key: Key) -> Response:
     """The standings so far on paper."""
     from pips.results.listings import standings_sheet  # reportlab loads when paper is asked for
@@ -47,7 +58,12 @@ async def standings_as_pdf(request: Request, key: Key) -> Response:
     return Response(pdf, media_type="application/pdf", headers=headers)
 
 
-@api.get("/events/{key}/check-in.pdf", tags=["events"])
+@api.get(
+    "/events/{key}/check-in.pdf",
+    tags=["events"],
+    responses=refusals(404),
+    response_class=PdfResponse,
+)
 async def check_in_pdf(request: Request, key: Key) -> Response:
     """The check-in list on paper: every player, alphabetically, with a box to tick."""
     from pips.results.listings import check_in_sheet
@@ -69,7 +85,12 @@ async def check_in_pdf(request: Request, key: Key) -> Response:
     return Response(pdf, media_type="application/pdf", headers=headers)
 
 
-@api.get("/events/{key}/rounds/{number}/sheets.pdf", tags=["events"])
+@api.get(
+    "/events/{key}/rounds/{number}/sheets.pdf",
+    tags=["events"],
+    responses=refusals(404),
+    response_class=PdfResponse,
+)
 async def round_sheets_pdf(request: Request, key: Key, number: RoundNumber) -> Response:
     """A round on paper: per table a card and its pre-filled score sheet."""
     from pips.results.sheet import SheetError, round_sheets

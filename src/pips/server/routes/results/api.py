@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from pips.i18n import explain, say
+from pips.i18n import say
 from pips.results.service import Filter
+from pips.server.errors import CsvResponse, refusal, refusals
 from pips.server.limits import Limited
 from pips.server.routes.common import (
+    CSV_BODY,
     Count,
     Offset,
     RowId,
@@ -33,7 +35,7 @@ from pips.server.web import account, check_csrf, viewer, who
 api = APIRouter()
 
 
-@api.post("/api/results/check", tags=["results"])
+@api.post("/api/results/check", tags=["results"], responses=refusals(404, 409, 429))
 async def check_results(request: Request, body: ResultsBatch) -> list[dict[str, Any]]:
     """Check results without saving them: each one's final scores and places. Open to
     anyone, so it is rate-limited per address and checked one batch at a time."""
@@ -42,7 +44,7 @@ async def check_results(request: Request, body: ResultsBatch) -> list[dict[str, 
     try:
         await limits.checks.take(address(request))
     except Limited as exc:
-        raise HTTPException(429, explain(exc), {"Retry-After": str(exc.retry_after)}) from None
+        raise refusal(exc, 429) from None
     async with limits.checking:
         checked = await asyncio.to_thread(checked_all, results, body.results)
     await run(results.entries.duplicates, checked)
@@ -64,7 +66,7 @@ async def check_results(request: Request, body: ResultsBatch) -> list[dict[str, 
     return [preview(c, new) for c in checked]
 
 
-@api.post("/api/results", tags=["results"], status_code=201)
+@api.post("/api/results", tags=["results"], status_code=201, responses=refusals(404, 409))
 async def enter_results(request: Request, body: ResultsBatch) -> dict[str, Any]:
     """Enter finished games (all or none). Needs an account and ``X-CSRF-Token``."""
     results = results_of(request)
@@ -85,7 +87,13 @@ async def enter_results(request: Request, body: ResultsBatch) -> dict[str, Any]:
     return {"ids": ids, "urls": [f"/results/{i}" for i in ids], "new_players": entered.new_players}
 
 
-@api.post("/api/results/csv", tags=["results"], status_code=201)
+@api.post(
+    "/api/results/csv",
+    tags=["results"],
+    status_code=201,
+    responses=refusals(404, 409),
+    openapi_extra=CSV_BODY,
+)
 async def enter_csv(
     request: Request, group: str | None = None, new_players: str = ""
 ) -> dict[str, Any]:
@@ -100,7 +108,7 @@ async def enter_csv(
     return {"ids": entered.ids, "new_players": entered.new_players}
 
 
-@api.get("/api/results", tags=["results"])
+@api.get("/api/results", tags=["results"], responses=refusals(404))
 async def list_results(
     request: Request,
     group: str | None = None,
@@ -121,7 +129,9 @@ async def list_results(
     return {"total": total, "results": rows}
 
 
-@api.get("/api/results/export.csv", tags=["results"])
+@api.get(
+    "/api/results/export.csv", tags=["results"], responses=refusals(404), response_class=CsvResponse
+)
 async def export_csv(request: Request, month: str, group: str | None = None) -> Response:
     """A month's counted results in the federation's fields (SPEC F-25)."""
     results = results_of(request)
@@ -142,13 +152,13 @@ async def waiting_results(request: Request) -> list[dict[str, Any]]:
     return [{**r, "why": say(r["why"])} for r in found]
 
 
-@api.get("/api/results/{result_id}", tags=["results"])
+@api.get("/api/results/{result_id}", tags=["results"], responses=refusals(404))
 async def get_result(request: Request, result_id: RowId) -> dict[str, Any]:
     results = results_of(request)
     return dict(await run(results.register.result, result_id, viewer(request)))
 
 
-@api.post("/api/results/{result_id}/{action}", tags=["results"])
+@api.post("/api/results/{result_id}/{action}", tags=["results"], responses=refusals(404, 409))
 async def review_result(
     request: Request, result_id: RowId, action: str, body: Review | None = None
 ) -> dict[str, Any]:

@@ -29,9 +29,7 @@ from pips.results.entry_formats import (
 )
 from pips.results.plausible import unusual
 from pips.results.service import Results, ResultsError
-from pips.server.routes.common import (
-    run,
-)
+from pips.server.routes.common import BodyRowId, run
 from pips.server.web import page, who
 
 MAX_UPLOAD = 2_000_000
@@ -53,7 +51,7 @@ class ResultsBatch(BaseModel):
     results: list[dict[str, Any]]
     group: str | None = None
     new_players: list[PlayerName] = Field(default=[], max_length=MAX_BATCH)
-    known_players: dict[PlayerName, int] = Field(default={}, max_length=MAX_BATCH)
+    known_players: dict[PlayerName, BodyRowId] = Field(default={}, max_length=MAX_BATCH)
     """Names given the known player meant (their number, from the question)."""
 
 

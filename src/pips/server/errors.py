@@ -1,0 +1,384 @@
+"""One error model for every refusal of the API, declared once.
+
+Every refusal, whatever refused it (a route, a service, the validation of a request,
+the limits, the body-size guard, a path no route has), answers with the same JSON object,
+:class:`Problem`::
+
+    {"code": "rule_broken", "message": "eine Partie ist für 3 bis 9 Spieler",
+     "rule": "F-02", "field": "options.players"}
+
+* ``code`` is stable, for programs: one of :data:`CODES` (a status's own code, or a more
+  precise one such as ``csrf_failed``, ``token_invalid``, ``scope_missing``).
+* ``message`` is for people, in the reader's language (``Accept-Language``, or the
+  language chosen in a page).
+* ``rule`` is the SPEC id (``F-13``) where a game's rule refused, else ``null``.
+* ``field`` names the part of the request that was wrong (``query.month``,
+  ``body.results.0.name``), where one was.
+
+The websocket's ``error`` message carries the same fields (:mod:`pips.server.messages`).
+Which statuses each operation can answer is declared with it (:func:`refusals`) and,
+for what every operation shares (a token refused, a body too large, a request not
+understood), added to the OpenAPI description by :func:`describe`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Literal
+
+from fastapi import HTTPException
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from pips.core.errors import RuleError
+from pips.core.phrase import N_, Phrase
+from pips.i18n import _, reason, say
+
+CODES: dict[str, int] = {
+    "bad_request": 400,
+    "sign_in_required": 401,
+    "token_invalid": 401,
+    "forbidden": 403,
+    "csrf_failed": 403,
+    "scope_missing": 403,
+    "not_found": 404,
+    "method_not_allowed": 405,
+    "conflict": 409,
+    "too_large": 413,
+    "invalid": 422,
+    "rule_broken": 422,
+    "too_many_requests": 429,
+    "server_error": 500,
+    "busy": 503,
+}
+"""Every code an error may carry, with its HTTP status."""
+
+STATUS_CODES: dict[int, str] = {
+    400: "bad_request",
+    401: "sign_in_required",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    422: "invalid",
+    429: "too_many_requests",
+    500: "server_error",
+    503: "busy",
+}
+"""A status's own code, where nothing more precise was said."""
+
+Code = Literal[
+    "bad_request",
+    "sign_in_required",
+    "token_invalid",
+    "forbidden",
+    "csrf_failed",
+    "scope_missing",
+    "not_found",
+    "method_not_allowed",
+    "conflict",
+    "too_large",
+    "invalid",
+    "rule_broken",
+    "too_many_requests",
+    "server_error",
+    "busy",
+]
+
+
+class Problem(BaseModel):
+    """Why a request was refused. Nothing was changed by it."""
+
+    code: Code = Field(description="What went wrong, for programs (stable).")
+    message: str = Field(description="What went wrong, for people, in the reader's language.")
+    rule: str | None = Field(
+        default=None, description="The SPEC id of the game's rule that refused (F-13), if one did."
+    )
+    field: str | None = Field(
+        default=None,
+        description="The part of the request that was wrong (query.month, body.results.0.name).",
+    )
+
+
+class Refusal(HTTPException):
+    """An HTTP refusal in the error model: ``message`` already in the reader's language."""
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        *,
+        code: str | None = None,
+        rule: str | None = None,
+        field: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(status, message, headers)
+        self.code = code or STATUS_CODES.get(status, "bad_request")
+        assert self.code in CODES, self.code
+        self.rule = rule
+        self.field = field
+
+
+def parts(exc: BaseException) -> tuple[Phrase | str, str | None, str | None]:
+    """What a refusal says (still to be said in the reader's language), the rule that
+    refused and the field at fault, where ``exc`` knows them."""
+    rule = getattr(exc, "rule", None)
+    field = getattr(exc, "field", None)
+    if isinstance(exc, RuleError):
+        words: Phrase | str = exc.detail
+    elif rule is not None and exc.args:
+        words = exc.args[0]
+    else:
+        words = reason(exc)
+    return (
+        words,
+        rule if isinstance(rule, str) else None,
+        field if isinstance(field, str) else None,
+    )
+
+
+def refusal(exc: BaseException, status: int) -> Refusal:
+    """``exc`` (a service's, a table's or a rule's refusal) as the HTTP refusal
+    ``status``: a broken rule keeps its id apart from its words; a limit says when to
+    come back."""
+    retry_after = getattr(exc, "retry_after", None)
+    headers = {"Retry-After": str(retry_after)} if isinstance(retry_after, int) else None
+    words, rule, field = parts(exc)
+    return Refusal(
+        status,
+        say(words),
+        code="rule_broken" if rule is not None and status == 422 else None,
+        rule=rule,
+        field=field,
+        headers=headers,
+    )
+
+
+def problem_of(exc: StarletteHTTPException) -> dict[str, Any]:
+    """The body of the answer to ``exc``."""
+    if isinstance(exc, Refusal):
+        return Problem(
+            code=exc.code,  # type: ignore[arg-type]
+            message=str(exc.detail),
+            rule=exc.rule,
+            field=exc.field,
+        ).model_dump()
+    detail = exc.detail
+    message = detail if isinstance(detail, str) and detail not in STARLETTE_WORDS else ""
+    return {
+        "code": STATUS_CODES.get(exc.status_code, "bad_request"),
+        "message": message or _(STATUS_WORDS.get(exc.status_code, N_("the request was refused"))),
+        "rule": None,
+        "field": None,
+    }
+
+
+STARLETTE_WORDS = {
+    "Not Found",
+    "Method Not Allowed",
+    "Internal Server Error",
+    "Bad Request",
+    "There was an error parsing the body",
+}
+"""Starlette's and FastAPI's own (English) details: the reader gets words of ours
+instead."""
+
+STATUS_WORDS = {
+    400: N_("the request's body cannot be read (JSON in UTF-8 is expected)"),
+    401: N_("sign in with an account first"),
+    403: N_("not allowed"),
+    404: N_("not found"),
+    405: N_("this address does not take that method"),
+    409: N_("that cannot be done now"),
+    413: N_("the request is too large"),
+    422: N_("that request is not understood"),
+    429: N_("too many requests: try again later"),
+    500: N_("something went wrong on the server"),
+    503: N_("the server is busy: try again shortly"),
+}
+
+
+# -- validation errors ----------------------------------------------------------------
+
+PYDANTIC_WORDS: dict[str, str] = {
+    "missing": N_("is missing"),
+    "extra_forbidden": N_("is not expected here"),
+    "int_parsing": N_("is not a whole number"),
+    "int_type": N_("is not a whole number"),
+    "int_from_float": N_("is not a whole number"),
+    "float_parsing": N_("is not a number"),
+    "float_type": N_("is not a number"),
+    "bool_parsing": N_("is not true or false"),
+    "bool_type": N_("is not true or false"),
+    "string_type": N_("is not text"),
+    "string_too_short": N_("is shorter than {min_length} characters"),
+    "string_too_long": N_("is longer than {max_length} characters"),
+    "string_pattern_mismatch": N_("is not in the expected form"),
+    "too_short": N_("has fewer than {min_length} items"),
+    "too_long": N_("has more than {max_length} items"),
+    "greater_than": N_("must be more than {gt}"),
+    "greater_than_equal": N_("must be at least {ge}"),
+    "less_than": N_("must be less than {lt}"),
+    "less_than_equal": N_("must be at most {le}"),
+    "literal_error": N_("must be {expected}"),
+    "enum": N_("is not one of the values allowed"),
+    "list_type": N_("is not a list"),
+    "dict_type": N_("is not an object"),
+    "model_attributes_type": N_("is not an object"),
+    "model_type": N_("is not an object"),
+    "json_invalid": N_("is not valid JSON"),
+    "date_parsing": N_("is not a date (YYYY-MM-DD)"),
+    "date_from_datetime_parsing": N_("is not a date (YYYY-MM-DD)"),
+    "datetime_parsing": N_("is not a date and time"),
+    "union_tag_invalid": N_("is not one of the kinds allowed"),
+    "union_tag_not_found": N_("is not one of the kinds allowed"),
+    "value_error": N_("is not valid"),
+}
+"""Pydantic's error types in words of ours (so in the reader's language); others are
+"is not valid"."""
+
+
+def validation_problem(errors: Iterable[Any]) -> dict[str, Any]:
+    """The first of a request's validation errors in the error model: the field it
+    names and what is wrong with it."""
+    first = next(iter(errors), None) or {}
+    location = [str(part) for part in first.get("loc", ())]
+    field = ".".join(location) or None
+    words = _(PYDANTIC_WORDS.get(str(first.get("type")), N_("is not valid")))
+    try:
+        words = words.format(**first.get("ctx", {}))
+    except (KeyError, IndexError, ValueError):
+        words = _("is not valid")
+    shown = ".".join(location[1:]) or (location[0] if location else _("the request"))
+    if first.get("type") == "json_invalid" or not location[1:]:
+        shown = {"body": _("the body"), "query": _("the query")}.get(shown, shown)
+    return Problem(
+        code="invalid",
+        message=_("{field} {what}").format(field=shown, what=words),
+        field=field,
+    ).model_dump()
+
+
+# -- the description ---------------------------------------------------------------------
+
+
+class PdfResponse(Response):
+    """A printable sheet."""
+
+    media_type = "application/pdf"
+
+
+class CsvResponse(Response):
+    """A spreadsheet's rows."""
+
+    media_type = "text/csv"
+
+
+class SvgResponse(Response):
+    """A picture."""
+
+    media_type = "image/svg+xml"
+
+
+DESCRIPTIONS = {
+    400: "The request is not understood.",
+    401: "Not signed in where an account is needed, or the token is unknown or revoked.",
+    403: "Not allowed: not this account's to do, a token without the scope, or a browser "
+    "session without its CSRF token.",
+    404: "No such thing.",
+    409: "Not possible now (already done, or in another state).",
+    413: "The request body is larger than the server takes.",
+    422: "A field of the request is not valid, or a rule of the game refused.",
+    429: "Too many requests: wait the seconds `Retry-After` says.",
+    503: "The server is busy: wait the seconds `Retry-After` says.",
+}
+
+RETRY_AFTER = {
+    "Retry-After": {
+        "description": "Seconds to wait before asking again.",
+        "schema": {"type": "integer", "minimum": 0},
+    }
+}
+
+
+def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses`` of an operation that can answer ``statuses`` besides those every
+    operation can (added by :func:`describe`)."""
+    return {status: answer(status) for status in statuses}
+
+
+def answer(status: int, web_pages: bool = False) -> dict[str, Any]:
+    """One documented refusal: the :class:`Problem` schema, and ``Retry-After`` where
+    waiting helps. ``web_pages``: at an address a browser follows (a PDF, a CSV), a browser
+    asking for HTML gets the error as a page."""
+    described: dict[str, Any] = {
+        "description": DESCRIPTIONS.get(status, "Refused."),
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
+    }
+    if web_pages:
+        described["content"]["text/html"] = {"schema": {"type": "string"}}
+    if status in (429, 503):
+        described["headers"] = RETRY_AFTER
+    return described
+
+
+def describe(schema: dict[str, Any]) -> dict[str, Any]:
+    """The OpenAPI description with what every operation shares: 401 and 403 (a token
+    may be refused anywhere), 413 for a body, 422 where a request has anything to be
+    wrong, all in :class:`Problem`; FastAPI's own validation error schema replaced."""
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    components["Problem"] = Problem.model_json_schema(ref_template="#/components/schemas/{model}")
+    for unused in ("HTTPValidationError", "ValidationError"):
+        components.pop(unused, None)
+    for path, operations in schema.get("paths", {}).items():
+        web_pages = not path.startswith("/api/")
+        for method, operation in operations.items():
+            responses = operation.setdefault("responses", {})
+            shared = {401, 403}
+            if method in ("post", "put", "patch", "delete"):
+                shared |= {413, 422}
+            if operation.get("requestBody"):
+                shared.add(400)  # a body that is not JSON in UTF-8
+            if operation.get("parameters") or operation.get("requestBody"):
+                shared.add(422)
+            for status in shared:
+                if responses.get(str(status), {}).get("description") == "Validation Error":
+                    responses[str(status)]["description"] = ""
+                responses.setdefault(str(status), {})
+            for status, described in list(responses.items()):
+                if not (status.isdigit() and int(status) >= 400):
+                    continue
+                content = described.get("content", {})
+                if content and "$ref" not in str(content) and "Validation" not in str(described):
+                    continue  # an answer of its own (/readyz's report)
+                if status.isdigit() and int(status) >= 400:
+                    declared = answer(int(status), web_pages)
+                    if described.get("description"):
+                        declared["description"] = described["description"]
+                    declared["headers"] = {
+                        **declared.get("headers", {}),
+                        **described.get("headers", {}),
+                    }
+                    if not declared["headers"]:
+                        declared.pop("headers")
+                    responses[status] = declared
+    schema["components"]["securitySchemes"] = {
+        "token": {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A personal API token (pips_...), made on the account page or "
+            "with `pips admin tokens create`; its scopes: read, results, play.",
+        },
+        "session": {
+            "type": "apiKey",
+            "in": "cookie",
+            "name": "pips_session",
+            "description": "A browser's session; what it changes needs the page's CSRF "
+            "token in the X-CSRF-Token header.",
+        },
+    }
+    schema["security"] = [{"token": []}, {"session": []}, {}]
+    return schema
