@@ -240,3 +240,24 @@ def played_to_the_end(url: str, table_id: str, nodes: list[Server], players: lis
         assert roamer.error is None, f"{roamer.error!r}\n{logs(nodes)}"
         assert roamer.over, logs(nodes)
     check_every_acknowledged_move_stored(url, table_id, players)
+
+
+def answering_id(server: Server) -> str | None:
+    """The node id of a process that answers (``None`` while it is down or starting)."""
+    try:
+        return node_id(server)
+    except httpx.HTTPError:
+        return None
+
+
+def owning(url: str, table_id: str, nodes: list[Server]) -> Server:
+    """The process that holds the table's lease, once one answering does."""
+    found: list[Server] = []
+
+    def known() -> bool:
+        holder = owner(url, table_id)
+        found[:] = [n for n in nodes if holder is not None and answering_id(n) == holder]
+        return bool(found)
+
+    wait_for(known, 60)
+    return found[0]

@@ -99,7 +99,7 @@ def schemathesis(site: Site, directory: Path, *headers: str) -> subprocess.Compl
             "--phases",
             "coverage,fuzzing,stateful",
             "--max-examples",
-            "10",
+            "6",
             "--seed",
             "38",
             # One worker: with two threads, hypothesis's parsing of its own lambdas
@@ -135,7 +135,7 @@ def test_schemathesis_finds_no_server_error_and_nothing_undocumented(
     tested = re.search(r"Tested: (\d+)", summary)
     assert tested is not None and int(tested.group(1)) >= 60, summary
     cases = re.search(r"(\d+) generated, (\d+) passed", summary)
-    assert cases is not None and int(cases.group(1)) == int(cases.group(2)) > 1000, summary
+    assert cases is not None and int(cases.group(1)) == int(cases.group(2)) > 1500, summary
     for phase in ("Coverage", "Fuzzing", "Stateful"):
         assert f"✅ {phase}" in summary, summary
     log = (site.server.home / "server.log").read_text()

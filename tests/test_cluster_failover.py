@@ -6,82 +6,21 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import threading
 import time
 from pathlib import Path
-
-import httpx
 
 from tests.cluster_helpers import (
     cluster,
     logs,
     moving_on,
     needs_cluster,
-    node_id,
-    owner,
     played_to_the_end,
     stored_moves,
     two_players_and_a_bot,
 )
-from tests.server_helpers import Server, free_port, wait_for
+from tests.server_helpers import free_port, wait_for
 
 pytestmark = needs_cluster
-
-
-def answering_id(server: Server) -> str | None:
-    """The node id of a process that answers (``None`` while it is down or starting)."""
-    try:
-        return node_id(server)
-    except httpx.HTTPError:
-        return None
-
-
-def owning(url: str, table_id: str, nodes: list[Server]) -> Server:
-    """The process that holds the table's lease, once one answering does."""
-    found: list[Server] = []
-
-    def known() -> bool:
-        holder = owner(url, table_id)
-        found[:] = [n for n in nodes if holder is not None and answering_id(n) == holder]
-        return bool(found)
-
-    wait_for(known, 60)
-    return found[0]
-
-
-def test_killing_the_owner_again_and_again_loses_no_acknowledged_move(tmp_path: Path) -> None:
-    url, nodes = cluster(tmp_path, 3, bot_delay=0.05)
-    try:
-        # The players move only as far as they are let, four moves each before each
-        # kill: at most 16 of theirs and 9 of the bot's are made before the second, and a
-        # family match to 170 needs two hands (a hand cannot score more than the 168
-        # pips of the whole set) of at least 13 moves each (the winner lays five tiles,
-        # one a round), so it cannot end before both kills, however fast or slow the
-        # machine.
-        table_id, players = two_players_and_a_bot(nodes, (1, 2), target=170, budget=0)
-        comebacks: list[threading.Thread] = []
-        for _ in range(2):
-            for roamer in players:
-                roamer.grant(4)
-            moving_on(url, table_id, nodes, players)
-            assert not any(r.over for r in players)
-            victim = owning(url, table_id, nodes)
-            victim.kill()  # mid-hand, without warning, a move possibly in flight
-            # It comes back as a new process (a new node id) while the others play on.
-            comeback = threading.Thread(target=victim.start)
-            comeback.start()
-            comebacks.append(comeback)
-        for roamer in players:
-            roamer.grant(None)
-        for comeback in comebacks:
-            comeback.join(120)
-        played_to_the_end(url, table_id, nodes, players)
-        assert sum(r.reconnects for r in players) >= 1
-        finished = httpx.get(nodes[0].url + f"/api/records/{table_id}")
-        assert finished.status_code == 200
-    finally:
-        for node in nodes:
-            node.stop()
 
 
 def test_a_rolling_restart_under_play_ends_no_game(tmp_path: Path) -> None:
