@@ -266,6 +266,56 @@ def test_numbers_too_large_for_the_database_are_422_not_500(site: Site) -> None:
     assert check.status_code == 422 and problem(check)["field"] == "body.known_players.Anna"
 
 
+def test_a_nul_character_is_refused_before_any_route(site: Site) -> None:
+    """PostgreSQL stores no NUL in text: a NUL anywhere in a request is a 422 in the
+    model, never a database error; a file saved as UTF-16 is told how to save it."""
+    for answer, field in (
+        (httpx.get(site.url + "/api/players", params={"name": "An\x00na"}), "query"),
+        (httpx.get(site.url + "/api/groups/kiel%00"), "path"),
+        (
+            httpx.post(
+                site.url + "/api/groups",
+                content=b'{"name": "Kiel\\u0000"}',
+                headers={**site.bearer(), "Content-Type": "application/json"},
+            ),
+            "body",
+        ),
+    ):
+        assert answer.status_code == 422, answer.text
+        assert problem(answer) == {
+            "code": "invalid",
+            "message": "no text of pips holds the character NUL (0x00)",
+            "rule": None,
+            "field": field,
+        }
+    utf16 = "Spiel;Datum;Ort\r\n1;03.10.2026;Kiel\r\n".encode("utf-16")
+    upload = httpx.post(
+        site.url + "/api/results/csv",
+        content=utf16,
+        headers={**site.bearer(), "Content-Type": "text/csv", "Accept-Language": "de"},
+    )
+    assert upload.status_code == 422 and "UTF-16" in problem(upload)["message"]
+
+
+def test_a_chat_line_with_a_control_character_is_refused(site: Site) -> None:
+    table = httpx.post(
+        site.url + "/api/tables",
+        json={
+            "game": "draw",
+            "options": {"players": 2},
+            "seats": [{"kind": "me"}, {"kind": "open"}],
+        },
+        headers=site.bearer(),
+    ).json()["id"]
+    with connect(f"{site.server.ws_url}/ws/{table}", additional_headers=site.bearer()) as ws:
+        while json.loads(ws.recv(timeout=10))["type"] != "state":
+            pass
+        ws.send(json.dumps({"v": 1, "type": "chat", "text": "gut\u0000 gespielt"}))
+        said = json.loads(ws.recv(timeout=10))
+        check_server_message(said)
+        assert said["type"] == "error" and said["code"] == "invalid" and said["field"] == "text"
+
+
 def test_an_unknown_claim_decision_is_a_422_not_a_500(site: Site) -> None:
     answer = httpx.post(site.url + "/api/players/1/claim/maybe", headers=site.bearer())
     assert answer.status_code == 422 and problem(answer)["field"] == "path.decision"

@@ -18,6 +18,7 @@ import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from pips.core.phrase import N_
 from pips.i18n import _, negotiate, speaking
 
 Scope = MutableMapping[str, Any]
@@ -69,6 +70,13 @@ class Guard:
                 message["headers"] = headers
             await send(message)
 
+        for field, part in (
+            ("path", bytes(scope.get("raw_path") or b"")),
+            ("query", bytes(scope.get("query_string", b""))),
+        ):
+            if b"%00" in part or b"\x00" in part:
+                await _refuse(send_guarded, scope, NUL_WORDS, field)
+                return
         upload = path in UPLOADS or (path.startswith(EVENT_UPLOADS) and path.endswith("/csv"))
         limit = self.upload_bytes if upload else self.body_bytes
         if scope.get("method") not in ("POST", "PUT", "PATCH", "DELETE"):
@@ -94,6 +102,9 @@ class Guard:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
+        if b"\x00" in body or b"\\u0000" in body:
+            await _refuse(send_guarded, scope, UPLOAD_NUL_WORDS if upload else NUL_WORDS, "body")
+            return
         given = False
 
         async def replay() -> Message:
@@ -121,16 +132,35 @@ def _content_length(scope: Scope) -> int | None:
         return None
 
 
+NUL_WORDS = N_("no text of pips holds the character NUL (0x00)")
+"""Refused in any request before a route reads it: PostgreSQL stores no NUL in text,
+and no name, comment or result has one."""
+UPLOAD_NUL_WORDS = N_(
+    "the file holds NUL characters (UTF-16?): save it as CSV in UTF-8 or Windows-1252"
+)
+"""The same for an uploaded file, which has NULs when a spreadsheet saved it as UTF-16
+("Unicode text")."""
+
+
 async def _too_large(send: Send, scope: Scope, limit: int) -> None:
-    # Before any route: the reader's language from the request's own header.
+    await _refuse(send, scope, N_("the request body is over {limit} bytes"), "body", limit)
+
+
+async def _refuse(
+    send: Send, scope: Scope, words: str, field: str, limit: int | None = None
+) -> None:
+    """Answer before any route, in the error model (:mod:`pips.server.errors`): 413 for
+    a body over ``limit``, else 422."""
+    # The reader's language from the request's own header.
     with speaking(negotiate(_header(scope, b"accept-language"))):
-        message = _("the request body is over {limit} bytes").format(limit=limit)
-    problem = {"code": "too_large", "message": message, "rule": None, "field": "body"}
+        message = _(words).format(limit=limit)
+    code, status = ("too_large", 413) if limit is not None else ("invalid", 422)
+    problem = {"code": code, "message": message, "rule": None, "field": field}
     body = json.dumps(problem, ensure_ascii=False).encode()
     await send(
         {
             "type": "http.response.start",
-            "status": 413,
+            "status": status,
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),

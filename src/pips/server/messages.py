@@ -71,7 +71,8 @@ class ChatMessage(_Message):
     """Say something to the table."""
 
     type: Literal["chat"]
-    text: Annotated[str, Field(min_length=1, max_length=300)]
+    # One line of text: no control characters (PostgreSQL stores no NUL in text).
+    text: Annotated[str, Field(min_length=1, max_length=300, pattern=r"^[^\x00-\x1f\x7f]*$")]
 
 
 class PingMessage(_Message):
@@ -122,7 +123,11 @@ def parse(frame: str | bytes) -> Incoming:
         return _CLIENT.validate_python(data)
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "message"
+        # The message's type comes first in the location (the union's tag): left out.
+        location = [str(p) for p in first["loc"]]
+        if location[:1] == [str(data.get("type"))]:
+            location = location[1:]
+        where = ".".join(location) or "message"
         raise ProtocolError(f"{where}: {first['msg']}", field=where) from None
 
 
