@@ -27,9 +27,14 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import select
 from websockets.sync.client import connect
 
+from pips.core.names import name_key
+from pips.server.accounts.tokens import Tokens
 from pips.server.errors import CODES, Problem
+from pips.store.db import Database
+from pips.store.models import User
 from tests.protocol_schema import (
     check_client_message,
     check_document,
@@ -62,11 +67,15 @@ class Site:
         return {"Authorization": f"Bearer {token or self.token}", "X-Forwarded-For": an_address()}
 
     def make_token(self, name: str, *scopes: str) -> str:
-        arguments = [f"--scope={s}" for s in scopes]
-        made = self.server.run_pips(
-            "admin", "tokens", "create", name, "--label", "test", *arguments
-        )
-        return made.strip()
+        """A token made in this process, as the account page makes them (the command
+        line's own tests below make theirs with ``pips admin tokens``)."""
+        db = Database(self.server.database)
+        with db.session() as session:
+            user = session.scalar(select(User.id).where(User.name_key == name_key(name)))
+        assert user is not None, name
+        token, _kept = Tokens(db).create(user, "test", scopes)
+        db.engine.dispose()
+        return token
 
 
 @pytest.fixture(scope="module")
@@ -78,8 +87,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     try:
         assert register(Browser(server), "Jürgen").status_code in (200, 303)
         server.run_pips("admin", "grant", "Jürgen")
-        token = Site(server, "").make_token("Jürgen", "read", "results", "play")
-        yield Site(server, token)
+        scopes = ("--scope=read", "--scope=results", "--scope=play")
+        made = server.run_pips("admin", "tokens", "create", "Jürgen", "--label", "all", *scopes)
+        yield Site(server, made.strip())
     finally:
         server.stop()
 
