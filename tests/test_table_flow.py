@@ -149,7 +149,7 @@ def test_the_hand_that_has_just_ended_is_shown_to_every_seat_alike() -> None:
             "totals": list(ended.result.final),
         }
     ]
-    check_server_message(telling.message_for(table, 0, shared))
+    check_server_message(telling.message_for(table, 0, shared), built=True)
     # Once someone moves in the new hand, the sheet is no longer sent.
     table.apply(match.legal_moves()[0])
     assert "hand_over" not in telling.shared_part(table, summary)
@@ -184,7 +184,7 @@ def test_hints_are_given_where_no_other_person_plays() -> None:
     hint = alone.hint(seat)
     assert 0 <= hint["move"] < len(match.legal_moves()) and hint["reasons"]
     assert hint["moves_made"] == alone.moves_made
-    check_server_message(hint)
+    check_server_message(hint, built=True)
     with pytest.raises(TableError):
         alone.hint(1 - seat)  # not its turn
     two = Round.new(
