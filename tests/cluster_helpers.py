@@ -152,7 +152,10 @@ class Roamer(threading.Thread):
                     continue
                 try:
                     while True:
-                        message = json.loads(connection.recv(timeout=30))
+                        # Ten seconds of silence: roam on to the next process, as a page
+                        # would (a process that lost the table can stay quiet; reconnecting
+                        # costs nothing, waiting longer only made the test slow).
+                        message = json.loads(connection.recv(timeout=10))
                         if message["type"] == "error":
                             self.errors.append(message["message"])
                         if message["type"] != "state":
