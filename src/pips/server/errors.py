@@ -327,8 +327,8 @@ def answer(status: int, web_pages: bool = False) -> dict[str, Any]:
 
 def describe(schema: dict[str, Any]) -> dict[str, Any]:
     """The OpenAPI description with what every operation shares: 401 and 403 (a token
-    may be refused anywhere), 413 for a body, 422 where a request has anything to be
-    wrong, all in :class:`Problem`; FastAPI's own validation error schema replaced."""
+    may be refused anywhere), 422 (a NUL in any address), 413 and 400 for a body, all
+    in :class:`Problem`; FastAPI's own validation error schema replaced."""
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     components["Problem"] = Problem.model_json_schema(ref_template="#/components/schemas/{model}")
     for unused in ("HTTPValidationError", "ValidationError"):
@@ -337,16 +337,13 @@ def describe(schema: dict[str, Any]) -> dict[str, Any]:
         web_pages = not path.startswith("/api/")
         for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
-            shared = {401, 403}
+            # 422 anywhere too: a NUL in any address is refused before a route (guard).
+            shared = {401, 403, 422}
             if method in ("post", "put", "patch", "delete"):
-                shared |= {413, 422}
+                shared.add(413)
             if operation.get("requestBody"):
                 shared.add(400)  # a body that is not JSON in UTF-8
-            if operation.get("parameters") or operation.get("requestBody"):
-                shared.add(422)
             for status in shared:
-                if responses.get(str(status), {}).get("description") == "Validation Error":
-                    responses[str(status)]["description"] = ""
                 responses.setdefault(str(status), {})
             for status, described in list(responses.items()):
                 if not (status.isdigit() and int(status) >= 400):
@@ -354,17 +351,13 @@ def describe(schema: dict[str, Any]) -> dict[str, Any]:
                 content = described.get("content", {})
                 if content and "$ref" not in str(content) and "Validation" not in str(described):
                     continue  # an answer of its own (/readyz's report)
-                if status.isdigit() and int(status) >= 400:
-                    declared = answer(int(status), web_pages)
-                    if described.get("description"):
-                        declared["description"] = described["description"]
-                    declared["headers"] = {
-                        **declared.get("headers", {}),
-                        **described.get("headers", {}),
-                    }
-                    if not declared["headers"]:
-                        declared.pop("headers")
-                    responses[status] = declared
+                declared = answer(int(status), web_pages)
+                if described.get("description") not in (None, "", "Validation Error"):
+                    declared["description"] = described["description"]
+                headers = {**declared.get("headers", {}), **described.get("headers", {})}
+                if headers:
+                    declared["headers"] = headers
+                responses[status] = declared
     schema["components"]["securitySchemes"] = {
         "token": {
             "type": "http",
