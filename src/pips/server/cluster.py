@@ -414,8 +414,8 @@ class Cluster:
                 found = await pipe.execute()
             for values in found:
                 every.extend(json.loads(v) for v in values)
-        finished = [t for t in every if t["status"] == "finished"]
-        return [t for t in every if t["status"] != "finished"], finished
+        finished = [table for table in every if table["status"] == "finished"]
+        return [table for table in every if table["status"] != "finished"], finished
 
     def _lobby_key(self, node: str) -> str:
         return f"{self.prefix}lobby:{node}"

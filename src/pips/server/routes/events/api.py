@@ -244,7 +244,10 @@ async def enter_round_csv(
         )
     if check:
         return {
-            "tables": [{**t, "warnings": [say(w) for w in t["warnings"]]} for t in done["tables"]]
+            "tables": [
+                {**drawn, "warnings": [say(w) for w in drawn["warnings"]]}
+                for drawn in done["tables"]
+            ]
         }
     return dict(done)
 

@@ -159,7 +159,7 @@ async def confirm_withdrawal(request: Request, key: str, player: int) -> HTMLRes
 async def confirm_closing(request: Request, key: str) -> HTMLResponse:
     """Closing an event is asked twice: it cannot be undone."""
     shown = await run(results_of(request).events.event, key, viewer(request))
-    tables = sum(1 for one in shown["drawn"] for t in one["tables"] if t["result"])
+    tables = sum(1 for one in shown["drawn"] for drawn in one["tables"] if drawn["result"])
     return page(
         request,
         "confirm.html",
@@ -324,9 +324,9 @@ def names_and_pairs(text: str) -> tuple[list[str], list[list[str]]]:
 def seats_of(shown: dict[str, Any], number: int, table: int) -> list[str]:
     for one in shown["drawn"]:
         if one["number"] == number:
-            for t in one["tables"]:
-                if t["number"] == table:
-                    return list(t["seats"])
+            for drawn in one["tables"]:
+                if drawn["number"] == table:
+                    return list(drawn["seats"])
     raise HTTPException(404, _("no such table"))
 
 
@@ -435,11 +435,11 @@ async def table_shown(
     seats = seats_of(shown, number, table)
     history = await run(results.scores.history, key, number, table)
     found = next(
-        t
+        drawn
         for one in shown["drawn"]
         if one["number"] == number
-        for t in one["tables"]
-        if t["number"] == table
+        for drawn in one["tables"]
+        if drawn["number"] == table
     )
     round_status = next(one["status"] for one in shown["drawn"] if one["number"] == number)
     spec = find_game(shown["game"])

@@ -275,7 +275,10 @@ async def round_csv_form(
             "reason": reason,
             "text": text,
             "reviewed": fingerprint,
-            "tables": [{**t, "warnings": [say(w) for w in t["warnings"]]} for t in done["tables"]],
+            "tables": [
+                {**drawn, "warnings": [say(w) for w in drawn["warnings"]]}
+                for drawn in done["tables"]
+            ],
         }
         return await event_shown(request, key, csv_review=review)
     return RedirectResponse(f"/events/{key}#round-{number}", status_code=303)

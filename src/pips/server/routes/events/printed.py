@@ -110,10 +110,10 @@ async def round_sheets_pdf(request: Request, key: Key, number: RoundNumber) -> R
             group=shown["group_name"] or "",
             event=shown["name"],
             tops={
-                t["number"]: t["set"]
+                table["number"]: table["set"]
                 for one in shown["drawn"]
                 if one["number"] == number
-                for t in one["tables"]
+                for table in one["tables"]
             },
         )
     except (SheetError, ValueError) as exc:
