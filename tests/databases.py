@@ -20,6 +20,15 @@ def database_urls() -> list[str]:
     return ["sqlite", "postgresql"] if POSTGRES or os.environ.get("CI") else ["sqlite"]
 
 
+def one_database() -> list[str]:
+    """The database of a flow whose storage is incidental to it (a page's language, a
+    championship's draw): PostgreSQL when the run has one, else SQLite. Every server
+    test not parametrized runs on SQLite, the default, and the storage's own tests on
+    both, so such a flow run twice would test the same storage twice at the price of a
+    second server (in all, about a minute of the suite's time)."""
+    return database_urls()[-1:]
+
+
 def new_database(kind: str, home: Path) -> str:
     """A fresh, empty database of ``kind`` for one test; its SQLAlchemy URL."""
     if kind == "sqlite":

@@ -25,6 +25,7 @@ from pips.core.fairness import deal_commitment
 from pips.games.match import Match
 from pips.games.registry import find_game
 from pips.results.entry_formats import read_csv
+from tests.databases import one_database
 from tests.server_helpers import (
     Browser,
     Server,
@@ -313,7 +314,7 @@ def test_an_exported_place_cannot_be_a_spreadsheet_formula(shared_server: Server
     assert back[0].entry.place == place
 
 
-@on_every_database
+@pytest.mark.parametrize("database", one_database())
 def test_a_player_back_after_the_grace_period_takes_the_seat_back(
     tmp_path: Path, database: str
 ) -> None:

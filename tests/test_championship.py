@@ -19,6 +19,7 @@ import pytest
 from pips.results.draws import Apart, Cost, draw_round, draw_swiss_round
 from pips.results.entry import Line
 from pips.results.standings import TableResult, group_standings, standings
+from tests.databases import one_database
 from tests.test_events import event_of
 from tests.test_results_server import Person, Site
 
@@ -95,6 +96,7 @@ def met_counts(shown: dict[str, Any]) -> Counter[frozenset[str]]:
     return met
 
 
+@pytest.mark.parametrize("site", one_database(), indirect=True)
 def test_a_championship_of_120_players_over_two_days(site: Site) -> None:
     root = site.admin()
     anna = site.person("Anna")

@@ -12,10 +12,10 @@ import pytest
 
 from pips.results.service import Results
 from pips.store.db import Database
+from tests.databases import one_database
 from tests.server_helpers import (
     Browser,
     Player,
-    database_urls,
     new_database,
     register,
     running,
@@ -25,7 +25,7 @@ from tests.server_helpers import (
 PEOPLE = ["Jürgen", "Bärbel", "Anna", "Ben", "Cleo", "Dörte"]
 
 
-@pytest.mark.parametrize("kind", database_urls())
+@pytest.mark.parametrize("kind", one_database())
 def test_an_online_event_of_two_rounds_with_a_bot_for_the_absent(tmp_path: Path, kind: str) -> None:
     with running(tmp_path, new_database(kind, tmp_path)) as server:
         root = Browser(server)

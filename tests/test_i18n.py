@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 from datetime import date
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,8 @@ LOCALE = ROOT / "src" / "pips" / "locale"
 FIELD = re.compile(r"\{(\w*)[^{}]*\}")
 
 
-def code_messages() -> set[str]:
+@cache
+def code_messages() -> frozenset[str]:
     """Every message the code marks for translation, as pybabel extracts it
     (``scripts/catalogs``: ``_``, ``ngettext``, the core's ``N_`` and ``phrase``, the
     help texts of the commands and the games, the templates, and the scripts' ``t``)."""
@@ -40,7 +42,7 @@ def code_messages() -> set[str]:
     ids: set[str] = set()
     for _filename, _line, message, _comments, _context in found:
         ids.add(message if isinstance(message, str) else message[0])
-    return ids
+    return frozenset(ids)
 
 
 def catalog(path: Path) -> dict[str, object]:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from pips import record
+from tests.databases import one_database
 from tests.server_helpers import (
     Browser,
     Player,
@@ -22,6 +23,7 @@ from tests.server_helpers import (
 )
 
 on_every_database = pytest.mark.parametrize("database", database_urls())
+once = pytest.mark.parametrize("database", one_database())
 
 
 def stored_password(url: str) -> str:
@@ -70,7 +72,7 @@ def assert_no_leak(messages: list[dict[str, Any]], held: dict[Any, set[Any]]) ->
     return checked
 
 
-@on_every_database
+@once
 def test_two_people_and_two_bots_play_a_partnership_match_with_a_spectator(
     tmp_path: Path, database: str
 ) -> None:
@@ -204,7 +206,7 @@ def test_a_flooding_client_is_refused_then_dropped(tmp_path: Path) -> None:
         assert connection.close_code == 4429
 
 
-@on_every_database
+@once
 def test_accounts_csrf_and_table_options_are_checked(tmp_path: Path, database: str) -> None:
     with running(tmp_path, new_database(database, tmp_path)) as server:
         web = Browser(server)
@@ -258,7 +260,7 @@ def test_accounts_csrf_and_table_options_are_checked(tmp_path: Path, database: s
         assert "/api/tables" in schema["paths"] and "/api/records/{table_id}" in schema["paths"]
 
 
-@on_every_database
+@once
 def test_history_of_an_account_lists_its_finished_games(tmp_path: Path, database: str) -> None:
     with running(tmp_path, new_database(database, tmp_path)) as server:
         web = Browser(server)

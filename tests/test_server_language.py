@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from tests.databases import one_database
 from tests.server_helpers import (
     Browser,
     Player,
-    database_urls,
     first_state,
     new_database,
     running,
@@ -26,7 +26,7 @@ def language(html: str) -> str:
     return found[1]
 
 
-@pytest.mark.parametrize("database", database_urls())
+@pytest.mark.parametrize("database", one_database())
 def test_the_page_follows_the_browser_then_the_choice_then_the_account(
     tmp_path: Path, database: str
 ) -> None:

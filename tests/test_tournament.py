@@ -232,6 +232,7 @@ def test_cli_tournament_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture
         (["--bots", "greedy,random", "--hands", "0"], "at least 1 deal"),
         (["--bots", "greedy,random", "--workers", "0"], "--workers"),
         (["--bots", "greedy,random", "--scheduler", "tcp://127.0.0.1:9"], "Dask scheduler"),
+        (["--bots", "greedy,random", "--scheduler", "127.0.0.1"], "tcp://HOST:PORT"),
     ],
 )
 def test_cli_tournament_bad_input(

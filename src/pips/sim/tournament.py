@@ -21,6 +21,7 @@ import multiprocessing
 import os
 import random
 import signal
+import socket
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -155,6 +156,17 @@ def executor_for(scheduler: str | None, workers: int | None) -> Iterator[Executo
             "scheduler", phrase("Dask is not installed: pip install 'pips[cluster]'")
         ) from None
     try:
+        address = _host_port(scheduler)
+    except ValueError:
+        raise OptionError(
+            "scheduler",
+            phrase("{scheduler!r} is not an address like tcp://HOST:PORT", scheduler=scheduler),
+        ) from None
+    try:
+        if address is not None:
+            # Dask's client retries a refused connection for its whole timeout (ten
+            # seconds) before saying so; a plain connection says it at once.
+            socket.create_connection(address, timeout=10).close()
         client = client_of(scheduler, timeout=10)
     except (OSError, TimeoutError) as error:
         raise OptionError(
@@ -167,6 +179,18 @@ def executor_for(scheduler: str | None, workers: int | None) -> Iterator[Executo
         ) from None
     with client:
         yield client.get_executor(pure=False)
+
+
+def _host_port(scheduler: str) -> tuple[str, int] | None:
+    """The host and port of a TCP or TLS scheduler address (``None`` for Dask's other
+    transports); ``ValueError`` for an address Dask cannot read."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    protocol, where = parse_address(scheduler)
+    if protocol not in ("tcp", "tls"):
+        return None
+    host, port = parse_host_port(where)
+    return str(host), int(port)
 
 
 def finished(out_dir: Path, tournament: Tournament) -> dict[int, dict[str, Any]]:
