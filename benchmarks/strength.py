@@ -47,11 +47,12 @@ from typing import Any
 from rich.console import Console
 from rich.progress import Progress
 
-import benchmarks.dominoes_bot  # noqa: F401 - registers the dominoes package's bot
+import benchmarks.dominoes_bot  # registers the dominoes package's bot
 from pips.bots import kernel as k
 from pips.bots.base import BotKind, register_bot
-from pips.bots.knowledge import POINTEDNESS, PlayModel
+from pips.bots.knowledge import LINE_MODEL, POINTEDNESS, UNIFORM, PlayModel, SeatModels
 from pips.bots.search import Budget, SearchBot
+from pips.core.view import View
 from pips.sim import tournament as tour
 
 register_bot(
@@ -84,6 +85,40 @@ def _solve_24(_setting: str | None) -> SearchBot:
 
 register_bot(
     BotKind("search-hard-solve24", "search at hard, solving from 24 tiles left", _solve_24)
+)
+
+
+class KnowsItsOpponents(SearchBot):
+    """``search:hard`` told how the dominoes package's player chooses (issue 37's
+    "opponent modelling kept out of the bot itself"): while fewer than
+    :data:`benchmarks.dominoes_bot.START` tiles are laid it lays its heaviest fitting
+    tile (weighed here as a tile one pip heavier being ``exp(SHARPNESS)`` times as
+    likely), after that it solves sampled deals, which says nothing of weight
+    (uniform). The partner is taken to play as search's own model says."""
+
+    SHARPNESS = 3.0
+
+    def __init__(self) -> None:
+        super().__init__("hard")
+        self.name = "search-hard-knows-pab"
+
+    def weighing(self, view: View) -> PlayModel | SeatModels:
+        seats = len(view.hand_sizes)
+        sharp = PlayModel(heaviness=self.SHARPNESS)
+        opponent = [(s - view.seat) % 2 == 1 for s in range(seats)]
+        return SeatModels(
+            tuple(sharp if o else LINE_MODEL for o in opponent),
+            tuple(UNIFORM if o else LINE_MODEL for o in opponent),
+            tuple(benchmarks.dominoes_bot.START if o else 0 for o in opponent),
+        )
+
+
+register_bot(
+    BotKind(
+        "search-hard-knows-pab",
+        "search at hard, told how the dominoes package's player chooses",
+        lambda _setting: KnowsItsOpponents(),
+    )
 )
 
 
@@ -124,6 +159,16 @@ CELLS = [
         (("search-hard-solve24", "dominoes-pab"),),
         ("search-hard-solve24", 0.70),
         ("search-hard-solve24", 0.15),
+    ),
+    Cell(
+        "partnership-dominoes-knows",
+        "partnership",
+        PARTNERSHIP,
+        ("search-hard-knows-pab", "dominoes-pab"),
+        500,
+        (("search-hard-knows-pab", "dominoes-pab"),),
+        ("search-hard-knows-pab", 0.70),
+        ("search-hard-knows-pab", 0.15),
     ),
     Cell(
         "partnership-dominoes-normal",

@@ -11,7 +11,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pips.bots.base import GreedyBot
-from pips.bots.knowledge import HEAVINESS, POINTEDNESS, UNIFORM, Choices, Knowledge, PlayModel
+from pips.bots.knowledge import (
+    HEAVINESS,
+    LINE_MODEL,
+    POINTEDNESS,
+    UNIFORM,
+    Choices,
+    Knowledge,
+    PlayModel,
+    SeatModels,
+)
 from pips.core.moves import Draw, Play
 from pips.core.tiles import Tile
 from pips.games.registry import find_game
@@ -27,13 +36,16 @@ def knowledge_with(choices: Choices) -> Knowledge:
     return Knowledge(0, [], set(), [7, 7, 7, 7], [set()] * 4, choices=choices)
 
 
-def one_play(seat: int, played: str, fitting: list[str], later: list[str]) -> Choices:
+def one_play(
+    seat: int, played: str, fitting: list[str], later: list[str], laid: int = 3
+) -> Choices:
     rows = Choices(
         np.array([seat]),
         np.array([ordinal(played)]),
         np.zeros((1, SIZE), np.int8),
         np.zeros((1, SIZE), np.int8),
         np.zeros((1, SIZE), np.float64),
+        np.array([laid]),
     )
     rows.fitting[0, [ordinal(t) for t in fitting]] = 1
     rows.later[0, [ordinal(t) for t in [played, *later]]] = 1
@@ -62,6 +74,27 @@ def test_a_tile_laid_later_was_in_the_hand_then() -> None:
     known = knowledge_with(one_play(1, "1-0", ["1-0", "6-1"], ["6-1"]))
     assert known.likelihood(hands_with(1, ["3-2"])) < 1.0
     assert known.likelihood(hands_with(1, ["3-2"]), UNIFORM) == 1.0
+
+
+def test_a_model_per_seat_and_moment_weighs_each_play_by_its_own() -> None:
+    """SeatModels: a seat known to lay its heaviest tile early, and to choose otherwise
+    later (the dominoes package's player in benchmarks/strength.py)."""
+    sharp = PlayModel(heaviness=3.0)
+    models = SeatModels(
+        (LINE_MODEL, sharp, LINE_MODEL, LINE_MODEL),
+        (LINE_MODEL, UNIFORM, LINE_MODEL, LINE_MODEL),
+        (0, 6, 0, 0),
+    )
+    holding = hands_with(1, ["6-1", "3-2"])
+    early = knowledge_with(one_play(1, "1-0", ["1-0", "6-1"], [], laid=2))
+    late = knowledge_with(one_play(1, "1-0", ["1-0", "6-1"], [], laid=6))
+    odds = [math.exp(3.0 * pips) for pips in (1, 7)]
+    assert early.likelihood(holding, models) == pytest.approx(odds[0] / sum(odds))
+    assert late.likelihood(holding, models) == pytest.approx(0.5)  # uniform: 1 of 2
+    # The same model for every seat and moment is the plain model.
+    same = SeatModels((LINE_MODEL,) * 4, (LINE_MODEL,) * 4, (0,) * 4)
+    assert early.likelihood(holding, same) == pytest.approx(early.likelihood(holding))
+    assert not SeatModels((UNIFORM,) * 4, (UNIFORM,) * 4, (0,) * 4).weighs
 
 
 def test_no_plays_weigh_every_deal_alike() -> None:

@@ -65,6 +65,23 @@ LINE_MODEL = PlayModel(heaviness=HEAVINESS)
 """The line games' model, the search bot's default there."""
 
 
+class SeatModels(NamedTuple):
+    """A model of play per seat and moment, for a table whose players are known to
+    play differently (a benchmark's opponents, say): ``models[seat]`` while fewer than
+    ``switch[seat]`` tiles are laid, then ``later[seat]``."""
+
+    models: tuple[PlayModel, ...]
+    later: tuple[PlayModel, ...]
+    switch: tuple[int, ...]
+
+    def of(self, seat: int, laid: int) -> PlayModel:
+        return self.models[seat] if laid < self.switch[seat] else self.later[seat]
+
+    @property
+    def weighs(self) -> bool:
+        return any(m.weighs for m in (*self.models, *self.later))
+
+
 def fitting_tiles(traits: HandTraits, layout: Layout) -> set[Tile]:
     """Every tile that would fit some open point of ``layout`` under the hand's rules
     (F-07, F-13, DB-06); used to learn what a knocking seat lacks."""
@@ -99,17 +116,27 @@ class Choices:
     points: np.ndarray
     """Per row, the most each fitting tile would have scored then (F-15; 0 in games
     whose plays do not score)."""
-    _odds: dict[PlayModel, np.ndarray] = field(default_factory=dict)
+    laid: np.ndarray
+    """Per row, how many tiles were in the layout before the play."""
+    _odds: dict[object, np.ndarray] = field(default_factory=dict)
 
-    def odds(self, model: PlayModel) -> np.ndarray:
-        """Per row, each tile's odds of being laid under ``model`` where it fitted, else
-        0 (computed once per model: a decision weighs hundreds of deals)."""
+    def odds(self, model: PlayModel | SeatModels) -> np.ndarray:
+        """Per row, each tile's odds of being laid under ``model`` (one for every seat,
+        or one per seat and moment) where it fitted, else 0 (computed once per model: a
+        decision weighs hundreds of deals)."""
         odds = self._odds.get(model)
         if odds is None:
             size = self.fitting.shape[1]
             top = round((8 * size + 1) ** 0.5 - 3) // 2
             pips = np.array([t.pips for t in double_set(top)], np.float64)
-            exponent = model.heaviness * pips[None, :] + model.pointedness * self.points
+            if isinstance(model, PlayModel):
+                rows = [model] * len(self.seats)
+            else:
+                moments = zip(self.seats, self.laid, strict=True)
+                rows = [model.of(int(seat), int(laid)) for seat, laid in moments]
+            heaviness = np.array([m.heaviness for m in rows], np.float64)[:, None]
+            pointedness = np.array([m.pointedness for m in rows], np.float64)[:, None]
+            exponent = heaviness * pips[None, :] + pointedness * self.points
             odds = self._odds[model] = np.exp(exponent) * self.fitting
         return odds
 
@@ -152,7 +179,7 @@ class Knowledge:
         layout = new_layout(traits)
         size = len(double_set(top))
         spec = find_game(view.game)
-        rows: list[tuple[int, int, set[Tile], dict[Tile, int]]] = []
+        rows: list[tuple[int, int, set[Tile], dict[Tile, int], int]] = []
         for event in view.history:
             move, who = event.move, event.seat
             if isinstance(move, Draw | Pass) and who != view.seat and layout.tiles:
@@ -171,7 +198,7 @@ class Knowledge:
                         if traits.divisor
                         else {}
                     )
-                    rows.append((who, move.tile.ordinal, fitting, points))
+                    rows.append((who, move.tile.ordinal, fitting, points, len(layout.tiles)))
                 if move.at is At.OPEN:
                     layout.open_with(move.tile, who)
                 else:
@@ -187,8 +214,9 @@ class Knowledge:
                 np.zeros((len(rows), size), np.int8),
                 np.zeros((len(rows), size), np.int8),
                 np.zeros((len(rows), size), np.float64),
+                np.array([row[4] for row in rows], np.int64),
             )
-            for i, (who, _played, fitting, points) in enumerate(rows):
+            for i, (who, _played, fitting, points, _laid) in enumerate(rows):
                 choices.fitting[i, [t.ordinal for t in fitting]] = 1
                 for tile, scored in points.items():
                     choices.points[i, tile.ordinal] = scored
@@ -208,7 +236,7 @@ class Knowledge:
             choices,
         )
 
-    def likelihood(self, hands: np.ndarray, model: PlayModel = LINE_MODEL) -> float:
+    def likelihood(self, hands: np.ndarray, model: PlayModel | SeatModels = LINE_MODEL) -> float:
         """How likely a deal (``hands``: per seat, 0/1 over tile ordinals) makes the
         other seats' plays under ``model``, up to a constant factor: the product, over
         the plays, of the chance of the tile laid among the tiles that seat then held

@@ -37,7 +37,7 @@ import numpy as np
 
 from pips.bots import kernel as k
 from pips.bots.fast import FastRules, FastState, random_hands, random_source, rules_of
-from pips.bots.knowledge import LINE_MODEL, UNIFORM, Knowledge, PlayModel
+from pips.bots.knowledge import LINE_MODEL, UNIFORM, Knowledge, PlayModel, SeatModels
 from pips.bots.solver import Solver
 from pips.core.errors import OptionError
 from pips.core.legal import representatives
@@ -139,7 +139,10 @@ class SearchBot:
     """Determinized search (see the module's text)."""
 
     def __init__(
-        self, level: str = "normal", policy: int = POLICY, model: PlayModel | None = None
+        self,
+        level: str = "normal",
+        policy: int = POLICY,
+        model: PlayModel | SeatModels | None = None,
     ) -> None:
         self.budget = Budget.parse(level)
         self.level = level
@@ -156,7 +159,7 @@ class SearchBot:
         """The candidates still in play when the last playout search ended (indices;
         ``None`` after an exact solve)."""
 
-    def weighing(self, view: View) -> PlayModel:
+    def weighing(self, view: View) -> PlayModel | SeatModels:
         """How sampled deals are weighed by the others' plays. In the line games a seat
         is taken to shed heavy tiles (:data:`LINE_MODEL`). Where plays score as they are
         made (FIDO, F-15) deals are not weighed: the heavier-is-likelier model misled
