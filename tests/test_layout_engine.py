@@ -119,18 +119,19 @@ def check(engine: Page, jobs: list[tuple[Any, list[float]]]) -> list[dict[str, A
 def games_of(game: str, options: dict[str, Any]) -> int:
     """Games simulated per configuration: fewer of the largest FIDO sets, whose layouts
     cost the engine the most (a double-18 layout of 150 tiles takes it a quarter of a
-    second, one of 30 tiles a millisecond); ``benchmarks/web_table.py`` lays out more."""
+    second, one of 30 tiles a millisecond); the hands below and
+    ``benchmarks/web_table.py`` lay out more of them."""
     if game != "fido":
-        return 6
-    return {6: 20, 9: 20, 12: 10}.get(options["set"], 2)
+        return 4
+    return {6: 12, 9: 12, 12: 6}.get(options["set"], 1)
 
 
-def test_thousands_of_final_layouts_have_no_tile_over_another(engine: Page) -> None:
+def test_hundreds_of_final_layouts_have_no_tile_over_another(engine: Page) -> None:
     layouts: list[tuple[str, dict[str, Any], Any]] = []
     for game, options in configurations():
         games = games_of(game, options)
         layouts += [(game, options, lay) for lay in final_layouts(game, options, games)]
-    assert len(layouts) >= 1000
+    assert len(layouts) >= 600
     # Each on a desktop's board or a phone's, in turn (every configuration yields
     # layouts for both; laying each out twice took the suite a further 18 s of the
     # browser's time for little; the hands below are laid out move by move on either).
@@ -181,7 +182,7 @@ WARM = """
 """
 
 
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=3, deadline=None)
 @given(
     top=st.sampled_from([12, 15, 18]),
     players=st.integers(3, 9),
