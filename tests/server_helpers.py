@@ -50,6 +50,10 @@ class Server:
         """Games analysed as they are played: none by default in the tests (their
         games need no analysis, and every core is the tests'); ``None``: the server's
         own default."""
+        self.analysis_level = "easy"
+        """The analyses' search: the tests read what an analysis shows, not how good
+        its values are, and at ``normal`` one game's analysis took a test 14 s of an
+        idle machine, 48 s of a busy one."""
         self.grace = grace
         self.database = database or f"sqlite:///{home / 'pips.db'}"
         self.bot_delay = bot_delay
@@ -84,6 +88,8 @@ class Server:
                 "--grace",
                 str(self.grace),
                 "--no-warm-up",  # the tests' bots do not search
+                "--analysis-level",
+                self.analysis_level,
                 *(
                     ()
                     if self.analyse_while_playing is None

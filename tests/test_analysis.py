@@ -256,7 +256,7 @@ def test_a_served_game_is_analysed_as_it_is_played(tmp_path: Path) -> None:
     process while the game is played; asked for after the game, it is the analysis of
     the record from scratch, and a followed game takes nothing of the limit on new
     analyses (one an hour here: two games both answer)."""
-    from pips.server.analyses import LEVEL, SEED
+    from pips.server.analyses import SEED
 
     extra = ("--analyse-while-playing", "2", "--limit", "analyses=1/0.016")
     with running(tmp_path, extra=extra) as server:
@@ -269,5 +269,5 @@ def test_a_served_game_is_analysed_as_it_is_played(tmp_path: Path) -> None:
             answer = ann.http.get(f"/api/records/{table}/analysis", timeout=120)
             assert answer.status_code == 200, answer.text
             data = ann.http.get(f"/api/records/{table}").json()
-            whole = analyse(record.replay(data), LEVEL, SEED)
+            whole = analyse(record.replay(data), server.analysis_level, SEED)
             assert answer.json()["decisions"] == [d.to_json() for d in whole.decisions]

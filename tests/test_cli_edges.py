@@ -294,3 +294,22 @@ def test_serve_takes_other_rate_limits_and_refuses_malformed_ones() -> None:
     made = settings_app(Settings.from_json(settings.to_json())).state.limits
     assert (made.analyses.burst, made.analyses.per_minute) == (1.0, 0.5)
     assert (made.chat.burst, made.chat.per_minute) == (5, 20)  # the others as they were
+
+
+def test_serve_takes_an_analysis_level_of_the_search_and_refuses_others() -> None:
+    from typer.testing import CliRunner
+
+    from pips.bots.search import LEVELS
+    from pips.cli import app
+    from pips.server.analyses import LEVELS as SERVED
+    from pips.server.app import Settings, settings_app
+
+    assert set(SERVED) == set(LEVELS)  # the server names them without loading the search
+    for wrong in ("expert", "5000", ""):
+        done = CliRunner().invoke(app, ["serve", "--port", "1", "--analysis-level", wrong])
+        assert done.exit_code != 0, wrong
+        said = done.output + str(done.exception)
+        assert "--analysis-level must be easy, normal or hard" in said, wrong
+    settings = Settings(database="sqlite://", warm=False, analysis_level="hard")
+    made = settings_app(Settings.from_json(settings.to_json()))
+    assert made.state.analyses.level == "hard"

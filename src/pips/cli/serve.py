@@ -11,7 +11,7 @@ import typer
 from pips import __version__
 from pips.cli.base import app, fail, out
 from pips.i18n import _
-from pips.server.analyses import FOLLOWING
+from pips.server.analyses import FOLLOWING, LEVEL, LEVELS
 from pips.server.limits import Limits
 
 
@@ -60,6 +60,13 @@ def serve(
             "only when asked).",
         ),
     ] = FOLLOWING,
+    analysis_level: Annotated[
+        str,
+        typer.Option(
+            help="How hard the analyses search: easy, normal or hard (docs/bots.md); "
+            "easy spends a tenth of normal's playouts and solves no endgame."
+        ),
+    ] = LEVEL,
     broker: Annotated[
         str | None,
         typer.Option(
@@ -99,6 +106,12 @@ def serve(
         fail(_("--workers must be 1 to 64"))
     if not 2 <= lease <= 120:
         fail(_("--lease must be 2 to 120 seconds"))
+    if analysis_level not in LEVELS:
+        fail(
+            _("--analysis-level must be easy, normal or hard, not {text!r}").format(
+                text=analysis_level
+            )
+        )
     limits = {name: rate for name, rate in map(read_limit, limit or [])}
     broker = broker or os.environ.get("PIPS_BROKER_URL") or None
     if workers > 1 and broker is None:
@@ -134,6 +147,7 @@ def serve(
         log_json=log_json,
         limits=limits,
         analyse_while_playing=analyse_while_playing,
+        analysis_level=analysis_level,
     )
     shown = f"[{host}]" if ":" in host else host
     many = f", {workers} processes, broker {hidden_password(broker)}" if broker else ""

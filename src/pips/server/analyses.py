@@ -40,7 +40,10 @@ if TYPE_CHECKING:  # the search loads with the first analysis, not with the serv
 log = logging.getLogger(__name__)
 
 LEVEL = "normal"
-"""The search every analysis of the server uses (docs/bots.md)."""
+"""The search the server's analyses use unless told otherwise (docs/bots.md)."""
+LEVELS = ("easy", "normal", "hard")
+"""What ``pips serve --analysis-level`` takes: the search's levels (``pips.bots.search``,
+not imported here: the search loads with the first analysis, not with the server)."""
 SEED = 1
 FOLLOWING = 4
 """Games followed at once by default (``pips serve --analyse-while-playing``)."""
@@ -58,11 +61,13 @@ class Analyses:
         following: int = 0,
         workers: int = 1,
         executor: Executor | None = None,
+        level: str = LEVEL,
     ) -> None:
         """``executor`` runs the analyses (by default ``workers`` processes of their
         own, started with the first)."""
         self.keep = keep
         self.following = following
+        self.level = level
         self.workers = workers
         self._done: OrderedDict[str, Analysis] = OrderedDict()
         self._running: dict[str, asyncio.Task[Analysis]] = {}
@@ -108,7 +113,7 @@ class Analyses:
                 known = self._valued.setdefault(table_id, [])
                 loop = asyncio.get_running_loop()
                 done = [(d["hand"], d["move"]) for d in known]
-                known += await loop.run_in_executor(self._workers(), _value, data, done)
+                known += await loop.run_in_executor(self._workers(), _value, data, done, self.level)
                 self._valued.move_to_end(table_id)
                 while len(self._valued) > self.keep:
                     gone, _ = self._valued.popitem(last=False)
@@ -200,7 +205,9 @@ class Analyses:
             loop = asyncio.get_running_loop()
             done = [(d["hand"], d["move"]) for d in known]
             async with self._one_at_a_time:
-                valued = known + await loop.run_in_executor(self._workers(), _value, data, done)
+                valued = known + await loop.run_in_executor(
+                    self._workers(), _value, data, done, self.level
+                )
             valued.sort(key=lambda d: (d["hand"], d["move"]))
         finally:
             del self._running[table_id]
@@ -208,7 +215,7 @@ class Analyses:
         made = Analysis(
             replayed.spec.name,
             list(replayed.seats),
-            LEVEL,
+            self.level,
             SEED,
             [Decision.from_json(d) for d in valued],
         )
@@ -219,12 +226,12 @@ class Analyses:
         return made
 
 
-def _value(data: dict[str, Any], done: list[tuple[int, int]]) -> list[dict[str, Any]]:
+def _value(data: dict[str, Any], done: list[tuple[int, int]], level: str) -> list[dict[str, Any]]:
     """The decisions of the record ``data`` so far (in a worker process) but those at
     ``done`` (hand, move): only what is new crosses between the processes."""
     from pips.bots.analysis import analyse
 
-    found = analyse(record.replay(data), LEVEL, SEED, skip=set(done))
+    found = analyse(record.replay(data), level, SEED, skip=set(done))
     return [d.to_json() for d in found.decisions]
 
 

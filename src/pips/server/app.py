@@ -43,7 +43,7 @@ from pips.i18n import _
 from pips.results.service import Results, publish_due_apart, settings_from_env, utc_now
 from pips.server import accounts
 from pips.server.accounts.tokens import Tokens
-from pips.server.analyses import FOLLOWING, Analyses
+from pips.server.analyses import FOLLOWING, LEVEL, Analyses
 from pips.server.cluster import Cluster
 from pips.server.errors import describe, problem_of, validation_problem
 from pips.server.guard import Guard
@@ -157,11 +157,12 @@ class Services:
         broker: str | None,
         lease: float,
         following: int = 0,
+        analysis_level: str = LEVEL,
     ) -> Services:
         results = results or Results(db, settings=settings_from_env())
         node = secrets.token_hex(8)
         metrics = Metrics(node)
-        analyses = Analyses(following=following)
+        analyses = Analyses(following=following, level=analysis_level)
         tables = Tables(
             db,
             bot_delay=bot_delay,
@@ -244,6 +245,7 @@ def create_app(
     broker: str | None = None,
     lease: float = 5.0,
     analyse_while_playing: int = 0,
+    analysis_level: str = LEVEL,
 ) -> FastAPI:
     """The app over ``db``. ``results`` (its clock and rating settings) is made from the
     environment when left out; ``publish_lists`` publishes each month's world list
@@ -253,7 +255,8 @@ def create_app(
     PostgreSQL database (:mod:`pips.server.cluster`): each owns the tables whose lease
     it holds (``lease`` seconds, renewed every second) and forwards to the others.
     ``analyse_while_playing`` games at a time are analysed a few moves at a time as they
-    are played (:class:`~pips.server.analyses.Analyses`; 0: only when asked)."""
+    are played (:class:`~pips.server.analyses.Analyses`; 0: only when asked), by the
+    search at ``analysis_level``."""
     secret = secret or accounts.secret_key()
     limits = limits or Limits()
     services = Services.made(
@@ -267,6 +270,7 @@ def create_app(
         broker=broker,
         lease=lease,
         following=analyse_while_playing,
+        analysis_level=analysis_level,
     )
 
     @asynccontextmanager
@@ -383,6 +387,7 @@ class Settings:
     lease: float = 5.0
     log_json: bool = False
     analyse_while_playing: int = FOLLOWING
+    analysis_level: str = LEVEL
     limits: dict[str, tuple[float, float]] = field(default_factory=dict)
     """Rate limits set other than by default: name to (burst, per minute)."""
 
@@ -409,6 +414,7 @@ def settings_app(settings: Settings) -> FastAPI:
         lease=settings.lease,
         limits=tuned,
         analyse_while_playing=settings.analyse_while_playing,
+        analysis_level=settings.analysis_level,
     )
     use_logs(app.state.cluster.node, settings.log_json)
     return app
