@@ -65,23 +65,26 @@ def site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Site]:
 LONGEST_FIRST = (
     "test_cluster_kills.py",  # 21 s idle, up to 155 s on a loaded machine
     "test_web_table.py",
-    "test_server.py",
     "test_attacks.py",
+    "test_server.py",
     "test_api.py",
-    "test_tui.py",
-    "test_web.py",
-    "test_attacks_world_list.py",
-    "test_attacks_accounts.py",
-    "test_layout_engine.py",
-    "test_results_server.py",
-    "test_cluster_failover.py",
     "test_cluster.py",
-    "test_tui_sizes.py",
+    "test_attacks_accounts.py",
+    "test_results_server.py",
     "test_results_trust.py",
+    "test_tui.py",
+    "test_cluster_failover.py",
     "test_web_events.py",
+    "test_proxy.py",
+    "test_web.py",
+    "test_tui_sizes.py",
+    "test_cluster_workers.py",  # 14 s idle, 47 s on a loaded machine
+    "test_analysis.py",
+    "test_attacks_world_list.py",
+    "test_fuzz_server.py",
 )
 """The test files that take longest (seconds of a worker, measured with
-``pytest --durations=0``: 100 down to 35), started first. The files run in parallel a
+``pytest --durations=0``: 100 down to 27), started first. The files run in parallel a
 file per worker (scripts/test), in the order collected: alphabetically, the browser
 files came last and the run ended on one worker's long tail. Longest first, the short
 files fill the gaps at the end."""
