@@ -7,7 +7,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 
-from pips.i18n import say
 from pips.server.errors import refusals
 from pips.server.routes.common import CSV_BODY, limits_of, results_of, run
 from pips.server.routes.events.common import (
@@ -28,6 +27,7 @@ from pips.server.routes.events.common import (
     enter_csv,
     start_online_round,
     table_lines_of_body,
+    warnings_said,
 )
 from pips.server.web import account, check_csrf, viewer
 
@@ -206,7 +206,7 @@ async def check_table(
         lines,
         reason=body.reason,
     )
-    return {**review, "warnings": [say(w) for w in review["warnings"]]}
+    return warnings_said(review)
 
 
 @api.get(
@@ -243,12 +243,7 @@ async def enter_round_csv(
             enter_csv, results_of(request), actor, key, number, body, reason, save=not check
         )
     if check:
-        return {
-            "tables": [
-                {**drawn, "warnings": [say(w) for w in drawn["warnings"]]}
-                for drawn in done["tables"]
-            ]
-        }
+        return {"tables": [warnings_said(drawn) for drawn in done["tables"]]}
     return dict(done)
 
 

@@ -321,6 +321,11 @@ def names_and_pairs(text: str) -> tuple[list[str], list[list[str]]]:
     return names[:MAX_NAMES], pairs[: MAX_NAMES // 2]
 
 
+def warnings_said(found: dict[str, Any]) -> dict[str, Any]:
+    """``found`` (a table's entry checked) with its warnings in the reader's words."""
+    return {**found, "warnings": [say(w) for w in found["warnings"]]}
+
+
 def seats_of(shown: dict[str, Any], number: int, table: int) -> list[str]:
     for one in shown["drawn"]:
         if one["number"] == number:

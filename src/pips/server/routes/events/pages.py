@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from pips.i18n import _, explain, say
+from pips.i18n import _, explain
 from pips.results.entry import GAMES, EntryError
 from pips.results.entry_formats import decode_csv, parse_int
 from pips.results.players import UnknownPlayers
@@ -37,6 +37,7 @@ from pips.server.routes.events.common import (
     start_online_round,
     table_lines,
     table_shown,
+    warnings_said,
 )
 from pips.server.web import account, check_csrf
 
@@ -275,10 +276,7 @@ async def round_csv_form(
             "reason": reason,
             "text": text,
             "reviewed": fingerprint,
-            "tables": [
-                {**drawn, "warnings": [say(w) for w in drawn["warnings"]]}
-                for drawn in done["tables"]
-            ],
+            "tables": [warnings_said(drawn) for drawn in done["tables"]],
         }
         return await event_shown(request, key, csv_review=review)
     return RedirectResponse(f"/events/{key}#round-{number}", status_code=303)
