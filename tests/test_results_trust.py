@@ -285,6 +285,22 @@ def test_a_month_of_only_late_results_publishes_and_says_so(club: Club) -> None:
     assert club.results.register.listing(filter_of("kiel"))[0][0]["counts_in"] == "2026-11"
 
 
+def test_a_month_is_due_once_it_is_over_until_its_list_is_published(club: Club) -> None:
+    """The server asks this every hour and starts a process to rate only when a month
+    is due: none before any result, none while the month runs, each month over and
+    unpublished after, none once published."""
+    assert club.results.lists.due() == []
+    kiel_month(club)
+    assert club.results.lists.due() == []  # October is not over on the 20th
+    club.moment = datetime(2026, 12, 2, 9)
+    assert club.results.lists.due() == ["2026-10", "2026-11"]
+    published = club.results.lists.publish_due()
+    assert sorted({p["month"] for p in published}) == ["2026-10", "2026-11"]
+    assert club.results.lists.due() == []
+    club.moment = datetime(2027, 1, 1, 0, 5)
+    assert club.results.lists.due() == ["2026-12"]
+
+
 def test_the_export_of_a_published_month_is_what_its_list_counted(club: Club) -> None:
     kiel_month(club)
     [disputed] = club.enter(

@@ -257,25 +257,33 @@ class WorldLists:
             ],
         }
 
-    def publish_due(self) -> list[dict[str, Any]]:
-        """Publish every month that is over and has no list yet (the server does this
-        after each month's end); months with nothing to rate stay unpublished."""
+    def due(self) -> list[str]:
+        """The months that are over and have no list yet, oldest first, from the month of
+        the first result entered (a few small queries: the server asks this every hour,
+        and starts the work of publishing only when a month is due)."""
         now = self.context.clock()
         with self.context.db.session() as session:
             first = session.scalar(select(func.min(Result.entered_at)))
             done = set(session.scalars(select(WorldList.month).distinct()))
         if first is None:
             return []
-        published = []
+        months: list[str] = []
         month = month_of(first)
         while True:
             _, after = month_bounds(month)
             if datetime.combine(after, datetime.min.time()) > now:
-                break
+                return months
             if month not in done:
-                with contextlib.suppress(Conflict):  # another process published it first
-                    published += self.compute_month(month)
+                months.append(month)
             month = month_of(after)
+
+    def publish_due(self) -> list[dict[str, Any]]:
+        """Publish every month that is over and has no list yet (the server does this
+        after each month's end); months with nothing to rate stay unpublished."""
+        published = []
+        for month in self.due():
+            with contextlib.suppress(Conflict):  # another process published it first
+                published += self.compute_month(month)
         return published
 
     def months(self, game: str) -> list[dict[str, Any]]:

@@ -104,12 +104,16 @@ async def publish_monthly(db: Database, results: Results) -> None:
     process of its own it leaves this one's core to the tables. The process lives only
     while it publishes, and ends if this one dies meanwhile (a server killed with -9 once
     left one behind every time). A test's clock cannot cross to another process, so
-    results with one are rated in a thread."""
+    results with one are rated in a thread. Whether a month is due is asked here first
+    (a query): a process of its own costs seconds of CPU to start, and a server would
+    otherwise spend them at every start and every hour."""
     loop = asyncio.get_running_loop()
     apart = results.clock is utc_now
     while True:
         try:
-            if apart:
+            if not apart:
+                await asyncio.to_thread(results.lists.publish_due)
+            elif await asyncio.to_thread(results.lists.due):  # most hours none: no process
                 pool = ProcessPoolExecutor(
                     1,
                     mp_context=multiprocessing.get_context("spawn"),
@@ -121,8 +125,6 @@ async def publish_monthly(db: Database, results: Results) -> None:
                 finally:
                     # Never waits here: the worker ends once its job is done.
                     pool.shutdown(wait=False, cancel_futures=True)
-            else:
-                await asyncio.to_thread(results.lists.publish_due)
         except Exception:  # a database hiccup: try again next hour, keep serving
             log.exception("publishing the monthly lists failed")
         await asyncio.sleep(3600)
