@@ -63,31 +63,38 @@ def site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Site]:
 
 
 LONGEST_FIRST = (
-    "test_cluster_kills.py",  # 21 s idle, up to 155 s on a loaded machine
+    "test_cluster_kills.py",  # 43 s here, up to 155 s on a loaded machine
     "test_web_table.py",
-    "test_attacks.py",
     "test_server.py",
+    "test_attacks.py",
+    "test_cluster_failover.py",
     "test_api.py",
-    "test_cluster.py",
+    "test_tui.py",
+    "test_web_events.py",
     "test_attacks_accounts.py",
     "test_results_server.py",
-    "test_results_trust.py",
-    "test_tui.py",
-    "test_cluster_failover.py",
-    "test_web_events.py",
-    "test_proxy.py",
+    "test_cluster.py",
     "test_web.py",
+    "test_fuzz_server.py",
+    "test_results_trust.py",
+    "test_proxy.py",
+    "test_cluster_workers.py",  # 35 s here, 47 s on a loaded machine
     "test_tui_sizes.py",
-    "test_cluster_workers.py",  # 14 s idle, 47 s on a loaded machine
+    "test_club_evening.py",
     "test_analysis.py",
     "test_attacks_world_list.py",
-    "test_fuzz_server.py",
+    "test_web_results.py",
+    "test_championship.py",
+    "test_events.py",
+    "test_layout_engine.py",
+    "test_cli_conventions.py",
 )
 """The test files that take longest (seconds of a worker, measured with
-``pytest --durations=0``: 100 down to 27), started first. The files run in parallel a
-file per worker (scripts/test), in the order collected: alphabetically, the browser
-files came last and the run ended on one worker's long tail. Longest first, the short
-files fill the gaps at the end."""
+``pytest --durations=0``: 112 down to 27), started first. The files run in parallel a
+file per worker (scripts/test), in the order collected (xdist's reordering by the
+number of tests is turned off there: files of many quick tests came first and the long
+ones last, and the run ended on one worker's long tail). Longest first, the short files
+fill the gaps at the end."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -58,7 +58,9 @@ def test_play_now_seats_a_newcomer_against_bots_with_a_name_made_for_them(
     bots = [s["bot"] for s in seats if s["kind"] == "bot"]
     assert bots and set(bots) == {"random"} and len(bots) == len(seats) - 1
     # The tab's title says whose turn it is.
-    page.wait_for_function("document.title.startsWith('▶')", timeout=20_000)
+    # A function, not an expression: Playwright evaluates an expression again with
+    # eval at each poll after the first, which the page's CSP refuses.
+    page.wait_for_function("() => document.title.startsWith('▶')", timeout=20_000)
     shot(page, "play-now-phone")
     # The name made for them is changed at the top of any page.
     page.goto(server.url + "/")

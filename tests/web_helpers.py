@@ -77,7 +77,7 @@ def create_table(
             control.fill(value)
             control.dispatch_event("change")
     page.wait_for_function(
-        f"document.querySelectorAll('#seat-list .seat-kind').length === {len(seats)}"
+        f"() => document.querySelectorAll('#seat-list .seat-kind').length === {len(seats)}"
     )
     for number, seat in enumerate(seats):
         page.locator("#seat-list .seat-kind").nth(number).select_option(seat)
