@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import os
 import random
 import threading
 from pathlib import Path
@@ -149,6 +150,29 @@ def test_the_terminal_replay_analyses_the_game(tmp_path: Path) -> None:
     assert "Per player" in said[1] and "average loss" in said[1]
 
 
+def priorities_of_workers(pid: int) -> tuple[tuple[int, int], list[tuple[int, int]]]:
+    """The (scheduling policy, niceness) of process ``pid`` and of each of its worker
+    processes (spawned by multiprocessing), as Linux's /proc says."""
+
+    def read(stat: str) -> tuple[int, int, int]:
+        """Parent, niceness, policy: fields 4, 19 and 41 of a process's stat."""
+        fields = stat[stat.rindex(")") + 2 :].split()  # from the third field on
+        return int(fields[1]), int(fields[16]), int(fields[38])
+
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if not entry.name.isdigit() or b"spawn_main" not in (entry / "cmdline").read_bytes():
+                continue
+            parent, nice, policy = read((entry / "stat").read_text())
+        except OSError:
+            continue  # ended meanwhile
+        if parent == pid:
+            found.append((policy, nice))
+    _, nice, policy = read(Path(f"/proc/{pid}/stat").read_text())
+    return (policy, nice), found
+
+
 def test_the_server_analyses_a_finished_game_once_and_limits_new_ones(tmp_path: Path) -> None:
     # Three at once, and none more for an hour: however slowly this machine analyses.
     with running(tmp_path, extra=("--limit", "analyses=3/0.016")) as server:
@@ -175,6 +199,12 @@ def test_the_server_analyses_a_finished_game_once_and_limits_new_ones(tmp_path: 
         first = answers[0].json()
         assert first == answers[1].json() and first["decisions"]
         assert first["information"].startswith("each decision is valued from the deciding")
+        # Made by a worker below the tables' priority, but not one that runs only on an
+        # idle core: a person waits for it, and a server whose tables keep every core
+        # busy would never answer (it did not, with two busy loops beside the tests).
+        assert server.process is not None
+        (policy, nice), workers = priorities_of_workers(server.process.pid)
+        assert workers == [(os.SCHED_OTHER, nice + 5)], (policy, nice, workers)
         picture = ann.http.get(f"/api/records/{tables[0]}/analysis.svg")
         assert picture.status_code == 200 and picture.text.startswith("<?xml")
         assert picture.headers["content-type"].startswith("image/svg+xml")
@@ -271,3 +301,7 @@ def test_a_served_game_is_analysed_as_it_is_played(tmp_path: Path) -> None:
             data = ann.http.get(f"/api/records/{table}").json()
             whole = analyse(record.replay(data), server.analysis_level, SEED)
             assert answer.json()["decisions"] == [d.to_json() for d in whole.decisions]
+        # The games followed as they are played are valued only on an idle core.
+        assert server.process is not None
+        _, workers = priorities_of_workers(server.process.pid)
+        assert any(policy == os.SCHED_IDLE for policy, _ in workers), workers

@@ -10,10 +10,13 @@ asking for the analysis then finds it made or nearly made
 is over: the decisions are kept in this process, and the routes give them out only for
 a finished game, to whoever may see its record.
 
-The work runs in worker processes of its own that run only when a core is otherwise
-idle (``SCHED_IDLE``): the search's Python parts would otherwise hold the event loop's
-GIL, and the tables come first; only the record so far goes to a worker, and only the
-decisions it valued come back. At most ``following`` games are followed at a time (the
+The work runs in worker processes of its own (the search's Python parts would otherwise
+hold the event loop's GIL): a followed game's in one that runs only when a core is
+otherwise idle (``SCHED_IDLE``), since the tables come first; an analysis somebody asked
+for in another, below the tables' priority but not idle (``nice`` 5), since a person
+waits for it: at idle priority, a server whose cores its tables kept busy never answered
+(two busy loops beside the tests were enough). Only the record so far goes to a worker,
+and only the decisions it valued come back. At most ``following`` games are followed at a time (the
 rest are analysed when asked); a game is analysed once however many ask at the same time;
 starting one on request is rate-limited per address; the finished analyses are kept
 (the newest ``keep``) in this process's memory.
@@ -50,8 +53,11 @@ FOLLOWING = 4
 FOLLOW_EVERY = 8
 """Moves between two records of a followed game handed on (and at every hand's end)."""
 NICENESS = 19
-"""How much lower than the server's the workers' priority is, where ``SCHED_IDLE`` is
-not offered (``nice``)."""
+"""How much lower than the server's the following worker's priority is, where
+``SCHED_IDLE`` is not offered (``nice``)."""
+ASKED_NICENESS = 5
+"""How much lower than the server's the priority of analyses asked for is (``nice``: a
+third of a table process's share of a busy core)."""
 
 
 class Analyses:
@@ -64,7 +70,8 @@ class Analyses:
         level: str = LEVEL,
     ) -> None:
         """``executor`` runs the analyses (by default ``workers`` processes of their
-        own, started with the first)."""
+        own for the followed games and one for those asked for, each started with its
+        first analysis)."""
         self.keep = keep
         self.following = following
         self.level = level
@@ -80,7 +87,9 @@ class Analyses:
         self._latest: dict[str, dict[str, Any]] = {}
         self._moves: dict[str, int] = {}
         """Moves since a followed game's last record was handed on."""
-        self._pool: Executor | None = executor
+        self._executor = executor
+        self._pools: dict[bool, ProcessPoolExecutor] = {}
+        """The worker processes, by whether a person asked for their analyses."""
 
     # -- while a game is played ------------------------------------------------------
 
@@ -113,7 +122,9 @@ class Analyses:
                 known = self._valued.setdefault(table_id, [])
                 loop = asyncio.get_running_loop()
                 done = [(d["hand"], d["move"]) for d in known]
-                known += await loop.run_in_executor(self._workers(), _value, data, done, self.level)
+                known += await loop.run_in_executor(
+                    self._workers(asked=False), _value, data, done, self.level
+                )
                 self._valued.move_to_end(table_id)
                 while len(self._valued) > self.keep:
                     gone, _ = self._valued.popitem(last=False)
@@ -123,22 +134,25 @@ class Analyses:
         finally:
             del self._followed[table_id]
 
-    def _workers(self) -> Executor:
-        if self._pool is None:
+    def _workers(self, asked: bool) -> Executor:
+        if self._executor is not None:
+            return self._executor
+        pool = self._pools.get(asked)
+        if pool is None:
             # Spawned, not forked: the server has threads and an event loop running.
-            self._pool = ProcessPoolExecutor(
-                self.workers,
+            pool = self._pools[asked] = ProcessPoolExecutor(
+                1 if asked else self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_in_the_background,
+                initializer=_asked_for if asked else _in_the_background,
             )
-        return self._pool
+        return pool
 
     def close(self) -> None:
         for task in self._followed.values():
             task.cancel()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        for pool in self._pools.values():
+            pool.shutdown(wait=False, cancel_futures=True)
+        self._pools.clear()
 
     # -- when asked ------------------------------------------------------------------
 
@@ -206,7 +220,7 @@ class Analyses:
             done = [(d["hand"], d["move"]) for d in known]
             async with self._one_at_a_time:
                 valued = known + await loop.run_in_executor(
-                    self._workers(), _value, data, done, self.level
+                    self._workers(asked=True), _value, data, done, self.level
                 )
             valued.sort(key=lambda d: (d["hand"], d["move"]))
         finally:
@@ -233,6 +247,12 @@ def _value(data: dict[str, Any], done: list[tuple[int, int]], level: str) -> lis
 
     found = analyse(record.replay(data), level, SEED, skip=set(done))
     return [d.to_json() for d in found.decisions]
+
+
+def _asked_for() -> None:
+    """A worker's priority for analyses a person waits for: below the tables', never
+    starved by them."""
+    os.nice(ASKED_NICENESS)
 
 
 def _in_the_background() -> None:
