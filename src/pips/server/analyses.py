@@ -16,10 +16,10 @@ otherwise idle (``SCHED_IDLE``), since the tables come first; an analysis somebo
 for in another, below the tables' priority but not idle (``nice`` 5), since a person
 waits for it: at idle priority, a server whose cores its tables kept busy never answered
 (two busy loops beside the tests were enough). Only the record so far goes to a worker,
-and only the decisions it valued come back. At most ``following`` games are followed at a time (the
-rest are analysed when asked); a game is analysed once however many ask at the same time;
-starting one on request is rate-limited per address; the finished analyses are kept
-(the newest ``keep``) in this process's memory.
+and only the decisions it valued come back. At most ``following`` games are followed at
+a time (the rest are analysed when asked); a game is analysed once however many ask at
+the same time; starting one on request is rate-limited per address; the finished
+analyses are kept (the newest ``keep``) in this process's memory.
 """
 
 from __future__ import annotations
