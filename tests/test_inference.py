@@ -21,9 +21,12 @@ from pips.bots.knowledge import (
     PlayModel,
     SeatModels,
 )
+from pips.bots.search import SearchBot
+from pips.core.legal import representatives
 from pips.core.moves import Draw, Play
 from pips.core.tiles import Tile
-from pips.games.registry import find_game
+from pips.core.view import View
+from pips.games.registry import GameState, find_game
 
 SIZE = 28  # double-6
 
@@ -187,3 +190,56 @@ def test_fido_rows_hold_what_each_fitting_tile_would_have_scored(seed: int, move
         assert [int(rows.played[i]) for i in mine] == [tile for tile, _ in plays]
         for i, (_tile, points) in zip(mine, plays, strict=True):
             assert rows.points[i, rows.played[i]] >= points
+
+
+class _ToldEverything(SearchBot):
+    """A search told every hand through its ``knowledge`` (what benchmarks/hidden_tiles.py
+    does to measure what the hidden tiles cost; pips' bots see their view only)."""
+
+    def __init__(self, state: GameState) -> None:
+        super().__init__("normal")
+        self.state = state
+        self.sampled: list[list[list[Tile]]] = []
+
+    def knowledge(self, view: View) -> Knowledge:
+        known = super().knowledge(view)
+        for seat, hand in enumerate(self.state.hands):
+            if seat != view.seat:
+                known.face_up[seat] = known.face_up[seat] | set(hand)
+                known.unseen -= set(hand)
+        sample = known.sample
+
+        def recorded(rng: random.Random, stock_size: int) -> tuple[list[list[Tile]], list[Tile]]:
+            hands, stock = sample(rng, stock_size)
+            self.sampled.append(hands)
+            return hands, stock
+
+        known.sample = recorded  # type: ignore[method-assign]
+        return known
+
+
+def test_a_search_samples_its_deals_from_the_knowledge_it_is_given() -> None:
+    """The search draws every deal from :meth:`SearchBot.knowledge`, which reads the view
+    alone unless a subclass says more: told every hand, each deal it samples is the true
+    one; left to its view, its deals differ from it."""
+    spec = find_game("partnership")
+    options = spec.options_from_json({**spec.defaults, "teams": "fixed", "target": 1})
+    state = spec.new_hand(options, random.Random(5))
+    bot = GreedyBot()
+    for _ in range(3):
+        seat = state.current_seat
+        assert seat is not None
+        state.play(bot.choose(state.view(seat), list(state.legal_moves()), random.Random(0)))
+    seat = state.current_seat
+    assert seat is not None
+    view = state.view(seat)
+    candidates = representatives(state.legal_moves())
+    truth = [sorted(hand) for hand in state.hands]
+    told = _ToldEverything(state)
+    told.expected(view, candidates, random.Random(1))
+    assert told.sampled and all([sorted(h) for h in hands] == truth for hands in told.sampled)
+    plain = SearchBot("normal")
+    known = plain.knowledge(view)
+    assert known.unseen == Knowledge.of(view).unseen
+    deals = [known.sample(random.Random(i), 0)[0] for i in range(20)]
+    assert any([sorted(h) for h in hands] != truth for hands in deals)

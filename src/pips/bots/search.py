@@ -171,6 +171,13 @@ class SearchBot:
             return self.model
         return UNIFORM if find_game(view.game).scores_during_hand else LINE_MODEL
 
+    def knowledge(self, view: View) -> Knowledge:
+        """What the search knows of the hidden tiles: the view's public facts
+        (:meth:`Knowledge.of`). A benchmark that measures what hidden tiles cost tells a
+        subclass more (``benchmarks/hidden_tiles.py``); pips' own bots never see more
+        than their view."""
+        return Knowledge.of(view, weigh=self.weighing(view).weighs)
+
     def reset(self, seat: int) -> None:
         """A new hand: nothing is carried over."""
 
@@ -194,7 +201,7 @@ class SearchBot:
         averaged over sampled deals, each weighted by its likelihood
         (:meth:`Knowledge.likelihood`)."""
         rules = self._fast_rules(view)
-        knowledge = Knowledge.of(view, weigh=self.weighing(view).weighs)
+        knowledge = self.knowledge(view)
         base = FastState.of_view(rules, view, [], [])
         budget = self.budget
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
