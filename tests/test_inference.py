@@ -7,6 +7,7 @@ import random
 
 import numpy as np
 import pytest
+from benchmarks.hidden_tiles import Told
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -192,21 +193,15 @@ def test_fido_rows_hold_what_each_fitting_tile_would_have_scored(seed: int, move
             assert rows.points[i, rows.played[i]] >= points
 
 
-class _ToldEverything(SearchBot):
-    """A search told every hand through its ``knowledge`` (what benchmarks/hidden_tiles.py
-    does to measure what the hidden tiles cost; pips' bots see their view only)."""
+class _Recorded(Told):
+    """benchmarks/hidden_tiles.py's search, keeping every deal it samples."""
 
-    def __init__(self, state: GameState) -> None:
-        super().__init__("normal")
-        self.state = state
+    def __init__(self, sight: str, state: GameState) -> None:
+        super().__init__(sight, state)
         self.sampled: list[list[list[Tile]]] = []
 
     def knowledge(self, view: View) -> Knowledge:
         known = super().knowledge(view)
-        for seat, hand in enumerate(self.state.hands):
-            if seat != view.seat:
-                known.face_up[seat] = known.face_up[seat] | set(hand)
-                known.unseen -= set(hand)
         sample = known.sample
 
         def recorded(rng: random.Random, stock_size: int) -> tuple[list[list[Tile]], list[Tile]]:
@@ -220,8 +215,10 @@ class _ToldEverything(SearchBot):
 
 def test_a_search_samples_its_deals_from_the_knowledge_it_is_given() -> None:
     """The search draws every deal from :meth:`SearchBot.knowledge`, which reads the view
-    alone unless a subclass says more: told every hand, each deal it samples is the true
-    one; left to its view, its deals differ from it."""
+    alone unless a subclass says more (benchmarks/hidden_tiles.py): told its partner's
+    hand, every deal it samples gives the partner its true hand and the opponents varied
+    ones; told every hand, every deal is the true one; left to its view, its deals differ
+    from the truth."""
     spec = find_game("partnership")
     options = spec.options_from_json({**spec.defaults, "teams": "fixed", "target": 1})
     state = spec.new_hand(options, random.Random(5))
@@ -235,11 +232,16 @@ def test_a_search_samples_its_deals_from_the_knowledge_it_is_given() -> None:
     view = state.view(seat)
     candidates = representatives(state.legal_moves())
     truth = [sorted(hand) for hand in state.hands]
-    told = _ToldEverything(state)
+    partner, opponent = (seat + 2) % 4, (seat + 1) % 4
+    told = _Recorded("partner", state)
     told.expected(view, candidates, random.Random(1))
-    assert told.sampled and all([sorted(h) for h in hands] == truth for hands in told.sampled)
-    plain = SearchBot("normal")
-    known = plain.knowledge(view)
+    assert told.sampled and all(sorted(h[partner]) == truth[partner] for h in told.sampled)
+    assert any(sorted(h[opponent]) != truth[opponent] for h in told.sampled)
+    everything = _Recorded("all", state)
+    everything.expected(view, candidates, random.Random(1))
+    assert everything.sampled
+    assert all([sorted(h) for h in hands] == truth for hands in everything.sampled)
+    known = SearchBot("normal").knowledge(view)
     assert known.unseen == Knowledge.of(view).unseen
     deals = [known.sample(random.Random(i), 0)[0] for i in range(20)]
     assert any([sorted(h) for h in hands] != truth for hands in deals)
