@@ -15,7 +15,8 @@ Targets (issues 4 and 19):
 Cross-play (issue 37): in the partnership game ``search:hard`` wins at least 70% of the
 hands won by one side against the ``dominoes`` package's probabilistic alpha-beta
 (:mod:`benchmarks.dominoes_bot`, ``pip install -e '.[bench]'``) at no more than 0.15 s a
-decision; ``search`` (normal) against it on the same deals for comparison.
+decision, and significantly above ``search`` (normal) there: ``search`` plays the package
+on the same deals and its cell compares the two paired by deal (``Cell.same_deals``).
 
 Two cells measure what was tried and is not the default: ``ismcts`` against ``search``,
 and in FIDO ``search-pointed`` (deals weighed as if every seat laid what scores most)
@@ -38,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -135,6 +137,9 @@ class Cell:
     """A bot that must win at least this share of the hands won by one side."""
     seconds: tuple[str, float] | None = None
     """A bot that may spend at most this many seconds per decision on average."""
+    same_deals: tuple[str, str] | None = None
+    """``(cell, bot)``: that bot of that earlier cell, played on the same deals, must win
+    more hands less hands lost than this cell's first seat (paired by deal)."""
 
 
 PARTNERSHIP = {"teams": "fixed", "target": 1}
@@ -177,6 +182,7 @@ CELLS = [
         ("search", "dominoes-pab"),
         500,
         (("search", "dominoes-pab"),),
+        same_deals=("partnership-dominoes", "search:hard"),
     ),
     Cell(
         "partnership",
@@ -319,6 +325,13 @@ CELLS = [
 ]
 
 
+def hand_winner(hand: dict[str, Any]) -> str | None:
+    """The bot whose seats alone ranked first in a hand, ``None`` when the hand was
+    shared (a tie, or one bot on both sides)."""
+    winners = {hand["seats"][s] for s, r in enumerate(hand["ranks"]) if r == 1}
+    return winners.pop() if len(winners) == 1 else None
+
+
 def decided_interval(rows: list[dict[str, Any]], bot: str) -> tuple[float, float]:
     """A 95% interval of ``bot``'s share of the hands won by one side alone, by a
     bootstrap over deals (a deal's hands share their tiles, so they are resampled
@@ -327,10 +340,10 @@ def decided_interval(rows: list[dict[str, Any]], bot: str) -> tuple[float, float
     for row in rows:
         won = decided = 0
         for hand in row["hands"]:
-            winners = {hand["seats"][s] for s, r in enumerate(hand["ranks"]) if r == 1}
-            if len(winners) == 1:
+            winner = hand_winner(hand)
+            if winner is not None:
                 decided += 1
-                won += bot in winners
+                won += winner == bot
         per_deal.append((won, decided))
     rng = random.Random(2026)
     shares = []
@@ -340,6 +353,55 @@ def decided_interval(rows: list[dict[str, Any]], bot: str) -> tuple[float, float
         shares.append(sum(w for w, _ in sample) / total if total else 0.0)
     shares.sort()
     return shares[int(0.025 * len(shares))], shares[int(0.975 * len(shares)) - 1]
+
+
+def won_less_lost(row: dict[str, Any], bot: str) -> int:
+    """A deal's hands ``bot``'s side won alone less those the other side won alone."""
+    winners = [hand_winner(hand) for hand in row["hands"]]
+    return sum(1 if w == bot else -1 for w in winners if w is not None)
+
+
+def same_deals_check(cell: Cell, rows: list[dict[str, Any]], out_dir: Path) -> dict[str, Any]:
+    """How much more ``cell.same_deals``'s bot won, less lost, per hand than this cell's
+    first seat on the deals both cells played (a deal's two hands count together; 95%
+    interval by a seeded bootstrap over deals). Against the same opponents on the same
+    deals, this compares two bots without the luck of the deal."""
+    assert cell.same_deals is not None
+    name, other_bot = cell.same_deals
+    other = next(c for c in CELLS if c.name == name)
+    setup = tour.Tournament.of(other.game, other.options, list(other.seats), 1, seed=2026)
+    theirs = tour.finished(out_dir / name, setup)
+    bot = cell.seats[0]
+    differences = [
+        (won_less_lost(theirs[row["deal"]], other_bot) - won_less_lost(row, bot))
+        / len(row["hands"])
+        for row in rows
+        if row["deal"] in theirs
+    ]
+    claim = f"{other_bot} beats {bot} on the same deals (won less lost per hand)"
+    if not differences:
+        nothing = math.nan
+        return {
+            "claim": claim,
+            "deals": 0,
+            "margin": nothing,
+            "low95": nothing,
+            "high95": nothing,
+            "met": False,
+        }
+    rng = random.Random(2026)
+    means = sorted(
+        sum(rng.choice(differences) for _ in differences) / len(differences) for _ in range(2000)
+    )
+    low, high = means[int(0.025 * len(means))], means[int(0.975 * len(means)) - 1]
+    return {
+        "claim": claim,
+        "deals": len(differences),
+        "margin": sum(differences) / len(differences),
+        "low95": low,
+        "high95": high,
+        "met": low > 0,
+    }
 
 
 def run_cell(cell: Cell, scale: float, out_dir: Path, console: Console) -> dict[str, Any]:
@@ -392,6 +454,8 @@ def run_cell(cell: Cell, scale: float, out_dir: Path, console: Console) -> dict[
                 "met": per_move <= limit,
             }
         )
+    if cell.same_deals is not None:
+        checks.append(same_deals_check(cell, rows, out_dir))
     hands = sum(len(r["hands"]) for r in rows)
     return {
         "cell": cell.name,
