@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import time
 from dataclasses import dataclass
@@ -380,15 +379,7 @@ def same_deals_check(cell: Cell, rows: list[dict[str, Any]], out_dir: Path) -> d
     ]
     claim = f"{other_bot} beats {bot} on the same deals (won less lost per hand)"
     if not differences:
-        nothing = math.nan
-        return {
-            "claim": claim,
-            "deals": 0,
-            "margin": nothing,
-            "low95": nothing,
-            "high95": nothing,
-            "met": False,
-        }
+        raise SystemExit(f"{cell.name} and {name} have no deal in common: run {name} further")
     rng = random.Random(2026)
     means = sorted(
         sum(rng.choice(differences) for _ in differences) / len(differences) for _ in range(2000)
@@ -405,6 +396,12 @@ def same_deals_check(cell: Cell, rows: list[dict[str, Any]], out_dir: Path) -> d
 
 
 def run_cell(cell: Cell, scale: float, out_dir: Path, console: Console) -> dict[str, Any]:
+    if cell.same_deals is not None and not (out_dir / cell.same_deals[0] / tour.RESULTS).exists():
+        # Said before the cell's minutes of play, not after.
+        raise SystemExit(
+            f"{cell.name} compares with the cell {cell.same_deals[0]} on the same deals: "
+            "run that cell first (with the same --out)"
+        )
     deals = max(2, round(cell.deals * scale))
     setup = tour.Tournament.of(cell.game, cell.options, list(cell.seats), deals, seed=2026)
     folder = out_dir / cell.name
