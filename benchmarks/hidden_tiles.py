@@ -127,7 +127,9 @@ def summarize(hands: list[dict[str, Any]], plain: list[dict[str, Any]]) -> dict[
     share = Estimate.share(decided)
     margin = Estimate.of([float(h["pair"] - h["others"]) for h in hands])
     decisions = sum(h["decisions"] for h in hands)
-    gain = Estimate.of([_outcome(h) - _outcome(p) for h, p in zip(hands, plain, strict=True)])
+    gains = [_outcome(h) - _outcome(p) for h, p in zip(hands, plain, strict=True)]
+    # A deal's two hands share their tiles: the interval is over deals, not hands.
+    gain = Estimate.of([(a + b) / 2 for a, b in zip(gains[::2], gains[1::2], strict=True)])
     return {
         "hands": len(hands),
         "decided": len(decided),
