@@ -92,6 +92,9 @@ class BotKind:
     make: Callable[[str | None], Bot]
     setting: str = ""
     """What the setting means, or empty when the bot takes none."""
+    seatable: bool = True
+    """Whether a server may seat it at a table. A bot that runs a program of the
+    setting's choosing (``external``) never may: a seat's bot is named by a client."""
 
 
 _BOTS: dict[str, BotKind] = {}
@@ -119,16 +122,36 @@ def bot_kinds() -> list[BotKind]:
     return list(_BOTS.values())
 
 
-def make_bot(text: str) -> Bot:
-    """A bot from its name and setting (``search:hard``); :class:`OptionError` for an
-    unknown bot or a bad setting."""
+@dataclass(frozen=True)
+class BotChoice:
+    """A bot named by text, parsed once: its kind and its setting (``None`` for none)."""
+
+    kind: BotKind
+    setting: str | None
+
+    @property
+    def text(self) -> str:
+        """The canonical name (``search:hard``): what a record and a table store."""
+        return self.kind.name if self.setting is None else f"{self.kind.name}:{self.setting}"
+
+    def make(self) -> Bot:
+        return self.kind.make(self.setting)
+
+
+def parse_bot(text: str, *, seatable: bool = False) -> BotChoice:
+    """The bot ``text`` names (``search:hard``, ``Greedy``); :class:`OptionError` for an
+    unknown bot, a bad setting, or, with ``seatable``, a bot a server may not seat
+    (one that would run a program: the name came from a client)."""
     name, colon, setting = text.strip().partition(":")
     kind = _BOTS.get(name.strip().lower())
-    if kind is None:
+    allowed = [k.name for k in _BOTS.values() if k.seatable or not seatable]
+    if kind is None or kind.name not in allowed:
         raise OptionError(
             "bots",
             phrase(
-                "unknown bot {name!r}; choose from {choices}", name=name, choices=", ".join(_BOTS)
+                "unknown bot {name!r}; choose from {choices}",
+                name=name.strip(),
+                choices=", ".join(allowed),
             ),
         )
     if colon and not kind.setting:
@@ -136,7 +159,22 @@ def make_bot(text: str) -> Bot:
             "bots",
             phrase("the {name} bot takes no setting (got {text!r})", name=kind.name, text=text),
         )
-    return kind.make(setting.strip() if colon else None)
+    choice = BotChoice(kind, setting.strip() if colon else None)
+    choice.make()  # a bad setting is refused here, before anything is kept
+    return choice
+
+
+def make_bot(text: str) -> Bot:
+    """A bot from its name and setting (``search:hard``); :class:`OptionError` for an
+    unknown bot or a bad setting. Any bot, an ``external`` program too: for the
+    command line, where the person naming it runs it. A server uses
+    :func:`make_seated_bot`."""
+    return parse_bot(text).make()
+
+
+def make_seated_bot(text: str) -> Bot:
+    """A bot a server may seat, from its name (see :func:`parse_bot`)."""
+    return parse_bot(text, seatable=True).make()
 
 
 def _plain(factory: Callable[[], Bot]) -> Callable[[str | None], Bot]:
@@ -209,6 +247,7 @@ register_bot(
         "a program in any language, over JSON lines (docs/bots.md)",
         _external,
         setting="the command to run",
+        seatable=False,
     )
 )
 

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pips.bots.base import Bot, make_bot
+from pips.bots.base import Bot, make_seated_bot, parse_bot
 from pips.bots.expert import ExpertBot
 from pips.core.errors import RuleError
 from pips.core.fairness import KeyedRandom, deal_commitment, salt_for
@@ -194,13 +194,11 @@ class Round:
             elif kind == "open":
                 entrants.append(SeatHolder("open", ""))
             elif kind == "bot":
-                name = str(seat.get("bot") or "greedy")
                 try:
-                    make_bot(name)
+                    # Only a bot a server may seat: never one that runs a program.
+                    name = parse_bot(str(seat.get("bot") or "greedy"), seatable=True).text
                 except RuleError as exc:
                     raise TableError.of(exc, f"seats.{number}.bot") from None
-                if name.startswith("external"):
-                    raise TableError(phrase("external bots cannot sit at a server table"))
                 entrants.append(SeatHolder("bot", f"{name}-{number}", bot=name))
             else:
                 raise TableError(phrase("seat {number}: kind is me, open or bot", number=number))
@@ -291,7 +289,7 @@ class Round:
         )
         match = Match(self.spec, self.options, dealer)
         bots: list[Bot | None] = [
-            None if self.entrants[e].bot is None else make_bot(str(self.entrants[e].bot))
+            None if self.entrants[e].bot is None else make_seated_bot(str(self.entrants[e].bot))
             for e in match.seating
         ]
         self.seating = Seating(match, bots, self._stream)
@@ -418,7 +416,7 @@ class Round:
         assert match is not None
         legal = match.legal_moves()
         view = match.current.view(seat)
-        move = make_bot("greedy").choose(view, legal, random.Random(f"{self._stream}/timer"))
+        move = make_seated_bot("greedy").choose(view, legal, random.Random(f"{self._stream}/timer"))
         return list(legal).index(move)
 
     def take_over(self, seat: int) -> int:
@@ -432,7 +430,7 @@ class Round:
         self.entrants[entrant] = SeatHolder(
             "bot", gone.name, gone.user_id, gone.guest, TAKE_OVER_BOT
         )
-        self.seating.seat(seat, make_bot(TAKE_OVER_BOT))
+        self.seating.seat(seat, make_seated_bot(TAKE_OVER_BOT))
         return entrant
 
     def returning(self, who: Identity) -> int:
