@@ -8,9 +8,8 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
-from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.lib.units import mm
-from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Paragraph, Spacer, Table
 
 from pips import __version__, i18n
 from pips.i18n import _
@@ -21,6 +20,8 @@ from pips.results.paper import (
     TITLE,
     document_bytes,
     name_cell,
+    stylesheet,
+    table_style,
 )
 
 
@@ -36,7 +37,7 @@ def standings_sheet(
     :class:`~pips.results.standings.Standing`; ``points_word`` heads the points column
     (points, or match points for pairs)."""
     with i18n.speaking(language or i18n.current()):
-        styles = getSampleStyleSheet()
+        styles = stylesheet()
         story: list[Any] = [
             Paragraph(escape(title), styles["Title"]),
             Paragraph(escape(subtitle), styles["Heading3"]),
@@ -78,7 +79,7 @@ def check_in_sheet(
     from pips.core.names import sort_key
 
     with i18n.speaking(language or i18n.current()):
-        styles = getSampleStyleSheet()
+        styles = stylesheet()
         story: list[Any] = [
             Paragraph(escape(title), TITLE),
             Paragraph(escape(subtitle), styles["Heading3"]),
@@ -118,5 +119,5 @@ def listing(rows: list[list[Any]], widths: list[float], extra: list[tuple[Any, .
         ("BACKGROUND", (0, 0), (-1, 0), colors.whitesmoke),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
     ]
-    table.setStyle(TableStyle(base + extra))
+    table.setStyle(table_style(base + extra))
     return table

@@ -1,23 +1,87 @@
 """The printed page every sheet of pips is made of: A4 documents, the type styles, names
-fitted to their cells, and ruled grids to write numbers in (reportlab)."""
+fitted to their cells, and ruled grids to write numbers in (reportlab).
+
+Every page is set in DejaVu Sans, embedded: championships seat players from all over
+Europe, and reportlab's built-in Helvetica (WinAnsi, not embedded) prints "Łukasz
+Dąbrowski" as "■ukasz D■browski". DejaVu covers Latin Extended-A and -B, Greek and
+Cyrillic; its files come with matplotlib (the ``sheets`` extra), which keeps them and
+their licence."""
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
-from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.styles import ParagraphStyle, StyleSheet1, getSampleStyleSheet
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Table, TableStyle
 
+SANS = "DejaVuSans"
+SANS_BOLD = "DejaVuSans-Bold"
+SANS_ITALIC = "DejaVuSans-Oblique"
+SANS_BOLD_ITALIC = "DejaVuSans-BoldOblique"
 
-def document_bytes(story: list[Any], wide: bool, title: str) -> bytes:
+_INSTEAD_OF = {
+    "Helvetica": SANS,
+    "Helvetica-Bold": SANS_BOLD,
+    "Helvetica-Oblique": SANS_ITALIC,
+    "Helvetica-BoldOblique": SANS_BOLD_ITALIC,
+}
+"""reportlab's sample styles name Helvetica; each becomes its DejaVu face."""
+
+
+def _font_folder() -> Path:
+    """matplotlib's own copy of DejaVu, found without importing matplotlib (a second)."""
+    found = importlib.util.find_spec("matplotlib")
+    if found is None or not found.submodule_search_locations:
+        raise RuntimeError("printing needs matplotlib's fonts: pip install 'pips[sheets]'")
+    return Path(next(iter(found.submodule_search_locations))) / "mpl-data" / "fonts" / "ttf"
+
+
+def _register_fonts() -> None:
+    folder = _font_folder()
+    for face in _INSTEAD_OF.values():
+        if face not in pdfmetrics.getRegisteredFontNames():
+            pdfmetrics.registerFont(TTFont(face, str(folder / f"{face}.ttf")))
+    # <b> and <i> in a paragraph pick the family's faces.
+    pdfmetrics.registerFontFamily(
+        SANS, normal=SANS, bold=SANS_BOLD, italic=SANS_ITALIC, boldItalic=SANS_BOLD_ITALIC
+    )
+
+
+_register_fonts()
+
+
+def stylesheet() -> StyleSheet1:
+    """reportlab's sample styles, set in DejaVu Sans."""
+    sheet = getSampleStyleSheet()
+    for style in sheet.byName.values():
+        for attribute in ("fontName", "bulletFontName"):  # a list style has neither
+            font = getattr(style, attribute, None)
+            if font in _INSTEAD_OF:
+                setattr(style, attribute, _INSTEAD_OF[font])
+    return sheet
+
+
+def table_style(commands: Sequence[tuple[Any, ...]]) -> TableStyle:
+    """A table's style with every cell in DejaVu Sans first: a table's own default is
+    Helvetica, whatever the paragraphs around it use."""
+    return TableStyle([("FONTNAME", (0, 0), (-1, -1), SANS), *commands])
+
+
+def document_bytes(story: list[Any], wide: bool, title: str, footer: str = "") -> bytes:
+    """The A4 PDF of ``story``; ``footer`` is printed in the bottom margin of every page,
+    where it never pushes the last lines of a sheet onto a page of their own."""
     out = io.BytesIO()
     document = SimpleDocTemplate(
         out,
@@ -29,17 +93,25 @@ def document_bytes(story: list[Any], wide: bool, title: str) -> bytes:
         title=title,
         author="pips",
     )
-    document.build(story)
+
+    def draw_footer(canvas: Any, page: Any) -> None:
+        if not footer:
+            return
+        note = Paragraph(escape(footer), FOOTNOTE)
+        _width, height = note.wrap(page.width, page.bottomMargin)
+        note.drawOn(canvas, page.leftMargin, max(2 * mm, page.bottomMargin - height - 1 * mm))
+
+    document.build(story, onFirstPage=draw_footer, onLaterPages=draw_footer)
     return out.getvalue()
 
 
-BASE = getSampleStyleSheet()
+BASE = stylesheet()
 
 
 CELL = ParagraphStyle("cell", parent=BASE["Normal"], fontSize=8, leading=9.5)
 
 
-HEAD = ParagraphStyle("head", parent=CELL, fontName="Helvetica-Bold")
+HEAD = ParagraphStyle("head", parent=CELL, fontName=SANS_BOLD)
 
 
 HEAD_SMALL = ParagraphStyle("head-small", parent=HEAD, fontSize=7, leading=8)
@@ -54,7 +126,7 @@ FOOTNOTE = ParagraphStyle("footnote", parent=BASE["Italic"], fontSize=7, leading
 CARD_NUMBER = ParagraphStyle(
     "card-number",
     parent=BASE["Title"],
-    fontName="Helvetica-Bold",
+    fontName=SANS_BOLD,
     fontSize=240,
     leading=230,
     spaceBefore=6,
@@ -73,7 +145,7 @@ CARD_SMALL = ParagraphStyle(
 
 
 CARD_SEAT = ParagraphStyle(
-    "card-seat", parent=BASE["Normal"], fontName="Helvetica-Bold", fontSize=22, leading=27
+    "card-seat", parent=BASE["Normal"], fontName=SANS_BOLD, fontSize=22, leading=27
 )
 
 
@@ -87,7 +159,7 @@ def name_lines(name: str, width: float, font: str, size: float) -> list[str]:
     hyphens ("Anna-Katharina / Müller-Lüdenscheidt"), never inside a word unless one
     part alone is wider than the cell.
 
-    >>> name_lines("Anna-Katharina Müller-Lüdenscheidt", 70, "Helvetica", 8)
+    >>> name_lines("Anna-Katharina Müller-Lüdenscheidt", 70, SANS, 8)
     ['Anna-Katharina', 'Müller-', 'Lüdenscheidt']
     """
     parts = re.findall(r"[^\s-]+-?|-", name)
@@ -121,9 +193,25 @@ def name_lines(name: str, width: float, font: str, size: float) -> list[str]:
     return fitted
 
 
+SMALLEST = 0.75
+"""How far a name's type may shrink to keep its longest word whole (of the style's size)."""
+
+
 def name_cell(name: str, width: float, style: ParagraphStyle) -> Paragraph:
-    """A name in a cell ``width`` points wide, wrapped by :func:`name_lines`."""
+    """A name in a cell ``width`` points wide, wrapped by :func:`name_lines`. Where a
+    word of it is wider than the cell ("Hohenzollern-Sigmaringen" in a narrow column),
+    the type shrinks, down to three quarters of the style's size, so that the word
+    stays whole; only a word wider than that is cut."""
     inner = width - 2 * 6  # a table cell's default padding, left and right
+    size = float(style.fontSize)
+    longest = max(re.findall(r"[^\s-]+-?", name) or [""], key=len)
+    while size > style.fontSize * SMALLEST and stringWidth(longest, style.fontName, size) > inner:
+        size -= 0.25
+    if size != style.fontSize:
+        scale = size / style.fontSize
+        style = ParagraphStyle(
+            f"{style.name}-{size}", parent=style, fontSize=size, leading=style.leading * scale
+        )
     lines = name_lines(name, inner, style.fontName, style.fontSize)
     return Paragraph("<br/>".join(escape(line) for line in lines), style)
 
@@ -142,15 +230,15 @@ def ruled_grid(
     style = [
         ("GRID", (0, 0), (-1, -1), 0.5, colors.black),
         ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8e4d8")),
-        ("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"),
+        ("FONTNAME", (0, 0), (-1, 0), SANS_BOLD),
         ("FONTSIZE", (0, 0), (-1, -1), 9),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f7f5ef")]),
     ]
     for row in bold_rows:
         style += [
-            ("FONTNAME", (0, row), (0, row), "Helvetica-Bold"),
+            ("FONTNAME", (0, row), (0, row), SANS_BOLD),
             ("LINEABOVE", (0, row), (-1, row), 1.2, colors.black),
         ]
-    table.setStyle(TableStyle(style))
+    table.setStyle(table_style(style))
     return table

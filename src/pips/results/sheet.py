@@ -26,14 +26,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
-from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.lib.units import mm
-from reportlab.platypus import PageBreak, Paragraph, Spacer, Table, TableStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import PageBreak, Paragraph, Spacer, Table
 
 from pips import __version__, i18n
 from pips.core.errors import RuleError
@@ -49,15 +49,17 @@ from pips.results.paper import (
     CARD_SEAT,
     CARD_SMALL,
     CELL,
-    FOOTNOTE,
     HEAD,
     HEAD_SMALL,
     ROW,
+    SANS_BOLD,
     TEXT,
     TITLE,
     document_bytes,
     name_cell,
     ruled_grid,
+    stylesheet,
+    table_style,
 )
 
 SCORING_ROWS: dict[tuple[int, int], int] = {
@@ -156,6 +158,36 @@ def score_sheet(
         )
 
 
+def fair_widths(natural: Sequence[float], width: float) -> list[float]:
+    """Column widths adding up to ``width`` for cells whose words want ``natural``
+    widths: a cell that fits in a fair share keeps its own width (a date, "Divisor: 5"
+    stays on one line), the cells that do not share what is left equally and wrap.
+
+    >>> fair_widths([50, 200, 60], 300)
+    [50, 190.0, 60]
+    >>> fair_widths([50, 60], 300)
+    [145.0, 155.0]
+    """
+    if sum(natural) <= width:
+        spare = (width - sum(natural)) / len(natural)
+        return [w + spare for w in natural]
+    kept: dict[int, float] = {}
+    while True:
+        left = [i for i in range(len(natural)) if i not in kept]
+        share = (width - sum(kept.values())) / len(left)
+        fitting = [i for i in left if natural[i] <= share]
+        if not fitting:
+            return [kept.get(i, share) for i in range(len(natural))]
+        kept.update((i, natural[i]) for i in fitting)
+
+
+class SheetStory(NamedTuple):
+    story: list[Any]
+    wide: bool
+    title: str
+    footer: str
+
+
 def _sheet_story(
     game: str,
     players: int,
@@ -167,9 +199,9 @@ def _sheet_story(
     target: int | None,
     group: str,
     wide: bool | None = None,
-) -> tuple[list[Any], bool, str]:
+) -> SheetStory:
     """The flowables of one sheet, whether it wants a landscape page (more than six
-    players, or ``wide`` when given) and its title."""
+    players, or ``wide`` when given), its title and its footer."""
     try:
         spec = find_game(game)
     except RuleError as exc:
@@ -223,22 +255,13 @@ def _sheet_story(
         story += sheet.one_hand()
     else:
         story += sheet.hands(rows or 16)
-    story += [Spacer(1, 3 * mm), sheet.signatures(), Spacer(1, 2 * mm)]
+    story += [Spacer(1, 3 * mm), sheet.signatures()]
     rules = ", ".join(dict.fromkeys(sheet.rule_ids))
-    story.append(
-        Paragraph(
-            escape(
-                _(
-                    "Enter the result on the pips server (Results, Enter a result) or as a "
-                    "CSV row per player. Rules: {rules} (pips rules, SPEC). pips {version}."
-                ).format(
-                    rules=say(spec.title) + (": " + rules if rules else ""), version=__version__
-                )
-            ),
-            FOOTNOTE,
-        )
-    )
-    return story, wide, _("{game} — score sheet").format(game=say(spec.title))
+    footer = _(
+        "Enter the result on the pips server (Results, Enter a result) or as a "
+        "CSV row per player. Rules: {rules} (pips rules, SPEC). pips {version}."
+    ).format(rules=say(spec.title) + (": " + rules if rules else ""), version=__version__)
+    return SheetStory(story, wide, _("{game} — score sheet").format(game=say(spec.title)), footer)
 
 
 def round_sheets(
@@ -260,15 +283,16 @@ def round_sheets(
     double-15 or more on two). ``tops`` gives a table (by number) a set of its own."""
     with i18n.speaking(language or i18n.current()):
         wide = any(len(table.seats) > 6 for table in drawn.tables)
-        styles = getSampleStyleSheet()
+        styles = stylesheet()
         story: list[Any] = []
+        footer = ""
         for table in drawn.tables:
             story += table_card(
                 drawn.number, table.number, table.seats, say(find_game(game).title), event, wide
             )
             story.append(PageBreak())
             table_top = (tops or {}).get(table.number, top)
-            sheet, _wide, _title = _sheet_story(
+            sheet = _sheet_story(
                 game,
                 len(table.seats),
                 table_top,
@@ -280,7 +304,8 @@ def round_sheets(
                 group,
                 wide,
             )
-            story += [*sheet, PageBreak()]
+            footer = sheet.footer
+            story += [*sheet.story, PageBreak()]
         if drawn.byes:
             said = _("Round {round}: sits out: {players}").format(
                 round=drawn.number, players=", ".join(drawn.byes)
@@ -289,7 +314,7 @@ def round_sheets(
         elif story:
             story.pop()  # no empty page after the last sheet
         title = _("Round {round}").format(round=drawn.number)
-        return document_bytes(story, wide, title)
+        return document_bytes(story, wide, title, footer)
 
 
 def table_card(
@@ -318,7 +343,7 @@ def table_card(
         hAlign="LEFT",
     )
     listing.setStyle(
-        TableStyle(
+        table_style(
             [
                 ("LINEBELOW", (0, 1), (-1, -1), 0.5, colors.grey),
                 ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
@@ -357,8 +382,9 @@ class PaperSheet:
         if target:
             row.append(_("Match to: {target}").format(target=target))
         cells = [Paragraph(escape(text), TEXT) for text in row]
-        table = Table([cells], colWidths=[self.width / len(row)] * len(row), hAlign="LEFT")
-        table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP")]))
+        natural = [stringWidth(text, TEXT.fontName, TEXT.fontSize) + 12 for text in row]
+        table = Table([cells], colWidths=fair_widths(natural, self.width), hAlign="LEFT")
+        table.setStyle(table_style([("VALIGN", (0, 0), (-1, -1), "TOP")]))
         return table
 
     def names(self, labels: Sequence[str], width: float) -> list[Paragraph]:
@@ -382,14 +408,14 @@ class PaperSheet:
         table = Table(sizes, hAlign="LEFT")
         chosen = 1 + sets.index(top)
         table.setStyle(
-            TableStyle(
+            table_style(
                 [
                     ("GRID", (0, 0), (-1, -1), 0.5, colors.grey),
                     ("FONTSIZE", (0, 0), (-1, -1), 7),
                     ("TOPPADDING", (0, 0), (-1, -1), 1),
                     ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
                     ("BACKGROUND", (chosen, 0), (chosen, -1), colors.HexColor("#e8e4d8")),
-                    ("FONTNAME", (chosen, 1), (chosen, 1), "Helvetica-Bold"),
+                    ("FONTNAME", (chosen, 1), (chosen, 1), SANS_BOLD),
                 ]
             )
         )
@@ -407,7 +433,7 @@ class PaperSheet:
         widths = [number] + [column] * players + [gap, number] + [column] * players
         blocks = ruled_grid(plays, widths, [], heights=[None] + [ROW] * half)
         blocks.setStyle(
-            TableStyle(
+            table_style(
                 [
                     # The gap is no cell: no lines, no shading.
                     ("LINEABOVE", (players + 1, 0), (players + 1, -1), 0, colors.white),
@@ -548,7 +574,7 @@ class PaperSheet:
             style.append(
                 ("LINEBELOW", (column, row_number), (column, row_number), 0.5, colors.black)
             )
-        table.setStyle(TableStyle(style))
+        table.setStyle(table_style(style))
         return table
 
 
