@@ -422,3 +422,28 @@ def test_an_event_key_never_looks_like_an_option() -> None:
     assert all(key[0].isalnum() and len(key) == 12 for key in keys)
     assert len(set(keys)) == len(keys)
     assert all(re.fullmatch(r"[A-Za-z0-9_-]+", key) for key in keys)
+
+
+def test_a_round_drawn_again_after_a_late_arrival_seats_them_and_prints(site: Site) -> None:
+    """Issue "A championship across clubs and countries", item 1: "Durchgang N neu
+    auslosen" answered 500 (the new draw's round was flushed without its event)."""
+    anna, key = new_event(site)
+    names = [f"Spieler {n}" for n in range(1, 9)]
+    anna.post(f"/api/events/{key}/players", {"names": names, "new_players": names})
+    first = anna.post(f"/api/events/{key}/rounds").json()["drawn"][0]
+    late = anna.post(f"/api/events/{key}/players", {"names": ["Zoë"], "new_players": ["Zoë"]})
+    assert late.status_code == 200
+    again = anna.post(f"/api/events/{key}/rounds/1/redraw")
+    assert again.status_code == 200, again.text
+    drawn = again.json()["drawn"]
+    assert len(drawn) == 1
+    seated = [n for t in drawn[0]["tables"] for n in t["seats"]] + drawn[0]["byes"]
+    assert sorted(seated) == sorted([*names, "Zoë"])
+    assert drawn[0]["tables"] != first["tables"] or drawn[0]["byes"] != first["byes"]
+    # The round reads back as drawn again, and its sheets print.
+    assert event_of(anna, key)["drawn"] == drawn
+    sheets = anna.client.get(f"/events/{key}/rounds/1/sheets.pdf")
+    assert sheets.status_code == 200 and sheets.content.startswith(b"%PDF")
+    # A stranger cannot draw it again.
+    eve = site.person("Eve")
+    assert eve.post(f"/api/events/{key}/rounds/1/redraw").status_code in (403, 404)

@@ -194,6 +194,11 @@ class EventRounds:
                 )
             if last.method == "final":
                 raise Conflict(phrase("the final table is not drawn again"))
+            # Who arrived after this round was drawn was put down for the next one; the
+            # round is drawn again to seat them, so they play it.
+            for player in event.players:
+                if player.first_round == number + 1:
+                    player.first_round = number
             again = self._draw(
                 session,
                 event,
@@ -202,7 +207,15 @@ class EventRounds:
                 method=last.method,
                 before=event.drawn[:-1],
             )
-            last.seed, last.byes, last.tables = again.seed, again.byes, again.tables
+            # The new draw's values, not its rows: its tables belong to a round that was
+            # never the event's, and moving them would bring that round along (unsaved,
+            # with no event: the 500 organisers met at "Durchgang neu auslosen").
+            last.seed, last.byes = again.seed, list(again.byes)
+            last.tables.clear()
+            session.flush()  # the old tables go before the new take their numbers
+            last.tables.extend(
+                EventTable(number=t.number, seats=list(t.seats)) for t in again.tables
+            )
         return self.events.event(key, actor)
 
     def _draw(
