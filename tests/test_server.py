@@ -271,9 +271,9 @@ def test_history_of_an_account_lists_its_finished_games(tmp_path: Path, database
         Player(web, table).run()
         games = wait_for(lambda: web.http.get("/api/players/Cy/history").json())
         assert games[0]["id"] == table and games[0]["record"] == f"/api/records/{table}"
-        listed = web.http.get("/players/Cy")
+        listed = web.http.get("/accounts/Cy/games")
         assert listed.status_code == 200 and f"/replay/{table}" in listed.text
-        assert web.http.get("/players/Nobody").status_code == 404
+        assert web.http.get("/accounts/Nobody/games").status_code == 404
 
 
 @on_every_database

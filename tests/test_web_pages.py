@@ -95,7 +95,7 @@ def test_every_page_fits_a_phone_and_its_touch_targets_are_44_px(
         "/events",
         "/groups",
         "/fair",
-        "/players/Schmal",
+        "/accounts/Schmal/games",
         "/t/nope",
     ):
         page.goto(server.url + path)

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import HTTPException, Path, Query, Request
 from fastapi.requests import HTTPConnection
 from pydantic import Field
+from starlette.convertors import Convertor, register_url_convertor
 
 from pips.i18n import _
 from pips.results.entry import EntryError
@@ -19,6 +20,22 @@ from pips.server.errors import refusal
 from pips.server.limits import Limited, Limits
 from pips.server.tables import Tables
 from pips.store.db import Database
+
+
+class MonthConvertor(Convertor[str]):
+    """``{month:month}`` in a path: a month as ``2026-10``, and nothing else, so that a
+    route with a month never matches a path another route names by a word."""
+
+    regex = r"[0-9]{4}-[0-9]{2}"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("month", MonthConvertor())
 
 MAX_ID = 2**31 - 1
 """The largest row id (a 32-bit ``INTEGER`` in PostgreSQL): a larger one is refused (422)

@@ -56,7 +56,7 @@ async def rating_history(request: Request, game: str, player: str) -> list[dict[
     return list(await run(results.lists.player_history, game, player_id))
 
 
-@api.get("/api/lists/{game}/{month}/games.json", tags=["world list"], responses=refusals(404))
+@api.get("/api/lists/{game}/{month:month}/games.json", tags=["world list"], responses=refusals(404))
 async def list_inputs(request: Request, game: str, month: str) -> dict[str, Any]:
     """What a published list was computed from: its games in order (teams of player
     numbers, places, each update's weight) and its rows, to compute it again with

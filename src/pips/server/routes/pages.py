@@ -276,8 +276,10 @@ async def replay_page(request: Request, table_id: str) -> HTMLResponse:
     return page(request, "replay.html", table_id=table_id)
 
 
-@api.get("/players/{name}", response_class=HTMLResponse, include_in_schema=False)
+@api.get("/accounts/{name}/games", response_class=HTMLResponse, include_in_schema=False)
 async def history_page(request: Request, name: str) -> HTMLResponse:
+    """An account's finished games at the server's tables (a player's page, with their
+    results and lists, is ``/players/{id}``)."""
     finished = await tables_of(request).repository.finished_games(name, who(request))
     if finished is None:
         raise HTTPException(404, _("no such player"))

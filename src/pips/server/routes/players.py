@@ -33,13 +33,13 @@ async def find_players(request: Request, name: str) -> list[dict[str, Any]]:
     return list(await run(results.players.named, name[:40]))
 
 
-@api.get("/api/players/{player_id}", tags=["players"], responses=refusals(404))
+@api.get("/api/players/{player_id:int}", tags=["players"], responses=refusals(404))
 async def get_player(request: Request, player_id: RowId) -> dict[str, Any]:
     results = results_of(request)
     return dict(await run(results.players.player, player_id))
 
 
-@api.post("/api/players/{player_id}/claim", tags=["players"], responses=refusals(404, 409))
+@api.post("/api/players/{player_id:int}/claim", tags=["players"], responses=refusals(404, 409))
 async def claim_player(request: Request, player_id: RowId) -> dict[str, Any]:
     """Ask to be this player (the signed-in account); the group's representative or
     an administrator decides."""
@@ -50,7 +50,7 @@ async def claim_player(request: Request, player_id: RowId) -> dict[str, Any]:
 
 
 @api.post(
-    "/api/players/{player_id}/claim/{decision}", tags=["players"], responses=refusals(404, 409)
+    "/api/players/{player_id:int}/claim/{decision}", tags=["players"], responses=refusals(404, 409)
 )
 async def decide_claim(
     request: Request,
@@ -85,7 +85,7 @@ async def admin_waiting(request: Request) -> dict[str, Any]:
     return waiting
 
 
-@api.get("/players/{player_id}", response_class=HTMLResponse, include_in_schema=False)
+@api.get("/players/{player_id:int}", response_class=HTMLResponse, include_in_schema=False)
 async def player_page(request: Request, player_id: RowId) -> HTMLResponse:
     return await _player_page(request, player_id)
 
@@ -109,12 +109,12 @@ async def _player_page(
     )
 
 
-@api.post("/players/{player_id}/claim", include_in_schema=False)
+@api.post("/players/{player_id:int}/claim", include_in_schema=False)
 async def claim_form(request: Request, player_id: RowId, csrf: str = Form("")) -> Response:
     return await _player_action(request, player_id, csrf, "claim")
 
 
-@api.post("/players/{player_id}/claim/{decision}", include_in_schema=False)
+@api.post("/players/{player_id:int}/claim/{decision}", include_in_schema=False)
 async def decide_form(
     request: Request, player_id: RowId, decision: str, csrf: str = Form("")
 ) -> Response:

@@ -152,13 +152,13 @@ async def waiting_results(request: Request) -> list[dict[str, Any]]:
     return [{**r, "why": say(r["why"])} for r in found]
 
 
-@api.get("/api/results/{result_id}", tags=["results"], responses=refusals(404))
+@api.get("/api/results/{result_id:int}", tags=["results"], responses=refusals(404))
 async def get_result(request: Request, result_id: RowId) -> dict[str, Any]:
     results = results_of(request)
     return dict(await run(results.register.result, result_id, viewer(request)))
 
 
-@api.post("/api/results/{result_id}/{action}", tags=["results"], responses=refusals(404, 409))
+@api.post("/api/results/{result_id:int}/{action}", tags=["results"], responses=refusals(404, 409))
 async def review_result(
     request: Request, result_id: RowId, action: str, body: Review | None = None
 ) -> dict[str, Any]:

@@ -247,14 +247,14 @@ async def waiting_page(request: Request) -> HTMLResponse:
     return page(request, "results_waiting.html", rows=rows)
 
 
-@api.get("/results/{result_id}", response_class=HTMLResponse, include_in_schema=False)
+@api.get("/results/{result_id:int}", response_class=HTMLResponse, include_in_schema=False)
 async def result_page(request: Request, result_id: RowId) -> HTMLResponse:
     results = results_of(request)
     shown = await run(results.register.result, result_id, viewer(request))
     return page(request, "result.html", result=shown)
 
 
-@api.post("/results/{result_id}/{action}", include_in_schema=False)
+@api.post("/results/{result_id:int}/{action}", include_in_schema=False)
 async def review_form(
     request: Request, result_id: RowId, action: str, csrf: str = Form(""), comment: str = Form("")
 ) -> Response:
