@@ -7,8 +7,8 @@ import io
 from datetime import date, datetime
 from pathlib import Path
 
+import pdfplumber
 import pytest
-from pypdf import PdfReader
 
 from pips.games.fido_count import DIVISORS, HAND_SIZES
 from pips.results.entry import Entry, Line
@@ -20,7 +20,8 @@ from tests.test_cli import run
 
 
 def text_of(pdf: bytes) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    with pdfplumber.open(io.BytesIO(pdf)) as document:
+        return "\n".join(page.extract_text() or "" for page in document.pages)
 
 
 @pytest.mark.parametrize(("players", "top"), [(5, 12), (3, 6), (9, 18), (7, 15)])
@@ -31,7 +32,8 @@ def test_fido_sheet_has_the_header_the_hand_size_row_and_a_column_per_player(
     pdf = score_sheet("fido", players, top, names=names, place="Kiel", day=date(2026, 10, 3))
     # A row per scoring play of 99 games in 100: one page for double-6 to double-12
     # at up to six players, at most three for double-18.
-    pages = len(PdfReader(io.BytesIO(pdf)).pages)
+    with pdfplumber.open(io.BytesIO(pdf)) as document:
+        pages = len(document.pages)
     assert pages == 1 if top <= 12 and players <= 6 else 1 <= pages <= 3
     text = text_of(pdf)
     assert str(SCORING_ROWS[(top, players)]) in text.split()
