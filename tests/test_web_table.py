@@ -18,6 +18,7 @@ from tests.server_helpers import Server, running, wait_for
 from tests.web_helpers import (
     PHONE,
     as_guest,
+    board_clear,
     browser,
     click_turn,
     create_table,
@@ -131,7 +132,7 @@ def test_a_player_away_past_the_grace_period_takes_the_seat_back(
     bo = context.new_page()
     bo.goto(f"{server.url}/t/{table}")
     over_while_away = match_over(ann)()
-    bo.wait_for_selector(".seat-box.me:has-text('Bodo (you)')", timeout=20_000)
+    bo.wait_for_selector(".seat-box.me[aria-label^='Bodo (you)']", timeout=20_000)
     ann.wait_for_selector(".seat-box:has-text('Bodo') .away-tag", state="detached")
     shot(bo, "table-back")
     play_until([ann, bo], lambda: match_over(ann)() and match_over(bo)())
@@ -225,24 +226,37 @@ def test_the_lobby_shows_an_error_beside_its_field_with_its_rule(
     assert page.locator('[id="DB-02"]').count() == 1
 
 
+LARGE = {
+    "d12-five": ({"players": 5, "set": 12}, 12),
+    "d18-nine": ({"players": 9, "set": 18}, 18),
+}
+"""The large FIDO tables (F-01, F-02): double-12 for five (issue 51's desk case) and
+the largest, double-18 for nine, with the seeds of their hands."""
+
+
 @pytest.mark.parametrize("screen", ["phone", "desktop"])
-def test_a_double_18_hand_for_nine_is_played_on_one_screen(
-    browser: Browser, server: Server, screen: str
+@pytest.mark.parametrize("size", list(LARGE))
+def test_a_large_fido_hand_is_played_on_one_screen(
+    browser: Browser, server: Server, screen: str, size: str
 ) -> None:
-    """The largest FIDO table (double-18, nine players: F-01, F-02), a whole hand, by
-    tapping at 390x844 and by clicking at 1280x800: after every turn the board, the
-    hand and the seats are on screen together without scrolling, no two laid tiles
-    overlap, laid tiles are drawn at 14 px a unit at least, nothing scrolls sideways
-    and every place offered can be reached."""
+    """A whole hand at a large FIDO table, by tapping at 390x844 and by clicking at
+    1280x800: after every turn the board, the hand and the seats are on screen together
+    without scrolling; every laid tile and open end lies inside the board and under no
+    control (issue 51: the zoom buttons hid open ends, the lower arm ran off the
+    board); a board drawn below the largest tile uses its room (the layout spans at
+    least three quarters of the side that bounds it, where it had used the middle
+    third); no two laid tiles overlap; laid tiles are drawn at 14 px a unit at least;
+    the seats' names stay apart; nothing scrolls sideways and every place offered can
+    be reached."""
+    options, seed = LARGE[size]
     phone = screen == "phone"
-    size = PHONE if phone else {"viewport": {"width": 1280, "height": 800}}
-    page = as_guest(browser, server, f"Neun {screen}", **size)
-    practice_table(
-        page, server, "fido", {"players": 9, "set": 18}, ["me"] + ["bot:greedy"] * 8, seed=18
-    )
+    size_of = PHONE if phone else {"viewport": {"width": 1280, "height": 800}}
+    page = as_guest(browser, server, f"Groß {size} {screen}", **size_of)
+    bots = ["bot:greedy"] * (options["players"] - 1)
+    practice_table(page, server, "fido", options, ["me", *bots], seed=seed)
     page.wait_for_selector("#hand .hand-tile")
     on_one_screen(page)
-    shot(page, f"table-fido-9-d18-{screen}-start")
+    shot(page, f"table-fido-{size}-{screen}-start")
     turns = 0
     deadline = time.monotonic() + 240
     while not match_over(page)():
@@ -253,22 +267,31 @@ def test_a_double_18_hand_for_nine_is_played_on_one_screen(
             if not page.locator("#sheet[open]").count():
                 try:
                     on_one_screen(page)
+                    seen = board_clear(page)
+                    if seen["unit"] < 39.5:
+                        assert max(seen["width"], seen["height"]) >= 0.75, seen
                 except AssertionError:
-                    shot(page, f"table-fido-9-d18-{screen}-not-on-one-screen")
+                    shot(page, f"table-fido-{size}-{screen}-not-on-one-screen")
                     raise
                 nothing_scrolls_sideways(page)
             if turns == 8:
-                shot(page, f"table-fido-9-d18-{screen}-midhand")
+                shot(page, f"table-fido-{size}-{screen}-midhand")
+                names = page.locator("#seats .who").all_inner_texts()
+                assert len(set(names)) == len(names), names
         page.wait_for_timeout(60)
     laid = page.locator("#sheet .final-layout .laid").count()
-    shot(page, f"table-fido-9-d18-{screen}-sheet")
+    shot(page, f"table-fido-{size}-{screen}-sheet")
     nothing_scrolls_sideways(page)
-    # The sheet opens at its top: who won and the last move first.
+    # The sheet opens at its top: who won and the last move first; the final layout is
+    # shown whole, not a window of it.
     assert page.evaluate("document.getElementById('sheet').scrollTop") == 0
     assert page.locator("#outcome").is_visible()
+    final = page.locator("#sheet .final-layout svg.board")
+    assert final.get_attribute("data-window") == "0"
     page.locator("#sheet-close").click()
     on_one_screen(page)
-    shot(page, f"table-fido-9-d18-{screen}-board")
+    board_clear(page)
+    shot(page, f"table-fido-{size}-{screen}-board")
     assert turns >= 5 and laid >= 40, (turns, laid)
     assert page.errors == []  # type: ignore[attr-defined]
 

@@ -184,12 +184,28 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
       const div = document.createElement("div");
       const away = msg.away && msg.away[seat];
       const standIn = msg.stand_in && msg.stand_in[seat];
-      div.className = "seat-box" + (view && view.turn === seat ? " turn" : "") + (seat === msg.seat ? " me" : "") + (away ? " away" : "");
+      const toPlay = view && view.turn === seat;
+      div.className = "seat-box" + (toPlay ? " turn" : "") + (seat === msg.seat ? " me" : "") + (away ? " away" : "");
       div.dataset.seat = seat;
+      div.title = name;
+      // What a screen reader says of the seat: the numbers with their words.
+      const said = [seat === msg.seat ? t("{name} (you)", { name }) : name];
+      if (toPlay) {
+        const mark = document.createElement("span");
+        mark.className = "turn-mark"; mark.textContent = "▶"; mark.setAttribute("aria-hidden", "true");
+        div.append(mark);
+        said.push(t("to play"));
+      }
       const who = document.createElement("span");
       who.className = "who";
-      who.textContent = (view && view.turn === seat ? "▶ " : "") + (seat === msg.seat ? t("{name} (you)", { name }) : name);
+      who.textContent = name;
+      who.dataset.name = name;
       div.append(who);
+      if (seat === msg.seat) {
+        const you = document.createElement("span");
+        you.className = "you"; you.textContent = t("(you)");
+        div.append(you);
+      }
       // Pairs exist once the lots are drawn, that is once the game has begun.
       if (table.pairs && view) {
         const pair = document.createElement("span");
@@ -197,6 +213,7 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
         pair.textContent = "AB"[seat % 2];
         pair.title = t("pair {letter}", { letter: "AB"[seat % 2] });
         div.prepend(pair);
+        said.push(pair.title);
       }
       if (view) {
         const tiles = document.createElement("span");
@@ -205,22 +222,50 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
         tiles.title = t("tiles {count}", { count: view.hand_sizes[seat] });
         const score = document.createElement("span");
         score.className = "score";
-        score.textContent = view.result ? view.result.final[seat] : view.scores[seat];
+        const points = view.result ? view.result.final[seat] : view.scores[seat];
+        score.textContent = points;
         score.title = t("points");
         div.append(tiles, score);
+        said.push(tiles.title, t("{points} points", { points }));
       }
       if (away || standIn) {
         const tag = document.createElement("span");
         tag.className = "away-tag";
         tag.textContent = standIn ? t("away: a bot plays") : t("away");
         div.append(tag);
+        said.push(tag.textContent);
       }
       const clock = document.createElement("span");
       clock.className = "clock";
       div.append(clock);
+      div.setAttribute("role", "group");
+      div.setAttribute("aria-label", said.join(", "));
       seats.appendChild(div);
     });
+    distinctNames(seats);
   }
+
+  // A name cut short to fit its seat keeps its end as well as its beginning
+  // ("gree…y-1"), so that seats whose names begin alike stay apart at any width; the
+  // whole name is the seat's tooltip.
+  function distinctNames(seats) {
+    for (const who of seats.querySelectorAll(".who")) {
+      const name = who.dataset.name;
+      if (who.scrollWidth <= who.clientWidth + 1 || name.length < 5) continue;
+      let low = 2, high = name.length - 1;
+      while (low < high) {
+        const keep = Math.ceil((low + high) / 2);
+        who.textContent = middle(name, keep);
+        if (who.scrollWidth <= who.clientWidth + 1) low = keep; else high = keep - 1;
+      }
+      who.textContent = middle(name, low);
+    }
+  }
+
+  const middle = (name, keep) => {
+    const tail = Math.min(3, Math.floor(keep / 2));
+    return name.slice(0, keep - tail) + "…" + name.slice(name.length - tail);
+  };
 
   // The tab's title and, if asked for, a notification tell a player whose page is not
   // in front that it is their turn.
@@ -257,7 +302,7 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
       kept = { key, geometry: layoutGeometry(layout, aspect, from), hand: view.hand_number, aspect };
     }
     const board = drawLayout(box, layout, {
-      targets, last: lastIndex, geometry: kept.geometry, zoom,
+      targets, last: lastIndex, geometry: kept.geometry, zoom, fill: true,
       focus: chosen ? null : focus,
       onFocus: (point) => { focus = point; $("follow").hidden = false; },
       onPoint: (id) => {
@@ -272,7 +317,7 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     $("follow").hidden = !(windowed && focus);
     const grew = lastTiles >= 0 && lastIndex === lastTiles + 1 && event && event.play;
     if (grew && !reduced) flyIn(board, lastIndex, event);
-    if (event && event.play && event.points) scoreAt(board, lastIndex, event.points, msg.names[event.seat]);
+    if (event && event.play && event.points) scored(event.points, msg.names[event.seat]);
     lastTiles = lastIndex;
   }
 
@@ -291,15 +336,13 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
       { duration: 550, easing: "ease-out" });
   }
 
-  function scoreAt(board, index, points, name) {
-    const laid = board.querySelector(`g.laid[data-node="${index}"]`);
-    if (!laid) return;
-    const box = laid.getBBox();
-    const text = svg("text", { x: box.x + box.width / 2, y: box.y - 6, "text-anchor": "middle", class: "scored" });
-    text.textContent = `+${points} ${name}`;
-    board.appendChild(text);
-    // The board may be small: let the label show outside its box.
-    board.style.overflow = "visible";
+  // What a play scored (F-15), beside the board rather than on it: a label on the
+  // board would cover the tile just laid. (The moves' list says it in words.)
+  function scored(points, name) {
+    const label = $("scored");
+    label.textContent = `+${points} ${name}`;
+    // The animation starts again for every score.
+    label.style.animation = "none"; void label.offsetWidth; label.style.animation = "";
   }
 
   function drawHand(msg) {
@@ -489,7 +532,7 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     });
     const dialog = $("sheet");
     if (!dialog.open) dialog.showModal();
-    drawLayout(body.querySelector(".final-layout"), over.layout, { last: over.layout.tiles.length - 1, maxUnitPx: 16, height: Math.max(160, window.innerHeight * 0.35) });
+    drawLayout(body.querySelector(".final-layout"), over.layout, { last: over.layout.tiles.length - 1, maxUnitPx: 16, height: Math.max(160, window.innerHeight * 0.35), whole: true });
     if (over.match_over) {
       // Who won, in words, above the final sheet.
       const ended = msg.match.target ? t("Match over: {outcome}.", { outcome: msg.match.outcome || "" }) : t("Game over: {outcome}.", { outcome: msg.match.outcome || "" });
@@ -584,6 +627,18 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     new ResizeObserver(() => { const was = getComputedStyle(document.documentElement).getPropertyValue("--play-top"); fitPlay();
       if (last && getComputedStyle(document.documentElement).getPropertyValue("--play-top") !== was) render(null); })
       .observe(document.querySelector("header.bar"));
+  }
+  // The board's own box changes with what is around it (the hand, a line of buttons):
+  // the layout is drawn again for the room it has (the drawing itself already scales
+  // to its box, so nothing is cut off meanwhile).
+  if (window.ResizeObserver) {
+    let seen = "", queued = false;
+    new ResizeObserver(([entry]) => {
+      const size = `${Math.round(entry.contentRect.width / 8)}x${Math.round(entry.contentRect.height / 8)}`;
+      if (size === seen || queued) return;
+      seen = size; queued = true;
+      requestAnimationFrame(() => { queued = false; if (last && last.view) render(null); });
+    }).observe($("layout"));
   }
   if ("Notification" in window) {
     $("notify").closest("label").hidden = false;
