@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -323,3 +324,29 @@ def test_a_fido_hand_in_german(browser: Browser, server: Server) -> None:
     shot(page, "table-fido-german-over")
     nothing_scrolls_sideways(page)
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_game_against_bots_is_given_up_and_a_guest_is_asked_before_signing_out(
+    browser: Browser, server: Server
+) -> None:
+    """Issue 51: a player alone with bots gives the game up from the table (asked
+    first), and is back in the lobby with the table gone from their tables; a guest's
+    sign-out, which loses the guest for good, is asked first too."""
+    page = as_guest(browser, server, "Aufgeber", **PHONE)
+    table = practice_table(page, server, "draw", {"players": 2}, ["me", "bot:greedy"], seed=4)
+    page.wait_for_selector("#hand .hand-tile")
+    play_until([page], lambda: page.locator("#leave:visible").count() > 0)
+    assert page.inner_text("#leave") == "Resign"
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if "Give this game up" in dialog.message else dialog.dismiss()
+
+    page.on("dialog", answer)
+    page.click("#leave")
+    page.wait_for_url(f"{server.url}/")
+    assert asked and f"/t/{table}" not in page.inner_html("main")
+    page.click("header form[action='/logout'] button")
+    assert "Register first" in asked[-1]
+    assert page.locator("header", has_text="Aufgeber").count() == 1

@@ -377,6 +377,70 @@ class LiveTable:
         await self.deliver(out)
         await self._ended()
 
+    # -- standing up (issue 51): methods any client calls, the web page's buttons and the
+    # API alike --------------------------------------------------------------------------
+
+    async def abort(self, who: Identity) -> None:
+        """End the table before its first move, at the word of anyone seated at it: it
+        is closed unplayed (no record, no result)."""
+        async with self.lock:
+            self._place(who)
+            if self.round.begun:
+                raise TableError(
+                    phrase("the game has begun: it is resigned or left, no longer aborted")
+                )
+            out = await self._closed()
+        await self._after_closing(out)
+
+    async def resign(self, who: Identity) -> None:
+        """``who`` gives the game up. Where no other person plays, the game ends here,
+        unfinished and without a result; where others do, a bot plays the seat to the
+        end for them (as :meth:`leave`), so that their game goes on."""
+        await self.leave_seat(who)
+
+    async def leave_seat(self, who: Identity) -> None:
+        """``who`` leaves their seat for good. Before the game, the seat is open again;
+        during it, a bot plays it to the end (the record says which moves were the
+        bot's). When nobody else is left but bots, the table is closed: bots do not play
+        on for nobody."""
+        async with self.lock:
+            entrant = self._place(who)
+            if self.round.people <= 1:
+                out = await self._closed()
+            else:
+                self.round.stand_up(entrant)
+                await self.house.repository.save_seat(
+                    self.id, entrant, self.round.entrants[entrant]
+                )
+                out = self.publish()
+        if self.status == "abandoned":
+            await self._after_closing(out)
+            return
+        await self.deliver(out)
+        self.pace.schedule()
+
+    def _place(self, who: Identity) -> int:
+        """The entrant of ``who`` at a table still waiting or played (refused otherwise)."""
+        if self.status not in ("waiting", "playing"):
+            raise TableError(phrase("the game is over"))
+        entrant = self.round.place_of(who)
+        if entrant < 0:
+            raise TableError(phrase("you have no seat at this table"))
+        return entrant
+
+    async def _closed(self) -> Outgoing:
+        """Close the table unfinished (under the lock): stored first, then told."""
+        await self.house.repository.set_status(self.id, "abandoned")
+        self.round.status = "abandoned"
+        return self.publish()
+
+    async def _after_closing(self, out: Outgoing) -> None:
+        await self.deliver(out)
+        for task in [self.task, *self.timers, *self.empty.values()]:
+            if task is not None:
+                task.cancel()
+        await self._ended()
+
     async def say(self, author: str, text: str) -> None:
         await self.house.repository.add_chat(self.id, author, text, self.house.chat_history)
         self.chat = [*self.chat, (author, text)][-self.house.chat_history :]

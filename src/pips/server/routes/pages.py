@@ -39,10 +39,16 @@ async def listed(request: Request) -> dict[str, Any]:
     """The public tables of the lobby, of every server process: those to join or
     watch, and recent finished ones."""
     playing, finished = await cluster_of(request).public()
+    me = who(request)
+    mine = [] if me is None else await tables_of(request).repository.seated_tables(me)
+    for table in mine:
+        table["title"] = find_game(table["game"]).title
     return {
         "tables": playing,
         "recent": finished,
         "bot_levels": BOT_LEVELS,
+        "mine": mine,
+        "mine_ids": {table["id"] for table in mine},
     }
 
 
@@ -175,7 +181,13 @@ async def play_now(
             with contextlib.suppress(LookupError, TableError):
                 await cluster.calls.join(table["id"], me, "", language_of(request))
                 return RedirectResponse(f"/t/{table['id']}", status_code=303)
-    await room_for_a_table(request, me)
+    try:
+        await room_for_a_table(request, me)
+    except HTTPException as exc:
+        # Too many tables: the lobby says so above the player's own tables, each with
+        # its way back (and there, to leave it).
+        listing = await listed(request)
+        return page(request, "lobby.html", exc.status_code, error=exc.detail, **listing)
     options = dict(spec.defaults)
     players = spec.options_from_json(options).players
     seats = [{"kind": "me"}, *({"kind": "bot", "bot": level} for _ in range(players - 1))]

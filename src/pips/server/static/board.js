@@ -148,6 +148,11 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     $("join").hidden = !(table.status === "waiting" && msg.seat < 0 && table.seats.some((s) => s.kind === "open" && !s.kept));
     $("hint").hidden = !(table.hints && myTurn());
     $("sheet-open").hidden = !(msg.hands && msg.hands.length);
+    drawStanding(msg);
+    if (table.status === "abandoned") {
+      $("layout").replaceChildren(); $("hand").replaceChildren(); drawActions({ ...msg, legal: [] });
+      return say(t("This table was closed before the end of its game: nobody wins, nothing is recorded."));
+    }
     if (!view) { $("layout").replaceChildren(); $("hand").replaceChildren(); drawActions(msg); return; }
     // Redrawing replaces the buttons: a keyboard player keeps the focus at the table.
     const active = document.activeElement;
@@ -266,6 +271,31 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     const tail = Math.min(3, Math.floor(keep / 2));
     return name.slice(0, keep - tail) + "…" + name.slice(name.length - tail);
   };
+
+  // Standing up (issue 51): abort before the first move, leave (or, alone with bots,
+  // give up) after it. Each asks first: the seat is lost for good.
+  function drawStanding(msg) {
+    const seated = msg.seat >= 0 && ["waiting", "playing"].includes(msg.table.status);
+    const begun = msg.table.status === "playing" && msg.moves_made > 0;
+    $("abort").hidden = !seated || begun;
+    $("leave").hidden = !seated || !begun;
+    const people = msg.table.seats.filter((s) => s.kind === "person").length;
+    $("leave").textContent = people > 1 ? t("Leave") : t("Resign");
+    $("leave").dataset.what = people > 1 ? "leave" : "resign";
+  }
+
+  async function standUp(what) {
+    const asked = {
+      abort: t("Abort this game? The table closes, unplayed."),
+      resign: t("Give this game up? It ends here, without a result."),
+      leave: t("Leave this table for good? A bot plays your seat to the end, and it is no longer yours."),
+    }[what];
+    if (!window.confirm(asked)) return;
+    const response = await fetch(`/api/tables/${tableId}/${what}`, { method: "POST", headers: { "X-CSRF-Token": csrf } });
+    const data = await response.json();
+    if (!response.ok) return say(data.message, "error");
+    location.href = "/";
+  }
 
   // The tab's title and, if asked for, a notification tell a player whose page is not
   // in front that it is their turn.
@@ -605,6 +635,8 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
   // -- controls -------------------------------------------------------------------------
 
   $("sheet-open").addEventListener("click", showMatchSheet);
+  $("abort").addEventListener("click", () => standUp("abort"));
+  $("leave").addEventListener("click", () => standUp($("leave").dataset.what));
   $("hint").addEventListener("click", () => send({ type: "hint" }));
   $("zoom-in").addEventListener("click", () => setZoom(zoom * 1.5));
   $("zoom-out").addEventListener("click", () => setZoom(zoom / 1.5));
