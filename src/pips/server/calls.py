@@ -14,6 +14,7 @@ from pips.i18n import reason, speaking, translated
 from pips.server.accounts.identity import Identity
 from pips.server.links import Look
 from pips.server.round import TableError
+from pips.server.standing import place_of
 from pips.server.table import LiveTable
 
 if TYPE_CHECKING:
@@ -122,7 +123,7 @@ class TableCalls:
         return {"seat": table.seat_of(me), "status": table.status}
 
     async def stand_here(self, table: LiveTable, me: Identity, what: str) -> dict[str, Any]:
-        if table.round.place_of(me) < 0:
+        if place_of(table.round, me) < 0:
             raise LookupError(table.id)
         await getattr(table, STANDING[what])(me)
         return {"seat": table.seat_of(me), "status": table.status}

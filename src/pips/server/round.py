@@ -455,38 +455,6 @@ class Round:
         self.seating.seat(seat, None)
         return entrant
 
-    # -- standing up: leave, resign, abort (issue 51) -------------------------------------
-
-    def place_of(self, who: Identity) -> int:
-        """The entrant whose place is ``who``'s (held, or played by a bot while they are
-        away), or -1."""
-        return next((i for i, e in enumerate(self.entrants) if e.belongs_to(who)), -1)
-
-    @property
-    def begun(self) -> bool:
-        """Someone has moved: from here on a game is resigned or left, not aborted."""
-        return self.status == "playing" and self.moves_made > 0
-
-    @property
-    def people(self) -> int:
-        """The places of people (held, or played for them while they are away)."""
-        return sum(e.belongs_to_someone for e in self.entrants)
-
-    def stand_up(self, entrant: int) -> None:
-        """The person of ``entrant`` leaves for good: before the game, the place is open
-        again; during it, a bot plays it to the end under the person's name, and the
-        place is no longer theirs (they do not get it back by coming back, and the table
-        no longer counts as one of theirs)."""
-        held = self.entrants[entrant]
-        if self.status == "waiting":
-            self.entrants[entrant] = SeatHolder("open", "")
-            return
-        self.entrants[entrant] = SeatHolder(
-            "bot", held.name.removesuffix(" (bot)"), None, None, TAKE_OVER_BOT
-        )
-        if self.seating is not None:
-            self.seating.seat(self.seating_order.index(entrant), make_seated_bot(TAKE_OVER_BOT))
-
     # -- commands that tell --------------------------------------------------------------
 
     def hint(self, seat: int) -> messages.Hint:

@@ -35,6 +35,7 @@ from pips.server.accounts.identity import Identity
 from pips.server.pace import Pace
 from pips.server.repository import StoredTable, TableRepository
 from pips.server.round import Played, Round, SeatHolder, TableError
+from pips.server.standing import StandingUp
 
 log = logging.getLogger("pips.server")
 
@@ -125,9 +126,11 @@ class LiveTable:
     """The table of the rematch, once one of the players asked for it."""
     pace: Pace = field(init=False, repr=False)
     """Its clocks: bots' turns, the turn timer, grace periods, abandoning."""
+    standing: StandingUp = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.pace = Pace(self)
+        self.standing = StandingUp(self)
 
     # -- reading -----------------------------------------------------------------------
 
@@ -308,7 +311,7 @@ class LiveTable:
         self.house.moved(time.perf_counter() - started)
         await self.deliver(out)
         if over:
-            await self._ended()
+            await self.ended()
         else:
             self.pace.schedule()
 
@@ -364,7 +367,7 @@ class LiveTable:
             stand_ins=game_round.stand_ins_json(),
         )
 
-    async def _ended(self) -> None:
+    async def ended(self) -> None:
         """After the end is stored and told: the table stays in memory a while for its
         players' last look, then only in the database (its record, replay and history)."""
         asyncio.get_running_loop().call_later(self.house.keep_finished, self.house.forget, self)
@@ -375,71 +378,26 @@ class LiveTable:
             await self._store_end(None)
             out = self.publish()
         await self.deliver(out)
-        await self._ended()
+        await self.ended()
 
-    # -- standing up (issue 51): methods any client calls, the web page's buttons and the
-    # API alike --------------------------------------------------------------------------
+    # -- standing up (issue 51; pips.server.standing), for any client to call -----------
 
     async def abort(self, who: Identity) -> None:
         """End the table before its first move, at the word of anyone seated at it: it
         is closed unplayed (no record, no result)."""
-        async with self.lock:
-            self._place(who)
-            if self.round.begun:
-                raise TableError(
-                    phrase("the game has begun: it is resigned or left, no longer aborted")
-                )
-            out = await self._closed()
-        await self._after_closing(out)
+        await self.standing.abort(who)
 
     async def resign(self, who: Identity) -> None:
-        """``who`` gives the game up. Where no other person plays, the game ends here,
-        unfinished and without a result; where others do, a bot plays the seat to the
-        end for them (as :meth:`leave`), so that their game goes on."""
-        await self.leave_seat(who)
+        """``who`` gives the game up: alone with bots, the game ends here without a
+        result; with other people, a bot plays the seat to the end (as
+        :meth:`leave_seat`), so that their game goes on."""
+        await self.standing.leave(who)
 
     async def leave_seat(self, who: Identity) -> None:
-        """``who`` leaves their seat for good. Before the game, the seat is open again;
-        during it, a bot plays it to the end (the record says which moves were the
-        bot's). When nobody else is left but bots, the table is closed: bots do not play
-        on for nobody."""
-        async with self.lock:
-            entrant = self._place(who)
-            if self.round.people <= 1:
-                out = await self._closed()
-            else:
-                self.round.stand_up(entrant)
-                await self.house.repository.save_seat(
-                    self.id, entrant, self.round.entrants[entrant]
-                )
-                out = self.publish()
-        if self.status == "abandoned":
-            await self._after_closing(out)
-            return
-        await self.deliver(out)
-        self.pace.schedule()
-
-    def _place(self, who: Identity) -> int:
-        """The entrant of ``who`` at a table still waiting or played (refused otherwise)."""
-        if self.status not in ("waiting", "playing"):
-            raise TableError(phrase("the game is over"))
-        entrant = self.round.place_of(who)
-        if entrant < 0:
-            raise TableError(phrase("you have no seat at this table"))
-        return entrant
-
-    async def _closed(self) -> Outgoing:
-        """Close the table unfinished (under the lock): stored first, then told."""
-        await self.house.repository.set_status(self.id, "abandoned")
-        self.round.status = "abandoned"
-        return self.publish()
-
-    async def _after_closing(self, out: Outgoing) -> None:
-        await self.deliver(out)
-        for task in [self.task, *self.timers, *self.empty.values()]:
-            if task is not None:
-                task.cancel()
-        await self._ended()
+        """``who`` leaves their seat for good: before the game it is open again; during
+        it a bot plays it to the end (the record says which moves were the bot's). A
+        table left with nobody but bots is closed."""
+        await self.standing.leave(who)
 
     async def say(self, author: str, text: str) -> None:
         await self.house.repository.add_chat(self.id, author, text, self.house.chat_history)
