@@ -538,7 +538,7 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
   function sheetHtml(sheet) {
     const head = sheet.columns.map((c) => `<th scope="col">${escape(c)}</th>`).join("");
     const rows = sheet.rows.map((r) => `<tr>${r.map((c) => `<td>${escape(c)}</td>`).join("")}</tr>`).join("");
-    return `<table class="list sheet-table"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table><p class="explanation">${escape(sheet.explanation)}</p>`;
+    return `<div class="wide"><table class="list sheet-table"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div><p class="explanation">${escape(sheet.explanation)}</p>`;
   }
 
   function showHandOver(msg) {
@@ -564,19 +564,36 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     if (!dialog.open) dialog.showModal();
     drawLayout(body.querySelector(".final-layout"), over.layout, { last: over.layout.tiles.length - 1, maxUnitPx: 16, height: Math.max(160, window.innerHeight * 0.35), whole: true });
     if (over.match_over) {
-      // Who won, in words, above the final sheet.
+      // The end of the match comes first: whether you won, then who won, in words; the
+      // last hand's sheet is its second part (issue 51).
       const ended = msg.match.target ? t("Match over: {outcome}.", { outcome: msg.match.outcome || "" }) : t("Game over: {outcome}.", { outcome: msg.match.outcome || "" });
+      const title = body.querySelector("#sheet-title");
+      const hand = document.createElement("h3");
+      hand.textContent = title.textContent;
+      title.textContent = verdict(msg) || ended;
       const head = document.createElement("p");
       head.className = "outcome";
       head.id = "outcome";
       head.textContent = ended;
-      body.querySelector("#sheet-title").after(head);
+      title.after(head);
+      head.after(hand);
       if (msg.hands && msg.hands.length > 1) body.insertAdjacentHTML("beforeend", matchSheetHtml(msg));
     }
     sheetActions(msg, over.match_over);
     // The sheet opens at its top: the result and the last move first.
     body.scrollTop = 0; dialog.scrollTop = 0;
     $("sheet-close").focus({ preventScroll: true });
+  }
+
+  // "You won" or "You lost" to a player (a shared first place is a win), nothing to
+  // a spectator.
+  function verdict(msg) {
+    const result = msg.match.result;
+    if (!result || msg.seat < 0) return "";
+    const rank = result.ranks[msg.seat];
+    const firsts = result.ranks.filter((r) => r === 1).length;
+    if (rank !== 1) return t("You lost");
+    return firsts > 1 && !(msg.table.pairs && firsts === 2) ? t("You share first place") : t("You won");
   }
 
   function sheetActions(msg, matchOver) {
