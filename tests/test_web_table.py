@@ -350,3 +350,55 @@ def test_a_game_against_bots_is_given_up_and_a_guest_is_asked_before_signing_out
     page.click("header form[action='/logout'] button")
     assert "Register first" in asked[-1]
     assert page.locator("header", has_text="Aufgeber").count() == 1
+
+
+def test_a_replay_is_studied_with_a_slider_hands_autoplay_and_keys(
+    browser: Browser, server: Server
+) -> None:
+    """Issue 51: the replay of a match of several hands has a slider over every position,
+    jumps to a hand, the start and the end, plays by itself, answers the keys, keeps its
+    place in the address, and draws the board large; after the analysis, "Next mistake"
+    goes to the next decision it found a mistake in, if any."""
+    page = as_guest(browser, server, "Studentin", viewport={"width": 1280, "height": 800})
+    table = practice_table(
+        page, server, "family", {"players": 2, "target": 60}, ["bot:greedy", "bot:random"], seed=6
+    )
+    page.wait_for_selector("#outcome", timeout=60_000)
+    page.goto(f"{server.url}/replay/{table}")
+    page.wait_for_selector("#layout svg.board")
+    last = int(page.get_attribute("#slider", "max") or 0)
+    hands = page.locator("#hand-pick option").count()
+    assert last > 20 and hands >= 2, (last, hands)
+    board = page.locator("#layout").bounding_box()
+    assert board is not None and board["height"] >= 400 and board["width"] >= 900, board
+    page.keyboard.press("End")
+    assert page.input_value("#slider") == str(last) and page.url.endswith(f"#{last}")
+    page.keyboard.press("Home")
+    assert page.input_value("#slider") == "0"
+    page.keyboard.press("PageDown")
+    second = page.locator("#hand-pick option").nth(1).get_attribute("value")
+    assert page.input_value("#slider") == second
+    assert page.inner_text("#info").startswith("hand 2, move 0")
+    page.keyboard.press("PageUp")
+    assert page.input_value("#slider") == "0"
+    page.keyboard.press("ArrowRight")
+    assert page.input_value("#slider") == "1"
+    page.fill("#slider", "7")
+    page.dispatch_event("#slider", "input")
+    assert page.url.endswith("#7")
+    page.click("#play")
+    page.wait_for_function("() => Number(document.getElementById('slider').value) >= 9")
+    page.click("#play")
+    # Opened at a position, the replay starts there.
+    page.goto(f"{server.url}/")
+    page.goto(f"{server.url}/replay/{table}#5")
+    page.wait_for_selector("#layout svg.board")
+    assert page.input_value("#slider") == "5"
+    page.click("#analyse")
+    page.wait_for_selector("#analysis:not([hidden])", timeout=120_000)
+    if page.locator("#next-mistake:visible").count():
+        page.click("#next-mistake")
+        assert re.search("mistake|blunder", page.inner_text("#analysis-line"))
+    shot(page, "replay-study")
+    nothing_scrolls_sideways(page)
+    assert page.errors == []  # type: ignore[attr-defined]
