@@ -60,6 +60,16 @@ def test_two_people_and_two_bots_play_a_partnership_match(browser: Browser, serv
     names = {"Ann", "Bo", "greedy-2", "expert-3"}
     assert {won.group(2), won.group(3)} < names and won.group(2) != won.group(3)
     assert int(won.group(4)) >= int(won.group(5))
+    # Issue 51: the sheet says first whether you won, places pairs as pairs (1 and 2,
+    # not 1 and 3), and has the rematch in view without scrolling, on a phone too.
+    verdict = "You won" if "Ann" in won.group(2, 3) else "You lost"
+    assert ann.inner_text("#sheet-title") == verdict
+    places = ann.locator("#sheet-body .sheet-table tbody tr td:last-child").all_inner_texts()
+    assert sorted(set(places)) == ["1", "2"], places
+    play_until([bo], match_over(bo))
+    assert bo.inner_text("#sheet-title") in ("You won", "You lost")
+    rematch = bo.locator("#rematch").bounding_box()
+    assert rematch is not None and rematch["y"] + rematch["height"] <= 844
     nothing_scrolls_sideways(bo)
     record = ann.request.get(f"{server.url}/api/records/{table}").json()
     assert sorted(record["seats"]) == ["Ann", "Bo", "expert-3", "greedy-2"]

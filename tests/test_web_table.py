@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -18,6 +19,7 @@ from tests.server_helpers import Server, running, wait_for
 from tests.web_helpers import (
     PHONE,
     as_guest,
+    board_clear,
     browser,
     click_turn,
     create_table,
@@ -131,7 +133,7 @@ def test_a_player_away_past_the_grace_period_takes_the_seat_back(
     bo = context.new_page()
     bo.goto(f"{server.url}/t/{table}")
     over_while_away = match_over(ann)()
-    bo.wait_for_selector(".seat-box.me:has-text('Bodo (you)')", timeout=20_000)
+    bo.wait_for_selector(".seat-box.me[aria-label^='Bodo (you)']", timeout=20_000)
     ann.wait_for_selector(".seat-box:has-text('Bodo') .away-tag", state="detached")
     shot(bo, "table-back")
     play_until([ann, bo], lambda: match_over(ann)() and match_over(bo)())
@@ -225,24 +227,37 @@ def test_the_lobby_shows_an_error_beside_its_field_with_its_rule(
     assert page.locator('[id="DB-02"]').count() == 1
 
 
+LARGE = {
+    "d12-five": ({"players": 5, "set": 12}, 12),
+    "d18-nine": ({"players": 9, "set": 18}, 18),
+}
+"""The large FIDO tables (F-01, F-02): double-12 for five (issue 51's desk case) and
+the largest, double-18 for nine, with the seeds of their hands."""
+
+
 @pytest.mark.parametrize("screen", ["phone", "desktop"])
-def test_a_double_18_hand_for_nine_is_played_on_one_screen(
-    browser: Browser, server: Server, screen: str
+@pytest.mark.parametrize("size", list(LARGE))
+def test_a_large_fido_hand_is_played_on_one_screen(
+    browser: Browser, server: Server, screen: str, size: str
 ) -> None:
-    """The largest FIDO table (double-18, nine players: F-01, F-02), a whole hand, by
-    tapping at 390x844 and by clicking at 1280x800: after every turn the board, the
-    hand and the seats are on screen together without scrolling, no two laid tiles
-    overlap, laid tiles are drawn at 14 px a unit at least, nothing scrolls sideways
-    and every place offered can be reached."""
+    """A whole hand at a large FIDO table, by tapping at 390x844 and by clicking at
+    1280x800: after every turn the board, the hand and the seats are on screen together
+    without scrolling; every laid tile and open end lies inside the board and under no
+    control (issue 51: the zoom buttons hid open ends, the lower arm ran off the
+    board); a board drawn below the largest tile uses its room (the layout spans at
+    least three quarters of the side that bounds it, where it had used the middle
+    third); no two laid tiles overlap; laid tiles are drawn at 14 px a unit at least;
+    the seats' names stay apart; nothing scrolls sideways and every place offered can
+    be reached."""
+    options, seed = LARGE[size]
     phone = screen == "phone"
-    size = PHONE if phone else {"viewport": {"width": 1280, "height": 800}}
-    page = as_guest(browser, server, f"Neun {screen}", **size)
-    practice_table(
-        page, server, "fido", {"players": 9, "set": 18}, ["me"] + ["bot:greedy"] * 8, seed=18
-    )
+    size_of = PHONE if phone else {"viewport": {"width": 1280, "height": 800}}
+    page = as_guest(browser, server, f"Groß {size} {screen}", **size_of)
+    bots = ["bot:greedy"] * (options["players"] - 1)
+    practice_table(page, server, "fido", options, ["me", *bots], seed=seed)
     page.wait_for_selector("#hand .hand-tile")
     on_one_screen(page)
-    shot(page, f"table-fido-9-d18-{screen}-start")
+    shot(page, f"table-fido-{size}-{screen}-start")
     turns = 0
     deadline = time.monotonic() + 240
     while not match_over(page)():
@@ -253,22 +268,31 @@ def test_a_double_18_hand_for_nine_is_played_on_one_screen(
             if not page.locator("#sheet[open]").count():
                 try:
                     on_one_screen(page)
+                    seen = board_clear(page)
+                    if seen["unit"] < 39.5:
+                        assert max(seen["width"], seen["height"]) >= 0.75, seen
                 except AssertionError:
-                    shot(page, f"table-fido-9-d18-{screen}-not-on-one-screen")
+                    shot(page, f"table-fido-{size}-{screen}-not-on-one-screen")
                     raise
                 nothing_scrolls_sideways(page)
             if turns == 8:
-                shot(page, f"table-fido-9-d18-{screen}-midhand")
+                shot(page, f"table-fido-{size}-{screen}-midhand")
+                names = page.locator("#seats .who").all_inner_texts()
+                assert len(set(names)) == len(names), names
         page.wait_for_timeout(60)
     laid = page.locator("#sheet .final-layout .laid").count()
-    shot(page, f"table-fido-9-d18-{screen}-sheet")
+    shot(page, f"table-fido-{size}-{screen}-sheet")
     nothing_scrolls_sideways(page)
-    # The sheet opens at its top: who won and the last move first.
+    # The sheet opens at its top: who won and the last move first; the final layout is
+    # shown whole, not a window of it.
     assert page.evaluate("document.getElementById('sheet').scrollTop") == 0
     assert page.locator("#outcome").is_visible()
+    final = page.locator("#sheet .final-layout svg.board")
+    assert final.get_attribute("data-window") == "0"
     page.locator("#sheet-close").click()
     on_one_screen(page)
-    shot(page, f"table-fido-9-d18-{screen}-board")
+    board_clear(page)
+    shot(page, f"table-fido-{size}-{screen}-board")
     assert turns >= 5 and laid >= 40, (turns, laid)
     assert page.errors == []  # type: ignore[attr-defined]
 
@@ -298,5 +322,83 @@ def test_a_fido_hand_in_german(browser: Browser, server: Server) -> None:
     assert re.match(f"Spiel vorbei: {won}", page.inner_text("#outcome"))
     assert page.inner_text("#sheet-open") == "Partieblatt"
     shot(page, "table-fido-german-over")
+    nothing_scrolls_sideways(page)
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_game_against_bots_is_given_up_and_a_guest_is_asked_before_signing_out(
+    browser: Browser, server: Server
+) -> None:
+    """Issue 51: a player alone with bots gives the game up from the table (asked
+    first), and is back in the lobby with the table gone from their tables; a guest's
+    sign-out, which loses the guest for good, is asked first too."""
+    page = as_guest(browser, server, "Aufgeber", **PHONE)
+    table = practice_table(page, server, "draw", {"players": 2}, ["me", "bot:greedy"], seed=4)
+    page.wait_for_selector("#hand .hand-tile")
+    play_until([page], lambda: page.locator("#leave:visible").count() > 0)
+    assert page.inner_text("#leave") == "Resign"
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if "Give this game up" in dialog.message else dialog.dismiss()
+
+    page.on("dialog", answer)
+    page.click("#leave")
+    page.wait_for_url(f"{server.url}/")
+    assert asked and f"/t/{table}" not in page.inner_html("main")
+    page.click("header form[action='/logout'] button")
+    assert "Register first" in asked[-1]
+    assert page.locator("header", has_text="Aufgeber").count() == 1
+
+
+def test_a_replay_is_studied_with_a_slider_hands_autoplay_and_keys(
+    browser: Browser, server: Server
+) -> None:
+    """Issue 51: the replay of a match of several hands has a slider over every position,
+    jumps to a hand, the start and the end, plays by itself, answers the keys, keeps its
+    place in the address, and draws the board large; after the analysis, "Next mistake"
+    goes to the next decision it found a mistake in, if any."""
+    page = as_guest(browser, server, "Studentin", viewport={"width": 1280, "height": 800})
+    table = practice_table(
+        page, server, "family", {"players": 2, "target": 60}, ["bot:greedy", "bot:random"], seed=6
+    )
+    page.wait_for_selector("#outcome", timeout=60_000)
+    page.goto(f"{server.url}/replay/{table}")
+    page.wait_for_selector("#layout svg.board")
+    last = int(page.get_attribute("#slider", "max") or 0)
+    hands = page.locator("#hand-pick option").count()
+    assert last > 20 and hands >= 2, (last, hands)
+    board = page.locator("#layout").bounding_box()
+    assert board is not None and board["height"] >= 400 and board["width"] >= 900, board
+    page.keyboard.press("End")
+    assert page.input_value("#slider") == str(last) and page.url.endswith(f"#{last}")
+    page.keyboard.press("Home")
+    assert page.input_value("#slider") == "0"
+    page.keyboard.press("PageDown")
+    second = page.locator("#hand-pick option").nth(1).get_attribute("value")
+    assert page.input_value("#slider") == second
+    assert page.inner_text("#info").startswith("hand 2, move 0")
+    page.keyboard.press("PageUp")
+    assert page.input_value("#slider") == "0"
+    page.keyboard.press("ArrowRight")
+    assert page.input_value("#slider") == "1"
+    page.fill("#slider", "7")
+    page.dispatch_event("#slider", "input")
+    assert page.url.endswith("#7")
+    page.click("#play")
+    page.wait_for_function("() => Number(document.getElementById('slider').value) >= 9")
+    page.click("#play")
+    # Opened at a position, the replay starts there.
+    page.goto(f"{server.url}/")
+    page.goto(f"{server.url}/replay/{table}#5")
+    page.wait_for_selector("#layout svg.board")
+    assert page.input_value("#slider") == "5"
+    page.click("#analyse")
+    page.wait_for_selector("#analysis:not([hidden])", timeout=120_000)
+    if page.locator("#next-mistake:visible").count():
+        page.click("#next-mistake")
+        assert re.search("mistake|blunder", page.inner_text("#analysis-line"))
+    shot(page, "replay-study")
     nothing_scrolls_sideways(page)
     assert page.errors == []  # type: ignore[attr-defined]

@@ -230,6 +230,53 @@ def on_one_screen(page: Page) -> None:
     assert seen["tiles"] == 0 or seen["unit"] >= 14, seen
 
 
+def board_clear(page: Page) -> dict[str, Any]:
+    """Everything on the board lies inside it (no laid tile and no open end cut off by
+    its edge) and nothing else on the page lies over it (no control over an open end);
+    what was seen: px a unit, and the share of the board's width and height the layout
+    takes (the larger of the two is the side that bounds it)."""
+    seen: dict[str, Any] = page.evaluate(
+        """() => {
+      // The sheet at a hand's end may have opened since the caller looked: it is over
+      // the board on purpose.
+      if (document.querySelector('#sheet[open]')) return { out: 0, covered: 0, unit: 40 };
+      const board = document.querySelector('#layout').getBoundingClientRect();
+      const rects = (s) => [...document.querySelectorAll(s)]
+        // A tile flying in from its player's seat is on its way, not yet where it lies.
+        .filter((g) => !g.getAnimations().some((a) => a.playState === 'running'))
+        .map((g) => g.getBoundingClientRect());
+      const all = [...rects('#layout g.laid'), ...rects('#layout g.place')];
+      const outside = (r) => r.left < board.left - 1 || r.top < board.top - 1
+        || r.right > board.right + 1 || r.bottom > board.bottom + 1;
+      // A layout too large for the board at the least size of a tile shows a window
+      // of it, dragged by the player (its places are offered as buttons too): what
+      // lies beyond the window is not cut off by mistake.
+      const svg = document.querySelector('#layout svg.board');
+      const windowed = svg && svg.dataset.window === '1';
+      const pieces = windowed ? all.filter((r) => !outside(r)) : all;
+      const out = pieces.filter(outside).length;
+      // Whatever the browser finds at a piece's middle and corners is the board's own.
+      let covered = 0;
+      for (const r of pieces) {
+        const spots = [[(r.left + r.right) / 2, (r.top + r.bottom) / 2],
+                       [r.left + 2, r.top + 2], [r.right - 2, r.top + 2],
+                       [r.left + 2, r.bottom - 2], [r.right - 2, r.bottom - 2]];
+        if (spots.some(([x, y]) => { const e = document.elementFromPoint(x, y);
+                                     return e && !document.querySelector('#layout').contains(e); }))
+          covered++;
+      }
+      const span = (lo, hi) =>
+        pieces.length ? Math.max(...pieces.map(hi)) - Math.min(...pieces.map(lo)) : 0;
+      return { out, covered, pieces: pieces.length, windowed,
+               unit: svg ? Number(svg.dataset.unit) : 0,
+               width: span((r) => r.left, (r) => r.right) / board.width,
+               height: span((r) => r.top, (r) => r.bottom) / board.height };
+    }"""
+    )
+    assert seen["out"] == 0 and seen["covered"] == 0, seen
+    return seen
+
+
 def close_sheet(page: Page, sheets: list[str] | None = None) -> bool:
     """Close the sheet between hands if it is open; its title goes to ``sheets``. The
     sheet at the end of the match stays open (it may have opened just after the caller

@@ -449,7 +449,12 @@ def sheet_table(sheet: ScoreSheet, names: Sequence[str]) -> SheetTable:
         title = Phrase(HAND_WENT_OUT, {"number": sheet.hand, "who": names[sheet.out]})
     else:
         title = phrase("Hand {number}: blocked, nobody can play", number=sheet.hand)
-    if find_game(sheet.game).scores_during_hand:
+    spec = find_game(sheet.game)
+    # Pairs are placed as pairs: first and second, not the first and third of four
+    # seats (issue 51).
+    ranks = sorted({ln.rank for ln in sheet.lines})
+    place = {ln.seat: ranks.index(ln.rank) + 1 if spec.pairs else ln.rank for ln in sheet.lines}
+    if spec.scores_during_hand:
         columns: tuple[str, ...] = (
             phrase("player"),
             phrase("points"),
@@ -463,7 +468,7 @@ def sheet_table(sheet: ScoreSheet, names: Sequence[str]) -> SheetTable:
                 str(ln.points),
                 f"-{ln.pips}" if ln.pips else "0",
                 str(ln.final),
-                str(ln.rank),
+                str(place[ln.seat]),
             )
             for ln in sheet.lines
         )
@@ -483,7 +488,7 @@ def sheet_table(sheet: ScoreSheet, names: Sequence[str]) -> SheetTable:
                 str(ln.pips),
                 f"+{ln.change}" if ln.change else "0",
                 str(ln.final),
-                str(ln.rank),
+                str(place[ln.seat]),
             )
             for ln in sheet.lines
         )

@@ -19,7 +19,9 @@ waits for it: at idle priority, a server whose cores its tables kept busy never 
 and only the decisions it valued come back. At most ``following`` games are followed at
 a time (the rest are analysed when asked); a game is analysed once however many ask at
 the same time; starting one on request is rate-limited per address; the finished
-analyses are kept (the newest ``keep``) in this process's memory.
+analyses are kept (the newest ``keep``) in this process's memory and, once made, in the
+database with the game's record (:attr:`Analyses.kept`), where a restart or another
+process finds them.
 """
 
 from __future__ import annotations
@@ -33,12 +35,13 @@ import os
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pips import record
 
 if TYPE_CHECKING:  # the search loads with the first analysis, not with the server
     from pips.bots.analysis import Analysis
+    from pips.server.repository import TableRepository
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +93,9 @@ class Analyses:
         self._executor = executor
         self._pools: dict[bool, ProcessPoolExecutor] = {}
         """The worker processes, by whether a person asked for their analyses."""
+        self.kept: Kept | None = None
+        """Where finished analyses are kept with their records (the database), so that
+        they survive a restart and every process of several finds them."""
 
     # -- while a game is played ------------------------------------------------------
 
@@ -184,7 +190,7 @@ class Analyses:
         """The analysis of finished game ``table_id``: kept, being made, or made now
         (``starting`` is called first, unless the game was followed as it was played:
         it may refuse, e.g. by a rate limit)."""
-        found = self.known(table_id)
+        found = self.known(table_id) or await self._kept(table_id)
         if found is not None:
             return found
         running = self._running.get(table_id)
@@ -203,6 +209,36 @@ class Analyses:
                 running = asyncio.create_task(self._make(table_id, data))
                 self._running[table_id] = running
         return await asyncio.shield(running)
+
+    async def _kept(self, table_id: str) -> Analysis | None:
+        """The analysis kept with the game's record, if one was made (by any process,
+        before any restart)."""
+        if self.kept is None or table_id in self._running:
+            return None
+        from pips.bots.analysis import Analysis, Decision
+
+        try:
+            data = await self.kept.load(table_id)
+            if data is None or data.get("level") != self.level:
+                return None
+            found = Analysis(
+                str(data["game"]),
+                [str(name) for name in data["seats"]],
+                str(data["level"]),
+                int(data["seed"]),
+                [Decision.from_json(d) for d in data["decisions"]],
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            log.warning("the kept analysis of %s is unreadable (%s): made again", table_id, exc)
+            return None
+        self._remember(table_id, found)
+        return found
+
+    def _remember(self, table_id: str, made: Analysis) -> None:
+        self._done[table_id] = made
+        while len(self._done) > self.keep:
+            gone, _ = self._done.popitem(last=False)
+            self._pictures.pop(gone, None)
 
     def _was_followed(self, table_id: str) -> bool:
         return table_id in self._followed or table_id in self._valued
@@ -233,11 +269,21 @@ class Analyses:
             SEED,
             [Decision.from_json(d) for d in valued],
         )
-        self._done[table_id] = made
-        while len(self._done) > self.keep:
-            gone, _ = self._done.popitem(last=False)
-            self._pictures.pop(gone, None)
+        self._remember(table_id, made)
+        if self.kept is not None:
+            try:
+                await self.kept.save(table_id, made.to_json())
+            except Exception:  # kept in memory all the same: made again after a restart
+                log.exception("the analysis of %s could not be kept", table_id)
         return made
+
+
+class Kept(Protocol):
+    """Where analyses are kept (:class:`~pips.server.repository.TableRepository`)."""
+
+    async def load(self, table_id: str) -> dict[str, Any] | None: ...
+
+    async def save(self, table_id: str, analysis: dict[str, Any]) -> None: ...
 
 
 def _value(data: dict[str, Any], done: list[tuple[int, int]], level: str) -> list[dict[str, Any]]:
@@ -262,3 +308,16 @@ def _in_the_background() -> None:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (AttributeError, OSError):
         os.nice(NICENESS)
+
+
+class KeptAnalyses:
+    """Analyses kept in the tables' database, with their games' records."""
+
+    def __init__(self, repository: TableRepository) -> None:
+        self.repository = repository
+
+    async def load(self, table_id: str) -> dict[str, Any] | None:
+        return await self.repository.analysis(table_id)
+
+    async def save(self, table_id: str, analysis: dict[str, Any]) -> None:
+        await self.repository.keep_analysis(table_id, analysis)

@@ -43,7 +43,7 @@ from pips.i18n import _
 from pips.results.service import Results, publish_due_apart, settings_from_env, utc_now
 from pips.server import accounts
 from pips.server.accounts.tokens import Tokens
-from pips.server.analyses import FOLLOWING, LEVEL, Analyses
+from pips.server.analyses import FOLLOWING, LEVEL, Analyses, KeptAnalyses
 from pips.server.cluster import Cluster
 from pips.server.errors import describe, problem_of, validation_problem
 from pips.server.guard import Guard
@@ -175,6 +175,7 @@ class Services:
             result_of=partial(game_result, results),
             progressed=analyses.follow,
         )
+        analyses.kept = KeptAnalyses(tables.repository)
         cluster = Cluster(tables, db, limits, broker, lease=lease, node=node)
         metrics.count(cluster.counts)
         # Wrong passwords are counted in the database: every process of several counts

@@ -14,10 +14,15 @@ from pips.i18n import reason, speaking, translated
 from pips.server.accounts.identity import Identity
 from pips.server.links import Look
 from pips.server.round import TableError
+from pips.server.standing import place_of
 from pips.server.table import LiveTable
 
 if TYPE_CHECKING:
     from pips.server.cluster import Cluster
+
+
+STANDING = {"leave": "leave_seat", "resign": "resign", "abort": "abort"}
+"""The ways to stand up from a table, and the live table's method for each (issue 51)."""
 
 
 class TableCalls:
@@ -47,6 +52,9 @@ class TableCalls:
             elif message["what"] == "join":
                 assert me is not None
                 reply["value"] = await self.join_here(table, me, message["invite"])
+            elif message["what"] in STANDING:
+                assert me is not None
+                reply["value"] = await self.stand_here(table, me, message["what"])
         except LookupError:
             reply["missing"] = True
         except TableError as exc:
@@ -67,6 +75,8 @@ class TableCalls:
                     found = await self.look_here(table, me, invite)
                     return None if found is None else asdict(found)
                 assert me is not None
+                if what in STANDING:
+                    return await self.stand_here(table, me, what)
                 return await self.join_here(table, me, invite)
             owner = await self.cluster._owner(table_id)
             if owner is None:
@@ -111,6 +121,24 @@ class TableCalls:
             raise LookupError(table.id)
         await table.join(me)
         return {"seat": table.seat_of(me), "status": table.status}
+
+    async def stand_here(self, table: LiveTable, me: Identity, what: str) -> dict[str, Any]:
+        if place_of(table.round, me) < 0:
+            raise LookupError(table.id)
+        await getattr(table, STANDING[what])(me)
+        return {"seat": table.seat_of(me), "status": table.status}
+
+    async def stand(self, table_id: str, me: Identity, what: str, language: str) -> dict[str, Any]:
+        """``me`` leaves, resigns or aborts (``what``) at the table, wherever it lives:
+        their seat and the table's status after. :class:`LookupError` if they have no
+        place there, :class:`TableError` if it cannot be done."""
+        if not self.cluster.several:
+            table = self.cluster.tables.live.get(table_id)
+            if table is None:
+                raise LookupError(table_id)
+            return await self.stand_here(table, me, what)
+        value: dict[str, Any] = await self.ask(table_id, what, me, "", language)
+        return value
 
     async def look(
         self, table_id: str, me: Identity | None, invite: str, language: str

@@ -415,7 +415,9 @@ class Cluster:
             for values in found:
                 every.extend(json.loads(v) for v in values)
         finished = [table for table in every if table["status"] == "finished"]
-        return [table for table in every if table["status"] != "finished"], finished
+        # (A table closed unfinished stays live a while too: it is neither.)
+        going = [table for table in every if table["status"] in ("waiting", "playing")]
+        return going, finished
 
     def _lobby_key(self, node: str) -> str:
         return f"{self.prefix}lobby:{node}"

@@ -151,7 +151,8 @@ class TableSummary(TypedDict):
     game: str
     title: str
     options: dict[str, Any]
-    status: Literal["waiting", "playing", "finished"]
+    status: Literal["waiting", "playing", "finished", "abandoned"]
+    """``abandoned``: closed unfinished (aborted, given up, or left with nobody there)."""
     private: bool
     seats: list[dict[str, Any]]
     scores: list[int] | None

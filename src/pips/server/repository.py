@@ -301,6 +301,55 @@ class TableRepository:
 
         return await asyncio.to_thread(read)
 
+    async def analysis(self, table_id: str) -> dict[str, Any] | None:
+        """The analysis kept with a finished game's record, if one was made."""
+
+        def read() -> dict[str, Any] | None:
+            with self.db.session() as session:
+                found = session.scalar(select(GameTable.analysis).where(GameTable.id == table_id))
+                return None if found is None else dict(found)
+
+        return await asyncio.to_thread(read)
+
+    async def keep_analysis(self, table_id: str, analysis: dict[str, Any]) -> None:
+        """Keep a finished game's analysis with its record."""
+
+        def write() -> None:
+            with self.db.session() as session, session.begin():
+                session.execute(
+                    update(GameTable)
+                    .where(GameTable.id == table_id, GameTable.status == "finished")
+                    .values(analysis=analysis)
+                )
+
+        await asyncio.to_thread(write)
+
+    async def seated_tables(self, who: Identity) -> list[dict[str, Any]]:
+        """The tables waiting or being played at which ``who`` has a place (held, or
+        played for them while they are away), newest first: id, game and status."""
+
+        def read() -> list[dict[str, Any]]:
+            live = GameTable.status.in_(("waiting", "playing"))
+            mine = (
+                Seat.user_id == who.user_id if who.user_id is not None else Seat.guest == who.guest
+            )
+            if who.user_id is None and who.guest is None:
+                return []
+            query = (
+                select(GameTable.id, GameTable.game, GameTable.status)
+                .join(Seat, Seat.table_id == GameTable.id)
+                .where(live, mine)
+                .order_by(GameTable.created_at.desc())
+                .limit(50)
+            )
+            with self.db.session() as session:
+                return [
+                    {"id": row.id, "game": row.game, "status": row.status}
+                    for row in session.execute(query)
+                ]
+
+        return await asyncio.to_thread(read)
+
     async def publish(self, table_id: str, who: Identity) -> bool:
         """``who``, a person who played at the finished private table, asks to publish
         it; whether it is public now (every person who played asked)."""

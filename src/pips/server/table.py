@@ -35,6 +35,7 @@ from pips.server.accounts.identity import Identity
 from pips.server.pace import Pace
 from pips.server.repository import StoredTable, TableRepository
 from pips.server.round import Played, Round, SeatHolder, TableError
+from pips.server.standing import StandingUp
 
 log = logging.getLogger("pips.server")
 
@@ -125,9 +126,11 @@ class LiveTable:
     """The table of the rematch, once one of the players asked for it."""
     pace: Pace = field(init=False, repr=False)
     """Its clocks: bots' turns, the turn timer, grace periods, abandoning."""
+    standing: StandingUp = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.pace = Pace(self)
+        self.standing = StandingUp(self)
 
     # -- reading -----------------------------------------------------------------------
 
@@ -308,7 +311,7 @@ class LiveTable:
         self.house.moved(time.perf_counter() - started)
         await self.deliver(out)
         if over:
-            await self._ended()
+            await self.ended()
         else:
             self.pace.schedule()
 
@@ -364,7 +367,7 @@ class LiveTable:
             stand_ins=game_round.stand_ins_json(),
         )
 
-    async def _ended(self) -> None:
+    async def ended(self) -> None:
         """After the end is stored and told: the table stays in memory a while for its
         players' last look, then only in the database (its record, replay and history)."""
         asyncio.get_running_loop().call_later(self.house.keep_finished, self.house.forget, self)
@@ -375,7 +378,26 @@ class LiveTable:
             await self._store_end(None)
             out = self.publish()
         await self.deliver(out)
-        await self._ended()
+        await self.ended()
+
+    # -- standing up (issue 51; pips.server.standing), for any client to call -----------
+
+    async def abort(self, who: Identity) -> None:
+        """End the table before its first move, at the word of anyone seated at it: it
+        is closed unplayed (no record, no result)."""
+        await self.standing.abort(who)
+
+    async def resign(self, who: Identity) -> None:
+        """``who`` gives the game up: alone with bots, the game ends here without a
+        result; with other people, a bot plays the seat to the end (as
+        :meth:`leave_seat`), so that their game goes on."""
+        await self.standing.leave(who)
+
+    async def leave_seat(self, who: Identity) -> None:
+        """``who`` leaves their seat for good: before the game it is open again; during
+        it a bot plays it to the end (the record says which moves were the bot's). A
+        table left with nobody but bots is closed."""
+        await self.standing.leave(who)
 
     async def say(self, author: str, text: str) -> None:
         await self.house.repository.add_chat(self.id, author, text, self.house.chat_history)

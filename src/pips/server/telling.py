@@ -189,7 +189,7 @@ def message_for(
         seen = event.seen_by(seat)
         message["event"] = messages.event_json(seen)
         message["said"] = said(game_round, seen)
-    if seat >= 0 and match.current_seat == seat:
+    if seat >= 0 and match.current_seat == seat and game_round.status == "playing":
         legal = game_round.offered()
         message["legal"] = [move_to_json(seat, m) for m in legal]
         message["choices"] = distinct(legal)

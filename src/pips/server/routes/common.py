@@ -117,7 +117,10 @@ async def room_for_a_table(request: Request, me: Identity) -> None:
     if mine >= limits.tables_at_once:
         raise HTTPException(
             429,
-            _("you have {count} tables waiting or playing: finish one first").format(count=mine),
+            _(
+                "you have {count} tables waiting or playing: finish or leave one of them"
+                " first (your tables are listed in the lobby)"
+            ).format(count=mine),
         )
     try:
         await limits.tables.take(address(request))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 import secrets
@@ -18,9 +19,17 @@ from pips.core.errors import RuleError
 from pips.core.phrase import N_
 from pips.games.registry import find_game
 from pips.i18n import _, explain
-from pips.server import accounts
+from pips.results.guests import adopt_guest
+from pips.server import accounts, standing
+from pips.server.accounts.identity import Identity
 from pips.server.errors import refusal
-from pips.server.routes.common import address, cluster_of, room_for_a_table, tables_of
+from pips.server.routes.common import (
+    address,
+    cluster_of,
+    results_of,
+    room_for_a_table,
+    tables_of,
+)
 from pips.server.tables import TableError
 from pips.server.web import accounts_of, check_csrf, language_of, page, who
 
@@ -39,10 +48,16 @@ async def listed(request: Request) -> dict[str, Any]:
     """The public tables of the lobby, of every server process: those to join or
     watch, and recent finished ones."""
     playing, finished = await cluster_of(request).public()
+    me = who(request)
+    mine = [] if me is None else await tables_of(request).repository.seated_tables(me)
+    for table in mine:
+        table["title"] = find_game(table["game"]).title
     return {
         "tables": playing,
         "recent": finished,
         "bot_levels": BOT_LEVELS,
+        "mine": mine,
+        "mine_ids": {table["id"] for table in mine},
     }
 
 
@@ -74,9 +89,12 @@ async def sign_in(
     """Register a new account or sign in to one (the path says which)."""
     check_csrf(request, csrf)
     service = accounts_of(request)
+    before = who(request)
     try:
         if request.url.path == "/register":
             token, me = await service.register(name, password, address(request))
+            if before is not None and before.guest and me.user_id is not None:
+                await kept_as_guest(request, before.guest, me)
         else:
             device = request.cookies.get(DEVICE_COOKIE, "")
             token, me = await service.sign_in(name, password, address(request), device)
@@ -102,6 +120,16 @@ async def sign_in(
             secure=request.url.scheme == "https",
         )
     return response
+
+
+async def kept_as_guest(request: Request, guest: str, me: Identity) -> None:
+    """A guest registers: what they played as a guest becomes the account's (issue 51),
+    in the database and at the tables this process holds."""
+    assert me.user_id is not None
+    results = results_of(request)
+    await asyncio.to_thread(adopt_guest, results.db, results.players, guest, me.user_id)
+    for table in tables_of(request).live.values():
+        standing.adopt_guest(table.round, guest, me.user_id)
 
 
 @api.post("/guest", include_in_schema=False)
@@ -175,7 +203,13 @@ async def play_now(
             with contextlib.suppress(LookupError, TableError):
                 await cluster.calls.join(table["id"], me, "", language_of(request))
                 return RedirectResponse(f"/t/{table['id']}", status_code=303)
-    await room_for_a_table(request, me)
+    try:
+        await room_for_a_table(request, me)
+    except HTTPException as exc:
+        # Too many tables: the lobby says so above the player's own tables, each with
+        # its way back (and there, to leave it).
+        listing = await listed(request)
+        return page(request, "lobby.html", exc.status_code, error=exc.detail, **listing)
     options = dict(spec.defaults)
     players = spec.options_from_json(options).players
     seats = [{"kind": "me"}, *({"kind": "bot", "bot": level} for _ in range(players - 1))]

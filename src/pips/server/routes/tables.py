@@ -17,6 +17,7 @@ from pips.display import describe_event, replay_positions
 from pips.games.registry import find_game
 from pips.i18n import _, say
 from pips.server import accounts, messages
+from pips.server.accounts.identity import Identity
 from pips.server.analyses import Analyses
 from pips.server.errors import SvgResponse, refusal, refusals
 
@@ -169,17 +170,45 @@ async def join_table(request: Request, table_id: str, invite: str = "") -> dict[
         raise refusal(exc, 409) from None
 
 
-@api.post("/api/tables/{table_id}/rematch", tags=["tables"], responses=refusals(404, 409, 429))
-async def rematch(request: Request, table_id: str) -> dict[str, Any]:
-    """A rematch of a finished table, for anyone who played at it: the first to ask
-    makes it (the same game, options, bots and privacy; their own seat taken, every
-    other person's kept for them); the others are seated at it by asking too."""
+def asker(request: Request, table_id: str) -> Identity:
+    """Who asks something of table ``table_id`` (with the session's CSRF token), refused
+    unless signed in or a guest; a table id no table can have is no such table."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     me = who(request)
     if me is None:
         raise HTTPException(401, _("sign in or choose a guest name first"))
     if not 1 <= len(table_id) <= 24:
         raise HTTPException(404, _("no such table"))
+    return me
+
+
+@api.post("/api/tables/{table_id}/leave", tags=["tables"], responses=refusals(404, 409))
+@api.post("/api/tables/{table_id}/resign", tags=["tables"], responses=refusals(404, 409))
+@api.post("/api/tables/{table_id}/abort", tags=["tables"], responses=refusals(404, 409))
+async def stand_up(request: Request, table_id: str) -> dict[str, Any]:
+    """Stand up from a table you have a seat at. ``abort``: before its first move, the
+    table closes unplayed. ``resign``: give the game up; where no other person plays
+    the table closes without a result, else a bot plays your seat to the end.
+    ``leave``: a bot plays your seat to the end (before the game the seat is open
+    again); with nobody else there the table closes. The seat is no longer yours,
+    and the table no longer counts among your tables. Answers your seat (-1) and the
+    table's status."""
+    me = asker(request, table_id)
+    what = request.url.path.rsplit("/", 1)[-1]
+    try:
+        return await cluster_of(request).calls.stand(table_id, me, what, language_of(request))
+    except LookupError:
+        raise HTTPException(404, _("you have no seat at this table")) from None
+    except TableError as exc:
+        raise refusal(exc, 409) from None
+
+
+@api.post("/api/tables/{table_id}/rematch", tags=["tables"], responses=refusals(404, 409, 429))
+async def rematch(request: Request, table_id: str) -> dict[str, Any]:
+    """A rematch of a finished table, for anyone who played at it: the first to ask
+    makes it (the same game, options, bots and privacy; their own seat taken, every
+    other person's kept for them); the others are seated at it by asking too."""
+    me = asker(request, table_id)
     tables = tables_of(request)
     await room_for_a_table(request, me)
     try:

@@ -148,6 +148,11 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     $("join").hidden = !(table.status === "waiting" && msg.seat < 0 && table.seats.some((s) => s.kind === "open" && !s.kept));
     $("hint").hidden = !(table.hints && myTurn());
     $("sheet-open").hidden = !(msg.hands && msg.hands.length);
+    drawStanding(msg);
+    if (table.status === "abandoned") {
+      $("layout").replaceChildren(); $("hand").replaceChildren(); drawActions({ ...msg, legal: [] });
+      return say(t("This table was closed before the end of its game: nobody wins, nothing is recorded."));
+    }
     if (!view) { $("layout").replaceChildren(); $("hand").replaceChildren(); drawActions(msg); return; }
     // Redrawing replaces the buttons: a keyboard player keeps the focus at the table.
     const active = document.activeElement;
@@ -184,12 +189,28 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
       const div = document.createElement("div");
       const away = msg.away && msg.away[seat];
       const standIn = msg.stand_in && msg.stand_in[seat];
-      div.className = "seat-box" + (view && view.turn === seat ? " turn" : "") + (seat === msg.seat ? " me" : "") + (away ? " away" : "");
+      const toPlay = view && view.turn === seat;
+      div.className = "seat-box" + (toPlay ? " turn" : "") + (seat === msg.seat ? " me" : "") + (away ? " away" : "");
       div.dataset.seat = seat;
+      div.title = name;
+      // What a screen reader says of the seat: the numbers with their words.
+      const said = [seat === msg.seat ? t("{name} (you)", { name }) : name];
+      if (toPlay) {
+        const mark = document.createElement("span");
+        mark.className = "turn-mark"; mark.textContent = "▶"; mark.setAttribute("aria-hidden", "true");
+        div.append(mark);
+        said.push(t("to play"));
+      }
       const who = document.createElement("span");
       who.className = "who";
-      who.textContent = (view && view.turn === seat ? "▶ " : "") + (seat === msg.seat ? t("{name} (you)", { name }) : name);
+      who.textContent = name;
+      who.dataset.name = name;
       div.append(who);
+      if (seat === msg.seat) {
+        const you = document.createElement("span");
+        you.className = "you"; you.textContent = t("(you)");
+        div.append(you);
+      }
       // Pairs exist once the lots are drawn, that is once the game has begun.
       if (table.pairs && view) {
         const pair = document.createElement("span");
@@ -197,6 +218,7 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
         pair.textContent = "AB"[seat % 2];
         pair.title = t("pair {letter}", { letter: "AB"[seat % 2] });
         div.prepend(pair);
+        said.push(pair.title);
       }
       if (view) {
         const tiles = document.createElement("span");
@@ -205,21 +227,74 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
         tiles.title = t("tiles {count}", { count: view.hand_sizes[seat] });
         const score = document.createElement("span");
         score.className = "score";
-        score.textContent = view.result ? view.result.final[seat] : view.scores[seat];
+        const points = view.result ? view.result.final[seat] : view.scores[seat];
+        score.textContent = points;
         score.title = t("points");
         div.append(tiles, score);
+        said.push(tiles.title, t("{points} points", { points }));
       }
       if (away || standIn) {
         const tag = document.createElement("span");
         tag.className = "away-tag";
         tag.textContent = standIn ? t("away: a bot plays") : t("away");
         div.append(tag);
+        said.push(tag.textContent);
       }
       const clock = document.createElement("span");
       clock.className = "clock";
       div.append(clock);
+      div.setAttribute("role", "group");
+      div.setAttribute("aria-label", said.join(", "));
       seats.appendChild(div);
     });
+    distinctNames(seats);
+  }
+
+  // A name cut short to fit its seat keeps its end as well as its beginning
+  // ("gree…y-1"), so that seats whose names begin alike stay apart at any width; the
+  // whole name is the seat's tooltip.
+  function distinctNames(seats) {
+    for (const who of seats.querySelectorAll(".who")) {
+      const name = who.dataset.name;
+      if (who.scrollWidth <= who.clientWidth + 1 || name.length < 5) continue;
+      let low = 2, high = name.length - 1;
+      while (low < high) {
+        const keep = Math.ceil((low + high) / 2);
+        who.textContent = middle(name, keep);
+        if (who.scrollWidth <= who.clientWidth + 1) low = keep; else high = keep - 1;
+      }
+      who.textContent = middle(name, low);
+    }
+  }
+
+  const middle = (name, keep) => {
+    const tail = Math.min(3, Math.floor(keep / 2));
+    return name.slice(0, keep - tail) + "…" + name.slice(name.length - tail);
+  };
+
+  // Standing up (issue 51): abort before the first move, leave (or, alone with bots,
+  // give up) after it. Each asks first: the seat is lost for good.
+  function drawStanding(msg) {
+    const seated = msg.seat >= 0 && ["waiting", "playing"].includes(msg.table.status);
+    const begun = msg.table.status === "playing" && msg.moves_made > 0;
+    $("abort").hidden = !seated || begun;
+    $("leave").hidden = !seated || !begun;
+    const people = msg.table.seats.filter((s) => s.kind === "person").length;
+    $("leave").textContent = people > 1 ? t("Leave") : t("Resign");
+    $("leave").dataset.what = people > 1 ? "leave" : "resign";
+  }
+
+  async function standUp(what) {
+    const asked = {
+      abort: t("Abort this game? The table closes, unplayed."),
+      resign: t("Give this game up? It ends here, without a result."),
+      leave: t("Leave this table for good? A bot plays your seat to the end, and it is no longer yours."),
+    }[what];
+    if (!window.confirm(asked)) return;
+    const response = await fetch(`/api/tables/${tableId}/${what}`, { method: "POST", headers: { "X-CSRF-Token": csrf } });
+    const data = await response.json();
+    if (!response.ok) return say(data.message, "error");
+    location.href = "/";
   }
 
   // The tab's title and, if asked for, a notification tell a player whose page is not
@@ -257,7 +332,7 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
       kept = { key, geometry: layoutGeometry(layout, aspect, from), hand: view.hand_number, aspect };
     }
     const board = drawLayout(box, layout, {
-      targets, last: lastIndex, geometry: kept.geometry, zoom,
+      targets, last: lastIndex, geometry: kept.geometry, zoom, fill: true,
       focus: chosen ? null : focus,
       onFocus: (point) => { focus = point; $("follow").hidden = false; },
       onPoint: (id) => {
@@ -272,7 +347,7 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     $("follow").hidden = !(windowed && focus);
     const grew = lastTiles >= 0 && lastIndex === lastTiles + 1 && event && event.play;
     if (grew && !reduced) flyIn(board, lastIndex, event);
-    if (event && event.play && event.points) scoreAt(board, lastIndex, event.points, msg.names[event.seat]);
+    if (event && event.play && event.points) scored(event.points, msg.names[event.seat]);
     lastTiles = lastIndex;
   }
 
@@ -291,15 +366,13 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
       { duration: 550, easing: "ease-out" });
   }
 
-  function scoreAt(board, index, points, name) {
-    const laid = board.querySelector(`g.laid[data-node="${index}"]`);
-    if (!laid) return;
-    const box = laid.getBBox();
-    const text = svg("text", { x: box.x + box.width / 2, y: box.y - 6, "text-anchor": "middle", class: "scored" });
-    text.textContent = `+${points} ${name}`;
-    board.appendChild(text);
-    // The board may be small: let the label show outside its box.
-    board.style.overflow = "visible";
+  // What a play scored (F-15), beside the board rather than on it: a label on the
+  // board would cover the tile just laid. (The moves' list says it in words.)
+  function scored(points, name) {
+    const label = $("scored");
+    label.textContent = `+${points} ${name}`;
+    // The animation starts again for every score.
+    label.style.animation = "none"; void label.offsetWidth; label.style.animation = "";
   }
 
   function drawHand(msg) {
@@ -465,7 +538,7 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
   function sheetHtml(sheet) {
     const head = sheet.columns.map((c) => `<th scope="col">${escape(c)}</th>`).join("");
     const rows = sheet.rows.map((r) => `<tr>${r.map((c) => `<td>${escape(c)}</td>`).join("")}</tr>`).join("");
-    return `<table class="list sheet-table"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table><p class="explanation">${escape(sheet.explanation)}</p>`;
+    return `<div class="wide"><table class="list sheet-table"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div><p class="explanation">${escape(sheet.explanation)}</p>`;
   }
 
   function showHandOver(msg) {
@@ -489,21 +562,38 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     });
     const dialog = $("sheet");
     if (!dialog.open) dialog.showModal();
-    drawLayout(body.querySelector(".final-layout"), over.layout, { last: over.layout.tiles.length - 1, maxUnitPx: 16, height: Math.max(160, window.innerHeight * 0.35) });
+    drawLayout(body.querySelector(".final-layout"), over.layout, { last: over.layout.tiles.length - 1, maxUnitPx: 16, height: Math.max(160, window.innerHeight * 0.35), whole: true });
     if (over.match_over) {
-      // Who won, in words, above the final sheet.
+      // The end of the match comes first: whether you won, then who won, in words; the
+      // last hand's sheet is its second part (issue 51).
       const ended = msg.match.target ? t("Match over: {outcome}.", { outcome: msg.match.outcome || "" }) : t("Game over: {outcome}.", { outcome: msg.match.outcome || "" });
+      const title = body.querySelector("#sheet-title");
+      const hand = document.createElement("h3");
+      hand.textContent = title.textContent;
+      title.textContent = verdict(msg) || ended;
       const head = document.createElement("p");
       head.className = "outcome";
       head.id = "outcome";
       head.textContent = ended;
-      body.querySelector("#sheet-title").after(head);
+      title.after(head);
+      head.after(hand);
       if (msg.hands && msg.hands.length > 1) body.insertAdjacentHTML("beforeend", matchSheetHtml(msg));
     }
     sheetActions(msg, over.match_over);
     // The sheet opens at its top: the result and the last move first.
     body.scrollTop = 0; dialog.scrollTop = 0;
     $("sheet-close").focus({ preventScroll: true });
+  }
+
+  // "You won" or "You lost" to a player (a shared first place is a win), nothing to
+  // a spectator.
+  function verdict(msg) {
+    const result = msg.match.result;
+    if (!result || msg.seat < 0) return "";
+    const rank = result.ranks[msg.seat];
+    const firsts = result.ranks.filter((r) => r === 1).length;
+    if (rank !== 1) return t("You lost");
+    return firsts > 1 && !(msg.table.pairs && firsts === 2) ? t("You share first place") : t("You won");
   }
 
   function sheetActions(msg, matchOver) {
@@ -562,6 +652,8 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
   // -- controls -------------------------------------------------------------------------
 
   $("sheet-open").addEventListener("click", showMatchSheet);
+  $("abort").addEventListener("click", () => standUp("abort"));
+  $("leave").addEventListener("click", () => standUp($("leave").dataset.what));
   $("hint").addEventListener("click", () => send({ type: "hint" }));
   $("zoom-in").addEventListener("click", () => setZoom(zoom * 1.5));
   $("zoom-out").addEventListener("click", () => setZoom(zoom / 1.5));
@@ -584,6 +676,18 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     new ResizeObserver(() => { const was = getComputedStyle(document.documentElement).getPropertyValue("--play-top"); fitPlay();
       if (last && getComputedStyle(document.documentElement).getPropertyValue("--play-top") !== was) render(null); })
       .observe(document.querySelector("header.bar"));
+  }
+  // The board's own box changes with what is around it (the hand, a line of buttons):
+  // the layout is drawn again for the room it has (the drawing itself already scales
+  // to its box, so nothing is cut off meanwhile).
+  if (window.ResizeObserver) {
+    let seen = "", queued = false;
+    new ResizeObserver(([entry]) => {
+      const size = `${Math.round(entry.contentRect.width / 8)}x${Math.round(entry.contentRect.height / 8)}`;
+      if (size === seen || queued) return;
+      seen = size; queued = true;
+      requestAnimationFrame(() => { queued = false; if (last && last.view) render(null); });
+    }).observe($("layout"));
   }
   if ("Notification" in window) {
     $("notify").closest("label").hidden = false;

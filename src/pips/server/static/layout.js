@@ -403,7 +403,7 @@ function layoutGeometry(layout, aspect, from) {
     // The empty table: a board the size of a few tiles (the opening goes in its middle).
     const h = 3, w = Math.max(4, Math.ceil(h * shape));
     const box = { x: -w / 2, y: -h / 2, w, h };
-    return { tiles: [], points: [], laid: { ways: [], links: [] }, box, area: w * h, shape, used: 0, attempts: 0, apart: 0 };
+    return { tiles: [], points: [], laid: { ways: [], links: [] }, box, area: w * h, shape, used: 0, attempts: 0, apart: 0, content: box };
   }
   const pieces = layout.tiles.length + layout.points.length;
   // Lines fill two fifths of their board at best; layouts that branch (FIDO's) a quarter.
@@ -422,7 +422,7 @@ function layoutGeometry(layout, aspect, from) {
     const grows = from.shape === shape && from.laid.ways.length <= layout.tiles.length;
     const budget = 4 * pieces;
     const grown = grows && place(layout, from.box, budget, 0, false, from.laid);
-    if (grown) return finished(grown, from.box, from.area, 0, shape);
+    if (grown) return finished(grown, from.box, from.area, 0, shape, from);
     for (const [scale, attempts] of [[1, 1], [1.15, 2]]) {
       const size = from.area * scale;
       const w = Math.max(4, Math.ceil(Math.sqrt(size * shape))), h = Math.max(3, Math.ceil(w / shape));
@@ -434,7 +434,7 @@ function layoutGeometry(layout, aspect, from) {
     }
     if (grows && from.area >= estimate) {
       const detached = place(layout, from.box, budget, 0, true, from.laid);
-      const apart = detached && finished(detached, from.box, from.area, 0, shape);
+      const apart = detached && finished(detached, from.box, from.area, 0, shape, from);
       if (apart && apart.apart <= from.apart + 2) return apart;
     }
     // A board smaller than a new layout's starts as a new layout's would.
@@ -463,10 +463,22 @@ function layoutGeometry(layout, aspect, from) {
   throw new Error("no board holds this layout");
 }
 
-function finished(placed, box, area, attempts, shape) {
+function finished(placed, box, area, attempts, shape, before) {
   const covered = placed.tiles.reduce((sum, t) => sum + t.w * t.h, 0);
   const apart = [...placed.tiles, ...placed.points].filter((t) => t.link).length;
-  return { ...placed, box, area, shape, used: covered / (box.w * box.h), attempts, apart };
+  // What is drawn: the part of the board the pieces lie on (a board large enough for a
+  // tangled layout is often half empty), never smaller than it was before in the hand
+  // on the same board, so that the picture does not jump from move to move.
+  let content = around([...placed.tiles, ...placed.points]);
+  if (before && before.box === box && before.content) content = around([content, before.content]);
+  return { ...placed, box, area, shape, used: covered / (box.w * box.h), attempts, apart, content };
+}
+
+// The smallest rectangle around ``rects``.
+function around(rects) {
+  const x = Math.min(...rects.map((r) => r.x)), y = Math.min(...rects.map((r) => r.y));
+  const w = Math.max(...rects.map((r) => r.x + r.w)) - x, h = Math.max(...rects.map((r) => r.y + r.h)) - y;
+  return { x, y, w, h };
 }
 
 // The id of the one place on an empty table, where the opening tile goes.
@@ -496,7 +508,8 @@ function boardRoom(box, height) {
 // Options: ``targets`` (point id -> label of the play), ``onPoint(id)``, ``last`` (tile
 // index to mark), ``maxUnitPx`` (the largest unit drawn when the whole layout shows),
 // ``height`` (px the board may take; else the box's own height, else a third of the
-// window), ``geometry`` (from layoutGeometry, when the caller keeps it), ``zoom`` (a
+// window), ``whole`` (draw all of it, smaller than MIN_UNIT_PX if need be), ``fill``
+// (the drawing fills its box and scales with it), ``geometry`` (from layoutGeometry, when the caller keeps it), ``zoom`` (a
 // magnification the player asked for, 1 and up) and ``focus`` (the point of the layout,
 // in units, the window is centred on; else the places of ``targets``, else the last
 // tile) with ``onFocus(point)`` told when the player drags the window.
@@ -507,10 +520,12 @@ function boardRoom(box, height) {
 // cover) and data-window ("1" when it shows a window).
 function drawLayout(box, layout, options) {
   const { targets = new Map(), onPoint = null, last = -1, maxUnitPx = 40, height = 0,
-          zoom = 1, focus = null, onFocus = null, geometry: known = null } = options || {};
+          zoom = 1, focus = null, onFocus = null, geometry: known = null, fill = false,
+          whole: entire = false } = options || {};
   const [roomW, roomH] = boardRoom(box, height);
   const geometry = known || layoutGeometry(layout, roomW / roomH);
-  const frame = geometry.box;
+  // The part of the board the layout lies on, not the whole board it was laid out on.
+  const frame = geometry.content || geometry.box;
   const points = [...geometry.points];
   if (!layout.tiles.length && targets.has(OPENING)) {
     points.push({ x: -1, y: -0.5, w: 2, h: 1, point: { id: OPENING, kind: OPENING, value: "" } });
@@ -518,7 +533,9 @@ function drawLayout(box, layout, options) {
   const pad = 0.25;
   const whole = { x: (frame.x - pad) * UNIT, y: (frame.y - pad) * UNIT, w: (frame.w + 2 * pad) * UNIT, h: (frame.h + 2 * pad) * UNIT };
   const fit = Math.min(maxUnitPx, roomW / (frame.w + 2 * pad), roomH / (frame.h + 2 * pad));
-  const unitPx = Math.min(MAX_UNIT_PX, Math.max(fit, MIN_UNIT_PX) * Math.max(1, zoom));
+  // A picture to look at (``whole``: the end of a hand) shows all of the layout, however
+  // small; a board to play on never draws a tile below MIN_UNIT_PX.
+  const unitPx = entire ? fit : Math.min(MAX_UNIT_PX, Math.max(fit, MIN_UNIT_PX) * Math.max(1, zoom));
   const wholeW = whole.w / UNIT * unitPx, wholeH = whole.h / UNIT * unitPx;
   const windowed = wholeW > roomW + 0.5 || wholeH > roomH + 0.5;
   const board = svg("svg", { class: "board", role: "group",
@@ -527,8 +544,14 @@ function drawLayout(box, layout, options) {
   board.dataset.used = geometry.used.toFixed(3);
   board.dataset.window = windowed ? "1" : "0";
   const widthPx = Math.floor(Math.min(roomW, wholeW)), heightPx = Math.floor(Math.min(roomH, wholeH));
-  board.setAttribute("width", String(widthPx));
-  board.setAttribute("height", String(heightPx));
+  if (fill) {
+    // The drawing fills its box and is scaled to it, whatever becomes of the box after
+    // it was drawn (the hand or a line of buttons growing): nothing runs off its edge.
+    board.classList.add("fill");
+  } else {
+    board.setAttribute("width", String(widthPx));
+    board.setAttribute("height", String(heightPx));
+  }
   const numerals = unitPx < NUMERALS_BELOW_PX;
   // A piece the engine had to lay apart (its last resort) is linked to where it hangs.
   for (const piece of [...geometry.tiles, ...points]) {
@@ -572,7 +595,14 @@ function drawLayout(box, layout, options) {
     board.appendChild(g);
   }
   if (!windowed) {
-    board.setAttribute("viewBox", `${whole.x} ${whole.y} ${whole.w} ${whole.h}`);
+    if (fill) {
+      // Filled, the drawing keeps its scale (unitPx) in the room it was drawn for: the
+      // view reaches round the layout to the room's edges.
+      const w = Math.max(whole.w, roomW / unitPx * UNIT), h = Math.max(whole.h, roomH / unitPx * UNIT);
+      board.setAttribute("viewBox", `${whole.x + whole.w / 2 - w / 2} ${whole.y + whole.h / 2 - h / 2} ${w} ${h}`);
+    } else {
+      board.setAttribute("viewBox", `${whole.x} ${whole.y} ${whole.w} ${whole.h}`);
+    }
   } else {
     // The window: the places the chosen tile may go, else the last tile, unless the
     // player has dragged it elsewhere.

@@ -46,13 +46,54 @@ const SIZE_WORDS = { inaccuracy: t("inaccuracy"), mistake: t("mistake"), blunder
     }
     document.getElementById("analysis-plot").src = `/api/records/${id}/analysis.svg`;
     document.getElementById("analysis").hidden = false;
+    $("next-mistake").hidden = mistakes().length === 0;
     show();
   };
+  const $ = (id) => document.getElementById(id);
+  const slider = $("slider");
+  slider.max = String(positions.length - 1);
+  // Each hand's first position, for the hand buttons and the list.
+  const starts = positions.map((p, i) => [p, i]).filter(([p, i]) => i === 0 || positions[i - 1].hand !== p.hand).map(([, i]) => i);
+  for (const i of starts) {
+    const option = document.createElement("option");
+    option.value = String(i);
+    option.textContent = String(positions[i].hand);
+    $("hand-pick").appendChild(option);
+  }
+  function go(to) {
+    at = Math.max(0, Math.min(positions.length - 1, to));
+    history.replaceState(null, "", `#${at}`);
+    show();
+  }
+  const handStart = () => starts.filter((i) => i <= at).pop() || 0;
+  // The positions where the analysis found a mistake or a blunder (the decision made
+  // there is the move that led to the next position).
+  function mistakes() {
+    if (!analysis) return [];
+    const bad = new Set(analysis.decisions.filter((d) => d.size === "mistake" || d.size === "blunder").map((d) => `${d.hand}/${d.move}`));
+    return positions.map((p, i) => [p, i]).filter(([p]) => bad.has(`${p.hand}/${p.move}`)).map(([, i]) => i);
+  }
+  let playing = null;
+  function autoplay(on) {
+    clearInterval(playing); playing = null;
+    $("play").setAttribute("aria-pressed", on ? "true" : "false");
+    if (on) playing = setInterval(() => { if (at >= positions.length - 1) autoplay(false); else go(at + 1); }, 900);
+  }
+  $("first").onclick = () => go(0);
+  $("last").onclick = () => go(positions.length - 1);
+  $("hand-back").onclick = () => go(at === handStart() ? starts.filter((i) => i < at).pop() || 0 : handStart());
+  $("hand-next").onclick = () => go(starts.find((i) => i > at) ?? positions.length - 1);
+  $("play").onclick = () => autoplay(!playing);
+  $("next-mistake").onclick = () => { const next = mistakes().find((i) => i > at); if (next !== undefined) go(next); };
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  $("hand-pick").addEventListener("change", () => go(Number($("hand-pick").value)));
   function show() {
     const p = positions[at];
     analysed(p);
+    slider.value = String(at);
+    $("hand-pick").value = String(handStart());
     info.textContent = t("hand {hand}, move {move} ({at}/{last}): {said}", { hand: p.hand, move: p.move, at, last: positions.length - 1, said: p.said });
-    drawLayout(document.getElementById("layout"), p.view.layout, { last: p.view.layout.tiles.length - 1 });
+    drawLayout($("layout"), p.view.layout, { last: p.view.layout.tiles.length - 1, fill: true });
     const hands = document.getElementById("hands");
     hands.replaceChildren();
     p.hands.forEach((h, seat) => {
@@ -63,11 +104,17 @@ const SIZE_WORDS = { inaccuracy: t("inaccuracy"), mistake: t("mistake"), blunder
       hands.appendChild(row);
     });
   }
-  document.getElementById("next").onclick = () => { at = Math.min(positions.length - 1, at + 1); show(); };
-  document.getElementById("back").onclick = () => { at = Math.max(0, at - 1); show(); };
+  $("next").onclick = () => go(at + 1);
+  $("back").onclick = () => go(at - 1);
+  const keys = { ArrowRight: "next", ArrowLeft: "back", Home: "first", End: "last", PageUp: "hand-back", PageDown: "hand-next", " ": "play" };
   document.addEventListener("keydown", (e) => {
-    if (e.key === "ArrowRight") document.getElementById("next").click();
-    if (e.key === "ArrowLeft") document.getElementById("back").click();
+    // Keys typed into a field, or moving the slider, are theirs.
+    if (e.target.closest && e.target.closest("input, select, textarea") || !keys[e.key]) return;
+    e.preventDefault();
+    $(keys[e.key]).click();
   });
-  show();
+  let resized = null;
+  window.addEventListener("resize", () => { clearTimeout(resized); resized = setTimeout(show, 150); });
+  const asked = Number(location.hash.slice(1));
+  go(Number.isInteger(asked) && location.hash ? asked : 0);
 })();

@@ -8,3 +8,9 @@ window.t = (() => {
     (words[text] || text).replace(/\{(\w+)\}/g, (all, name) =>
       fields && name in fields ? String(fields[name]) : all);
 })();
+// A form that loses something for good (a guest's sign-out: the guest's seats) asks
+// first, in the words of its data-confirm.
+document.addEventListener("submit", (e) => {
+  const asked = e.target.dataset && e.target.dataset.confirm;
+  if (asked && !window.confirm(asked)) e.preventDefault();
+});

@@ -94,6 +94,9 @@ class GameTable(Base):
     rematch: Mapped[str | None] = mapped_column(String(24), nullable=True)
     """The table of the rematch, once one of its players asked for it."""
     """The finished game as ``pips.record/1``."""
+    analysis: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The finished game's analysis (``Analysis.to_json``), kept with its record once
+    made: it survives restarts and serves every process (issue 51)."""
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.entrant", cascade="all, delete-orphan"
