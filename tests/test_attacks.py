@@ -160,27 +160,29 @@ def test_a_chosen_seed_makes_an_unrated_practice_table_every_seat_is_shown(
 # -- 3. nothing lost at the end (see also the kill -9 test below) --------------------
 
 
+def play_to_the_end(connection: Any) -> None:
+    """Play the first legal move at each of the seat's turns until the match is over."""
+    while True:
+        message = json.loads(connection.recv(timeout=60))
+        if message["type"] != "state":
+            continue
+        if message["match"]["over"]:
+            return
+        if message.get("legal"):
+            move = {"v": 1, "type": "move", "move": 0, "moves_made": message["moves_made"]}
+            connection.send(json.dumps(move))
+
+
 def test_a_finished_game_has_its_record_and_result_together(shared_server: Server) -> None:
     server = shared_server
     ann = Browser(server, "Fina")
     table = ann.create("draw", {"players": 2}, [{"kind": "me"}, *bots(1)])
     with ann.socket(table) as connection:
-        while True:
-            message = json.loads(connection.recv(timeout=60))
-            if message["type"] != "state":
-                continue
-            if message["match"]["over"]:
-                # Whoever hears "over" finds the record and the result already stored.
-                assert ann.http.get(f"/api/records/{table}").status_code == 200
-                found = ann.http.get("/api/results", params={"player": "Fina"}).json()
-                assert found["total"] == 1
-                break
-            if message.get("legal"):
-                connection.send(
-                    json.dumps(
-                        {"v": 1, "type": "move", "move": 0, "moves_made": message["moves_made"]}
-                    )
-                )
+        play_to_the_end(connection)
+        # Whoever hears "over" finds the record and the result already stored.
+        assert ann.http.get(f"/api/records/{table}").status_code == 200
+        found = ann.http.get("/api/results", params={"player": "Fina"}).json()
+        assert found["total"] == 1
 
 
 # -- 6. private tables ----------------------------------------------------------------
@@ -542,15 +544,7 @@ def test_nothing_a_server_started_outlives_it_killed_with_minus_9(tmp_path: Path
         ann = Browser(server, "Ana")
         table = ann.create("draw", {"players": 2}, [{"kind": "me"}, *bots(1)])
         with ann.socket(table) as connection:
-            while True:
-                message = json.loads(connection.recv(timeout=60))
-                if message["type"] != "state":
-                    continue
-                if message["match"]["over"]:
-                    break
-                if message.get("legal"):
-                    move = {"v": 1, "type": "move", "move": 0, "moves_made": message["moves_made"]}
-                    connection.send(json.dumps(move))
+            play_to_the_end(connection)
         analysed = ann.http.get(f"/api/records/{table}/analysis", timeout=120)
         assert analysed.status_code == 200, analysed.text
         assert server.process is not None

@@ -20,21 +20,10 @@ from fastapi.testclient import TestClient
 
 from pips import record
 from pips.bots import make_bot
-from pips.cli import main
 from pips.games.registry import find_game
 from pips.sim import play_game
+from tests.test_cli import run
 from tests.test_results_server import Site, csv_text
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
 
 # -- 9. a self-declared manual deal proves nothing -----------------------------------------
 
