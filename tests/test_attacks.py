@@ -25,6 +25,7 @@ from pips.core.fairness import deal_commitment
 from pips.games.match import Match
 from pips.games.registry import find_game
 from pips.results.entry_formats import read_csv
+from tests.cluster_helpers import BROKER, LEASE, needs_cluster
 from tests.databases import one_database
 from tests.server_helpers import (
     Browser,
@@ -159,27 +160,29 @@ def test_a_chosen_seed_makes_an_unrated_practice_table_every_seat_is_shown(
 # -- 3. nothing lost at the end (see also the kill -9 test below) --------------------
 
 
+def play_to_the_end(connection: Any) -> None:
+    """Play the first legal move at each of the seat's turns until the match is over."""
+    while True:
+        message = json.loads(connection.recv(timeout=60))
+        if message["type"] != "state":
+            continue
+        if message["match"]["over"]:
+            return
+        if message.get("legal"):
+            move = {"v": 1, "type": "move", "move": 0, "moves_made": message["moves_made"]}
+            connection.send(json.dumps(move))
+
+
 def test_a_finished_game_has_its_record_and_result_together(shared_server: Server) -> None:
     server = shared_server
     ann = Browser(server, "Fina")
     table = ann.create("draw", {"players": 2}, [{"kind": "me"}, *bots(1)])
     with ann.socket(table) as connection:
-        while True:
-            message = json.loads(connection.recv(timeout=60))
-            if message["type"] != "state":
-                continue
-            if message["match"]["over"]:
-                # Whoever hears "over" finds the record and the result already stored.
-                assert ann.http.get(f"/api/records/{table}").status_code == 200
-                found = ann.http.get("/api/results", params={"player": "Fina"}).json()
-                assert found["total"] == 1
-                break
-            if message.get("legal"):
-                connection.send(
-                    json.dumps(
-                        {"v": 1, "type": "move", "move": 0, "moves_made": message["moves_made"]}
-                    )
-                )
+        play_to_the_end(connection)
+        # Whoever hears "over" finds the record and the result already stored.
+        assert ann.http.get(f"/api/records/{table}").status_code == 200
+        found = ann.http.get("/api/results", params={"player": "Fina"}).json()
+        assert found["total"] == 1
 
 
 # -- 6. private tables ----------------------------------------------------------------
@@ -500,17 +503,119 @@ def test_the_record_says_which_moves_a_bot_made_for_an_absent_person() -> None:
         record.replay(forged)
 
 
+def descendants(pid: int) -> set[int]:
+    """Every live process below ``pid`` (children, theirs ...), from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z":
+                children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def gone(pids: set[int]) -> bool:
+    return all(not Path(f"/proc/{p}").exists() or "Z" in zombie(p) for p in pids)
+
+
+def command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def test_nothing_a_server_started_outlives_it_killed_with_minus_9(tmp_path: Path) -> None:
+    """Issue 48: a server killed with -9 left its analysis worker (about 160 MB, using
+    CPU) and multiprocessing's resource tracker running for good. Here a game is played
+    and its analysis asked for (which starts the worker and the tracker), the server is
+    killed, and everything it started ends."""
+    server = Server(tmp_path).start()
+    try:
+        ann = Browser(server, "Ana")
+        table = ann.create("draw", {"players": 2}, [{"kind": "me"}, *bots(1)])
+        with ann.socket(table) as connection:
+            play_to_the_end(connection)
+        analysed = ann.http.get(f"/api/records/{table}/analysis", timeout=120)
+        assert analysed.status_code == 200, analysed.text
+        assert server.process is not None
+        started = descendants(server.process.pid)
+        lines = {command_line(p) for p in started}
+        assert any("resource_tracker" in line for line in lines), lines
+        assert any("spawn_main" in line for line in lines), lines
+    finally:
+        server.kill()
+    wait_for(lambda: gone(started))
+
+
+@needs_cluster
+def test_the_processes_of_pips_serve_workers_end_with_their_supervisor(tmp_path: Path) -> None:
+    """`pips serve --workers 2` killed with -9: uvicorn's server processes once went on
+    serving for good (each holds both ends of its pipe to the supervisor). They stop as
+    if stopped, handing their tables on, and nothing is left."""
+    url = new_database("postgresql", tmp_path)
+    extra = ("--workers", "2", "--broker", str(BROKER), "--lease", str(LEASE))
+    server = Server(tmp_path, url, extra=extra).start()
+    assert server.process is not None
+    started = descendants(server.process.pid)
+    assert sum("spawn_main" in command_line(p) for p in started) == 2, started
+    server.kill()
+    wait_for(lambda: gone(started))
+    assert "left, 0 tables released" in (tmp_path / "server.log").read_text()
+
+
+def test_a_stopped_server_ends_its_busy_analysis_worker(tmp_path: Path) -> None:
+    """A test server stopped under load left its workers behind: stopping waited for
+    the analysis running (the worker holds its own queue, so once the server was
+    killed it waited for the next job for good). Stopping ends a busy worker at once,
+    and the process exits without waiting for it."""
+    script = tmp_path / "server.py"
+    script.write_text(
+        "import os, time\n"
+        "from pips.server.analyses import Analyses\n"
+        "if __name__ == '__main__':\n"
+        "    analyses = Analyses()\n"
+        "    pool = analyses._workers(asked=True)\n"
+        "    assert pool.submit(os.getpid).result() > 0\n"
+        "    busy = pool.submit(time.sleep, 600)\n"
+        "    print(os.getpid(), flush=True)\n"
+        "    input()  # the test has seen the worker\n"
+        "    analyses.close()  # as the server's lifespan ends\n"
+    )
+    parent = subprocess.Popen(
+        [sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert parent.stdin is not None and parent.stdout is not None
+    pid = int(parent.stdout.readline())
+    started = descendants(pid)
+    assert any("spawn_main" in command_line(p) for p in started)
+    parent.stdin.write("\n")
+    parent.stdin.flush()
+    # A generous bound, not a measure: without the fix the process waits ten minutes.
+    assert parent.wait(timeout=120) == 0
+    wait_for(lambda: gone(started))
+
+
 def test_a_worker_process_ends_when_the_server_is_killed(tmp_path: Path) -> None:
-    """The server rates a month in a worker process; killed with -9, it once left that
-    worker behind, every time (hundreds piled up over a day of tests)."""
+    """The server rates a month in a worker process (the pool of
+    pips.server.workers, as its analyses); killed with -9, it once left that worker
+    behind, every time (hundreds piled up over a day of tests), and with it the
+    resource tracker."""
     script = tmp_path / "parent.py"
     script.write_text(
-        "import multiprocessing, os, sys, time\n"
-        "from concurrent.futures import ProcessPoolExecutor\n"
-        "from pips.server.app import end_with_parent\n"
+        "import os, time\n"
+        "from pips.server.workers import worker_pool\n"
         "if __name__ == '__main__':\n"
-        "    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context('spawn'),\n"
-        "                               initializer=end_with_parent, initargs=(os.getpid(),))\n"
+        "    pool = worker_pool(1)\n"
         "    worker = pool.submit(os.getpid).result()\n"
         "    print(worker, flush=True)\n"
         "    pool.submit(time.sleep, 600)\n"
@@ -520,9 +625,11 @@ def test_a_worker_process_ends_when_the_server_is_killed(tmp_path: Path) -> None
     assert parent.stdout is not None
     worker = int(parent.stdout.readline())
     assert Path(f"/proc/{worker}").exists()
+    started = descendants(parent.pid)
+    assert worker in started and len(started) == 2, started  # the worker and the tracker
     parent.kill()
     parent.wait()
-    wait_for(lambda: not Path(f"/proc/{worker}").exists() or "Z" in zombie(worker), timeout=15)
+    wait_for(lambda: gone(started), timeout=15)
 
 
 def zombie(pid: int) -> str:

@@ -8,6 +8,10 @@ names look alike, and how names sort.
   looks like ``Honest``, not like ``ηonest``), then case-folded and taken again, so
   ``HONEST`` and ``honest`` share it, and so do ``Anna Müller`` and ``anna rnüller``.
   Umlauts stay what they are: ``Jörg`` and ``Jorg`` are two names.
+* :func:`check_held` is the rule every name someone takes on the server is held to
+  (an account's, a guest's, a group's): welcome (:func:`pips.core.names.check_name`:
+  letters of any language, digits and a little punctuation; no markup, no invisible
+  characters), and neither taken nor looking like a name that is (:func:`alike`).
 * :func:`sort_key` sorts names as German readers expect (ICU's German collation:
   ``Äpfel`` beside ``Apfel``, not after ``Zorn``), for pages and exports in any
   language.
@@ -26,12 +30,14 @@ from __future__ import annotations
 
 import threading
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
 import icu
 
-from pips.core.names import name_key
+from pips.core.names import MAX_LENGTH, check_name, name_key
+from pips.core.phrase import phrase
 
 _local = threading.local()
 """ICU's checkers and collators are not shared between threads."""
@@ -66,3 +72,54 @@ def skeleton(name: str) -> str:
 def sort_key(text: str) -> bytes:
     """A key that sorts ``text`` as German readers expect."""
     return bytes(_collator().getSortKey(text))
+
+
+def alike(name: str, others: Iterable[str]) -> str | None:
+    """The first of ``others`` that is ``name`` (the same :func:`name_key`) or looks
+    like it (the same :func:`skeleton`), else ``None``."""
+    key, shape = name_key(name), skeleton(name)
+    for other in others:
+        if name_key(other) == key or skeleton(other) == shape:
+            return other
+    return None
+
+
+class NameTaken(ValueError):
+    """A name refused because it is taken, or looks like one that is (in words: a
+    phrase)."""
+
+
+def refuse_taken(name: str, taken: str | None) -> None:
+    """:class:`NameTaken` when ``taken`` (a held name found like ``name``) is not
+    ``None``: the same name, or one that looks like it."""
+    if taken is None:
+        return
+    if name_key(taken) == name_key(name):
+        raise NameTaken(phrase("the name {name!r} is taken: choose another", name=name))
+    raise NameTaken(
+        phrase(
+            "the name {name!r} looks like {other!r}, which is taken: choose another",
+            name=name,
+            other=taken,
+        )
+    )
+
+
+def check_held(name: str, held: Iterable[str], longest: int = MAX_LENGTH) -> str:
+    """``name`` as it is kept when it is welcome and neither taken nor like a name of
+    ``held``; else :class:`ValueError` (:class:`NameTaken` for a taken one) in words.
+
+        >>> check_held("Dominoclub  Kiel", ["Skatclub"], longest=60)
+        'Dominoclub Kiel'
+        >>> check_held("Dominoclub K\\u0456el", ["Dominoclub Kiel"], longest=60)
+        Traceback (most recent call last):
+        ...
+        pips.text.NameTaken: the name 'Dominoclub Kіel' looks like 'Dominoclub Kiel', ...
+        >>> check_held("<b>Club</b>", [])
+        Traceback (most recent call last):
+        ...
+        ValueError: a name is letters (of any language), digits, spaces, dots, hyphens and ...
+    """
+    kept = check_name(name, longest)
+    refuse_taken(kept, alike(kept, held))
+    return kept

@@ -110,8 +110,9 @@ def check(
         bool,
         typer.Option(
             "--require-proof",
-            help="Fail (exit 1) when a deal could not be verified: no commitment sent "
-            "before play, no seed it was dealt from, not typed in at a real table.",
+            help="Fail (exit 1) unless every deal is proven: committed to before play "
+            "or dealt again from its seed. A deal typed in at a real table proves "
+            "nothing: anyone can say a deal was manual.",
         ),
     ] = False,
     as_json: Annotated[
@@ -121,7 +122,7 @@ def check(
     """Replay every record through the rules, check every committed deal against its
     commitment (a server's public table) and deal every seeded one again; say which
     deals could not be verified. Exit 1 at the first bad record."""
-    unproven = False
+    unproven: list[str] = []
     report: list[dict[str, Any]] = []
     for file in files:
         progress = progress_bar()
@@ -145,7 +146,7 @@ def check(
             else:
                 err.print(f"{file}: {explain(exc)}", markup=False)
             raise typer.Exit(1) from None
-        unproven = unproven or bool(found.unverified)
+        unproven += _unproven(file, found)
         if as_json:
             report.append(
                 {
@@ -156,6 +157,8 @@ def check(
                     "seeded": found.seeded,
                     "dealt_by_hand": found.dealt_by_hand,
                     "unverified": [{"record": r, "hand": h} for r, h in found.unverified],
+                    "suspect": [{"record": r, "hand": h} for r, h in found.suspect],
+                    "proven": found.proven,
                 }
             )
             continue
@@ -181,23 +184,63 @@ def check(
             )
         )
         if found.unverified:
-            where = ", ".join(
-                _("record {record} hand {hand}").format(record=r, hand=h)
-                for r, h in found.unverified[:20]
-            )
-            more = len(found.unverified) - 20
             out.print(
                 _(
                     "{file}: {count} deal(s) could not be verified (no commitment, no seed): "
                     "{where}"
-                ).format(file=file, count=len(found.unverified), where=where)
-                + (f" (+{more})" if more > 0 else ""),
+                ).format(file=file, count=len(found.unverified), where=_where(found.unverified)),
+                markup=False,
+            )
+        if found.suspect:
+            out.print(
+                _(
+                    "{file}: {count} deal(s) said to be dealt by hand in a record of a "
+                    "server's table, which never deals by hand: {where}"
+                ).format(file=file, count=len(found.suspect), where=_where(found.suspect)),
                 markup=False,
             )
     if as_json:
         out.print_json(data={"files": report})
     if unproven and require_proof:
+        for why in unproven:
+            err.print(why, markup=False)
         raise typer.Exit(1)
+
+
+def _where(places: tuple[tuple[int, int], ...]) -> str:
+    """The first twenty (record, hand) places in words, and how many more."""
+    where = ", ".join(
+        _("record {record} hand {hand}").format(record=r, hand=h) for r, h in places[:20]
+    )
+    more = len(places) - 20
+    return where + (f" (+{more})" if more > 0 else "")
+
+
+def _unproven(file: Path, found: record.CheckedFile) -> list[str]:
+    """Why ``--require-proof`` refuses the file's deals, one line per reason (none when
+    every deal was committed to or seeded)."""
+    why = []
+    if found.unverified:
+        why.append(
+            _("{file}: --require-proof: {count} deal(s) have no commitment and no seed").format(
+                file=file, count=len(found.unverified)
+            )
+        )
+    if found.dealt_by_hand:
+        why.append(
+            _(
+                "{file}: --require-proof: {count} deal(s) are said to be typed in at a real "
+                "table, which proves nothing about how they were dealt"
+            ).format(file=file, count=found.dealt_by_hand)
+        )
+    if found.suspect:
+        why.append(
+            _(
+                "{file}: --require-proof: {count} deal(s) are said to be dealt by hand in a "
+                "record of a server's table, which never deals by hand"
+            ).format(file=file, count=len(found.suspect))
+        )
+    return why
 
 
 @app.command()

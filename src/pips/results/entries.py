@@ -33,6 +33,7 @@ from pips.results.fairplay import Fairplay
 from pips.results.groups import member_ids
 from pips.results.holds import Holds, causes
 from pips.results.players import Players
+from pips.results.register import visible_to
 from pips.results.vouching import settle
 from pips.store.models import Group, Player, Result, ResultPlayer, User
 
@@ -99,7 +100,7 @@ class Entries:
                             where=where,
                         )
                     )
-            refuse_duplicates(session, results, fingerprints)
+            refuse_duplicates(session, results, fingerprints, actor)
             seating = self.players.seat_names(
                 session,
                 user,
@@ -119,12 +120,13 @@ class Entries:
             store_results(session, rows, self.holds)
             return Entered([row.id for row in rows], seating.new)
 
-    def duplicates(self, results: Sequence[Checked]) -> None:
+    def duplicates(self, results: Sequence[Checked], viewer: int | None = None) -> None:
         """Refuse (:class:`Conflict`) a batch with a game twice, or a game entered
         before, whatever the order of its seats: what entering would refuse, for the
-        check that saves nothing."""
+        check that saves nothing (open to anyone: a result's number only to a
+        ``viewer`` who may see it)."""
         with self.context.db.session() as session:
-            refuse_duplicates(session, results, [r.fingerprint() for r in results])
+            refuse_duplicates(session, results, [r.fingerprint() for r in results], viewer)
 
     def add_server_game(
         self,
@@ -179,10 +181,15 @@ def store_results(session: Session, rows: Sequence[Result], holds: Holds) -> Non
 
 
 def refuse_duplicates(
-    session: Session, results: Sequence[Checked], fingerprints: Sequence[str]
+    session: Session,
+    results: Sequence[Checked],
+    fingerprints: Sequence[str],
+    viewer: int | None,
 ) -> None:
     """Refuse a batch with one game twice, or a game entered before (by fingerprint,
-    whatever the order of its seats)."""
+    whatever the order of its seats). The earlier result is named by its number only
+    to a ``viewer`` (an account) who may see it: to anyone else the check says only
+    that it was entered, not where to look (a private table's game, say)."""
     seen: dict[str, int] = {}
     for number, fingerprint in enumerate(fingerprints, 1):
         if fingerprint in seen:
@@ -195,19 +202,32 @@ def refuse_duplicates(
     known = session.execute(
         select(Result.id, Result.fingerprint).where(Result.fingerprint.in_(fingerprints))
     ).all()
-    if known:
-        said = sorted((seen[str(fp)], rid) for rid, fp in known)
-        where = joined(
-            [
+    if not known:
+        return
+    shown: set[int] = set()
+    if viewer is not None:
+        ids = [rid for rid, _ in known]
+        shown = set(
+            session.scalars(select(Result.id).where(Result.id.in_(ids), visible_to(viewer)))
+        )
+    said = sorted((seen[str(fp)], rid) for rid, fp in known)
+    if len(results) == 1 and not shown:
+        raise Conflict(phrase("already entered (whatever the order of its seats)"))
+    where = joined(
+        [
+            (
                 phrase("{game} is result {number}", game=results[n - 1].called(n), number=rid)
                 if len(results) > 1
                 else phrase("result {number}", number=rid)
-                for n, rid in said
-            ]
-        )
-        raise Conflict(
-            phrase("already entered (whatever the order of its seats): {where}", where=where)
-        )
+            )
+            if rid in shown
+            else results[n - 1].called(n)
+            for n, rid in said
+        ]
+    )
+    raise Conflict(
+        phrase("already entered (whatever the order of its seats): {where}", where=where)
+    )
 
 
 def result_row(

@@ -48,6 +48,12 @@ GAMES = tuple(game_names())
 
 NAME_LENGTH = PERSON_LENGTH
 
+EARLIEST = date(2000, 1, 1)
+"""The earliest date a result may carry (docs/results.md), as for an event. An older
+date is almost always an empty cell of a spreadsheet (1899-12-30, 1899-12-31,
+1900-01-00) or of a clock (1970-01-01); and a game older than that would weigh nothing
+on a world list halving a game's weight every year."""
+
 FORMULA = ("=", "+", "-", "@", "\t", "\r")
 """What makes a spreadsheet read a cell as a formula: a name may not start with it, and
 a place that does is exported with a leading apostrophe (:func:`safe_cell`)."""
@@ -152,6 +158,14 @@ def check(entry: Entry, today: date, options: Mapping[str, Any] | None = None) -
     if entry.played_on > today:
         raise EntryError(
             phrase("the date {value} is in the future", value=entry.played_on.isoformat())
+        )
+    if entry.played_on < EARLIEST:
+        raise EntryError(
+            phrase(
+                "the date {value} is before {earliest}, the earliest a result may carry",
+                value=entry.played_on.isoformat(),
+                earliest=EARLIEST.isoformat(),
+            )
         )
     if len(entry.place) > 80:
         raise EntryError(phrase("a place is at most 80 characters"))

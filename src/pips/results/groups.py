@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from pips.core.names import sort_key
 from pips.core.phrase import phrase
+from pips.i18n import reason
 from pips.results.common import (
     Conflict,
     Context,
@@ -28,8 +29,11 @@ from pips.results.common import (
     slugify,
 )
 from pips.store.models import Group, GroupMember, Player
+from pips.text import NameTaken, check_held
 
 MEMBER, INVITED, ASKED = "member", "invited", "asked"
+NAME_LENGTH = 60
+"""The longest group name (a club's full name runs longer than an account's)."""
 
 
 def member_ids(group: Group) -> set[int]:
@@ -65,14 +69,25 @@ class Groups:
         self.context = context
 
     def create(self, actor: int, name: str) -> dict[str, Any]:
-        name = " ".join(name.split())
-        slug = slugify(name)
-        if not 2 <= len(name) <= 60 or not slug:
-            raise ResultsError(
-                phrase("a group's name is 2 to 60 characters, with letters or digits")
-            )
+        """A new group of ``name``, held to the rule of an account's name (no markup,
+        no invisible characters, nothing that looks like a group's name already
+        taken: ``Dominoclub Kіel`` with a Cyrillic і beside ``Dominoclub Kiel``)."""
         try:
             with self.context.db.session() as session, session.begin():
+                # Groups are few (a club each): their names are compared here, by the
+                # same skeletons an account's name is.
+                held = session.scalars(select(Group.name)).all()
+                try:
+                    name = check_held(name, held, NAME_LENGTH)
+                except NameTaken as exc:
+                    raise Conflict(reason(exc)) from None
+                except ValueError as exc:
+                    raise ResultsError(reason(exc)) from None
+                slug = slugify(name)
+                if not slug:
+                    raise ResultsError(
+                        phrase("a group's name is 2 to 60 characters, with letters or digits")
+                    )
                 group = Group(name=name, slug=slug, representative_id=actor)
                 group.members.append(GroupMember(user_id=actor, status=MEMBER))
                 session.add(group)
@@ -81,12 +96,17 @@ class Groups:
         return self.group(slug)
 
     def group(self, slug: str, viewer: int | None = None) -> dict[str, Any]:
+        """The group as its page shows it to ``viewer``. Its members are public; an
+        invitation or a request to join is between two sides, so it is shown only to
+        them: all to the representative, one's own to the account it names."""
         with self.context.db.session() as session:
             group = group_named(session, slug)
             by_status: dict[str, list[str]] = {MEMBER: [], INVITED: [], ASKED: []}
             mine = None
+            representative = viewer is not None and viewer == group.representative_id
             for m in group.members:
-                by_status.setdefault(m.status, []).append(m.user.name)
+                if m.status == MEMBER or representative or m.user_id == viewer:
+                    by_status.setdefault(m.status, []).append(m.user.name)
                 if m.user_id == viewer:
                     mine = m.status
             return {

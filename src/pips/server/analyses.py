@@ -21,7 +21,8 @@ a time (the rest are analysed when asked); a game is analysed once however many 
 the same time; starting one on request is rate-limited per address; the finished
 analyses are kept (the newest ``keep``) in this process's memory and, once made, in the
 database with the game's record (:attr:`Analyses.kept`), where a restart or another
-process finds them.
+process finds them. The workers end with the server, however it ends
+(:mod:`pips.server.workers`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ import asyncio
 import contextlib
 import io
 import logging
-import multiprocessing
 import os
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -38,6 +38,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pips import record
+from pips.server.workers import stop_pool, worker_pool
 
 if TYPE_CHECKING:  # the search loads with the first analysis, not with the server
     from pips.bots.analysis import Analysis
@@ -145,11 +146,9 @@ class Analyses:
             return self._executor
         pool = self._pools.get(asked)
         if pool is None:
-            # Spawned, not forked: the server has threads and an event loop running.
-            pool = self._pools[asked] = ProcessPoolExecutor(
-                1 if asked else self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_asked_for if asked else _in_the_background,
+            # Processes that end with the server, however it ends (pips.server.workers).
+            pool = self._pools[asked] = worker_pool(
+                1 if asked else self.workers, _asked_for if asked else _in_the_background
             )
         return pool
 
@@ -157,7 +156,7 @@ class Analyses:
         for task in self._followed.values():
             task.cancel()
         for pool in self._pools.values():
-            pool.shutdown(wait=False, cancel_futures=True)
+            stop_pool(pool)  # an analysis half done is not waited for: the server stops
         self._pools.clear()
 
     # -- when asked ------------------------------------------------------------------

@@ -13,13 +13,11 @@ import asyncio
 import gc
 import json
 import logging
-import multiprocessing
 import os
 import secrets
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -54,21 +52,10 @@ from pips.server.routes import results as results_pages
 from pips.server.routes import tables as tables_api
 from pips.server.tables import UNATTENDED, LiveTable, Tables
 from pips.server.web import HERE, error_page, language_of, use_language, use_token, wants_page
+from pips.server.workers import end_with_parent, stop_pool, worker_pool
 from pips.store.db import Database
 
 log = logging.getLogger("pips.server")
-
-
-def end_with_parent(parent: int) -> None:
-    """In a worker process: end it when the server that made it is gone (killed with
-    -9, the server cannot end it itself)."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def game_result(
@@ -114,17 +101,13 @@ async def publish_monthly(db: Database, results: Results) -> None:
             if not apart:
                 await asyncio.to_thread(results.lists.publish_due)
             elif await asyncio.to_thread(results.lists.due):  # most hours none: no process
-                pool = ProcessPoolExecutor(
-                    1,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=end_with_parent,
-                    initargs=(os.getpid(),),
-                )
+                pool = worker_pool(1)  # ends with the server, however it ends
                 try:
                     await loop.run_in_executor(pool, publish_due_apart, db.url, results.settings)
                 finally:
-                    # Never waits here: the worker ends once its job is done.
-                    pool.shutdown(wait=False, cancel_futures=True)
+                    # Never waits here: done, or the server stops (a month not yet
+                    # published is still due at the next start).
+                    stop_pool(pool)
         except Exception:  # a database hiccup: try again next hour, keep serving
             log.exception("publishing the monthly lists failed")
         await asyncio.sleep(3600)
@@ -424,7 +407,9 @@ def settings_app(settings: Settings) -> FastAPI:
 
 
 def from_environment() -> FastAPI:
-    """A worker process's app (``pips serve --workers N``)."""
+    """A worker process's app (``pips serve --workers N``), which stops when its
+    supervisor is gone, however that ended (uvicorn's workers wait for it for good)."""
+    end_with_parent(os.getppid(), gently=True)
     return settings_app(Settings.from_json(os.environ[Settings.VARIABLE]))
 
 

@@ -44,6 +44,7 @@ from pips.results.common import (
     is_admin,
 )
 from pips.results.draws import allowed_sizes
+from pips.results.entry import EARLIEST
 from pips.results.events.common import (
     FAR_AHEAD,
     MOST_PLAYERS,
@@ -159,7 +160,7 @@ class Events:
             if len(set(days)) > rounds:
                 raise ResultsError(phrase("more days than rounds"))
         for day in (played_on, *days):
-            if day > self.context.today() + FAR_AHEAD or day.year < 2000:
+            if day > self.context.today() + FAR_AHEAD or day < EARLIEST:
                 raise ResultsError(
                     phrase("{value} is not a date for an event", value=day.isoformat())
                 )
@@ -214,8 +215,11 @@ class Events:
             key = row.key
         return self.event(key, actor)
 
-    def listing(self, limit: int = 100) -> list[dict[str, Any]]:
-        """Events, the latest first: what the events page lists."""
+    def listing(self, viewer: int | None = None, limit: int = 100) -> list[dict[str, Any]]:
+        """Events, the latest first: what the events page lists. An event's key is its
+        address, which nobody finds by counting (docs/events.md): it is listed only to
+        those who act on the event (its organiser, an administrator, its players with
+        an account); to anyone else ``None``."""
         with self.context.db.session() as session:
             rows = session.scalars(
                 select(Event)
@@ -223,9 +227,18 @@ class Events:
                 .limit(limit)
                 .options(selectinload(Event.players), selectinload(Event.drawn))
             )
+            admin = is_admin(session, viewer)
+
+            def acts(event: Event) -> bool:
+                return viewer is not None and (
+                    admin
+                    or event.organiser_id == viewer
+                    or any(p.user_id == viewer for p in event.players)
+                )
+
             return [
                 {
-                    "key": e.key,
+                    "key": e.key if acts(e) else None,
                     "name": e.name,
                     "game": e.game,
                     "date": e.played_on.isoformat(),

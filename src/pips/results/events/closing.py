@@ -80,7 +80,7 @@ class Closing:
                         )
             fingerprints = [g.fingerprint() for g in games]
             self._take_over(session, event, games, fingerprints, actor)
-            refuse_duplicates(session, games, fingerprints)
+            refuse_duplicates(session, games, fingerprints, actor)
             people: dict[str, Player] = {}
             for p in event.players:
                 if p.player_id is not None:

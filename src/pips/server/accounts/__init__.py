@@ -45,7 +45,7 @@ from sqlalchemy import delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from pips.core import names
-from pips.i18n import _
+from pips.i18n import _, explain
 from pips.paths import pips_home
 from pips.server.accounts.identity import (
     AccountError,
@@ -56,7 +56,7 @@ from pips.server.accounts.identity import (
 from pips.server.accounts.throttle import DatabaseBook, MemoryBook, Throttle
 from pips.store.db import Database
 from pips.store.models import SignIn, User, now
-from pips.text import skeleton
+from pips.text import NameTaken, refuse_taken, skeleton
 
 __all__ = [
     "AccountError",
@@ -358,18 +358,10 @@ class Accounts:
                 if guest is not None:
                     live = live.where(or_(SignIn.guest.is_(None), SignIn.guest != guest))
                 taken = session.scalars(live.limit(1)).first()
-        if taken is None:
-            return
-        if names.name_key(taken) == key:
-            raise AccountError(
-                _("the name {name!r} is taken: choose another").format(name=name), 409
-            )
-        raise AccountError(
-            _("the name {name!r} looks like {other!r}, which is taken: choose another").format(
-                name=name, other=taken
-            ),
-            409,
-        )
+        try:
+            refuse_taken(name, taken)  # the rule every held name follows, a group's too
+        except NameTaken as exc:
+            raise AccountError(explain(exc), 409) from None
 
 
 def create_account(db: Database, name: str, password: str) -> User:

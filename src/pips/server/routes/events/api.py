@@ -36,7 +36,9 @@ api = APIRouter()
 
 @api.get("/api/events", tags=["events"])
 async def list_events(request: Request) -> list[dict[str, Any]]:
-    return list(await run(results_of(request).events.listing))
+    """The latest events; an event's ``key`` (its address) only to those who act on it
+    (its organiser, an administrator, its players), else ``null``."""
+    return list(await run(results_of(request).events.listing, viewer(request)))
 
 
 @api.post("/api/events", tags=["events"], status_code=201, responses=refusals(404, 409, 429))

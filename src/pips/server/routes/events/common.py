@@ -390,7 +390,7 @@ async def events_listing(
         request,
         "events.html",
         status_code=status_code,
-        events=await run(results.events.listing),
+        events=await run(results.events.listing, me),
         my_groups=mine,
         error=error,
         form=form or {},

@@ -47,8 +47,9 @@ async def check_results(request: Request, body: ResultsBatch) -> list[dict[str, 
         raise refusal(exc, 429) from None
     async with limits.checking:
         checked = await asyncio.to_thread(checked_all, results, body.results)
-    await run(results.entries.duplicates, checked)
     me = who(request)
+    # A result's number only to an account that may see it: never to the anonymous.
+    await run(results.entries.duplicates, checked, None if me is None else me.user_id)
     new: list[str] = []
     if me is not None and me.user_id is not None:
         # Signed in: what entering would say of the names, too.
