@@ -212,6 +212,34 @@ class GameOptions:
         out.update(self.derived())
         return out
 
+    def changed(
+        self, *, players: int | None = None, set: int | None = None, target: int | None = None
+    ) -> Self:
+        """These options with a table's size, set or target changed (an event's tables of
+        three and of four, a sheet to a chosen target): checked again as a whole, as
+        when they were read. Fixed by the game, a value must be the game's own;
+        :class:`OptionError` otherwise. Options are parsed once, where they enter;
+        this is what the inside of pips does instead of parsing them again."""
+        names = {f.name for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        given = {"players": players, "set": set, "target": target}
+        changes: dict[str, int] = {}
+        for name, value in given.items():
+            if value is None:
+                continue
+            if name in names:
+                changes[name] = value
+            elif self.to_json().get(name) != value:
+                raise OptionError(
+                    self.SECTION,
+                    phrase(
+                        "{key} {value!r} does not fit these options (it is {value2!r})",
+                        key=name,
+                        value=value,
+                        value2=self.to_json().get(name),
+                    ),
+                )
+        return dataclasses.replace(self, **changes) if changes else self  # type: ignore[type-var]
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
         """Options from a record or the command line; fixed and derived values, when

@@ -20,6 +20,7 @@ from pips.games.registry import find_game
 from pips.i18n import _, explain
 from pips.server import accounts
 from pips.server.errors import refusal
+from pips.server.requests import BotSeat, MeSeat, Seat
 from pips.server.routes.common import address, cluster_of, room_for_a_table, tables_of
 from pips.server.tables import TableError
 from pips.server.web import accounts_of, check_csrf, language_of, page, who
@@ -176,12 +177,15 @@ async def play_now(
                 await cluster.calls.join(table["id"], me, "", language_of(request))
                 return RedirectResponse(f"/t/{table['id']}", status_code=303)
     await room_for_a_table(request, me)
-    options = dict(spec.defaults)
-    players = spec.options_from_json(options).players
-    seats = [{"kind": "me"}, *({"kind": "bot", "bot": level} for _ in range(players - 1))]
+    # The options a form starts from: the game as it is mostly played.
+    options = spec.example
+    seats: list[Seat] = [
+        MeSeat(kind="me"),
+        *(BotSeat(kind="bot", bot=level) for _ in range(options.players - 1)),
+    ]
     tables = tables_of(request)
     try:
-        made = await tables.create(spec.name, options, seats, me)
+        made = await tables.create(spec, options, seats, me)
     except TableError as exc:
         raise refusal(exc, 422) from None
     await made.start_if_ready()

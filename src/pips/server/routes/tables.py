@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.requests import HTTPConnection
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel
+from pydantic import Field
 
 from pips import __version__, record
 from pips.core.errors import RuleError
@@ -24,6 +24,15 @@ if TYPE_CHECKING:
     from pips.bots.analysis import Analysis
 from pips.server.limits import Limited
 from pips.server.links import Look
+from pips.server.requests import (
+    MAX_SEATS,
+    GameChoice,
+    OptionsJson,
+    OptionsRefused,
+    Seat,
+    Strict,
+    game_options,
+)
 from pips.server.routes.common import (
     address,
     cluster_of,
@@ -37,12 +46,11 @@ from pips.server.web import check_csrf, language_of, who
 api = APIRouter()
 
 
-class NewTable(BaseModel):
-    """A table to create: the game, its options, and each seat (me, open or bot)."""
+class NewTable(GameChoice):
+    """A table to create: the game, its options (parsed into the game's own at once),
+    and each seat (me, open or a bot a server may seat)."""
 
-    game: str
-    options: dict[str, Any] = {}
-    seats: list[dict[str, Any]]
+    seats: list[Seat] = Field(min_length=1, max_length=MAX_SEATS)
     private: bool = False
     turn_seconds: int | None = None
     seed: int | None = None
@@ -85,10 +93,10 @@ async def get_table(request: Request, table_id: str, invite: str = "") -> dict[s
     return (await look(request, table_id, invite)).state
 
 
-class Choice(BaseModel):
+class Choice(Strict):
     """Options a form is about to create a table with."""
 
-    options: dict[str, Any] = {}
+    options: OptionsJson = Field(default_factory=dict)
 
 
 @api.post("/api/games/{game}/check", tags=["tables"])
@@ -101,20 +109,9 @@ async def check_options(game: str, body: Choice) -> dict[str, Any]:
     except RuleError as exc:
         return {"ok": False, "error": say(exc.detail), "rule": exc.rule, "field": None}
     try:
-        options = spec.options_from_json(body.options)
-    except (RuleError, TypeError) as exc:
-        rule = getattr(exc, "rule", None)
-        message = say(exc.detail) if isinstance(exc, RuleError) else str(exc)
-        culprit = None
-        for name in body.options:
-            rest = {k: v for k, v in body.options.items() if k != name}
-            try:
-                spec.options_from_json(rest)
-            except (RuleError, TypeError):
-                continue
-            culprit = name
-            break
-        return {"ok": False, "error": message, "rule": rule, "field": culprit}
+        options = game_options(spec, body.options)
+    except OptionsRefused as exc:
+        return {"ok": False, "error": say(exc.detail), "rule": exc.rule, "field": exc.field}
     if spec.dealt_by_hand(options):
         return {
             "ok": False,
@@ -140,8 +137,8 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
     await room_for_a_table(request, me)
     try:
         table = await tables.create(
-            body.game,
-            body.options,
+            body.spec,
+            body.chosen,
             body.seats,
             me,
             private=body.private,
