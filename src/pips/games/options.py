@@ -87,6 +87,13 @@ def _base_type(hint: Any) -> tuple[type, bool]:
     return hint, False
 
 
+def _fault(name: str, rule: str, words: str) -> OptionError:
+    """The refusal of the option ``name`` alone (a form or a request names it)."""
+    error = OptionError(rule, words)
+    error.option = name
+    return error
+
+
 class GameOptions:
     """Base of every game's options dataclass.
 
@@ -119,13 +126,15 @@ class GameOptions:
                 continue
             if kind is bool:
                 if not isinstance(value, bool):
-                    raise OptionError(
+                    raise _fault(
+                        f.name,
                         rule,
                         phrase("{name} is true or false, not {value!r}", name=f.name, value=value),
                     )
             elif kind is int:
                 if not isinstance(value, int) or isinstance(value, bool):
-                    raise OptionError(
+                    raise _fault(
+                        f.name,
                         rule,
                         phrase(
                             "{name} must be a whole number, not {value!r}", name=f.name, value=value
@@ -136,7 +145,8 @@ class GameOptions:
                     object.__setattr__(self, f.name, kind(value))
                 except ValueError:
                     allowed = ", ".join(k.value for k in kind)
-                    raise OptionError(
+                    raise _fault(
+                        f.name,
                         rule,
                         phrase(
                             "{name} must be one of {allowed}, not {value!r}",
@@ -154,7 +164,8 @@ class GameOptions:
                 continue
             least, most = f.metadata["minimum"], f.metadata["maximum"]
             if least is not None and value < least:
-                raise OptionError(
+                raise _fault(
+                    f.name,
                     f.metadata["rule"],
                     phrase(
                         "{name} must be at least {least}, not {value}",
@@ -164,7 +175,8 @@ class GameOptions:
                     ),
                 )
             if most is not None and value > most:
-                raise OptionError(
+                raise _fault(
+                    f.name,
                     f.metadata["rule"],
                     phrase(
                         "{name} must be at most {most}, not {value}",

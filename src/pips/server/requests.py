@@ -33,7 +33,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from pips.bots.base import parse_bot
-from pips.core.errors import RuleError
+from pips.core.errors import OptionError, RuleError
 from pips.games.options import GameOptions
 from pips.games.registry import Game, find_game
 from pips.results.entry import GAMES, NAME_LENGTH, Entry, Line, default_set
@@ -102,6 +102,8 @@ def game_options(spec: Game, data: Mapping[str, bool | int | str | None]) -> Gam
     try:
         return spec.options_from_json(data)  # type: ignore[no-any-return]
     except RuleError as exc:
+        if isinstance(exc, OptionError) and exc.option in data:
+            raise OptionsRefused(exc, exc.option) from None
         for name in data:
             rest = {k: v for k, v in data.items() if k != name}
             try:
