@@ -326,3 +326,12 @@ def test_a_check_of_options_names_the_option_to_change(site: Site) -> None:
     assert not bad["ok"] and bad["field"] == "set" and bad["rule"] == "F-01"
     typed = eve.post("/api/games/fido/check", {"options": {"players": 4.5}})
     assert typed.status_code == 422 and typed.json()["field"] == "body.options.players"
+
+
+def test_a_result_of_a_game_pips_does_not_know_is_refused_in_words(site: Site) -> None:
+    """Found by the schema fuzzer: without a set, the usual set of an unknown game was
+    asked for and the request failed with a 500."""
+    anna = site.person("Anna")
+    game = {"game": "I", "date": "2026-10-03", "players": [{"name": "Anna"}, {"name": "Ben"}]}
+    answer = anna.post("/api/results/check", {"results": [game]})
+    assert answer.status_code == 422 and "I" in answer.json()["message"], answer.text

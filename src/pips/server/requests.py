@@ -36,7 +36,7 @@ from pips.bots.base import parse_bot
 from pips.core.errors import OptionError, RuleError
 from pips.games.options import GameOptions
 from pips.games.registry import Game, find_game
-from pips.results.entry import GAMES, NAME_LENGTH, Entry, Line, default_set
+from pips.results.entry import GAMES, NAME_LENGTH, Entry, EntryError, Line, default_set
 from pips.results.entry_formats import parse_date
 
 OPTION_WORD = 40
@@ -226,5 +226,8 @@ class ResultItem(Strict):
         read."""
         game = self.game or GAMES[0]
         lines = tuple(p.line() for p in self.players)
-        top = self.set if self.set is not None else default_set(game, len(lines))
+        try:
+            top = self.set if self.set is not None else default_set(game, len(lines))
+        except RuleError as exc:  # a game pips does not know has no usual set
+            raise EntryError(exc.detail) from None
         return Entry(game, parse_date(self.date), top, lines, self.place, self.target)
