@@ -256,6 +256,9 @@ FIDO = {"game": "fido", "options": {"players": 3}}
             "body.game",
             "rule_broken",
         ),
+        # Seats that do not fit the game, or a creator in two of them.
+        ({**FIDO, "seats": [{"kind": "me"}, {"kind": "open"}]}, "body.seats", "invalid"),
+        ({**FIDO, "seats": [{"kind": "me"}] * 3}, "body.seats", "invalid"),
         # Fields nobody declared, at the top and in a seat.
         (
             {**FIDO, "seats": [{"kind": "me"}] + [{"kind": "open"}] * 2, "admin": True},

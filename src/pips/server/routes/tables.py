@@ -50,7 +50,7 @@ class NewTable(GameChoice):
     """A table to create: the game, its options (parsed into the game's own at once),
     and each seat (me, open or a bot a server may seat)."""
 
-    seats: list[Seat] = Field(min_length=1, max_length=MAX_SEATS)
+    seats: list[Seat] = Field(max_length=MAX_SEATS)
     private: bool = False
     turn_seconds: int | None = None
     seed: int | None = None
@@ -146,6 +146,8 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
             seed=body.seed,
         )
     except TableError as exc:
+        if exc.field is not None:
+            exc.field = f"body.{exc.field}"  # named as the request's own fields are
         raise refusal(exc, 422) from None
     await table.start_if_ready()
     return {"id": table.id, "invite": table.invite, "url": f"/t/{table.id}"}
