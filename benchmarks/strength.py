@@ -54,6 +54,8 @@ from pips.bots.base import BotKind, register_bot
 from pips.bots.knowledge import LINE_MODEL, POINTEDNESS, UNIFORM, PlayModel, SeatModels
 from pips.bots.search import Budget, SearchBot
 from pips.core.view import View
+from pips.games.options import GameOptions
+from pips.games.registry import Game, find_game
 from pips.sim import tournament as tour
 
 register_bot(
@@ -139,6 +141,16 @@ class Cell:
     same_deals: tuple[str, str] | None = None
     """``(cell, bot)``: that bot of that earlier cell, played on the same deals, must win
     more hands less hands lost than this cell's first seat (paired by deal)."""
+
+    @property
+    def spec(self) -> Game:
+        return find_game(self.game)
+
+    @property
+    def chosen(self) -> GameOptions:
+        """The cell's options, read where they enter (this table of cells)."""
+        chosen: GameOptions = self.spec.options_from_json(self.options)
+        return chosen
 
 
 PARTNERSHIP = {"teams": "fixed", "target": 1}
@@ -368,7 +380,7 @@ def same_deals_check(cell: Cell, rows: list[dict[str, Any]], out_dir: Path) -> d
     assert cell.same_deals is not None
     name, other_bot = cell.same_deals
     other = next(c for c in CELLS if c.name == name)
-    setup = tour.Tournament.of(other.game, other.options, list(other.seats), 1, seed=2026)
+    setup = tour.Tournament.of(other.spec, other.chosen, list(other.seats), 1, seed=2026)
     theirs = tour.finished(out_dir / name, setup)
     bot = cell.seats[0]
     differences = [
@@ -403,7 +415,7 @@ def run_cell(cell: Cell, scale: float, out_dir: Path, console: Console) -> dict[
             "run that cell first (with the same --out)"
         )
     deals = max(2, round(cell.deals * scale))
-    setup = tour.Tournament.of(cell.game, cell.options, list(cell.seats), deals, seed=2026)
+    setup = tour.Tournament.of(cell.spec, cell.chosen, list(cell.seats), deals, seed=2026)
     folder = out_dir / cell.name
     start = time.perf_counter()
     with Progress(console=console, transient=True) as progress:

@@ -15,13 +15,17 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
 from tests.databases import POSTGRES, database_urls, new_database
 from tests.protocol_schema import check_server_message
+
+if TYPE_CHECKING:
+    from pips.server.accounts.identity import Identity
+    from pips.server.round import Round
 
 __all__ = ["POSTGRES", "database_urls", "new_database"]
 
@@ -313,3 +317,21 @@ def bots(n: int) -> list[dict[str, str]]:
 
 def register(browser: Browser, name: str, password: str = "password-1") -> httpx.Response:
     return browser.form("/register", name=name, password=password)
+
+
+def new_round(
+    game: str,
+    options: dict[str, Any],
+    seats: list[Any],
+    creator: Identity,
+    seed: int | None = None,
+    key: str | None = None,
+) -> Round:
+    """A round as a client's request makes one: the body parsed where it enters the
+    server (a refused one raises pydantic's ``ValidationError``), then the round made
+    of what was parsed."""
+    from pips.server.round import Round
+    from pips.server.routes.tables import NewTable
+
+    body = NewTable.model_validate({"game": game, "options": options, "seats": seats})
+    return Round.new(body.spec, body.chosen, body.seats, creator, seed, key)

@@ -247,7 +247,9 @@ def test_refusals_share_one_model_in_the_readers_language(site: Site) -> None:
     )
     assert broken.status_code == 422
     said = problem(broken)
-    assert said["code"] == "rule_broken" and said["rule"] == "F-02" and said["field"] == "options"
+    assert (
+        said["code"] == "rule_broken" and said["rule"] == "F-02" and said["field"] == "body.options"
+    )
     assert "F-02" not in said["message"] and "Spieler" in said["message"], said
     # The guard's 413, before any route.
     huge = httpx.post(site.url + "/api/groups", content=b"x" * 2_000_000, headers=site.bearer())

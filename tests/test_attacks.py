@@ -34,6 +34,7 @@ from tests.server_helpers import (
     database_urls,
     first_state,
     new_database,
+    new_round,
     register,
     wait_for,
 )
@@ -445,10 +446,10 @@ def test_a_seat_is_taken_over_once_and_given_back_with_its_name() -> None:
     """Two grace periods of one seat ending together once made "Bea (bot) (bot)", and
     the seat came back as a person named "Bea (bot)"."""
     from pips.server.accounts.identity import Identity
-    from pips.server.round import Round, TableError
+    from pips.server.round import TableError
 
     bea = Identity(guest="token-b", name="Bea")
-    table = Round.new("draw", {"players": 2}, [{"kind": "me"}, *bots(1)], bea, seed=3)
+    table = new_round("draw", {"players": 2}, [{"kind": "me"}, *bots(1)], bea, seed=3)
     table.start()
     seat = table.seat_of(bea)
     table.take_over(seat)
@@ -465,10 +466,9 @@ def test_the_record_says_which_moves_a_bot_made_for_an_absent_person() -> None:
     the moves the bot made while they were away, and only those."""
     from pips import record
     from pips.server.accounts.identity import Identity
-    from pips.server.round import Round
 
     bea = Identity(guest="token-b", name="Bea")
-    table = Round.new("draw", {"players": 2}, [{"kind": "me"}, *bots(1)], bea, seed=3)
+    table = new_round("draw", {"players": 2}, [{"kind": "me"}, *bots(1)], bea, seed=3)
     table.start()
     seat = table.seat_of(bea)
     match = table.match

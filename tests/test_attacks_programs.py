@@ -7,14 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from pips.bots.base import bot_names, make_bot, parse_bot
 from pips.core.errors import RuleError
 from pips.server.accounts.identity import Identity
-from pips.server.round import Round, TableError
-from tests.server_helpers import Browser, Server, bots
+from tests.server_helpers import Browser, Server, bots, new_round
 
 SPELLINGS = [
     "external:touch {marker}",
@@ -43,6 +43,8 @@ def test_a_table_with_an_external_bot_seat_is_refused_and_runs_nothing(
     assert not marker.exists()
 
 
+# No deadline: the first example imports the server's request models.
+@settings(deadline=None)
 @given(
     padding=st.text(alphabet=" \t", max_size=3),
     casing=st.lists(st.booleans(), min_size=8, max_size=8),
@@ -55,8 +57,8 @@ def test_no_spelling_of_external_can_be_seated(
     text = f"{padding}{name}{padding}:{setting}"
     with pytest.raises(RuleError):
         parse_bot(text, seatable=True)
-    with pytest.raises(TableError):
-        Round.new(
+    with pytest.raises(ValidationError, match=r"seatable|unknown bot"):
+        new_round(
             "draw",
             {"players": 2},
             [{"kind": "me"}, {"kind": "bot", "bot": text}],
@@ -70,7 +72,7 @@ def test_every_bot_but_external_may_be_seated_and_is_stored_by_its_canonical_nam
         if name == "external":
             continue
         assert parse_bot(f" {name.upper()} ", seatable=True).text == name
-    table = Round.new(
+    table = new_round(
         "draw",
         {"players": 2},
         [{"kind": "me"}, {"kind": "bot", "bot": " Search : hard "}],

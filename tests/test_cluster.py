@@ -17,7 +17,7 @@ from pips.cli import app  # every command group registered
 from pips.server.accounts.identity import Identity
 from pips.server.leases import Leases
 from pips.server.repository import TableRepository
-from pips.server.round import Played, Round, TableError
+from pips.server.round import Played, TableError
 from pips.store.db import Database
 from tests.cluster_helpers import (
     BROKER,
@@ -28,7 +28,7 @@ from tests.cluster_helpers import (
     needs_cluster,
     stored_moves,
 )
-from tests.server_helpers import POSTGRES, Browser, new_database, register, wait_for
+from tests.server_helpers import POSTGRES, Browser, new_database, new_round, register, wait_for
 
 pytestmark = needs_cluster
 
@@ -111,7 +111,7 @@ def test_a_process_past_its_lease_stores_no_move_and_no_end(tmp_path: Path) -> N
     stalled.use_leases(Leases(db, "a" * 16, 5.0))
     taker.use_leases(Leases(db, "b" * 16, 5.0))
     bots = [{"kind": "bot", "bot": "greedy"}] * 2
-    game = Round.new("draw", {"players": 2}, bots, Identity(), seed=3)
+    game = new_round("draw", {"players": 2}, bots, Identity(), seed=3)
     table_id = "fenced-table"
     try:
         asyncio.run(

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from pips.bots.base import GreedyBot
 from pips.core.errors import OptionError
@@ -20,9 +21,10 @@ from pips.core.view import MoveEvent, View
 from pips.games.registry import all_games, find_game
 from pips.games.traits import fits
 from pips.server.accounts.identity import Identity
-from pips.server.round import Round, TableError
+from pips.server.round import TableError
 from pips.sim import play_game
 from pips.sim.seating import decision_rng
+from tests.server_helpers import new_round
 
 CASES: list[tuple[str, dict[str, Any]]] = [
     ("fido", {"players": 4, "set": 6}),
@@ -141,7 +143,7 @@ def test_a_bot_is_told_the_same_in_a_simulation_and_at_a_server_table(game: str)
     simulated = [Recorder() for _ in range(options.players)]
     match = play_game(spec, options, simulated, seed)
     # The same game at a server table, every seat a recorder, played by round commands.
-    game_round = Round.new(
+    game_round = new_round(
         spec.name,
         options.to_json(),
         [{"kind": "bot", "bot": "greedy"} for _ in range(options.players)],
@@ -173,14 +175,14 @@ def test_a_round_refuses_bad_commands_and_changes_nothing() -> None:
     """The round alone (no server, no database): a move out of turn, from a stale list,
     or out of range is refused and the round is as it was."""
     with pytest.raises(TableError, match="seats"):
-        Round.new("fido", {"players": 4}, [{"kind": "me"}], Identity(name="Ann"), 1)
+        new_round("fido", {"players": 4}, [{"kind": "me"}], Identity(name="Ann"), 1)
     with pytest.raises(TableError, match="one seat"):
-        Round.new("partnership", {}, [{"kind": "me"}] * 4, Identity(name="Ann"), 1)
-    with pytest.raises(TableError, match="kind is me, open or bot"):
-        Round.new("partnership", {}, [{"kind": "robot"}] * 4, Identity(name="Ann"), 1)
+        new_round("partnership", {}, [{"kind": "me"}] * 4, Identity(name="Ann"), 1)
+    with pytest.raises(ValidationError, match="union_tag_invalid"):
+        new_round("partnership", {}, [{"kind": "robot"}] * 4, Identity(name="Ann"), 1)
     ann, bo = Identity(guest="a", name="Ann"), Identity(guest="b", name="Bo")
     seats = [{"kind": "me"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}]
-    game_round = Round.new("partnership", {"teams": "fixed"}, seats, ann, 7)
+    game_round = new_round("partnership", {"teams": "fixed"}, seats, ann, 7)
     with pytest.raises(TableError, match="not being played"):
         game_round.apply_choice(0, 0, 0)
     assert not game_round.ready
@@ -199,7 +201,6 @@ def test_a_round_refuses_bad_commands_and_changes_nothing() -> None:
         (other, 0, 0, "not your turn"),
         (seat, 0, 5, "out of date"),
         (seat, 99, 0, "move must be"),
-        (seat, True, 0, "number of a legal move"),
         (-1, 0, 0, "spectators"),
     ]:
         with pytest.raises(TableError, match=why):

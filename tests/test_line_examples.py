@@ -17,6 +17,7 @@ from pips.games.doubles import DoublesOptions, DoublesState, DrawingRule, SetRul
 from pips.games.draw import DrawOptions, DrawState
 from pips.games.family import FamilyOptions, FamilyState
 from pips.games.match import Match
+from pips.games.options import GameOptions
 from pips.games.partnership import FalseKnock, PartnershipOptions, PartnershipState, Teams
 from pips.games.registry import find_game
 from tests.helpers import arranged_line_deal, ends, play, t, tiles
@@ -378,7 +379,7 @@ def test_pt_e4_five_doubles_and_the_second_hand() -> None:
     assert [p.value for p in state.layout.points] == [5, 1]
 
 
-def finish_with_scores(spec_name: str, options: object, before: int, seed: int) -> Match:
+def finish_with_scores(spec_name: str, options: GameOptions, before: int, seed: int) -> Match:
     """Play one random hand from ``seed`` in a match whose winning side had ``before``
     points, so that the example's sums can be checked against a real hand."""
     spec = find_game(spec_name)

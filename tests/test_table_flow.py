@@ -20,8 +20,9 @@ from pips.games.match import Match
 from pips.games.registry import all_games, find_game
 from pips.server import telling
 from pips.server.accounts.identity import Identity
-from pips.server.round import Round, TableError
+from pips.server.round import TableError
 from tests.protocol_schema import check_server_message
+from tests.server_helpers import new_round
 
 ANN = Identity(guest="token-ann", name="Ann")
 
@@ -120,7 +121,7 @@ def test_two_ends_showing_the_same_number_are_one_choice() -> None:
 
 
 def test_the_hand_that_has_just_ended_is_shown_to_every_seat_alike() -> None:
-    table = Round.new(
+    table = new_round(
         "family", {"players": 2, "target": 100}, [{"kind": "me"}, *greedy_seats(1)], ANN, seed=4
     )
     table.start()
@@ -156,7 +157,7 @@ def test_the_hand_that_has_just_ended_is_shown_to_every_seat_alike() -> None:
 
 
 def test_a_seat_sees_the_moves_of_its_hand_without_another_seats_draws() -> None:
-    table = Round.new("draw", {"players": 2}, [{"kind": "me"}, *greedy_seats(1)], ANN, seed=8)
+    table = new_round("draw", {"players": 2}, [{"kind": "me"}, *greedy_seats(1)], ANN, seed=8)
     table.start()
     match = table.match
     assert match is not None
@@ -171,7 +172,7 @@ def test_a_seat_sees_the_moves_of_its_hand_without_another_seats_draws() -> None
 
 
 def test_hints_are_given_where_no_other_person_plays() -> None:
-    alone = Round.new(
+    alone = new_round(
         "doubles", {"players": 2}, [{"kind": "me"}, *greedy_seats(1)], ANN, key="ab" * 32
     )
     assert alone.hints
@@ -187,7 +188,7 @@ def test_hints_are_given_where_no_other_person_plays() -> None:
     check_server_message(hint, built=True)
     with pytest.raises(TableError):
         alone.hint(1 - seat)  # not its turn
-    two = Round.new(
+    two = new_round(
         "doubles", {"players": 2}, [{"kind": "me"}, {"kind": "open"}], ANN, key="cd" * 32
     )
     two.join(Identity(guest="token-bo", name="Bo"))
@@ -195,7 +196,7 @@ def test_hints_are_given_where_no_other_person_plays() -> None:
     assert not two.hints
     with pytest.raises(TableError, match="practice tables"):
         two.hint(0)
-    practice = Round.new("doubles", {"players": 2}, [{"kind": "me"}, {"kind": "open"}], ANN, seed=3)
+    practice = new_round("doubles", {"players": 2}, [{"kind": "me"}, {"kind": "open"}], ANN, seed=3)
     assert practice.hints
 
 
@@ -231,7 +232,7 @@ def test_a_false_knock_is_offered_at_the_table_only_under_penalize(false_knock: 
     after the lead, and taking it sets aside every tile that fitted (PT-E3); with
     ``prevent`` it is offered only when nothing fits."""
     options = {"false_knock": false_knock, "target": 30}
-    table = Round.new("partnership", options, [{"kind": "me"}, *greedy_seats(3)], ANN, seed=4)
+    table = new_round("partnership", options, [{"kind": "me"}, *greedy_seats(3)], ANN, seed=4)
     table.start()
     match = table.match
     assert match is not None

@@ -11,13 +11,22 @@ import pytest
 
 from pips.core.errors import OptionError
 from pips.games.fido import FidoState
+from pips.games.registry import find_game
 from pips.sim import tournament as tour
 from tests.test_cli import run
 
 
+def tournament_of(
+    game: str, options: dict[str, Any], bots: list[str], deals: int, seed: int = 1
+) -> tour.Tournament:
+    """A tournament of ``game`` with ``options`` as the command line reads them."""
+    spec = find_game(game)
+    return tour.Tournament.of(spec, spec.options_from_json(options), bots, deals, seed)
+
+
 def small(bots: list[str], deals: int = 6, game: str = "fido", **options: Any) -> tour.Tournament:
     options = options or {"players": 3, "set": 6}
-    return tour.Tournament.of(game, options, bots, deals, seed=5)
+    return tournament_of(game, options, bots, deals, seed=5)
 
 
 def test_rotations_give_every_bot_every_seat() -> None:
@@ -26,7 +35,7 @@ def test_rotations_give_every_bot_every_seat() -> None:
     assert len(turns) == 3
     for seat in range(3):
         assert sorted(turn[seat] for turn in turns) == ["expert", "greedy", "random"]
-    pairs = tour.Tournament.of("partnership", {}, ["search:easy", "greedy"], 2)
+    pairs = tournament_of("partnership", {}, ["search:easy", "greedy"], 2)
     assert pairs.seats == ("search:easy", "greedy", "search:easy", "greedy")
     assert pairs.rotations() == [
         ("search:easy", "greedy", "search:easy", "greedy"),
@@ -42,7 +51,7 @@ def test_bad_setups_are_refused() -> None:
     with pytest.raises(OptionError, match="at least 1 deal"):
         small(["greedy", "random"], deals=0)
     with pytest.raises(OptionError):
-        tour.Tournament.of("fido", {"players": 2}, ["greedy", "random"], 3)
+        tournament_of("fido", {"players": 2}, ["greedy", "random"], 3)
 
 
 def test_a_deal_is_the_same_deal_in_every_rotation(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -55,7 +64,7 @@ def test_a_deal_is_the_same_deal_in_every_rotation(monkeypatch: pytest.MonkeyPat
         real(self, options, hands, *rest)
 
     monkeypatch.setattr(FidoState, "__init__", spying)
-    t = tour.Tournament.of("fido", {"players": 3, "set": 9}, ["greedy", "random", "expert"], 1)
+    t = tournament_of("fido", {"players": 3, "set": 9}, ["greedy", "random", "expert"], 1)
     row = tour.play_deal(t.to_json(), 0)
     assert len(dealt) == 3 and dealt[0] == dealt[1] == dealt[2]
     assert [h["seats"] for h in row["hands"]] == [list(x) for x in t.rotations()]

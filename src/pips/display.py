@@ -11,7 +11,7 @@ leak or decide anything.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +22,7 @@ from pips.core.outcome import Ending, HandResult
 from pips.core.phrase import N_, PERSONAL, Phrase, joined, personal, phrase
 from pips.core.tiles import Tile
 from pips.core.view import SPECTATOR, MoveEvent, View
+from pips.games.options import GameOptions
 from pips.games.registry import GameState, find_game
 from pips.record import Replay
 
@@ -303,7 +304,7 @@ class ScoreSheet:
 
 def score_sheet(
     game: str,
-    options: Mapping[str, Any],
+    options: GameOptions,
     history: Sequence[MoveEvent],
     result: HandResult,
     before: Sequence[int],
@@ -338,7 +339,7 @@ def hand_sheet(state: GameState, names: Sequence[str]) -> ScoreSheet:
     assert state.result is not None
     return score_sheet(
         state.game,
-        state.options.to_json(),
+        state.options,
         state.history,
         state.result,
         state.context.scores,
@@ -504,10 +505,9 @@ def sheet_table(sheet: ScoreSheet, names: Sequence[str]) -> SheetTable:
     return SheetTable(title, columns, rows, sheet.explanation)
 
 
-def explain(game: str, options: Mapping[str, Any], result: HandResult, names: Sequence[str]) -> str:
+def explain(game: str, options: GameOptions, result: HandResult, names: Sequence[str]) -> str:
     """How the hand's points came about, with the arithmetic of the game's rule."""
-    spec = find_game(game)
-    return spec.explain(spec.options_from_json(options), result, names)
+    return find_game(game).explain(options, result, names)
 
 
 # -- replays ---------------------------------------------------------------------------

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 
@@ -21,6 +20,8 @@ from pips.core.legal import Doubles
 from pips.core.moves import At, Draw, Move, Pass, Play
 from pips.core.tiles import Tile, double_set
 from pips.core.view import View
+from pips.games.common import HandState
+from pips.games.options import GameOptions
 from pips.games.registry import find_game
 from pips.games.traits import (
     DrawRule,
@@ -129,9 +130,9 @@ def kernel_rules(traits: HandTraits) -> np.ndarray:
     return rules
 
 
-def fast_rules(game: str, options: Any, first_hand: bool = True) -> FastRules:
-    """The kernel's rules for a hand of ``game`` with ``options`` (a game's options
-    dataclass or its JSON form); ``first_hand`` matters only to who opens (PT-05)."""
+def fast_rules(game: str, options: GameOptions, first_hand: bool = True) -> FastRules:
+    """The kernel's rules for a hand of ``game`` with ``options`` (the game's typed
+    options); ``first_hand`` matters only to who opens (PT-05)."""
     return rules_of(game, find_game(game).traits(options, first_hand))
 
 
@@ -201,7 +202,7 @@ class FastState:
         return fast
 
     @classmethod
-    def of_engine(cls, state: Any) -> FastState:
+    def of_engine(cls, state: HandState) -> FastState:
         """The position of a live engine hand (hidden tiles included: tests only)."""
         rules = fast_rules(state.game, state.options, state.context.previous_opener is None)
         view = state.view(0)

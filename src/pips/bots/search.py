@@ -31,7 +31,6 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 import numpy as np
 
@@ -44,6 +43,7 @@ from pips.core.legal import representatives
 from pips.core.moves import Move
 from pips.core.phrase import phrase
 from pips.core.view import MoveEvent, Options, View
+from pips.games.options import GameOptions
 from pips.games.registry import all_games, find_game
 from pips.games.traits import HandScoring
 
@@ -334,15 +334,14 @@ class SearchBot:
         return rules
 
 
-def warm_up(game: str | None = None, options: dict[str, Any] | None = None) -> None:
+def warm_up(game: str | None = None, options: GameOptions | None = None) -> None:
     """Compile (or load from numba's cache) every kernel function, with one tiny search
     and one of each other use (of ``game``, by default the first game pips knows: the
     functions are the same for every game). Cold, this takes half a minute of one core;
     ``scripts/test`` runs it once before the tests, so that the test processes load the
     cache instead of each compiling the same functions."""
     spec = all_games()[0] if game is None else find_game(game)
-    chosen = dict(spec.defaults) if options is None else options
-    state = spec.new_hand(spec.options_from_json(chosen), random.Random(0))
+    state = spec.new_hand(spec.example if options is None else options, random.Random(0))
     seat = state.current_seat
     assert seat is not None
     view = state.view(seat)

@@ -69,7 +69,7 @@ def analyse_command(
                 files.may_write(out_dir / f"analysis-{index + 1}{suffix}", force)
     replays = [record.replay(records[index]) for index in chosen]
     with err.status(_("preparing the search (the first time takes about half a minute)")):
-        warm_up(replays[0].spec.name, replays[0].options.to_json())
+        warm_up(replays[0].spec.name, replays[0].options)
     analyses = []
     for index, replayed in zip(chosen, replays, strict=True):
         kept = _Kept(records[index], level, seed)

@@ -283,7 +283,7 @@ def tournament(
     if workers is not None and workers < 1:
         fail(_("--workers must be at least 1"))
     names = [n for n in (part.strip() for part in bots.split(",")) if n]
-    setup = tour.Tournament.of(spec.name, options.to_json(), names, hands, seed)
+    setup = tour.Tournament.of(spec, options, names, hands, seed)
     rotations = len(setup.rotations())
     progress = progress_bar()
     where = scheduler or _("{count} local processes").format(count=workers or os.cpu_count())

@@ -17,7 +17,10 @@ class IllegalMoveError(RuleError):
 
 
 class OptionError(RuleError):
-    """A game option outside what the rules allow (FIDO with two players, double-7 ...)."""
+    """A game option outside what the rules allow (FIDO with two players, double-7 ...).
+    ``option``: the option at fault, where one alone is."""
+
+    option: str | None = None
 
 
 class DealError(RuleError):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from pips.core.errors import IllegalMoveError
 from pips.core.lots import Lots, draw_lots
@@ -29,6 +29,7 @@ from pips.core.phrase import phrase
 from pips.core.tiles import Tile
 from pips.core.view import MoveEvent
 from pips.games.common import HandContext
+from pips.games.options import GameOptions
 from pips.games.registry import Game, GameState
 
 
@@ -57,7 +58,7 @@ class Match:
     def __init__(
         self,
         spec: Game,
-        options: Any,
+        options: GameOptions,
         rng: random.Random | None = None,
         *,
         lots: Lots | None = None,

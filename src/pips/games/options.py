@@ -87,6 +87,13 @@ def _base_type(hint: Any) -> tuple[type, bool]:
     return hint, False
 
 
+def _fault(name: str, rule: str, words: str) -> OptionError:
+    """The refusal of the option ``name`` alone (a form or a request names it)."""
+    error = OptionError(rule, words)
+    error.option = name
+    return error
+
+
 class GameOptions:
     """Base of every game's options dataclass.
 
@@ -119,13 +126,15 @@ class GameOptions:
                 continue
             if kind is bool:
                 if not isinstance(value, bool):
-                    raise OptionError(
+                    raise _fault(
+                        f.name,
                         rule,
                         phrase("{name} is true or false, not {value!r}", name=f.name, value=value),
                     )
             elif kind is int:
                 if not isinstance(value, int) or isinstance(value, bool):
-                    raise OptionError(
+                    raise _fault(
+                        f.name,
                         rule,
                         phrase(
                             "{name} must be a whole number, not {value!r}", name=f.name, value=value
@@ -136,7 +145,8 @@ class GameOptions:
                     object.__setattr__(self, f.name, kind(value))
                 except ValueError:
                     allowed = ", ".join(k.value for k in kind)
-                    raise OptionError(
+                    raise _fault(
+                        f.name,
                         rule,
                         phrase(
                             "{name} must be one of {allowed}, not {value!r}",
@@ -154,7 +164,8 @@ class GameOptions:
                 continue
             least, most = f.metadata["minimum"], f.metadata["maximum"]
             if least is not None and value < least:
-                raise OptionError(
+                raise _fault(
+                    f.name,
                     f.metadata["rule"],
                     phrase(
                         "{name} must be at least {least}, not {value}",
@@ -164,7 +175,8 @@ class GameOptions:
                     ),
                 )
             if most is not None and value > most:
-                raise OptionError(
+                raise _fault(
+                    f.name,
                     f.metadata["rule"],
                     phrase(
                         "{name} must be at most {most}, not {value}",
@@ -211,6 +223,34 @@ class GameOptions:
         out.update(self.FIXED)
         out.update(self.derived())
         return out
+
+    def changed(
+        self, *, players: int | None = None, set: int | None = None, target: int | None = None
+    ) -> Self:
+        """These options with a table's size, set or target changed (an event's tables of
+        three and of four, a sheet to a chosen target): checked again as a whole, as
+        when they were read. Fixed by the game, a value must be the game's own;
+        :class:`OptionError` otherwise. Options are parsed once, where they enter;
+        this is what the inside of pips does instead of parsing them again."""
+        names = {f.name for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        given = {"players": players, "set": set, "target": target}
+        changes: dict[str, int] = {}
+        for name, value in given.items():
+            if value is None:
+                continue
+            if name in names:
+                changes[name] = value
+            elif self.to_json().get(name) != value:
+                raise OptionError(
+                    self.SECTION,
+                    phrase(
+                        "{key} {value!r} does not fit these options (it is {value2!r})",
+                        key=name,
+                        value=value,
+                        value2=self.to_json().get(name),
+                    ),
+                )
+        return dataclasses.replace(self, **changes) if changes else self  # type: ignore[type-var]
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:

@@ -18,6 +18,7 @@ from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.phrase import phrase
 from pips.core.tiles import Tile
 from pips.games.match import Match
+from pips.games.options import GameOptions
 from pips.games.registry import Game, GameState, find_game
 from pips.i18n import reason
 from pips.record.format import FORMAT, RecordError
@@ -28,7 +29,7 @@ class Replay:
     """A record replayed: the game, the options, the names and the match."""
 
     spec: Game
-    options: Any
+    options: GameOptions
     seats: list[str]
     match: Match
     seed: int | None = None
@@ -136,7 +137,7 @@ def _int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _lots(record: Mapping[str, Any], spec: Game, options: Any) -> Lots | None:
+def _lots(record: Mapping[str, Any], spec: Game, options: GameOptions) -> Lots | None:
     """The record's lots, checked against the lot procedure (DB-01, PT-01)."""
     rule = spec.lots(options)
     data = record.get("lots")

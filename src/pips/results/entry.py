@@ -240,7 +240,7 @@ def default_set(game: str, players: int) -> int:
     """The set a result of ``game`` is played with when none is written."""
     spec = find_game(game)
     try:
-        return int(spec.options_from_json({**spec.defaults, "players": players}).set)
+        return int(spec.example.changed(players=players).top)
     except (RuleError, TypeError, ValueError):
         return spec.sets[0]
 
@@ -250,8 +250,9 @@ def _options(game: str, players: int, top: int, others: Mapping[str, Any]) -> An
     try:
         plain = {k: v for k, v in others.items() if k != "target"}
         chosen = spec.options_from_json({**plain, "players": players, "set": top})
-        if "target" in others and spec.target(chosen) is not None:
-            chosen = spec.options_from_json({**others, "players": players, "set": top})
+        target = others.get("target")
+        if target is not None and spec.target(chosen) is not None:
+            chosen = chosen.changed(target=int(target))
         return chosen
     except RuleError as exc:
         raise EntryError(

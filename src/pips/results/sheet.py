@@ -218,7 +218,7 @@ def _sheet_story(
                         game=say(spec.title)
                     )
                 )
-            options = spec.options_from_json({**data, "target": target})
+            options = options.changed(target=target)
     except (RuleError, TypeError, ValueError) as exc:
         if isinstance(exc, SheetError):
             raise
@@ -581,7 +581,7 @@ class PaperSheet:
 def _sizes(spec: Game, players: int, top: int) -> tuple[int, int] | None:
     """Tiles per player and in the stock with ``top``, if the game allows that set."""
     try:
-        options = spec.options_from_json({"players": players, "set": top})
+        options = spec.example.changed(players=players, set=top)
     except (RuleError, TypeError, ValueError):
         return None
     hand = int(options.hand_size)

@@ -333,7 +333,7 @@ async def friendly_error(request: Request, exc: StarletteHTTPException) -> Respo
 async def friendly_refusal(request: Request, exc: RequestValidationError) -> Response:
     i18n.use(language_of(request))
     if not wants_page(request):
-        return JSONResponse(validation_problem(exc.errors()), 422)
+        return JSONResponse(validation_problem(exc.errors(), exc.body), 422)
     return error_page(request, 422, _("a part of the address is not valid"))
 
 

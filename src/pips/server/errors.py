@@ -23,7 +23,7 @@ understood), added to the OpenAPI description by :func:`describe`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
 from fastapi import HTTPException
@@ -236,16 +236,52 @@ PYDANTIC_WORDS: dict[str, str] = {
     "union_tag_invalid": N_("is not one of the kinds allowed"),
     "union_tag_not_found": N_("is not one of the kinds allowed"),
     "value_error": N_("is not valid"),
+    "option_value": N_("is not true, false, a whole number or a word"),
 }
 """Pydantic's error types in words of ours (so in the reader's language); others are
 "is not valid"."""
 
 
-def validation_problem(errors: Iterable[Any]) -> dict[str, Any]:
+def _without_tags(location: Sequence[Any], body: Any) -> list[str]:
+    """``location`` without the tags pydantic puts in it for a tagged union (a seat's
+    ``kind``: ``body.seats.1.bot.bot`` is ``body.seats.1.bot``), found by walking the
+    request's ``body`` along it: the first part inside an object whose ``kind`` it is."""
+    kept: list[str] = []
+    node = body if location[:1] == ["body"] else None
+    untagged: object = None
+    for number, part in enumerate(location):
+        if number == 0:
+            kept.append(str(part))
+            continue
+        if isinstance(node, dict) and node.get("kind") == part and untagged is not node:
+            untagged = node
+            continue
+        kept.append(str(part))
+        if isinstance(node, dict):
+            node = node.get(part)
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        else:
+            node = None
+    return kept
+
+
+def validation_problem(errors: Iterable[Any], body: Any = None) -> dict[str, Any]:
     """The first of a request's validation errors in the error model: the field it
-    names and what is wrong with it."""
+    names and what is wrong with it. A rule refused while parsing (a game's options, a
+    bot a server may not seat: :func:`pips.server.requests.rule_broken`) keeps its
+    rule and its words."""
     first = next(iter(errors), None) or {}
-    location = [str(part) for part in first.get("loc", ())]
+    location = _without_tags(list(first.get("loc", ())), body)
+    ctx = first.get("ctx") or {}
+    if first.get("type") == "rule_broken":
+        below = ctx.get("field")
+        return Problem(
+            code="rule_broken",
+            message=say(ctx["said"]),
+            rule=ctx.get("rule"),
+            field=".".join([*location, *([below] if below else [])]) or None,
+        ).model_dump()
     field = ".".join(location) or None
     words = _(PYDANTIC_WORDS.get(str(first.get("type")), N_("is not valid")))
     try:

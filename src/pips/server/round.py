@@ -13,11 +13,11 @@ own seat's view (:mod:`pips.server.messages`).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pips.bots.base import Bot, make_seated_bot, parse_bot
+from pips.bots.base import Bot, make_seated_bot
 from pips.bots.expert import ExpertBot
 from pips.core.errors import RuleError
 from pips.core.fairness import KeyedRandom, deal_commitment, salt_for
@@ -26,12 +26,13 @@ from pips.core.phrase import phrase
 from pips.core.view import SPECTATOR, MoveEvent, move_to_json
 from pips.games.match import Match
 from pips.games.options import GameOptions
-from pips.games.registry import Game, find_game
+from pips.games.registry import Game
 from pips.games.traits import DrawRule
 from pips.i18n import reason
 from pips.record import dealt_json
 from pips.server import messages
 from pips.server.accounts.identity import Identity
+from pips.server.requests import BotSeat, MeSeat, OpenSeat, Seat
 from pips.sim.seating import Seating
 
 TAKE_OVER_BOT = "expert"
@@ -149,62 +150,54 @@ class Round:
     @classmethod
     def new(
         cls,
-        game: str,
-        options: dict[str, Any],
-        seats: Sequence[Mapping[str, Any] | SeatHolder],
+        spec: Game,
+        options: GameOptions,
+        seats: Sequence[Seat | SeatHolder],
         creator: Identity,
         seed: int | None = None,
         key: str | None = None,
     ) -> Round:
-        """A round not yet started; ``seats`` per entrant: ``{"kind": "me"|"open"|"bot",
-        "bot": name}`` from a client, or a :class:`SeatHolder` the server chose; deals
-        from ``key`` (hex), or from ``seed`` at a practice table. Bad options or seats
-        raise :class:`TableError`."""
+        """A round not yet started; ``seats`` per entrant: a :data:`Seat` as a client
+        chose it (parsed where it entered: a bot seat names a bot a server may seat), or
+        a :class:`SeatHolder` the server chose; deals from ``key`` (hex), or from
+        ``seed`` at a practice table. Options or seats that make no table raise
+        :class:`TableError`."""
         if (seed is None) == (key is None):
             raise TableError(phrase("a table deals from a key or, for practice, a seed"))
-        try:
-            spec = find_game(game)
-            chosen = spec.options_from_json(options)
-        except (RuleError, TypeError) as exc:
-            raise TableError.of(exc, "options") from None
-        if spec.dealt_by_hand(chosen):
+        if spec.dealt_by_hand(options):
             raise TableError(
                 phrase(
                     "a server table deals itself: manual deals are for entering games"
                     " played at a real table (pips enter)"
-                )
+                ),
+                field="options",
             )
-        if len(seats) != chosen.players:
+        if len(seats) != options.players:
             raise TableError(
                 phrase(
                     "{title} with these options has {players} seats",
                     title=spec.title,
-                    players=chosen.players,
-                )
+                    players=options.players,
+                ),
+                field="seats",
             )
+        if sum(isinstance(seat, MeSeat) for seat in seats) > 1:
+            raise TableError(phrase("you can take one seat"), field="seats")
         entrants: list[SeatHolder] = []
         for number, seat in enumerate(seats):
-            if isinstance(seat, SeatHolder):
-                # A seat the server fills itself (an event's draw), never a client's.
-                entrants.append(seat)
-                continue
-            kind = seat.get("kind") if isinstance(seat, Mapping) else None
-            if kind == "me":
-                entrants.append(SeatHolder("person", creator.name, creator.user_id, creator.guest))
-            elif kind == "open":
-                entrants.append(SeatHolder("open", ""))
-            elif kind == "bot":
-                try:
-                    # Only a bot a server may seat: never one that runs a program.
-                    name = parse_bot(str(seat.get("bot") or "greedy"), seatable=True).text
-                except RuleError as exc:
-                    raise TableError.of(exc, f"seats.{number}.bot") from None
-                entrants.append(SeatHolder("bot", f"{name}-{number}", bot=name))
-            else:
-                raise TableError(phrase("seat {number}: kind is me, open or bot", number=number))
-        if sum(isinstance(seat, Mapping) and seat.get("kind") == "me" for seat in seats) > 1:
-            raise TableError(phrase("you can take one seat"))
-        return cls(spec, chosen, seed, entrants, key)
+            match seat:
+                case SeatHolder():
+                    # A seat the server fills itself (an event's draw), never a client's.
+                    entrants.append(seat)
+                case MeSeat():
+                    entrants.append(
+                        SeatHolder("person", creator.name, creator.user_id, creator.guest)
+                    )
+                case OpenSeat():
+                    entrants.append(SeatHolder("open", ""))
+                case BotSeat(bot=name):
+                    entrants.append(SeatHolder("bot", f"{name}-{number}", bot=name))
+        return cls(spec, options, seed, entrants, key)
 
     # -- reading ---------------------------------------------------------------------
 
@@ -316,7 +309,7 @@ class Round:
             cached = self._commitments[hand] = deal_commitment(salt, dealt_json(match.current))
         return cached
 
-    def apply_choice(self, seat: int, choice: Any, moves_made: Any) -> Played:
+    def apply_choice(self, seat: int, choice: int, moves_made: int) -> Played:
         """Seat ``seat`` plays the legal move numbered ``choice`` of the list it was sent
         when ``moves_made`` moves had been made; anything else is refused."""
         match = self.match
@@ -329,8 +322,6 @@ class Round:
         if moves_made != self.moves_made:
             raise TableError(phrase("that move list is out of date"))
         legal = self.offered()
-        if not isinstance(choice, int) or isinstance(choice, bool):
-            raise TableError(phrase("move is the number of a legal move"))
         if not 0 <= choice < len(legal):
             raise TableError(phrase("move must be 0 to {value}", value=len(legal) - 1))
         return self.apply(legal[choice])

@@ -288,7 +288,7 @@ class LiveTable:
         self.pace.schedule()
 
     async def submit_move(
-        self, seat: int, choice: Any, moves_made: Any, *, bot: bool = False
+        self, seat: int, choice: int, moves_made: int, *, bot: bool = False
     ) -> None:
         """Seat ``seat`` plays the legal move numbered ``choice`` of the list it was
         sent when ``moves_made`` moves had been made; anything else is refused and

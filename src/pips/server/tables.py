@@ -11,13 +11,16 @@ when another process holds it now (:meth:`Tables.drop`).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pips.core.fairness import KEY_BYTES
 from pips.core.phrase import phrase
+from pips.games.options import GameOptions
+from pips.games.registry import Game, find_game
 from pips.server.accounts.identity import Identity
 from pips.server.repository import TableRepository
+from pips.server.requests import BotSeat, MeSeat, OpenSeat, Seat
 from pips.server.round import Round, SeatHolder, TableError
 from pips.server.table import Client, LiveTable, TableHouse, new_table_id, replayed
 from pips.store.db import Database
@@ -91,9 +94,9 @@ class Tables:
 
     async def create(
         self,
-        game: str,
-        options: dict[str, Any],
-        seats: Sequence[Mapping[str, Any] | SeatHolder],
+        spec: Game,
+        options: GameOptions,
+        seats: Sequence[Seat | SeatHolder],
         creator: Identity,
         *,
         private: bool = False,
@@ -111,7 +114,7 @@ class Tables:
         if turn_seconds is not None and not 5 <= turn_seconds <= 600:
             raise TableError(phrase("the turn timer is 5 to 600 seconds"))
         key = None if seed is not None else secrets.token_hex(KEY_BYTES)
-        game_round = Round.new(game, options, list(seats), creator, seed, key)
+        game_round = Round.new(spec, options, list(seats), creator, seed, key)
         table = self._made(
             table_id or new_table_id(),
             game_round,
@@ -155,20 +158,21 @@ class Tables:
         standing = await self.repository.claim_rematch(table_id, fresh)
         if standing != fresh:  # another player asked at the same moment
             return standing, False
-        seats: list[Mapping[str, Any] | SeatHolder] = []
+        seats: list[Seat | SeatHolder] = []
         for holder in stored.entrants:
             if holder.belongs_to(me):
-                seats.append({"kind": "me"})
+                seats.append(MeSeat(kind="me"))
             elif holder.kind == "bot" and not holder.taken_over:
-                seats.append({"kind": "bot", "bot": holder.bot})
+                seats.append(BotSeat(kind="bot", bot=holder.bot or ""))
             elif holder.belongs_to_someone:
                 name = holder.name.removesuffix(" (bot)")
                 seats.append(SeatHolder("open", name, holder.user_id, holder.guest))
             else:
-                seats.append({"kind": "open"})
+                seats.append(OpenSeat(kind="open"))
+        spec = find_game(stored.game)
         await self.create(
-            stored.game,
-            stored.options,
+            spec,
+            spec.options_from_json(stored.options),
             seats,
             me,
             private=stored.private,

@@ -7,10 +7,10 @@ import signal
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
 
 from pips.bots.base import Bot
 from pips.games.match import Match
+from pips.games.options import GameOptions
 from pips.games.registry import Game
 from pips.sim.seating import Seating
 
@@ -20,7 +20,7 @@ def deal_seed(seed: int, game_number: int) -> int:
     return seed + game_number
 
 
-def play_game(spec: Game, options: Any, bots: Sequence[Bot], seed: int) -> Match:
+def play_game(spec: Game, options: GameOptions, bots: Sequence[Bot], seed: int) -> Match:
     """Let ``bots`` play a whole game (every hand of a match) from ``seed``.
 
     ``bots`` are given per entrant; where lots seat the players, each bot plays from the

@@ -33,7 +33,8 @@ from pips.bots.base import make_bot
 from pips.core.errors import OptionError
 from pips.core.phrase import phrase
 from pips.games.match import Match
-from pips.games.registry import find_game
+from pips.games.options import GameOptions
+from pips.games.registry import Game, find_game
 from pips.sim import uninterrupted
 from pips.sim.seating import Seating
 
@@ -44,22 +45,20 @@ Z95 = 1.959964
 
 @dataclass(frozen=True)
 class Tournament:
-    """What is played: the game, its options (JSON form), a bot name per seat, how many
-    deals, and the seed of the first deal."""
+    """What is played: the game, its options, a bot name per seat, how many deals, and
+    the seed of the first deal."""
 
     game: str
-    options: dict[str, Any]
+    options: GameOptions
     seats: tuple[str, ...]
     deals: int
     seed: int = 1
 
     @classmethod
     def of(
-        cls, game: str, options: dict[str, Any], bots: Sequence[str], deals: int, seed: int = 1
+        cls, spec: Game, options: GameOptions, bots: Sequence[str], deals: int, seed: int = 1
     ) -> Tournament:
         """Validate and fill the seats: ``bots`` are repeated around the table in order."""
-        spec = find_game(game)
-        resolved = spec.options_from_json(options)
         names = [b.strip() for b in bots if b.strip()]
         if not names:
             raise OptionError("bots", phrase("a tournament needs at least one bot"))
@@ -71,9 +70,8 @@ class Tournament:
             raise OptionError(
                 "hands", phrase("a tournament plays at least 1 deal, not {deals}", deals=deals)
             )
-        players = resolved.players
-        seats = tuple(names[i % len(names)] for i in range(players))
-        return cls(spec.name, resolved.to_json(), seats, deals, seed)
+        seats = tuple(names[i % len(names)] for i in range(options.players))
+        return cls(spec.name, options, seats, deals, seed)
 
     @property
     def bots(self) -> list[str]:
@@ -91,13 +89,24 @@ class Tournament:
         return turns
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, **asdict(self), "seats": list(self.seats)}
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "options": self.options.to_json(),
+            "seats": list(self.seats),
+            "deals": self.deals,
+            "seed": self.seed,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Tournament:
+        """A tournament as its file's header (or a worker's task) writes it: its
+        options read once, here."""
         if data.get("format") != FORMAT:
             raise ValueError(f"not a {FORMAT} file header")
-        return cls(data["game"], data["options"], tuple(data["seats"]), data["deals"], data["seed"])
+        spec = find_game(data["game"])
+        options = spec.options_from_json(data["options"])
+        return cls(spec.name, options, tuple(data["seats"]), data["deals"], data["seed"])
 
 
 def deal_seed(tournament: Tournament, deal: int) -> int:
@@ -108,7 +117,7 @@ def play_deal(tournament_json: dict[str, Any], deal: int) -> dict[str, Any]:
     """Play one deal in every rotation (a task: runs in a worker process)."""
     tournament = Tournament.from_json(tournament_json)
     spec = find_game(tournament.game)
-    options = spec.options_from_json(tournament.options)
+    options = tournament.options
     seed = deal_seed(tournament, deal)
     dealt = spec.deal(options, random.Random(seed))
     hands = []
@@ -552,7 +561,7 @@ def draw(summary: Summary, path: Path) -> None:
     t = summary.tournament
     spec = find_game(t.game)
     figure.suptitle(
-        f"{spec.in_brief(spec.options_from_json(t.options))}\n"
+        f"{spec.in_brief(t.options)}\n"
         f"{summary.deals} deals x {len(t.rotations())} rotations, duplicate",
         wrap=True,
     )

@@ -53,7 +53,7 @@ def sizes() -> Iterator[Size]:
         for top in spec.sets:
             for players in spec.players:
                 try:
-                    spec.options_from_json({**spec.defaults, "players": players, "set": top})
+                    spec.example.changed(players=players, set=top)
                 except Exception:  # a set too small for so many players
                     continue
                 yield Size(spec.name, top, players)
@@ -63,7 +63,7 @@ def sheet_lines(size: Size, seed: int) -> list[tuple[int, int]]:
     """The (points, pips) each player of one bot game writes on the sheet, as a
     result from a record is read (:func:`pips.results.entry.entry_from_record`)."""
     spec = find_game(size.game)
-    options = spec.options_from_json({**spec.defaults, "players": size.players, "set": size.set})
+    options = spec.example.changed(players=size.players, set=size.set)
     match = play_game(spec, options, [make_bot(BOT)] * size.players, seed)
     hands = match.hands
     last = hands[-1].result

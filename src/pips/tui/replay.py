@@ -93,7 +93,7 @@ class ReplayApp(TableApp):
         if frame.result is not None:
             sheet = score_sheet(
                 self.spec.name,
-                self.replayed.options.to_json(),
+                self.replayed.options,
                 frame.view.history,
                 frame.result,
                 frame.before,

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pips import record
 from pips.bots.base import Bot, make_bot
@@ -26,6 +26,7 @@ from pips.core.phrase import phrase
 from pips.core.tiles import Tile
 from pips.core.view import MoveEvent, View
 from pips.games.match import Match
+from pips.games.options import GameOptions
 from pips.games.registry import Game, GameState
 from pips.i18n import say
 from pips.sim.seating import Seating
@@ -57,7 +58,7 @@ class PlaySession:
     def __init__(
         self,
         spec: Game,
-        options: Any,
+        options: GameOptions,
         entrants: Sequence[str | None],
         names: Sequence[str],
         seed: int,

@@ -403,7 +403,7 @@ def finished_hand(
     assert result is not None
     sheet = score_sheet(
         state.game,
-        state.options.to_json(),
+        state.options,
         [e.seen_by(session.me) for e in state.history],
         result,
         state.context.scores,

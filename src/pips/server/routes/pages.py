@@ -23,6 +23,7 @@ from pips.results.guests import adopt_guest
 from pips.server import accounts, standing
 from pips.server.accounts.identity import Identity
 from pips.server.errors import refusal
+from pips.server.requests import BotSeat, MeSeat, Seat
 from pips.server.routes.common import (
     address,
     cluster_of,
@@ -210,12 +211,15 @@ async def play_now(
         # its way back (and there, to leave it).
         listing = await listed(request)
         return page(request, "lobby.html", exc.status_code, error=exc.detail, **listing)
-    options = dict(spec.defaults)
-    players = spec.options_from_json(options).players
-    seats = [{"kind": "me"}, *({"kind": "bot", "bot": level} for _ in range(players - 1))]
+    # The options a form starts from: the game as it is mostly played.
+    options = spec.example
+    seats: list[Seat] = [
+        MeSeat(kind="me"),
+        *(BotSeat(kind="bot", bot=level) for _ in range(options.players - 1)),
+    ]
     tables = tables_of(request)
     try:
-        made = await tables.create(spec.name, options, seats, me)
+        made = await tables.create(spec, options, seats, me)
     except TableError as exc:
         raise refusal(exc, 422) from None
     await made.start_if_ready()

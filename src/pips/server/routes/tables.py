@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.requests import HTTPConnection
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel
+from pydantic import Field
 
 from pips import __version__, record
 from pips.core.errors import RuleError
@@ -25,6 +25,15 @@ if TYPE_CHECKING:
     from pips.bots.analysis import Analysis
 from pips.server.limits import Limited
 from pips.server.links import Look
+from pips.server.requests import (
+    MAX_SEATS,
+    GameChoice,
+    OptionsJson,
+    OptionsRefused,
+    Seat,
+    Strict,
+    game_options,
+)
 from pips.server.routes.common import (
     address,
     cluster_of,
@@ -38,12 +47,11 @@ from pips.server.web import check_csrf, language_of, who
 api = APIRouter()
 
 
-class NewTable(BaseModel):
-    """A table to create: the game, its options, and each seat (me, open or bot)."""
+class NewTable(GameChoice):
+    """A table to create: the game, its options (parsed into the game's own at once),
+    and each seat (me, open or a bot a server may seat)."""
 
-    game: str
-    options: dict[str, Any] = {}
-    seats: list[dict[str, Any]]
+    seats: list[Seat] = Field(max_length=MAX_SEATS)
     private: bool = False
     turn_seconds: int | None = None
     seed: int | None = None
@@ -86,10 +94,10 @@ async def get_table(request: Request, table_id: str, invite: str = "") -> dict[s
     return (await look(request, table_id, invite)).state
 
 
-class Choice(BaseModel):
+class Choice(Strict):
     """Options a form is about to create a table with."""
 
-    options: dict[str, Any] = {}
+    options: OptionsJson = Field(default_factory=dict)
 
 
 @api.post("/api/games/{game}/check", tags=["tables"])
@@ -102,20 +110,9 @@ async def check_options(game: str, body: Choice) -> dict[str, Any]:
     except RuleError as exc:
         return {"ok": False, "error": say(exc.detail), "rule": exc.rule, "field": None}
     try:
-        options = spec.options_from_json(body.options)
-    except (RuleError, TypeError) as exc:
-        rule = getattr(exc, "rule", None)
-        message = say(exc.detail) if isinstance(exc, RuleError) else str(exc)
-        culprit = None
-        for name in body.options:
-            rest = {k: v for k, v in body.options.items() if k != name}
-            try:
-                spec.options_from_json(rest)
-            except (RuleError, TypeError):
-                continue
-            culprit = name
-            break
-        return {"ok": False, "error": message, "rule": rule, "field": culprit}
+        options = game_options(spec, body.options)
+    except OptionsRefused as exc:
+        return {"ok": False, "error": say(exc.detail), "rule": exc.rule, "field": exc.field}
     if spec.dealt_by_hand(options):
         return {
             "ok": False,
@@ -141,8 +138,8 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
     await room_for_a_table(request, me)
     try:
         table = await tables.create(
-            body.game,
-            body.options,
+            body.spec,
+            body.chosen,
             body.seats,
             me,
             private=body.private,
@@ -150,6 +147,8 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
             seed=body.seed,
         )
     except TableError as exc:
+        if exc.field is not None:
+            exc.field = f"body.{exc.field}"  # named as the request's own fields are
         raise refusal(exc, 422) from None
     await table.start_if_ready()
     return {"id": table.id, "invite": table.invite, "url": f"/t/{table.id}"}

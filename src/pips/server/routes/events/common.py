@@ -10,18 +10,20 @@ from fastapi import HTTPException, Path, Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field, StringConstraints
 
+from pips.core.errors import RuleError
 from pips.core.names import name_key
 from pips.games.registry import find_game
 from pips.i18n import _, ngettext, say
 from pips.results.entry import NAME_LENGTH, EntryError, Line
-from pips.results.entry_formats import decode_csv, parse_date, parse_flag, parse_int, read_csv
+from pips.results.entry_formats import decode_csv, parse_date, parse_int, read_csv
 from pips.results.service import Results, ResultsError, slugify
 from pips.results.standings import TIEBREAKS
 from pips.server.accounts.identity import Identity
 from pips.server.errors import refusal
 from pips.server.limits import Limited
+from pips.server.requests import OptionsJson, ResultLine
 from pips.server.round import SeatHolder
-from pips.server.routes.common import BodyRowId, limits_of, refused, results_of, run, tables_of
+from pips.server.routes.common import BodyRowId, limits_of, results_of, run, tables_of
 from pips.server.tables import TableError
 from pips.server.web import account, check_csrf, page, viewer, who
 
@@ -54,7 +56,7 @@ class NewEvent(BaseModel):
     game: str = Field(max_length=40)
     date: str = Field(max_length=20)
     rounds: int = Field(ge=1, le=50)
-    options: dict[str, Any] = {}
+    options: OptionsJson = Field(default_factory=dict)
     place: str = Field("", max_length=200)
     group: str | None = Field(None, max_length=60)
     online: bool = False
@@ -121,7 +123,7 @@ class NewPlayers(BaseModel):
 class TableResultBody(BaseModel):
     """A table's result: a line per player (any order); ``reason`` for a correction."""
 
-    players: list[dict[str, Any]] = Field(max_length=9)
+    players: list[ResultLine] = Field(max_length=9)
     reason: str = Field("", max_length=500)
 
 
@@ -216,21 +218,7 @@ def table_lines_of_body(request: Request, body: TableResultBody) -> tuple[int, l
     lines."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    try:
-        return actor, [line_of(item, seat) for seat, item in enumerate(body.players)]
-    except EntryError as exc:
-        raise refused(exc) from None
-
-
-def line_of(item: Any, seat: int) -> Line:
-    if not isinstance(item, dict) or not isinstance(item.get("name"), str):
-        raise EntryError(_("player {number} needs a 'name'").format(number=seat + 1))
-    return Line(
-        item["name"],
-        parse_int(item.get("points", 0), f"player {seat + 1} points"),
-        parse_int(item.get("pips", 0), f"player {seat + 1} pips"),
-        parse_flag(item.get("out", False)),
-    )
+    return actor, [item.line() for item in body.players]
 
 
 def enter_csv(
@@ -353,11 +341,18 @@ async def start_online_round(
     shown = await run(results.events.event, key, actor)
     seats = await run(results.rounds.start_online, actor, key, number, absent)
     made: dict[int, str] = {}
+    spec = find_game(shown["game"])
     try:
         for table, holders in seats.items():
+            try:
+                # The event keeps its options but the number of players, which is each
+                # table's: read here, where they come out of the database.
+                options = spec.options_from_json({**shown["options"], "players": len(holders)})
+            except RuleError as exc:
+                raise TableError.of(exc, "options") from None
             live = await tables.create(
-                shown["game"],
-                {**shown["options"], "players": len(holders)},
+                spec,
+                options,
                 [
                     SeatHolder("person", s.name, s.user_id)
                     if s.bot is None

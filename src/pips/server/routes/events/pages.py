@@ -56,7 +56,7 @@ async def create_from_form(request: Request) -> Response:
     actor = account(request)
     form = {k: str(v) for k, v in data.items() if isinstance(v, str)}
     try:
-        options: dict[str, Any] = {}
+        options: dict[str, bool | int | str | None] = {}
         if form.get("set", "").strip():
             options["set"] = parse_int(form["set"], "set")
         if form.get("target", "").strip():

@@ -21,7 +21,6 @@ from pips.results.entries import Entered
 from pips.results.entry import GAMES, NAME_LENGTH, Checked, Entry, EntryError, Line
 from pips.results.entry_formats import (
     decode_csv,
-    entry_from_json,
     parse_date,
     parse_int,
     parse_target,
@@ -29,6 +28,7 @@ from pips.results.entry_formats import (
 )
 from pips.results.plausible import unusual
 from pips.results.service import Results, ResultsError
+from pips.server.requests import ResultItem
 from pips.server.routes.common import BodyRowId, run
 from pips.server.web import page, who
 
@@ -48,8 +48,8 @@ class ResultsBatch(BaseModel):
     list of them, all saved or none. ``new_players``: names that are new players though
     they look like known ones (entry asks: "did you mean Anna Berg?")."""
 
-    results: list[dict[str, Any]]
-    group: str | None = None
+    results: list[ResultItem]
+    group: Annotated[str, StringConstraints(max_length=60)] | None = None
     new_players: list[PlayerName] = Field(default=[], max_length=MAX_BATCH)
     known_players: dict[PlayerName, BodyRowId] = Field(default={}, max_length=MAX_BATCH)
     """Names given the known player meant (their number, from the question)."""
@@ -65,7 +65,7 @@ def text_fingerprint(text: str, group: str, new: list[str], known: dict[str, int
     return hashlib.sha256(shown).hexdigest()[:24]
 
 
-def checked_all(results: Results, items: list[dict[str, Any]]) -> list[Checked]:
+def checked_all(results: Results, items: Sequence[ResultItem]) -> list[Checked]:
     if not items:
         raise HTTPException(422, _("no results given"))
     if len(items) > MAX_BATCH:
@@ -73,7 +73,7 @@ def checked_all(results: Results, items: list[dict[str, Any]]) -> list[Checked]:
     checked = []
     for number, item in enumerate(items, 1):
         try:
-            checked.append(results.entries.check(entry_from_json(item)))
+            checked.append(results.entries.check(item.entry()))
         except EntryError as exc:
             if len(items) > 1:
                 message = _("result {number}: {problem}").format(
@@ -227,9 +227,7 @@ async def form_page(
         new_players=new_players or [],
         warnings=[say(w) for w in unusual(checked)] if checked else [],
         my_groups=mine,
-        default_target=spec.target(
-            spec.options_from_json({**spec.defaults, "players": form["players"]})
-        ),
+        default_target=spec.target(spec.example.changed(players=form["players"])),
         today=results.context.today().isoformat(),
     )
 
