@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import JSON, func, select
 
 from pips.server.accounts.tokens import Tokens
 from pips.store import backup, site
@@ -224,7 +224,7 @@ def test_every_kind_of_value_is_written_and_read_back_as_it_was() -> None:
     for kind, value in cases:
         text = json.dumps(site.encode(kind, json.dumps(value) if kind == "json" else value))
         back = site.decode(kind, json.loads(text))
-        assert (back is site.JSON.NULL and value is None) or back == value
+        assert (back is JSON.NULL and value is None) or back == value
     for special in ("nan", "inf", "-inf"):
         back = site.decode("float", json.loads(json.dumps(site.encode("float", float(special)))))
         assert repr(back) == special or (special == "nan" and math.isnan(back))

@@ -83,7 +83,7 @@ def sqlite_copy(db: Database, path: Path) -> None:
         fresh.unlink(missing_ok=True)
 
 
-def restore(db: Database, stream: IO[bytes], force: bool = False) -> dict[str, int]:
+def restore(db: Database, stream: site.Reader, force: bool = False) -> dict[str, int]:
     """Restore a backup (``pips.site/1`` or a SQLite database file) into ``db``, whose
     schema is brought to the newest revision first; refused if ``db`` holds any row,
     unless ``force`` (then its rows are deleted, in the same transaction). The rows of
@@ -132,10 +132,10 @@ def _load(db: Database, lines: Iterator[site.Line], force: bool) -> dict[str, in
 class _Again:
     """A stream whose first bytes, read to tell the file's kind, are read again."""
 
-    def __init__(self, first: bytes, rest: IO[bytes]) -> None:
+    def __init__(self, first: bytes, rest: site.Reader) -> None:
         self.first, self.rest = first, rest
 
-    def read(self, size: int = -1) -> bytes:
+    def read(self, size: int = -1, /) -> bytes:
         if not self.first:
             return self.rest.read(size)
         if size < 0:
@@ -192,7 +192,7 @@ class Schedule(threading.Thread):
     """A backup every ``hours``, the newest ``keep`` kept, while ``pips serve`` runs. A
     backup made less than ``hours`` ago (before a restart) counts: the next is due
     ``hours`` after it. A failed backup is logged, and tried again in a tenth of the
-    period."""
+    period (at most ten minutes)."""
 
     def __init__(self, url: str, folder: Path, hours: float, keep: int) -> None:
         super().__init__(name="pips-backups", daemon=True)
@@ -208,7 +208,7 @@ class Schedule(threading.Thread):
                 path = backup_now(self.url, self.folder, self.keep)
             except Exception:  # logged, and tried again: a backup must not end the server
                 log.exception("the scheduled backup failed")
-                wait = self.every / 10
+                wait = min(self.every / 10, 600.0)
                 continue
             log.info("backed up to %s", path)
             self.made.set()

@@ -20,14 +20,13 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, date, datetime
 from decimal import Decimal
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import (
     JSON,
     Boolean,
-    Column,
     Connection,
     Date,
     DateTime,
@@ -175,11 +174,13 @@ def snapshot(engine: Engine) -> Iterator[Connection]:
             finally:
                 connection.exec_driver_sql("COMMIT")
         return
-    with engine.connect().execution_options(isolation_level="REPEATABLE READ") as connection:
-        with connection.begin():
-            if engine.dialect.name == "postgresql":
-                connection.exec_driver_sql("SET TRANSACTION READ ONLY")
-            yield connection
+    with (
+        engine.connect().execution_options(isolation_level="REPEATABLE READ") as connection,
+        connection.begin(),
+    ):
+        if engine.dialect.name == "postgresql":
+            connection.exec_driver_sql("SET TRANSACTION READ ONLY")
+        yield connection
 
 
 def dump(connection: Connection) -> Iterator[Line]:
@@ -204,7 +205,10 @@ def dump(connection: Connection) -> Iterator[Line]:
     total = 0
     for kept in tables():
         kinds = [kind(c.type) for c in kept.columns]
-        yield {"table": kept.name, "columns": [[c.name, k] for c, k in zip(kept.columns, kinds)]}
+        yield {
+            "table": kept.name,
+            "columns": [[c.name, k] for c, k in zip(kept.columns, kinds, strict=True)],
+        }
         read = [
             cast(c, Text).label(c.name) if k == "json" else c
             for c, k in zip(kept.columns, kinds, strict=True)
@@ -238,12 +242,17 @@ def write(lines: Iterable[Line], stream: IO[bytes]) -> int:
 # -- reading a file --------------------------------------------------------------------------
 
 
-def read(stream: IO[bytes]) -> Iterator[Line]:
+class Reader(Protocol):
+    """What a file is read from: a file, standard input, a stream given back its start."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+
+
+def read(stream: Reader) -> Iterator[Line]:
     """The lines of a file (gzip'd or not), each checked to be JSON."""
     first = stream.read(2)
-    source: IO[bytes] = io.BufferedReader(_Prefixed(first, stream))
-    if first == b"\x1f\x8b":
-        source = gzip.GzipFile(fileobj=source, mode="rb")
+    buffered = io.BufferedReader(_Prefixed(first, stream))
+    source = gzip.GzipFile(fileobj=buffered, mode="rb") if first == b"\x1f\x8b" else buffered
     done = 0
     try:
         for raw in io.TextIOWrapper(source, encoding="utf-8"):
@@ -263,7 +272,7 @@ def read(stream: IO[bytes]) -> Iterator[Line]:
 class _Prefixed(io.RawIOBase):
     """A stream with its first bytes, read already, put back in front."""
 
-    def __init__(self, first: bytes, rest: IO[bytes]) -> None:
+    def __init__(self, first: bytes, rest: Reader) -> None:
         self.first, self.rest = first, rest
 
     def readable(self) -> bool:
@@ -304,24 +313,26 @@ def load(lines: Iterable[Line], connection: Connection) -> dict[str, int]:
     iterator = enumerate(lines, 1)
     number = 0
 
-    def refuse(message: str) -> SiteError:
+    def refuse(number: int, message: str) -> SiteError:
         return SiteError(_("line {number}: {problem}").format(number=number, problem=message))
 
     number, header = next(iterator, (1, None))
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise refuse(
+            number,
             _("not a pips site file (its first line names no format {format})").format(
                 format=FORMAT
-            )
+            ),
         )
     head = head_revision()
     if header.get("revision") != head:
         raise refuse(
+            number,
             _(
                 "the file is of schema revision {found}; this pips restores {head} only: "
                 "restore it with the pips that wrote it, start that server once on the "
                 "restored database, then back it up again"
-            ).format(found=header.get("revision"), head=head)
+            ).format(found=header.get("revision"), head=head),
         )
     counts: dict[str, int] = {}
     current: _Loading | None = None
@@ -329,15 +340,16 @@ def load(lines: Iterable[Line], connection: Connection) -> dict[str, int]:
         try:
             if isinstance(line, list):
                 if current is None:
-                    raise refuse(_("a row before its table's line"))
+                    raise refuse(number, _("a row before its table's line"))
                 current.add(line)
                 continue
             if current is not None:
                 if set(line) != {"rows"} or line["rows"] != current.count:
                     raise refuse(
+                        number,
                         _("table {table}: {count} rows, but its last line says {said}").format(
                             table=current.table.name, count=current.count, said=line
-                        )
+                        ),
                     )
                 current.finish()
                 counts[current.table.name] = current.count
@@ -345,23 +357,27 @@ def load(lines: Iterable[Line], connection: Connection) -> dict[str, int]:
                 continue
             if "end" in line:
                 if line.get("rows") != sum(counts.values()):
-                    raise refuse(_("the rows do not add up to the file's last line"))
+                    raise refuse(number, _("the rows do not add up to the file's last line"))
                 missing = sorted(set(known) - set(counts))
                 if missing:
-                    raise refuse(_("tables missing: {names}").format(names=", ".join(missing)))
+                    raise refuse(
+                        number, _("tables missing: {names}").format(names=", ".join(missing))
+                    )
                 if next(iterator, None) is not None:
-                    raise refuse(_("lines after the file's last line"))
+                    raise refuse(number, _("lines after the file's last line"))
                 return counts
             name = line.get("table")
             if name not in known or name in counts:
-                raise refuse(_("an unknown or repeated table: {table!r}").format(table=name))
+                raise refuse(
+                    number, _("an unknown or repeated table: {table!r}").format(table=name)
+                )
             current = _Loading(connection, known[name], line.get("columns"))
         except (ValueError, TypeError, KeyError, StatementError, DBAPIError) as exc:
             if isinstance(exc, SiteError):
                 raise
             problem = exc.orig if isinstance(exc, StatementError) and exc.orig else exc
-            raise refuse(str(problem).splitlines()[0]) from None
-    raise refuse(_("the file ends before its last line (cut short?)"))
+            raise refuse(number, str(problem).splitlines()[0]) from None
+    raise refuse(number, _("the file ends before its last line (cut short?)"))
 
 
 class _Loading:
