@@ -343,3 +343,35 @@ def _age(metrics: str) -> float | None:
         if line.startswith("pips_backup_age_seconds"):
             return float(line.split()[-1])
     return None
+
+
+def test_a_site_moves_between_the_engines_through_a_pipe(tmp_path: Path) -> None:
+    """docs/server.md, "Move to PostgreSQL": export to standard output, import from
+    standard input, and the rows are the same on the other side."""
+    first = f"sqlite:///{tmp_path / 'pips.db'}"
+    db = Database(first)
+    db.upgrade()
+    from pips.server import accounts
+
+    accounts.create_account(db, "Anna", "password1")
+    db.dispose()
+    other = new_database(DRILLS[0][1], tmp_path)
+    moved = subprocess.run(
+        f"{sys.executable} -m pips admin export - --database '{first}' "
+        f"| {sys.executable} -m pips admin import - --database '{other}'",
+        shell=True,
+        capture_output=True,
+        env={**os.environ, "PIPS_HOME": str(tmp_path)},
+        timeout=300,
+    )
+    assert moved.returncode == 0, moved.stderr
+    assert b"restored 1 rows" in moved.stderr
+    dumps = []
+    for url in (first, other):
+        moved_db = Database(url)
+        out = io.BytesIO()
+        with site.snapshot(moved_db.engine) as connection:
+            site.write(site.dump(connection), out)
+        moved_db.dispose()
+        dumps.append(list(site.read(io.BytesIO(out.getvalue())))[1:])
+    assert dumps[0] == dumps[1]
