@@ -161,6 +161,16 @@ def stored(table_id: str) -> list[tuple[int, int, dict[str, Any]]]:
     return [(int(n), int(s), m) for n, s, m in map(json.loads, rows)]
 
 
+def ask(container: str, path: str) -> str | None:
+    """What a pips process answers on its own port (``None``: not 200, or nothing)."""
+    done = subprocess.run(
+        ["podman", "exec", container, "python", "-c",
+         f"import urllib.request as u; print(u.urlopen('http://127.0.0.1:8000{path}').read().decode())"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    return done.stdout if done.returncode == 0 else None
+
+
 def healthy(front: Front) -> bool:
     try:
         return httpx.get(front.url + "/api/tables", verify=front.tls, timeout=5).status_code == 200
@@ -202,7 +212,14 @@ def test_the_deployment_started_for_real(tmp_path: Path) -> None:
         wait_for(lambda: podman("exec", f"{PROJECT}_postgres_1", "pg_isready", "-U", "pips",
                                 check=False).endswith("accepting connections\n"), 120)  # fmt: skip
         compose("up", "-d", "--no-build", env=env)
-        wait_for(lambda: healthy(front), 180)
+        containers = [
+            name for name in podman("ps", "--format", "{{.Names}}").split()
+            if name.startswith(f"{PROJECT}_pips_")
+        ]  # fmt: skip
+        assert len(containers) == 3
+        # Every process ready (migrated, joined the others), then nginx in front.
+        wait_for(lambda: all(ask(name, "/readyz") is not None for name in containers), 180)
+        wait_for(lambda: healthy(front), 60)
         assert httpx.get(front.url + "/metrics", verify=front.tls).status_code == 403
 
         # A game through nginx: two players and a bot.
@@ -220,18 +237,7 @@ def test_the_deployment_started_for_real(tmp_path: Path) -> None:
 
         # The container that holds the table is killed during play.
         owner = psql(f"SELECT owner FROM table_leases WHERE table_id = '{table_id}'")[0]
-        containers = [
-            name for name in podman("ps", "--format", "{{.Names}}").split()
-            if name.startswith(f"{PROJECT}_pips_")
-        ]  # fmt: skip
-        assert len(containers) == 3
-        nodes = {
-            json.loads(
-                podman("exec", name, "python", "-c", "import urllib.request as u; "
-                       "print(u.urlopen('http://127.0.0.1:8000/healthz').read().decode())")
-            )["node"]: name
-            for name in containers
-        }  # fmt: skip
+        nodes = {json.loads(ask(name, "/healthz") or "{}")["node"]: name for name in containers}
         made = len(stored(table_id))
         podman("kill", "--signal", "KILL", nodes[owner])
         # The table goes on, at another process.

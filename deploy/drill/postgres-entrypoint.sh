@@ -8,7 +8,7 @@ as_postgres() { setpriv --reuid=postgres --regid=postgres --init-groups "$@"; }
 if [ ! -s "$PGDATA/PG_VERSION" ]; then
   printf '%s\n' "$POSTGRES_PASSWORD" >/tmp/pw && chown postgres /tmp/pw
   as_postgres initdb --username="$POSTGRES_USER" --pwfile=/tmp/pw \
-    --auth-local=trust --auth-host=scram-sha-256 >/dev/null
+    --auth-local=trust --auth-host=scram-sha-256 --encoding=UTF8 --locale=C.UTF-8 >/dev/null
   rm -f /tmp/pw
   echo "host all all all scram-sha-256" >>"$PGDATA/pg_hba.conf"
   echo "CREATE DATABASE \"$POSTGRES_DB\"" \
