@@ -15,7 +15,7 @@ import shutil
 import ssl
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import httpx
 import pytest
@@ -23,6 +23,9 @@ import yaml
 from typer.testing import CliRunner
 
 from pips.cli import app  # every command group registered
+
+if TYPE_CHECKING:
+    from tests.server_helpers import Server
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -230,7 +233,9 @@ def test_the_deployment_started_for_real(tmp_path: Path) -> None:
             [{"kind": "me"}, {"kind": "open"}, {"kind": "bot", "bot": "greedy"}],
         )
         assert bob.post(f"/api/tables/{table_id}/join").status_code == 200
-        players = [Roamer(ann, [front], table_id, True, 0), Roamer(bob, [front], table_id, True, 0)]
+        # The roamers reconnect to the one front (they read a node's url, ws_url, tls, port).
+        fronts = cast("list[Server]", [front])
+        players = [Roamer(ann, fronts, table_id, True, 0), Roamer(bob, fronts, table_id, True, 0)]
         for roamer in players:
             roamer.start()
         wait_for(lambda: len(stored(table_id)) >= 6, 120)
