@@ -26,6 +26,7 @@ from pips import __version__, i18n, record
 from pips.bots.external import BotError
 from pips.cli import (
     analyse,
+    backups,
     enter,
     events,
     helptext,
@@ -53,6 +54,7 @@ from pips.i18n import _, explain, say
 __all__ = [
     "analyse",
     "app",
+    "backups",
     "enter",
     "events",
     "main",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
@@ -84,6 +85,20 @@ def serve(
     log_json: Annotated[
         bool, typer.Option(help="Log one JSON object per line (for a log collector).")
     ] = False,
+    backups: Annotated[
+        Path | None,
+        typer.Option(
+            envvar="PIPS_BACKUP_DIR",
+            help="Back the site up into this folder while serving (docs/server.md, "
+            '"Operations"); /metrics tells the newest backup\'s age.',
+        ),
+    ] = None,
+    backup_every: Annotated[
+        float, typer.Option(min=0.01, max=24 * 366, help="Hours between backups.")
+    ] = 24.0,
+    backup_keep: Annotated[
+        int, typer.Option(min=1, max=10_000, help="How many backups are kept (the newest).")
+    ] = 7,
     limit: Annotated[
         list[str] | None,
         typer.Option(
@@ -149,6 +164,20 @@ def serve(
         analyse_while_playing=analyse_while_playing,
         analysis_level=analysis_level,
     )
+    if backups is not None:
+        from pips.store.backup import BACKUP_DIR, Schedule
+
+        # The processes' /metrics read the folder's newest backup (workers inherit it).
+        os.environ[BACKUP_DIR] = str(backups.resolve())
+        # The schema the first backup reads (the server would upgrade it on its start,
+        # alembic in two threads at once does not).
+        try:
+            db.upgrade()
+        except Exception as exc:  # no database there
+            fail(
+                _("cannot use {url!r}: {problem}").format(url=hidden_password(db.url), problem=exc)
+            )
+        Schedule(db.url, backups, backup_every, backup_keep).start()
     shown = f"[{host}]" if ":" in host else host
     many = f", {workers} processes, broker {hidden_password(broker)}" if broker else ""
     out.print(

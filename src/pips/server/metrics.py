@@ -1,12 +1,16 @@
 """What a server process reports about itself, in the Prometheus text format
 (``/metrics``): its tables and clients, the moves it has stored and how long each took
-from its arrival to its published state."""
+from its arrival to its published state; the age of the newest scheduled backup."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from pathlib import Path
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+from pips.store.backup import BACKUP_DIR, age
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 """Seconds: a move is stored and told in a few milliseconds at rest, 100 ms is slow."""
@@ -29,6 +33,14 @@ class Metrics:
             buckets=LATENCY_BUCKETS,
             registry=self.registry,
         ).labels(**node)
+
+        folder = os.environ.get(BACKUP_DIR)
+        if folder:
+            Gauge(
+                "pips_backup_age_seconds",
+                "Seconds since the newest scheduled backup (+Inf: none yet).",
+                registry=self.registry,
+            ).set_function(lambda: age(Path(folder)))
 
     def moved(self, seconds: float) -> None:
         self.moves.inc()
