@@ -41,12 +41,17 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, URLSafeSerializer
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import case, delete, func, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as postgres_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from pips.core import names
 from pips.i18n import _
 from pips.paths import pips_home
+from pips.server.accounts.ending import session_key
+from pips.server.accounts.hashing import HashQueue
 from pips.server.accounts.identity import (
     AccountError,
     Identity,
@@ -55,7 +60,7 @@ from pips.server.accounts.identity import (
 )
 from pips.server.accounts.throttle import DatabaseBook, MemoryBook, Throttle
 from pips.store.db import Database
-from pips.store.models import SignIn, User, now
+from pips.store.models import GuestName, SignIn, User, now
 from pips.text import skeleton
 
 __all__ = [
@@ -78,7 +83,12 @@ GUEST_LIVE = timedelta(hours=1)
 """A guest holds their name while one of their sessions was used this recently."""
 
 GUEST_HOLDS_AGAINST_REGISTRATION = timedelta(days=1)
-"""... and against someone registering the name, only if that session is this young."""
+"""... and against someone registering the name, only this long after a guest first
+took it, however often it was taken again since."""
+
+GUEST_NAME_MEMORY = timedelta(days=30)
+"""When a guest first took a name is forgotten this long after: a guest taking it then
+holds it against registration for a day of their own."""
 
 
 class Accounts:
@@ -94,7 +104,8 @@ class Accounts:
         db: Database,
         *,
         hash_workers: int = 1,
-        waiting_hashes: int = 8,
+        waiting_hashes: int = 64,
+        hashes_per_client: int = 2,
         throttle: Throttle | None = None,
         secret: str = "",
     ) -> None:
@@ -103,37 +114,27 @@ class Accounts:
         # Device cookies: signed, naming the account a browser signed in to.
         self._devices = URLSafeSerializer(secret or secrets.token_urlsafe(32), salt="device")
         self._touched: dict[str, float] = {}
+        self._guest_names = 0
         self._toucher = ThreadPoolExecutor(1, thread_name_prefix="pips-seen")
         # One lane: a hash keeps one core busy, not all of them.
         self.hasher = PasswordHasher(time_cost=3, memory_cost=65536, parallelism=1)
-        self._pool = ThreadPoolExecutor(hash_workers, thread_name_prefix="pips-argon2")
-        self._waiting_hashes = waiting_hashes
-        self._hashing = 0
+        self.hashes = HashQueue(hash_workers, per_client=hashes_per_client, waiting=waiting_hashes)
         self._dummy: str | None = None
         self._cache: OrderedDict[str, Identity | None] = OrderedDict()
         # Made now, in the hashing lane: made at the first sign-in to a name nobody has,
         # it made that one answer slower than the rest (0.6 s), which told that the
         # name is free.
-        self._pool.submit(self._make_dummy)
+        self.hashes.pool.submit(self._make_dummy)
 
     def _make_dummy(self) -> None:
         if self._dummy is None:
             self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        self.hashes.close()
         self._toucher.shutdown(wait=False, cancel_futures=True)
 
     # -- hashing off the loop -----------------------------------------------------------
-
-    async def _hash_work(self, function: Any, *args: Any) -> Any:
-        if self._hashing >= self._waiting_hashes:
-            raise AccountError(_("the server is busy signing people in: try again shortly"), 503, 2)
-        self._hashing += 1
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
-        finally:
-            self._hashing -= 1
 
     def _verify(self, stored: str | None, password: str) -> bool:
         if stored is None:
@@ -156,7 +157,7 @@ class Accounts:
         check_password(password)
         key = names.name_key(name)
         await asyncio.to_thread(self._refuse_held, name, None, True)
-        digest = await self._hash_work(self.hasher.hash, password)
+        digest = await self.hashes.run(address, self.hasher.hash, password)
 
         def write() -> int:
             with self.db.session() as session, session.begin():
@@ -181,7 +182,9 @@ class Accounts:
         found = await asyncio.to_thread(self._account, key)
         known = found is not None and self.device_of(device) == found[0]
         await asyncio.to_thread(self.throttle.check_account, key, address, known)
-        ok = await self._hash_work(self._verify, None if found is None else found[2], password)
+        stored = None if found is None else found[2]
+        # An owner's browser waits in a lane of its own (accounts.hashing).
+        ok = await self.hashes.run(address, self._verify, stored, password, owner=known)
         if not ok or found is None:
             await asyncio.to_thread(self.throttle.failed, key, address)
             raise AccountError(_("no such name and password"), 401)
@@ -213,18 +216,28 @@ class Accounts:
         await asyncio.to_thread(self._refuse_held, name, token, False)
         return await self._open(Identity(guest=token or secrets.token_urlsafe(12), name=name), key)
 
-    async def sign_out(self, session: dict[str, Any]) -> None:
+    async def sign_out(self, session: dict[str, Any]) -> str | None:
+        """End the session: its key (:func:`~pips.server.accounts.ending.session_key`),
+        whose sockets are to close, if it had one."""
         token = session.get("token")
         session.clear()
-        if isinstance(token, str):
-            digest = _digest(token)
-            self._cache.pop(digest, None)
+        if not isinstance(token, str):
+            return None
+        digest = _digest(token)
+        self._cache.pop(digest, None)
 
-            def forget() -> None:
-                with self.db.session() as db_session, db_session.begin():
-                    db_session.execute(delete(SignIn).where(SignIn.token_hash == digest))
+        def forget() -> None:
+            with self.db.session() as db_session, db_session.begin():
+                db_session.execute(delete(SignIn).where(SignIn.token_hash == digest))
 
-            await asyncio.to_thread(forget)
+        await asyncio.to_thread(forget)
+        return session_key(token)
+
+    def forget(self, key: str) -> None:
+        """A session ended (``key``, here or at another process): not kept as signed
+        in any more."""
+        if key.startswith("session:"):
+            self._cache.pop(key.removeprefix("session:"), None)
 
     def unlock(self, name: str) -> None:
         """Forget every wrong password for ``name`` (``pips admin unlock``)."""
@@ -241,6 +254,7 @@ class Accounts:
                 if who.guest is not None:
                     # A guest's earlier names are given up: only the newest holds.
                     session.execute(delete(SignIn).where(SignIn.guest == who.guest))
+                    self._first_taken(session, key or names.name_key(who.name))
                 session.add(
                     SignIn(
                         token_hash=digest,
@@ -262,6 +276,30 @@ class Accounts:
                     self._cache.pop(cached, None)
         self._remember(digest, who)
         return token, who
+
+    def _first_taken(self, session: Session, key: str) -> None:
+        """Keep when a guest first took the name ``key`` (a record older than
+        :data:`GUEST_NAME_MEMORY` starts again: the name is someone else's now)."""
+        moment = now()
+        forgotten = moment - GUEST_NAME_MEMORY
+        insert = sqlite_insert if self.db.engine.dialect.name == "sqlite" else postgres_insert
+        # One statement: two guests taking the name at once keep the first moment.
+        session.execute(
+            insert(GuestName)
+            .values(name_key=key, first_taken=moment)
+            .on_conflict_do_update(
+                index_elements=[GuestName.name_key],
+                set_={
+                    "first_taken": case(
+                        (GuestName.first_taken < forgotten, moment),
+                        else_=GuestName.first_taken,
+                    )
+                },
+            )
+        )
+        self._guest_names += 1
+        if self._guest_names % 1000 == 0:  # now and then, the names nobody took lately
+            session.execute(delete(GuestName).where(GuestName.first_taken < forgotten))
 
     def identity(self, session: dict[str, Any]) -> Identity | None:
         """Who the browser with this session is, if anyone (a guest's session is
@@ -354,7 +392,12 @@ class Accounts:
                     SignIn.seen_at > moment - GUEST_LIVE,
                 )
                 if registering:
-                    live = live.where(SignIn.created_at > moment - GUEST_HOLDS_AGAINST_REGISTRATION)
+                    # A day from when a guest first took the name, not from the newest
+                    # session: taking it again does not start the day again.
+                    first = func.coalesce(GuestName.first_taken, SignIn.created_at)
+                    live = live.outerjoin(GuestName, GuestName.name_key == SignIn.name_key).where(
+                        first > moment - GUEST_HOLDS_AGAINST_REGISTRATION
+                    )
                 if guest is not None:
                     live = live.where(or_(SignIn.guest.is_(None), SignIn.guest != guest))
                 taken = session.scalars(live.limit(1)).first()

@@ -2,11 +2,13 @@
 
 What a client may send is declared in :mod:`pips.server.messages`; a frame that is not
 one of those, or comes too fast, is answered with an error to that client only and
-changes nothing. A client that floods is cut off.
+changes nothing. A client that floods is cut off, and so is one whose session is
+signed out or whose API token is revoked (:mod:`pips.server.accounts.ending`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 from urllib.parse import urlsplit
@@ -16,11 +18,12 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pips.core.phrase import phrase
 from pips.i18n import LANGUAGES, SOURCE, speaking, translated
 from pips.server import messages
+from pips.server.accounts.ending import ENDED, Watch, session_key, token_key
 from pips.server.accounts.identity import Identity
 from pips.server.errors import Refusal
 from pips.server.limits import Limited
 from pips.server.routes.common import address, cluster_of, limits_of
-from pips.server.web import language_of, who
+from pips.server.web import language_of, token_grant, who
 
 api = APIRouter()
 
@@ -88,14 +91,43 @@ async def socket(websocket: WebSocket, table_id: str, invite: str = "", lang: st
         await client.send(messages.refused(exc, "too_many_requests"))
         await websocket.close(code=4429)
         return
+    endings = cluster_of(websocket).endings
+
+    async def end(key: str) -> None:
+        # Its token revoked or its session signed out, here or at another process.
+        if key.startswith("token:"):
+            said = messages.error(phrase("the API token was revoked"), "token_invalid")
+        else:
+            said = messages.error(phrase("signed out: sign in again"), "sign_in_required")
+        with contextlib.suppress(Exception):  # the client may be gone already
+            await client.send(said)
+        await websocket.close(code=ENDED)
+
+    watch = endings.watch(_let_in_by(websocket) if found is not None else (), end)
     try:
-        await _serve(websocket, client, me, table_id, invite)
+        await _serve(websocket, client, me, table_id, invite, watch)
     finally:
+        endings.forget(watch)
         await sockets.close(here, anonymous)
 
 
+def _let_in_by(websocket: WebSocket) -> tuple[str, ...]:
+    """What let the socket in: its API token, else its session (whose ending closes
+    it)."""
+    grant = token_grant(websocket)
+    if grant is not None:
+        return (token_key(grant.token_id),)
+    token = websocket.session.get("token")
+    return (session_key(token),) if isinstance(token, str) else ()
+
+
 async def _serve(
-    websocket: WebSocket, client: WebClient, me: Identity, table_id: str, invite: str
+    websocket: WebSocket,
+    client: WebClient,
+    me: Identity,
+    table_id: str,
+    invite: str,
+    watch: Watch,
 ) -> None:
     # The table may live in another server process: the cluster forwards to it.
     link = await cluster_of(websocket).connect(table_id, client, me, invite)
@@ -107,7 +139,8 @@ async def _serve(
     try:
         while True:
             received = await websocket.receive()
-            if received["type"] == "websocket.disconnect":
+            if received["type"] == "websocket.disconnect" or watch.ended:
+                # A frame sent before its session ended, arriving after: unread.
                 break
             frame = received.get("text")
             moment = time.monotonic()
