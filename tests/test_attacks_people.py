@@ -295,7 +295,7 @@ def test_retaking_a_guest_name_does_not_start_its_day_again(kind: str, tmp_path:
         def registered() -> int:
             client, token = browser_at(app, "10.6.0.1")
             form = {"name": "Squatter", "password": "password-1", "csrf": token}
-            return client.post("/register", data=form).status_code
+            return int(client.post("/register", data=form).status_code)
 
         take()
         hours_pass(20)

@@ -1,9 +1,10 @@
 """Accounts, guests and sessions that hold under attack.
 
-* **Passwords** are argon2id hashes (argon2-cffi), computed in a small thread pool of
-  their own (one lane each, so a hash takes one core and the event loop keeps the
-  other), never on the event loop; when too many wait, the newest is refused at once
-  rather than queued behind the rest.
+* **Passwords** are argon2id hashes (argon2-cffi), computed in a thread of their own
+  (one lane, so a hash takes one core and the event loop keeps the other), never on
+  the event loop, taken in turn by client, an owner's device first
+  (:mod:`pips.server.accounts.hashing`); past a bound, refused at once rather than
+  queued behind the rest.
 * **The same work whether or not an account exists**: signing in to a name nobody has
   verifies the password against a dummy hash, so the answer takes as long.
 * **Throttles** (:class:`Throttle`): per address a bucket of attempts (sign-in,
@@ -23,7 +24,10 @@
   *looks like* another (the same UTS #39 skeleton, :func:`pips.text.skeleton`:
   ``Honеst`` with a Cyrillic е beside ``Honest``) is refused too. A guest holds a name
   only while live (seen in the last :data:`GUEST_LIVE`), and against a registration
-  for a day at most: a guest's rename gives the old name up at once.
+  for a day from when a guest first took it, however often taken again: a guest's
+  rename gives the old name up at once.
+* **Sockets end with their session**: signing out (and revoking a token) closes the
+  sockets it let in, in every process (:mod:`pips.server.accounts.ending`).
 """
 
 from __future__ import annotations
