@@ -382,6 +382,49 @@ def test_a_revoked_token_keeps_no_socket(shared_server: Server) -> None:
     assert told[-1]["type"] == "error" and told[-1]["code"] == "token_invalid"
 
 
+def test_a_token_revoked_where_no_server_heard_it_closes_its_socket(
+    app_site: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Revoked on the command line (``pips admin tokens revoke``: no server process
+    hears of it), the token's socket is closed at its next frame once the socket checks
+    again (every :data:`~pips.server.routes.socket.RECHECK` seconds; here, every
+    frame)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from pips.server.routes import socket
+
+    monkeypatch.setattr(socket, "RECHECK", 0.0)
+    db = app_site.state.db
+    client, csrf = browser_at(app_site, "10.7.0.9")
+    form = {"name": "Kommandozeile", "password": "password-1", "csrf": csrf}
+    assert client.post("/register", data=form).status_code == 303
+    with db.session() as session:
+        user = session.scalar(select(User.id).where(User.name_key == name_key("Kommandozeile")))
+    token, kept = Tokens(db).create(user, "bot", ["play"])
+    bearer = {"Authorization": f"Bearer {token}"}
+    seats = [{"kind": "me"}, *bots(1)]
+    made = client.post(
+        "/api/tables",
+        json={"game": "draw", "options": {"players": 2}, "seats": seats},
+        headers=bearer,
+    )
+    assert made.status_code == 201, made.text
+    with client.websocket_connect(f"/ws/{made.json()['id']}", headers=bearer) as connection:
+        connection.send_json({"v": 1, "type": "ping"})
+        told = [connection.receive_json()]
+        while told[-1]["type"] != "pong":
+            told.append(connection.receive_json())
+        Tokens(db).revoke(kept["id"])  # as the command line does
+        connection.send_json({"v": 1, "type": "ping"})
+        told = []
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                told.append(connection.receive_json())
+    assert closed.value.code == 4401
+    assert "pong" not in [m["type"] for m in told]
+    assert told[-1]["code"] == "token_invalid"
+
+
 @needs_cluster
 def test_signing_out_at_one_process_closes_the_socket_at_another(tmp_path: Path) -> None:
     """Several processes: the session's socket at the other process closes too, and a

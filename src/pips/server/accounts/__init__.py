@@ -326,6 +326,13 @@ class Accounts:
             self._touch(digest)
         return who
 
+    def session_live(self, digest: str) -> bool:
+        """Whether the session kept as ``digest`` is still there and young enough
+        (reads the database: off the event loop)."""
+        with self.db.session() as db_session:
+            row = db_session.get(SignIn, digest)
+            return row is not None and row.created_at > now() - timedelta(days=SESSION_DAYS)
+
     def _touch(self, digest: str) -> None:
         moment = time.monotonic()
         if moment - self._touched.get(digest, -1e9) < 60:

@@ -8,6 +8,7 @@ signed out or whose API token is revoked (:mod:`pips.server.accounts.ending`).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from typing import Any
@@ -23,9 +24,15 @@ from pips.server.accounts.identity import Identity
 from pips.server.errors import Refusal
 from pips.server.limits import Limited
 from pips.server.routes.common import address, cluster_of, limits_of
-from pips.server.web import language_of, token_grant, who
+from pips.server.web import accounts_of, language_of, token_grant, tokens_of, who
 
 api = APIRouter()
+
+RECHECK = 5.0
+"""Seconds after which a socket's next frame checks again, in the database, that its
+session or token is still live: signing out and revoking on a page close the socket at
+once, in every process; this finds what ended where no server process heard it (``pips
+admin tokens revoke``)."""
 
 RATE = 20.0
 """Messages per second a websocket client may send on average (burst of the same)."""
@@ -121,6 +128,17 @@ def _let_in_by(websocket: WebSocket) -> tuple[str, ...]:
     return (session_key(token),) if isinstance(token, str) else ()
 
 
+def _still_let_in(websocket: WebSocket, keys: tuple[str, ...]) -> bool:
+    """Whether what let the socket in still would (reads the database)."""
+    for key in keys:
+        kind, _colon, value = key.partition(":")
+        if kind == "token" and not tokens_of(websocket).live(int(value)):
+            return False
+        if kind == "session" and not accounts_of(websocket).session_live(value):
+            return False
+    return True
+
+
 async def _serve(
     websocket: WebSocket,
     client: WebClient,
@@ -136,6 +154,7 @@ async def _serve(
         await websocket.close(code=4404)
         return
     allowance, last = RATE, time.monotonic()
+    checked = last
     try:
         while True:
             received = await websocket.receive()
@@ -144,6 +163,12 @@ async def _serve(
                 break
             frame = received.get("text")
             moment = time.monotonic()
+            if watch.keys and moment - checked >= RECHECK:
+                # Ended where no process heard it (a token revoked on the command line).
+                checked = moment
+                if not await asyncio.to_thread(_still_let_in, websocket, watch.keys):
+                    await cluster_of(websocket).endings.end(watch.keys)
+                    break
             allowance = min(RATE, allowance + (moment - last) * RATE + link.paced())
             last = moment
             if allowance < 1:
