@@ -38,9 +38,10 @@ import os
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -95,6 +96,12 @@ GUEST_NAME_MEMORY = timedelta(days=30)
 holds it against registration for a day of their own."""
 
 
+DATABASE_THREADS = 2
+"""Threads reading and writing the accounts' rows (sessions, wrong passwords)."""
+
+T = TypeVar("T")
+
+
 class Accounts:
     """Registration, sign-in, guests and sessions over one database.
 
@@ -120,6 +127,7 @@ class Accounts:
         self._touched: dict[str, float] = {}
         self._guest_names = 0
         self._toucher = ThreadPoolExecutor(1, thread_name_prefix="pips-seen")
+        self._work = ThreadPoolExecutor(DATABASE_THREADS, thread_name_prefix="pips-accounts")
         # One lane: a hash keeps one core busy, not all of them.
         self.hasher = PasswordHasher(time_cost=3, memory_cost=65536, parallelism=1)
         self.hashes = HashQueue(hash_workers, per_client=hashes_per_client, waiting=waiting_hashes)
@@ -130,6 +138,12 @@ class Accounts:
         # name is free.
         self.hashes.pool.submit(self._make_dummy)
 
+    async def _db(self, function: Callable[..., T], *args: Any) -> T:
+        """Database work of accounts, off the event loop in threads of their own: a
+        flood of sign-ins queues there, not in front of the tables' moves (which are
+        written in the loop's shared worker threads)."""
+        return await asyncio.get_running_loop().run_in_executor(self._work, function, *args)
+
     def _make_dummy(self) -> None:
         if self._dummy is None:
             self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
@@ -137,6 +151,7 @@ class Accounts:
     def close(self) -> None:
         self.hashes.close()
         self._toucher.shutdown(wait=False, cancel_futures=True)
+        self._work.shutdown(wait=False, cancel_futures=True)
 
     # -- hashing off the loop -----------------------------------------------------------
 
@@ -160,7 +175,7 @@ class Accounts:
         name = check_name(name)
         check_password(password)
         key = names.name_key(name)
-        await asyncio.to_thread(self._refuse_held, name, None, True)
+        await self._db(self._refuse_held, name, None, True)
         digest = await self.hashes.run(address, self.hasher.hash, password)
 
         def write() -> int:
@@ -171,7 +186,7 @@ class Accounts:
                 return user.id
 
         try:
-            user_id = await asyncio.to_thread(write)
+            user_id = await self._db(write)
         except IntegrityError:
             raise AccountError(_("the name {name!r} is taken").format(name=name), 409) from None
         return await self._open(Identity(user_id=user_id, name=name))
@@ -183,16 +198,16 @@ class Accounts:
         browser's device cookie, if it has one."""
         await self.throttle.attempt(address)
         key = names.name_key(name)
-        found = await asyncio.to_thread(self._account, key)
+        found = await self._db(self._account, key)
         known = found is not None and self.device_of(device) == found[0]
-        await asyncio.to_thread(self.throttle.check_account, key, address, known)
+        await self._db(self.throttle.check_account, key, address, known)
         stored = None if found is None else found[2]
         # An owner's browser waits in a lane of its own (accounts.hashing).
         ok = await self.hashes.run(address, self._verify, stored, password, owner=known)
         if not ok or found is None:
-            await asyncio.to_thread(self.throttle.failed, key, address)
+            await self._db(self.throttle.failed, key, address)
             raise AccountError(_("no such name and password"), 401)
-        await asyncio.to_thread(self.throttle.succeeded, key, address)
+        await self._db(self.throttle.succeeded, key, address)
         return await self._open(Identity(user_id=found[0], name=found[1]))
 
     def device_token(self, user_id: int) -> str:
@@ -217,7 +232,7 @@ class Accounts:
         name = check_name(name)
         key = names.name_key(name)
         token = keep.guest if keep is not None and keep.guest is not None else None
-        await asyncio.to_thread(self._refuse_held, name, token, False)
+        await self._db(self._refuse_held, name, token, False)
         return await self._open(Identity(guest=token or secrets.token_urlsafe(12), name=name), key)
 
     async def sign_out(self, session: dict[str, Any]) -> str | None:
@@ -234,7 +249,7 @@ class Accounts:
             with self.db.session() as db_session, db_session.begin():
                 db_session.execute(delete(SignIn).where(SignIn.token_hash == digest))
 
-        await asyncio.to_thread(forget)
+        await self._db(forget)
         return session_key(token)
 
     def forget(self, key: str) -> None:
@@ -270,7 +285,7 @@ class Accounts:
                     )
                 )
 
-        await asyncio.to_thread(write)
+        await self._db(write)
         # Just written as seen: the next minute's requests need not write it again (and a
         # late write could otherwise land after a newer value).
         self._touched[digest] = time.monotonic()
@@ -364,7 +379,7 @@ class Accounts:
                 user = session.get(User, user_id)
                 return None if user is None else user.language
 
-        return await asyncio.to_thread(read)
+        return await self._db(read)
 
     async def set_language(self, user_id: int, language: str) -> None:
         """Keep the account's language (one of :data:`pips.i18n.LANGUAGES`)."""
@@ -375,7 +390,7 @@ class Accounts:
                 if user is not None:
                     user.language = language
 
-        await asyncio.to_thread(write)
+        await self._db(write)
 
     # -- reading ---------------------------------------------------------------------
 
