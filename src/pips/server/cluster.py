@@ -74,8 +74,7 @@ class Cluster:
         self.pubsub: Any = None
         self.links: dict[str, RemoteLink] = {}
         self.remotes: dict[str, RemoteClient] = {}
-        self.endings = Endings()
-        """The sockets open here by the session or token that let them in."""
+        self.endings = Endings(self)  # the sockets here, by the session or token letting them in
         self.calls = TableCalls(self)
         """What this process asks of the process that owns a table, and answers."""
         self.outgoing: asyncio.Queue[tuple[str, str, asyncio.Future[int]]] = asyncio.Queue()
@@ -288,7 +287,7 @@ class Cluster:
             "reply": self.calls.answered,
             "owner": self._on_owner,
             "released": self._on_released,
-            "ended": self._on_ended,
+            "ended": self.endings.heard,
         }.get(str(op))
         if handler is not None:
             await handler(message)
@@ -323,11 +322,6 @@ class Cluster:
         if self.ready:
             for table_id in message["tables"]:
                 await self.take_over(table_id)
-
-    async def _on_ended(self, message: dict[str, Any]) -> None:
-        """Sessions ended or tokens revoked at another node: their sockets here close."""
-        if message.get("node") != self.node:
-            await self.endings.end(str(key) for key in message["keys"])
 
     # At the owner, for a client connected elsewhere.
 
@@ -409,14 +403,6 @@ class Cluster:
             link.forwarder.cancel()
             await asyncio.sleep(0.25)
         return None
-
-    async def end(self, keys: list[str]) -> None:
-        """Sessions signed out or tokens revoked (:mod:`pips.server.accounts.ending`):
-        their sockets close, here and at every other node."""
-        await self.endings.end(keys)
-        if self.redis is not None:
-            message = {"op": "ended", "node": self.node, "keys": keys}
-            await self.redis.publish(self.all, json.dumps(message))
 
     async def public(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """The public tables of every node: those waiting or being played, and those

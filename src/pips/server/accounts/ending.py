@@ -5,7 +5,7 @@ after that must not keep playing on it. :class:`Endings` holds this process's op
 sockets by what let them in (:func:`session_key`, :func:`token_key`); ending a key
 closes its sockets at once (code :data:`ENDED`), and a frame that was already on its
 way is dropped unread. With several processes the cluster tells every other process
-the same (:meth:`pips.server.cluster.Cluster.end`), so a socket closes wherever it is.
+the same through the broker (:class:`Broker`), so a socket closes wherever it is.
 
     >>> session_key("abc") == session_key("abc"), token_key(7)
     (True, 'token:7')
@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 ENDED = 4401
 """The close code of a socket whose session ended or whose token was revoked (as the
@@ -45,13 +47,38 @@ class Watch:
     """Set when a key ended: from then on the socket handles nothing it receives."""
 
 
+class Broker(Protocol):
+    """Where the processes tell one another (:class:`pips.server.cluster.Cluster`)."""
+
+    redis: Any
+    """The broker's client; ``None``: one process alone."""
+    all: str
+    """The channel every process hears."""
+    node: str
+    """This process."""
+
+
 @dataclass
 class Endings:
     """This process's open sockets by what let them in."""
 
+    broker: Broker
     _open: dict[str, set[Watch]] = field(default_factory=dict)
     listeners: list[Callable[[str], None]] = field(default_factory=list)
     """Told every key that ends, here or at another process (the sessions' cache)."""
+
+    async def heard(self, message: dict[str, Any]) -> None:
+        """Keys ended at another process: their sockets here close."""
+        if message.get("node") != self.broker.node:
+            await self.close(str(key) for key in message["keys"])
+
+    async def end(self, keys: list[str]) -> None:
+        """Sessions signed out or tokens revoked: their sockets close, here and at every
+        other process."""
+        await self.close(keys)
+        if self.broker.redis is not None:
+            message = {"op": "ended", "node": self.broker.node, "keys": keys}
+            await self.broker.redis.publish(self.broker.all, json.dumps(message))
 
     def watch(self, keys: Iterable[str], close: Callable[[str], Awaitable[None]]) -> Watch:
         watch = Watch(tuple(keys), close)
@@ -72,8 +99,8 @@ class Endings:
         """Sockets open here that ``key`` let in."""
         return len(self._open.get(key, ()))
 
-    async def end(self, keys: Iterable[str]) -> int:
-        """End ``keys`` here: close their sockets; how many."""
+    async def close(self, keys: Iterable[str]) -> int:
+        """End ``keys`` in this process: close their sockets; how many."""
         closed = 0
         for key in keys:
             for listener in self.listeners:

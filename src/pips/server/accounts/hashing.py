@@ -59,7 +59,7 @@ class _Job:
 
 
 @dataclass
-class _Lane:
+class _HashLane:
     """The hashes waiting in one lane, by client, the clients in their turn's order."""
 
     clients: OrderedDict[str, deque[_Job]] = field(default_factory=OrderedDict)
@@ -102,7 +102,7 @@ class HashQueue:
         self.per_client = per_client
         self.waiting = waiting
         self.pool = ThreadPoolExecutor(workers, thread_name_prefix="pips-argon2")
-        self._lanes = (_Lane(), _Lane())
+        self._lanes = (_HashLane(), _HashLane())
         """Owners' devices, then everyone else."""
         self.running = 0
         """Hashes running now (at most ``workers``)."""
@@ -128,7 +128,7 @@ class HashQueue:
         self._start()
         return await job.future
 
-    def _admit(self, lane: _Lane, job: _Job) -> None:
+    def _admit(self, lane: _HashLane, job: _Job) -> None:
         mine = len(lane.clients.get(job.client, ()))
         if mine >= self.per_client:
             raise busy()

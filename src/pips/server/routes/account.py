@@ -70,5 +70,5 @@ async def revoke_token(request: Request, token_id: int, csrf: str = Form("")) ->
     except AccountError as exc:
         return await _page(request, user_id, exc.status, error=str(exc))
     # Revoked at once: its sockets close too, in whichever process they are.
-    await cluster_of(request).end([token_key(token_id)])
+    await cluster_of(request).endings.end([token_key(token_id)])
     return RedirectResponse("/account", status_code=303)

@@ -214,7 +214,7 @@ async def logout(request: Request, csrf: str = Form("")) -> Response:
     ended = await accounts_of(request).sign_out(request.session)
     if ended is not None:
         # Its sockets close too, in whichever process they are.
-        await cluster_of(request).end([ended])
+        await cluster_of(request).endings.end([ended])
     if isinstance(chosen, str) and chosen in i18n.LANGUAGES:
         request.session["lang"] = chosen  # signing out does not change the language
     return RedirectResponse("/", status_code=303)

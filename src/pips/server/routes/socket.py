@@ -167,7 +167,7 @@ async def _serve(
                 # Ended where no process heard it (a token revoked on the command line).
                 checked = moment
                 if not await asyncio.to_thread(_still_let_in, websocket, watch.keys):
-                    await cluster_of(websocket).endings.end(watch.keys)
+                    await cluster_of(websocket).endings.end(list(watch.keys))
                     break
             allowance = min(RATE, allowance + (moment - last) * RATE + link.paced())
             last = moment
