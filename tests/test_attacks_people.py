@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ from websockets.exceptions import ConnectionClosed
 
 from pips.core.names import name_key
 from pips.server.accounts import AccountError, Accounts, Throttle
+from pips.server.accounts.hashing import HashQueue
 from pips.server.accounts.tokens import Tokens
 from pips.server.app import create_app
 from pips.server.limits import RateLimit
@@ -100,16 +101,39 @@ def test_sign_ins_from_one_ipv6_network_share_one_budget(app_site: Any) -> None:
 
 
 class Gate:
-    """A hash that waits until the test opens the gate, and the order hashes ran in."""
+    """Hashes that wait until the test opens the gate: the order they ran in, and what
+    each asker was answered (its hash's result, or the status it was refused with)."""
 
     def __init__(self) -> None:
         self.opened = threading.Event()
         self.ran: list[str] = []
+        self.answers: dict[str, Any] = {}
 
     def work(self, label: str) -> str:
         self.opened.wait(30)
         self.ran.append(label)
         return label
+
+    def ask(self, queue: HashQueue, label: str, client: str, owner: bool = False) -> Any:
+        """Ask ``queue`` for a hash labelled ``label`` (a task answering in
+        :attr:`answers`)."""
+
+        async def asking() -> None:
+            try:
+                self.answers[label] = await queue.run(client, self.work, label, owner=owner)
+            except AccountError as exc:
+                self.answers[label] = exc.status
+
+        return asyncio.ensure_future(asking())
+
+    def attack(
+        self, attack: Callable[[], Coroutine[Any, Any, None]], close: Callable[[], None]
+    ) -> None:
+        try:
+            asyncio.run(attack())
+        finally:
+            self.opened.set()
+            close()
 
 
 async def until(check: Callable[[], bool]) -> None:
@@ -125,39 +149,24 @@ async def until(check: Callable[[], bool]) -> None:
 def test_the_hash_queue_serves_clients_in_turn_and_owners_first() -> None:
     """One client's flood is refused past its share; the other clients each have their
     turn before its second hash runs; an owner's device goes first of all."""
-    from pips.server.accounts.hashing import HashQueue
-
     gate = Gate()
     queue = HashQueue(per_client=2, waiting=64)
 
-    async def attack() -> dict[str, Any]:
-        answers: dict[str, Any] = {}
-
-        async def ask(label: str, client: str, owner: bool = False) -> None:
-            try:
-                answers[label] = await queue.run(client, gate.work, label, owner=owner)
-            except AccountError as exc:
-                answers[label] = exc.status
-
-        running = [asyncio.ensure_future(ask("first", "flood"))]
+    async def attack() -> None:
+        running = [gate.ask(queue, "first", "flood")]
         await until(lambda: queue.running == 1)
         # The flood: five more from one client (two wait, three refused at once) ...
-        running += [asyncio.ensure_future(ask(f"flood-{i}", "flood")) for i in range(5)]
+        running += [gate.ask(queue, f"flood-{i}", "flood") for i in range(5)]
         # ... then forty other clients, one each, and an owner's browser.
-        running += [asyncio.ensure_future(ask(f"other-{i}", f"10.0.0.{i}")) for i in range(40)]
-        running.append(asyncio.ensure_future(ask("owner", "10.9.9.9", owner=True)))
+        running += [gate.ask(queue, f"other-{i}", f"10.0.0.{i}") for i in range(40)]
+        running.append(gate.ask(queue, "owner", "10.9.9.9", owner=True))
         # The refused ones are answered at once, the rest wait.
-        await until(lambda: len(answers) == 3 and queue.waiting_of("10.9.9.9") == 1)
+        await until(lambda: len(gate.answers) == 3 and queue.waiting_of("10.9.9.9") == 1)
         gate.opened.set()
         await asyncio.gather(*running)
-        return answers
 
-    try:
-        answers = asyncio.run(attack())
-    finally:
-        gate.opened.set()
-        queue.close()
-    assert [answers[f"flood-{i}"] for i in range(2, 5)] == [503, 503, 503]
+    gate.attack(attack, queue.close)
+    assert [gate.answers[f"flood-{i}"] for i in range(2, 5)] == [503, 503, 503]
     assert gate.ran[:3] == ["first", "owner", "flood-0"]
     # Every other client's hash runs before the flood's second.
     assert gate.ran.index("flood-1") == len(gate.ran) - 1
@@ -167,37 +176,22 @@ def test_the_hash_queue_serves_clients_in_turn_and_owners_first() -> None:
 def test_a_full_queue_makes_room_for_a_new_client() -> None:
     """A few clients with many hashes waiting cannot keep a new one out: the newest hash
     of the client with the most gives way to it."""
-    from pips.server.accounts.hashing import HashQueue
-
     gate = Gate()
     queue = HashQueue(per_client=3, waiting=6)
 
-    async def attack() -> dict[str, Any]:
-        answers: dict[str, Any] = {}
-
-        async def ask(label: str, client: str) -> None:
-            try:
-                answers[label] = await queue.run(client, gate.work, label)
-            except AccountError as exc:
-                answers[label] = exc.status
-
-        running = [asyncio.ensure_future(ask("first", "a"))]
+    async def attack() -> None:
+        running = [gate.ask(queue, "first", "a")]
         await until(lambda: queue.running == 1)
-        running += [asyncio.ensure_future(ask(f"{c}{i}", c)) for c in "ab" for i in range(3)]
+        running += [gate.ask(queue, f"{c}{i}", c) for c in "ab" for i in range(3)]
         await until(lambda: queue.waiting_of("a") + queue.waiting_of("b") == 6)
-        running.append(asyncio.ensure_future(ask("new", "c")))
+        running.append(gate.ask(queue, "new", "c"))
         await until(lambda: queue.waiting_of("c") == 1)
         gate.opened.set()
         await asyncio.gather(*running)
-        return answers
 
-    try:
-        answers = asyncio.run(attack())
-    finally:
-        gate.opened.set()
-        queue.close()
-    assert answers["new"] == "new"
-    assert [label for label, said in answers.items() if said == 503] == ["a2"]
+    gate.attack(attack, queue.close)
+    assert gate.answers["new"] == "new"
+    assert [label for label, said in gate.answers.items() if said == 503] == ["a2"]
 
 
 def test_the_owner_signs_in_while_forty_addresses_flood(tmp_path: Path) -> None:
@@ -215,19 +209,18 @@ def test_the_owner_signs_in_while_forty_addresses_flood(tmp_path: Path) -> None:
         gate.work(password)
         return verify(stored, password)
 
-    async def attack() -> dict[str, Any]:
+    async def attack() -> None:
         _token, olga = await accounts.register("Owner Olga", "password-1", "10.1.0.1")
         assert olga.user_id is not None
         device = accounts.device_token(olga.user_id)
         accounts._verify = held  # type: ignore[method-assign]
-        answers: dict[str, Any] = {}
 
         async def sign_in(label: str, name: str, password: str, at: str, cookie: str = "") -> None:
             try:
                 _token, who = await accounts.sign_in(name, password, at, cookie)
-                answers[label] = who.name
+                gate.answers[label] = who.name
             except AccountError as exc:
-                answers[label] = exc.status
+                gate.answers[label] = exc.status
 
         flood = [
             asyncio.ensure_future(sign_in(f"flood-{i}", f"Nobody {i}", f"wrong-{i}", f"10.2.0.{i}"))
@@ -247,14 +240,10 @@ def test_the_owner_signs_in_while_forty_addresses_flood(tmp_path: Path) -> None:
         )
         gate.opened.set()
         await asyncio.gather(*flood, *mine)
-        return answers
 
-    try:
-        answers = asyncio.run(attack())
-    finally:
-        gate.opened.set()
-        accounts.close()
-        db.dispose()
+    gate.attack(attack, accounts.close)
+    db.dispose()
+    answers = gate.answers
     assert answers["device"] == answers["new browser"] == "Owner Olga"
     assert all(answers[f"flood-{i}"] == 401 for i in range(40))
     # The device's sign-in ran first once the gate opened (the hash held at the gate
