@@ -254,7 +254,7 @@ def test_the_dummy_hash_is_made_at_start_not_at_the_first_unknown_name(tmp_path:
     db.upgrade()
     accounts = Accounts(db)
     try:
-        accounts._pool.submit(lambda: None).result()  # what was queued at start is done
+        accounts.hashes.pool.submit(lambda: None).result()  # what was queued at start is done
         assert accounts._dummy is not None
     finally:
         accounts.close()

@@ -197,7 +197,7 @@ def test_a_guest_name_is_held_only_while_the_guest_is_live(shared_server: Server
 
     from pips.core.names import name_key
     from pips.store.db import Database
-    from pips.store.models import SignIn, now
+    from pips.store.models import GuestName, SignIn, now
 
     server = shared_server
     squatter = Browser(server, "Squat One")
@@ -208,12 +208,17 @@ def test_a_guest_name_is_held_only_while_the_guest_is_live(shared_server: Server
     db = Database(server.database)
     try:
         with db.session() as session, session.begin():
-            # Live, but the session began two days ago: held against guests, not against
+            # Live, but first taken two days ago: held against guests, not against
             # someone registering the name.
             session.execute(
                 update(SignIn)
                 .where(SignIn.name_key == name_key("Squat Two"))
                 .values(created_at=now() - timedelta(days=2))
+            )
+            session.execute(
+                update(GuestName)
+                .where(GuestName.name_key == name_key("Squat Two"))
+                .values(first_taken=now() - timedelta(days=2))
             )
         assert Browser(server).form("/guest", name="Squat Two").status_code == 409
         assert register(Browser(server), "Squat Two").status_code == 303

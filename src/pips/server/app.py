@@ -168,6 +168,8 @@ class Services:
             addresses=limits.sign_in, clock=time.time, book=accounts.DatabaseBook(db)
         )
         people = accounts.Accounts(db, throttle=throttle, secret=secret)
+        # A session signed out at another process is forgotten here too.
+        cluster.endings.listeners.append(people.forget)
         return cls(db, limits, results, metrics, tables, cluster, people, analyses, Tokens(db))
 
     @asynccontextmanager

@@ -34,6 +34,7 @@ from dataclasses import asdict
 from typing import Any
 
 from pips.core.phrase import phrase
+from pips.server.accounts.ending import Endings
 from pips.server.accounts.identity import Identity
 from pips.server.calls import TableCalls
 from pips.server.leases import Leases
@@ -73,6 +74,7 @@ class Cluster:
         self.pubsub: Any = None
         self.links: dict[str, RemoteLink] = {}
         self.remotes: dict[str, RemoteClient] = {}
+        self.endings = Endings(self)  # the sockets here, by the session or token letting them in
         self.calls = TableCalls(self)
         """What this process asks of the process that owns a table, and answers."""
         self.outgoing: asyncio.Queue[tuple[str, str, asyncio.Future[int]]] = asyncio.Queue()
@@ -285,6 +287,7 @@ class Cluster:
             "reply": self.calls.answered,
             "owner": self._on_owner,
             "released": self._on_released,
+            "ended": self.endings.heard,
         }.get(str(op))
         if handler is not None:
             await handler(message)

@@ -6,6 +6,10 @@ are declared in :class:`Limits` and documented in docs/server.md ("Limits"); an
 operator sets others with ``pips serve --limit NAME=BURST/PER_MINUTE``. One process
 counts in memory; several count in Redis (:meth:`Limits.share`).
 
+Limits per address count people, not addresses (:func:`client_key`): an IPv6 address
+by its /64, the network one subscriber is given whole, so that a client walking through
+the 2**64 addresses of its own network is still one client.
+
     >>> clock = iter([0.0, 0.0, 0.0, 30.0]).__next__
     >>> limit = RateLimit(burst=2, per_minute=2, clock=clock)
     >>> limit.hit("a"); limit.hit("a")
@@ -19,6 +23,7 @@ counts in memory; several count in Redis (:meth:`Limits.share`).
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import math
 import time
 from collections.abc import Callable
@@ -26,6 +31,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pips.core.phrase import N_, Phrase, phrase
+
+
+def client_key(address: str) -> str:
+    """The key the limits per address count ``address`` by: an IPv4 address itself, an
+    IPv6 address by its /64 (one subscriber's network: RFC 6177 hands out at least a
+    /64, so every address in it is the same person), an IPv4 address written as IPv6
+    as the IPv4 address; anything else (a test's ``testclient``) as it is.
+
+    >>> client_key("2001:db8:1:2:aaaa::1"), client_key("::ffff:10.0.0.1")
+    ('2001:db8:1:2::/64', '10.0.0.1')
+    """
+    try:
+        ip = ipaddress.ip_address(address.strip("[]"))
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 class Limited(Exception):

@@ -8,6 +8,7 @@ import os
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from fastapi import Request
@@ -193,14 +194,18 @@ def scope_needed(connection: HTTPConnection) -> str | None:
 async def use_token(connection: HTTPConnection) -> None:
     """A request with ``Authorization: Bearer pips_...`` is the token's account, if the
     token is live and has the scope the request needs; else it is refused (401 or 403)
-    whatever cookie it carries. A websocket learns of a refusal from
+    whatever cookie it carries. Only ``Bearer`` is a token: ``Basic`` and the rest are
+    left to whoever asked for them. A websocket learns of a refusal from
     ``connection.state.refused`` (it answers with an error message, not a status)."""
     header = connection.headers.get("authorization")
-    if header is None:
+    scheme, _space, token = (header or "").strip().partition(" ")
+    if scheme.lower() != "bearer":
+        # Not a token: another scheme is someone else's (a staging site's basic
+        # authentication in front of the server), and the request goes on as if the
+        # header were not there.
         return
-    scheme, _space, token = header.partition(" ")
     grant = None
-    if scheme.lower() == "bearer" and token.strip():
+    if token.strip():
         grant = await asyncio.to_thread(tokens_of(connection).grant, token.strip())
     refused: Refusal | None = None
     if grant is None:
@@ -288,6 +293,25 @@ def error_page(request: Request, status: int, detail: Any) -> HTMLResponse:
 
 
 STARLETTE_WORDS = {"Not Found", "Method Not Allowed", "Internal Server Error", "Bad Request"}
+
+
+def local_path(target: str, request: HTTPConnection, fallback: str = "/") -> str:
+    """Where to send a browser back to: ``target`` (a page's ``Referer``) if it is a
+    page of this site, as a path of this site, else ``fallback``. Never another site:
+    a path starting ``//`` or ``/\\`` is another host to a browser, and browsers drop
+    tabs and line breaks from a URL before they read it."""
+    parts = urlsplit(target)
+    base = urlsplit(str(request.base_url))
+    if (parts.scheme, parts.netloc) not in (("", ""), (base.scheme, base.netloc)):
+        return fallback
+    path = parts.path + (f"?{parts.query}" if parts.query else "")
+    if (
+        not path.startswith("/")
+        or path.startswith("//")
+        or any(c == "\\" or ord(c) < 0x21 or ord(c) == 0x7F for c in path)
+    ):
+        return fallback
+    return path
 
 
 def check_csrf(request: Request, token: str | None) -> None:

@@ -1,9 +1,10 @@
 """Accounts, guests and sessions that hold under attack.
 
-* **Passwords** are argon2id hashes (argon2-cffi), computed in a small thread pool of
-  their own (one lane each, so a hash takes one core and the event loop keeps the
-  other), never on the event loop; when too many wait, the newest is refused at once
-  rather than queued behind the rest.
+* **Passwords** are argon2id hashes (argon2-cffi), computed in a thread of their own
+  (one lane, so a hash takes one core and the event loop keeps the other), never on
+  the event loop, taken in turn by client, an owner's device first
+  (:mod:`pips.server.accounts.hashing`); past a bound, refused at once rather than
+  queued behind the rest.
 * **The same work whether or not an account exists**: signing in to a name nobody has
   verifies the password against a dummy hash, so the answer takes as long.
 * **Throttles** (:class:`Throttle`): per address a bucket of attempts (sign-in,
@@ -23,7 +24,10 @@
   *looks like* another (the same UTS #39 skeleton, :func:`pips.text.skeleton`:
   ``Honеst`` with a Cyrillic е beside ``Honest``) is refused too. A guest holds a name
   only while live (seen in the last :data:`GUEST_LIVE`), and against a registration
-  for a day at most: a guest's rename gives the old name up at once.
+  for a day from when a guest first took it, however often taken again: a guest's
+  rename gives the old name up at once.
+* **Sockets end with their session**: signing out (and revoking a token) closes the
+  sockets it let in, in every process (:mod:`pips.server.accounts.ending`).
 """
 
 from __future__ import annotations
@@ -34,19 +38,25 @@ import os
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, URLSafeSerializer
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import case, delete, func, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as postgres_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from pips.core import names
 from pips.i18n import _, explain
 from pips.paths import pips_home
+from pips.server.accounts.ending import session_key
+from pips.server.accounts.hashing import HashQueue
 from pips.server.accounts.identity import (
     AccountError,
     Identity,
@@ -55,7 +65,7 @@ from pips.server.accounts.identity import (
 )
 from pips.server.accounts.throttle import DatabaseBook, MemoryBook, Throttle
 from pips.store.db import Database
-from pips.store.models import SignIn, User, now
+from pips.store.models import GuestName, SignIn, User, now
 from pips.text import NameTaken, refuse_taken, skeleton
 
 __all__ = [
@@ -78,7 +88,18 @@ GUEST_LIVE = timedelta(hours=1)
 """A guest holds their name while one of their sessions was used this recently."""
 
 GUEST_HOLDS_AGAINST_REGISTRATION = timedelta(days=1)
-"""... and against someone registering the name, only if that session is this young."""
+"""... and against someone registering the name, only this long after a guest first
+took it, however often it was taken again since."""
+
+GUEST_NAME_MEMORY = timedelta(days=30)
+"""When a guest first took a name is forgotten this long after: a guest taking it then
+holds it against registration for a day of their own."""
+
+
+DATABASE_THREADS = 2
+"""Threads reading and writing the accounts' rows (sessions, wrong passwords)."""
+
+T = TypeVar("T")
 
 
 class Accounts:
@@ -94,7 +115,8 @@ class Accounts:
         db: Database,
         *,
         hash_workers: int = 1,
-        waiting_hashes: int = 8,
+        waiting_hashes: int = 64,
+        hashes_per_client: int = 2,
         throttle: Throttle | None = None,
         secret: str = "",
     ) -> None:
@@ -103,37 +125,35 @@ class Accounts:
         # Device cookies: signed, naming the account a browser signed in to.
         self._devices = URLSafeSerializer(secret or secrets.token_urlsafe(32), salt="device")
         self._touched: dict[str, float] = {}
+        self._guest_names = 0
         self._toucher = ThreadPoolExecutor(1, thread_name_prefix="pips-seen")
+        self._work = ThreadPoolExecutor(DATABASE_THREADS, thread_name_prefix="pips-accounts")
         # One lane: a hash keeps one core busy, not all of them.
         self.hasher = PasswordHasher(time_cost=3, memory_cost=65536, parallelism=1)
-        self._pool = ThreadPoolExecutor(hash_workers, thread_name_prefix="pips-argon2")
-        self._waiting_hashes = waiting_hashes
-        self._hashing = 0
+        self.hashes = HashQueue(hash_workers, per_client=hashes_per_client, waiting=waiting_hashes)
         self._dummy: str | None = None
         self._cache: OrderedDict[str, Identity | None] = OrderedDict()
         # Made now, in the hashing lane: made at the first sign-in to a name nobody has,
         # it made that one answer slower than the rest (0.6 s), which told that the
         # name is free.
-        self._pool.submit(self._make_dummy)
+        self.hashes.pool.submit(self._make_dummy)
+
+    async def _db(self, function: Callable[..., T], *args: Any) -> T:
+        """Database work of accounts, off the event loop in threads of their own: a
+        flood of sign-ins queues there, not in front of the tables' moves (which are
+        written in the loop's shared worker threads)."""
+        return await asyncio.get_running_loop().run_in_executor(self._work, function, *args)
 
     def _make_dummy(self) -> None:
         if self._dummy is None:
             self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        self.hashes.close()
         self._toucher.shutdown(wait=False, cancel_futures=True)
+        self._work.shutdown(wait=False, cancel_futures=True)
 
     # -- hashing off the loop -----------------------------------------------------------
-
-    async def _hash_work(self, function: Any, *args: Any) -> Any:
-        if self._hashing >= self._waiting_hashes:
-            raise AccountError(_("the server is busy signing people in: try again shortly"), 503, 2)
-        self._hashing += 1
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
-        finally:
-            self._hashing -= 1
 
     def _verify(self, stored: str | None, password: str) -> bool:
         if stored is None:
@@ -155,8 +175,8 @@ class Accounts:
         name = check_name(name)
         check_password(password)
         key = names.name_key(name)
-        await asyncio.to_thread(self._refuse_held, name, None, True)
-        digest = await self._hash_work(self.hasher.hash, password)
+        await self._db(self._refuse_held, name, None, True)
+        digest = await self.hashes.run(address, self.hasher.hash, password)
 
         def write() -> int:
             with self.db.session() as session, session.begin():
@@ -166,7 +186,7 @@ class Accounts:
                 return user.id
 
         try:
-            user_id = await asyncio.to_thread(write)
+            user_id = await self._db(write)
         except IntegrityError:
             raise AccountError(_("the name {name!r} is taken").format(name=name), 409) from None
         return await self._open(Identity(user_id=user_id, name=name))
@@ -178,14 +198,16 @@ class Accounts:
         browser's device cookie, if it has one."""
         await self.throttle.attempt(address)
         key = names.name_key(name)
-        found = await asyncio.to_thread(self._account, key)
+        found = await self._db(self._account, key)
         known = found is not None and self.device_of(device) == found[0]
-        await asyncio.to_thread(self.throttle.check_account, key, address, known)
-        ok = await self._hash_work(self._verify, None if found is None else found[2], password)
+        await self._db(self.throttle.check_account, key, address, known)
+        stored = None if found is None else found[2]
+        # An owner's browser waits in a lane of its own (accounts.hashing).
+        ok = await self.hashes.run(address, self._verify, stored, password, owner=known)
         if not ok or found is None:
-            await asyncio.to_thread(self.throttle.failed, key, address)
+            await self._db(self.throttle.failed, key, address)
             raise AccountError(_("no such name and password"), 401)
-        await asyncio.to_thread(self.throttle.succeeded, key, address)
+        await self._db(self.throttle.succeeded, key, address)
         return await self._open(Identity(user_id=found[0], name=found[1]))
 
     def device_token(self, user_id: int) -> str:
@@ -210,21 +232,31 @@ class Accounts:
         name = check_name(name)
         key = names.name_key(name)
         token = keep.guest if keep is not None and keep.guest is not None else None
-        await asyncio.to_thread(self._refuse_held, name, token, False)
+        await self._db(self._refuse_held, name, token, False)
         return await self._open(Identity(guest=token or secrets.token_urlsafe(12), name=name), key)
 
-    async def sign_out(self, session: dict[str, Any]) -> None:
+    async def sign_out(self, session: dict[str, Any]) -> str | None:
+        """End the session: its key (:func:`~pips.server.accounts.ending.session_key`),
+        whose sockets are to close, if it had one."""
         token = session.get("token")
         session.clear()
-        if isinstance(token, str):
-            digest = _digest(token)
-            self._cache.pop(digest, None)
+        if not isinstance(token, str):
+            return None
+        digest = _digest(token)
+        self._cache.pop(digest, None)
 
-            def forget() -> None:
-                with self.db.session() as db_session, db_session.begin():
-                    db_session.execute(delete(SignIn).where(SignIn.token_hash == digest))
+        def forget() -> None:
+            with self.db.session() as db_session, db_session.begin():
+                db_session.execute(delete(SignIn).where(SignIn.token_hash == digest))
 
-            await asyncio.to_thread(forget)
+        await self._db(forget)
+        return session_key(token)
+
+    def forget(self, key: str) -> None:
+        """A session ended (``key``, here or at another process): not kept as signed
+        in any more."""
+        if key.startswith("session:"):
+            self._cache.pop(key.removeprefix("session:"), None)
 
     def unlock(self, name: str) -> None:
         """Forget every wrong password for ``name`` (``pips admin unlock``)."""
@@ -241,6 +273,7 @@ class Accounts:
                 if who.guest is not None:
                     # A guest's earlier names are given up: only the newest holds.
                     session.execute(delete(SignIn).where(SignIn.guest == who.guest))
+                    self._first_taken(session, key or names.name_key(who.name))
                 session.add(
                     SignIn(
                         token_hash=digest,
@@ -252,7 +285,7 @@ class Accounts:
                     )
                 )
 
-        await asyncio.to_thread(write)
+        await self._db(write)
         # Just written as seen: the next minute's requests need not write it again (and a
         # late write could otherwise land after a newer value).
         self._touched[digest] = time.monotonic()
@@ -262,6 +295,30 @@ class Accounts:
                     self._cache.pop(cached, None)
         self._remember(digest, who)
         return token, who
+
+    def _first_taken(self, session: Session, key: str) -> None:
+        """Keep when a guest first took the name ``key`` (a record older than
+        :data:`GUEST_NAME_MEMORY` starts again: the name is someone else's now)."""
+        moment = now()
+        forgotten = moment - GUEST_NAME_MEMORY
+        insert = sqlite_insert if self.db.engine.dialect.name == "sqlite" else postgres_insert
+        # One statement: two guests taking the name at once keep the first moment.
+        session.execute(
+            insert(GuestName)
+            .values(name_key=key, first_taken=moment)
+            .on_conflict_do_update(
+                index_elements=[GuestName.name_key],
+                set_={
+                    "first_taken": case(
+                        (GuestName.first_taken < forgotten, moment),
+                        else_=GuestName.first_taken,
+                    )
+                },
+            )
+        )
+        self._guest_names += 1
+        if self._guest_names % 1000 == 0:  # now and then, the names nobody took lately
+            session.execute(delete(GuestName).where(GuestName.first_taken < forgotten))
 
     def identity(self, session: dict[str, Any]) -> Identity | None:
         """Who the browser with this session is, if anyone (a guest's session is
@@ -283,6 +340,13 @@ class Accounts:
         if who is not None and who.guest is not None:
             self._touch(digest)
         return who
+
+    def session_live(self, digest: str) -> bool:
+        """Whether the session kept as ``digest`` is still there and young enough
+        (reads the database: off the event loop)."""
+        with self.db.session() as db_session:
+            row = db_session.get(SignIn, digest)
+            return row is not None and row.created_at > now() - timedelta(days=SESSION_DAYS)
 
     def _touch(self, digest: str) -> None:
         moment = time.monotonic()
@@ -315,7 +379,7 @@ class Accounts:
                 user = session.get(User, user_id)
                 return None if user is None else user.language
 
-        return await asyncio.to_thread(read)
+        return await self._db(read)
 
     async def set_language(self, user_id: int, language: str) -> None:
         """Keep the account's language (one of :data:`pips.i18n.LANGUAGES`)."""
@@ -326,7 +390,7 @@ class Accounts:
                 if user is not None:
                     user.language = language
 
-        await asyncio.to_thread(write)
+        await self._db(write)
 
     # -- reading ---------------------------------------------------------------------
 
@@ -354,7 +418,12 @@ class Accounts:
                     SignIn.seen_at > moment - GUEST_LIVE,
                 )
                 if registering:
-                    live = live.where(SignIn.created_at > moment - GUEST_HOLDS_AGAINST_REGISTRATION)
+                    # A day from when a guest first took the name, not from the newest
+                    # session: taking it again does not start the day again.
+                    first = func.coalesce(GuestName.first_taken, SignIn.created_at)
+                    live = live.outerjoin(GuestName, GuestName.name_key == SignIn.name_key).where(
+                        first > moment - GUEST_HOLDS_AGAINST_REGISTRATION
+                    )
                 if guest is not None:
                     live = live.where(or_(SignIn.guest.is_(None), SignIn.guest != guest))
                 taken = session.scalars(live.limit(1)).first()

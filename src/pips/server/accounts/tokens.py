@@ -135,6 +135,14 @@ class Tokens:
                 row.revoked_at = now()
             return _described(row)
 
+    def live(self, token_id: int) -> bool:
+        """Whether the token numbered ``token_id`` is there and not revoked."""
+        with self.db.session() as session:
+            found = session.execute(
+                select(ApiToken.revoked_at).where(ApiToken.id == token_id)
+            ).first()
+            return found is not None and found[0] is None
+
     def grant(self, token: str) -> Grant | None:
         """What ``token`` allows, if it is a live token (``None``: unknown or revoked).
         Its last use is kept to the minute."""

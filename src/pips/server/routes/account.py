@@ -13,8 +13,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from pips.i18n import _
 from pips.server.accounts import AccountError
+from pips.server.accounts.ending import token_key
 from pips.server.accounts.tokens import SCOPES
 from pips.server.errors import Refusal
+from pips.server.routes.common import cluster_of
 from pips.server.web import check_csrf, page, tokens_of, who
 
 api = APIRouter()
@@ -67,4 +69,6 @@ async def revoke_token(request: Request, token_id: int, csrf: str = Form("")) ->
         await asyncio.to_thread(tokens_of(request).revoke, token_id, user_id)
     except AccountError as exc:
         return await _page(request, user_id, exc.status, error=str(exc))
+    # Revoked at once: its sockets close too, in whichever process they are.
+    await cluster_of(request).endings.end([token_key(token_id)])
     return RedirectResponse("/account", status_code=303)

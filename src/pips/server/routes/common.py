@@ -17,7 +17,7 @@ from pips.results.service import Results, ResultsError
 from pips.server.accounts.identity import Identity
 from pips.server.cluster import Cluster
 from pips.server.errors import refusal
-from pips.server.limits import Limited, Limits
+from pips.server.limits import Limited, Limits, client_key
 from pips.server.tables import Tables
 from pips.store.db import Database
 
@@ -86,8 +86,9 @@ def limits_of(request: HTTPConnection) -> Limits:
 
 
 def address(request: HTTPConnection) -> str:
-    """The client's address (behind a trusted proxy, the one it forwarded)."""
-    return request.client.host if request.client is not None else "unknown"
+    """The client as the limits per address count it (behind a trusted proxy, the
+    address it forwarded): an IPv6 address by its /64 (:func:`client_key`)."""
+    return client_key(request.client.host) if request.client is not None else "unknown"
 
 
 def database_of(request: HTTPConnection) -> Database:

@@ -32,7 +32,7 @@ from pips.server.routes.common import (
     tables_of,
 )
 from pips.server.tables import TableError
-from pips.server.web import accounts_of, check_csrf, language_of, page, who
+from pips.server.web import accounts_of, check_csrf, language_of, local_path, page, who
 
 api = APIRouter()
 
@@ -228,9 +228,7 @@ async def play_now(
 
 def back_to(request: Request) -> str:
     """Where a form returns: the page it came from on this site, else the lobby."""
-    referer = request.headers.get("referer") or ""
-    base = str(request.base_url)
-    return "/" + referer[len(base) :] if referer.startswith(base) else "/"
+    return local_path(request.headers.get("referer") or "", request)
 
 
 @api.post("/language", include_in_schema=False)
@@ -251,7 +249,10 @@ async def choose_language(request: Request, lang: str = Form(), csrf: str = Form
 async def logout(request: Request, csrf: str = Form("")) -> Response:
     check_csrf(request, csrf)
     chosen = request.session.get("lang")
-    await accounts_of(request).sign_out(request.session)
+    ended = await accounts_of(request).sign_out(request.session)
+    if ended is not None:
+        # Its sockets close too, in whichever process they are.
+        await cluster_of(request).endings.end([ended])
     if isinstance(chosen, str) and chosen in i18n.LANGUAGES:
         request.session["lang"] = chosen  # signing out does not change the language
     return RedirectResponse("/", status_code=303)

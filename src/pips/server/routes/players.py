@@ -16,7 +16,7 @@ from pips.i18n import _, explain
 from pips.results.service import Filter, ResultsError
 from pips.server.errors import refusals
 from pips.server.routes.common import BodyRowId, RowId, results_of, run
-from pips.server.web import account, check_csrf, page, viewer, who
+from pips.server.web import account, check_csrf, local_path, page, viewer, who
 
 api = APIRouter()
 
@@ -134,8 +134,7 @@ async def _player_action(request: Request, player_id: int, csrf: str, action: st
             raise ResultsError(phrase("a claim is approved or refused"))
     except ResultsError as exc:
         return await _player_page(request, player_id, error=explain(exc), status_code=exc.status)
-    back = request.headers.get("referer", "")
-    target = back if back.startswith(str(request.base_url)) else f"/players/{player_id}"
+    target = local_path(request.headers.get("referer", ""), request, f"/players/{player_id}")
     return RedirectResponse(target, status_code=303)
 
 

@@ -126,6 +126,17 @@ class ApiToken(Base):
     revoked_at: Mapped[datetime | None] = mapped_column(nullable=True)
 
 
+class GuestName(Base):
+    """When a guest first took a name (folded), whoever held it since: a guest holds a
+    name against someone registering it for a day from then, however often the name is
+    taken again (:mod:`pips.server.accounts`)."""
+
+    __tablename__ = "guest_names"
+
+    name_key: Mapped[str] = mapped_column(String(160), primary_key=True)
+    first_taken: Mapped[datetime] = mapped_column(default=now, index=True)
+
+
 class SignInFailure(Base):
     """Wrong passwords in a row for a name (folded), whoever holds it or not, from one
     address (``address``: a digest of it), or from every address together (``*``):

@@ -1,6 +1,6 @@
 """a finished game's analysis kept with its record (issue 51)
 
-Revision ID: 0014_analyses
+Revision ID: 0014
 Revises: 0013
 Create Date: 2026-11-27 12:00:00
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0014_analyses"
+revision = "0014"
 down_revision = "0013"
 branch_labels = None
 depends_on = None
