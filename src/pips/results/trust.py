@@ -73,15 +73,22 @@ def vouched_by(
     seats: Sequence[SeatTrust], words: Iterable[Word], event: EventWord | None = None
 ) -> str | None:
     """What confirms a result with these ``seats`` given these ``words``: one of
-    :data:`VOUCHING`, :data:`PLAYERS`, or ``None`` (provisional)."""
+    :data:`VOUCHING`, :data:`PLAYERS`, or ``None`` (provisional).
+
+    The event's word and the representatives' words add up: at a championship the
+    organising club's event covers its own players' seats, and each other approved
+    club's representative covers theirs, so a table of three clubs counts once each
+    club with a player there gave its word."""
     said = list(words)
-    if any(w.admin for w in said) or (event is not None and event.admin):
-        return "admin" if any(w.admin for w in said) else "event"
-    own = {w.user for w in said}
-    if event is not None and _covers(seats, event.groups, own):
+    if any(w.admin for w in said):
+        return "admin"
+    if event is not None and event.admin:
         return "event"
-    if _covers(seats, frozenset().union(*(w.groups for w in said)), own):
-        return "group"
+    own = {w.user for w in said}
+    by_event = event.groups if event is not None else frozenset()
+    groups = by_event.union(*(w.groups for w in said))
+    if _covers(seats, groups, own):
+        return "event" if any(s.groups & by_event for s in seats) else "group"
     if seats and all(s.account is not None and s.account in own for s in seats):
         return PLAYERS
     return None
@@ -95,12 +102,15 @@ def _covers(seats: Sequence[SeatTrust], groups: frozenset[int], own: set[int]) -
     return all(s.groups & groups or (s.account is not None and s.account in own) for s in seats)
 
 
-def waiting_for(seats: Sequence[SeatTrust], words: Iterable[Word]) -> list[int]:
+def waiting_for(
+    seats: Sequence[SeatTrust], words: Iterable[Word], event: EventWord | None = None
+) -> list[int]:
     """The seats (indices) whose accounts' confirmation would complete the vouching of
-    the groups that gave their word: what a result waits for."""
+    the groups that gave their word (and the event's): what a result waits for."""
     said = list(words)
     own = {w.user for w in said}
-    groups = frozenset().union(*(w.groups for w in said))
+    by_event = event.groups if event is not None else frozenset()
+    groups = by_event.union(*(w.groups for w in said))
     if not groups or not any(s.groups & groups for s in seats):
         return []
     return [
