@@ -243,9 +243,11 @@ class Allowed:
 
 @dataclass(frozen=True, slots=True)
 class Refused:
-    """Not allowed; ``reason`` says who may (English, marked for translation)."""
+    """Not allowed; ``reason`` says who may (a rule of :data:`RULES`) or, ``whole``,
+    why not in a sentence of its own (English, marked for translation)."""
 
     reason: str
+    whole: bool = False
 
     def __bool__(self) -> bool:
         return False
@@ -327,7 +329,7 @@ def decide(actor: Actor, action: Action, target: Target = None) -> Decision:
             ok = actor.admin or any(speaks_for(actor, s) for s in result.seats)
         case Action.DISPUTE, ResultFacts() as result:
             if result.server:
-                return Refused(SERVER_GAME)
+                return Refused(SERVER_GAME, whole=True)
             ok = any(s.account == actor.id for s in result.seats)
         case Action.RESOLVE, ResultFacts() as result:
             ok = actor.id in result.disputers
@@ -346,13 +348,14 @@ def decide(actor: Actor, action: Action, target: Target = None) -> Decision:
             ok = covers(actor, result)
         case Action.CORRECT, TableFacts() as table:
             if table.event.closed:
-                return Refused(CLOSED)
+                return Refused(CLOSED, whole=True)
             manager = actor.admin or table.event.organiser == actor.id
             ok = manager or (actor.id in table.accounts and not table.round_closed)
         case Action.TAKE_OVER, TakeOver() as taking:
             if taking.result.event is not None:
-                return Refused(ANOTHER_EVENT)
-            ok = actor.id == taking.event.organiser and event_covers(taking.event, taking.result)
+                return Refused(ANOTHER_EVENT, whole=True)
+            closer = actor.admin or actor.id == taking.event.organiser
+            ok = closer and event_covers(taking.event, taking.result)
         case Action.ADD_TO_GROUP, GroupFacts() as group:
             ok = actor.admin or group.representative == actor.id
         case Action.ORGANISE, GroupFacts() as group:
@@ -361,7 +364,7 @@ def decide(actor: Actor, action: Action, target: Target = None) -> Decision:
             ok = actor.admin
         case Action.DECIDE_CLAIM, ClaimFacts() as claim:
             if claim.claimant == actor.id:
-                return Refused(OWN_CLAIM)
+                return Refused(OWN_CLAIM, whole=True)
             ok = actor.admin or (actor.id == claim_decider(claim))
         case Action.VOUCH, Seat() as seat:
             ok = vouches(actor, seat)

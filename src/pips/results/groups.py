@@ -14,10 +14,11 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import selectinload
 
 from pips.core.names import sort_key
 from pips.core.phrase import phrase
+from pips.results.authority import Action
 from pips.results.common import (
     Conflict,
     Context,
@@ -27,35 +28,16 @@ from pips.results.common import (
     group_named,
     slugify,
 )
-from pips.store.models import Group, GroupMember, Player
+from pips.results.facts import group_facts, need
+from pips.results.vouching import MEMBER
+from pips.store.models import Group, GroupMember
 
-MEMBER, INVITED, ASKED = "member", "invited", "asked"
+INVITED, ASKED = "invited", "asked"
 
 
 def member_ids(group: Group) -> set[int]:
     """The accounts that are members of ``group`` (both sides agreed)."""
     return {m.user_id for m in group.members if m.status == MEMBER}
-
-
-def groups_of_players(session: Session, players: list[Player]) -> dict[int, frozenset[int]]:
-    """Each player's groups: the group whose result first named it (a player of the
-    group), and the groups its account is a member of."""
-    accounts = {p.user_id for p in players if p.user_id is not None}
-    memberships: dict[int, set[int]] = {}
-    if accounts:
-        for group_id, user_id in session.execute(
-            select(GroupMember.group_id, GroupMember.user_id).where(
-                GroupMember.user_id.in_(accounts), GroupMember.status == MEMBER
-            )
-        ):
-            memberships.setdefault(user_id, set()).add(group_id)
-    found = {}
-    for p in players:
-        groups = set(memberships.get(p.user_id, ())) if p.user_id is not None else set()
-        if p.group_id is not None:
-            groups.add(p.group_id)
-        found[p.id] = frozenset(groups)
-    return found
 
 
 class Groups:
@@ -124,10 +106,7 @@ class Groups:
         removes a member; the representative stays."""
         with self.context.db.session() as session, session.begin():
             group = group_named(session, slug)
-            if group.representative_id != actor:
-                raise NotAllowed(
-                    phrase("only the representative of {name} changes its members", name=group.name)
-                )
+            need(session, actor, Action.ADD_TO_GROUP, group_facts(group))
             user = account_named(session, name)
             current = {m.user_id: m for m in group.members}
             row = current.get(user.id)

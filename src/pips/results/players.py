@@ -31,7 +31,8 @@ from sqlalchemy.orm import Session
 from pips.core.names import name_key, sort_key
 from pips.core.phrase import joined, phrase
 from pips.results.common import Conflict, Context, NotFound, ResultsError, group_named
-from pips.results.groups import MEMBER, member_ids
+from pips.results.groups import member_ids
+from pips.results.vouching import MEMBER
 from pips.store.models import Group, GroupMember, Player, PlayerClaim, Result, ResultPlayer, User
 
 CLOSE = 0.8
@@ -165,7 +166,12 @@ class Players:
                 if similar and key not in allowed:
                     asked[name] = similar
                     continue
-                player = Player(name=name, name_key=key, group_id=group.id if group else None)
+                player = Player(
+                    name=name,
+                    name_key=key,
+                    group_id=group.id if group else None,
+                    group_agreed_at=self.context.clock() if group else None,
+                )
                 if make:
                     session.add(player)
                 seating.players[key] = player
@@ -226,6 +232,7 @@ class Players:
                 name_key=user.name_key,
                 user_id=user.id,
                 group_id=group.id if group is not None and member else None,
+                group_agreed_at=self.context.clock() if group is not None and member else None,
             )
             if make:
                 session.add(player)

@@ -33,6 +33,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from pips.results.authority import Seat
+
 VOUCHING = ("server", "admin", "event", "group")
 """What may confirm a result that counts for the world list."""
 
@@ -40,14 +42,9 @@ PLAYERS = "players"
 """Confirmed by the accounts of all its players only: kept, shown, never counted."""
 
 
-@dataclass(frozen=True, slots=True)
-class SeatTrust:
-    """One seat of a result as trust sees it: its player's account (if any) and the
-    groups the player belongs to (a player of the group, or an account that is an
-    accepted member)."""
-
-    account: int | None
-    groups: frozenset[int]
+SeatTrust = Seat
+"""One seat of a result as trust sees it: its player's account (if any) and the groups
+the player belongs to by both sides' word (:class:`pips.results.authority.Seat`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,13 +8,38 @@ from collections.abc import Mapping, Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pips.results.groups import groups_of_players
 from pips.results.trust import EventWord, SeatTrust, Word, vouched_by, waiting_for
-from pips.store.models import Event, Group, Player, Result, User
+from pips.store.models import Event, Group, GroupMember, Player, Result, User
+
+MEMBER = "member"
+"""A group member's status once both sides agreed (:mod:`pips.results.groups`)."""
 
 WORDS = ("confirm", "reject", "resolve")
 """Reviews that give the reviewer's word: a confirmation, a dispute rejected (by its
 decider), a dispute taken back (by the disputer)."""
+
+
+def groups_of_players(session: Session, players: list[Player]) -> dict[int, frozenset[int]]:
+    """Each player's groups: the group whose result first named it (a player of the
+    group) once the group's side answered for it, and the groups its account is a
+    member of. A group another only proposed ("Name; Club" at another club's event)
+    is not the player's until its representative agrees."""
+    accounts = {p.user_id for p in players if p.user_id is not None}
+    memberships: dict[int, set[int]] = {}
+    if accounts:
+        for group_id, user_id in session.execute(
+            select(GroupMember.group_id, GroupMember.user_id).where(
+                GroupMember.user_id.in_(accounts), GroupMember.status == MEMBER
+            )
+        ):
+            memberships.setdefault(user_id, set()).add(group_id)
+    found = {}
+    for p in players:
+        groups = set(memberships.get(p.user_id, ())) if p.user_id is not None else set()
+        if p.group_id is not None and p.group_agreed_at is not None:
+            groups.add(p.group_id)
+        found[p.id] = frozenset(groups)
+    return found
 
 
 def seats_of(session: Session, row: Result) -> list[SeatTrust]:
@@ -54,6 +79,19 @@ def _speakers(row: Result) -> list[int]:
         elif review.action in WORDS:
             users.append(review.user_id)
     return list(dict.fromkeys(users))
+
+
+def open_disputes(row: Result) -> set[int]:
+    """The accounts whose dispute of the result is open (not taken back or decided)."""
+    disputes: set[int] = set()
+    for review in row.reviews:
+        if review.action == "dispute":
+            disputes.add(review.user_id)
+        elif review.action == "resolve":
+            disputes.discard(review.user_id)
+        elif review.action in ("reject", "uphold"):
+            disputes.clear()
+    return disputes
 
 
 def words_of(session: Session, row: Result) -> list[Word]:

@@ -34,14 +34,13 @@ from pips.core.errors import RuleError
 from pips.core.names import PERSON_LENGTH, check_name, name_key
 from pips.core.phrase import phrase
 from pips.games.registry import find_game
+from pips.results.authority import Action
 from pips.results.common import (
     Conflict,
     Context,
-    NotAllowed,
     NotFound,
     ResultsError,
     group_named,
-    is_admin,
 )
 from pips.results.draws import allowed_sizes
 from pips.results.events.common import (
@@ -57,7 +56,7 @@ from pips.results.events.common import (
     sync_online,
 )
 from pips.results.events.shown import event_json
-from pips.results.groups import ASKED, INVITED, MEMBER
+from pips.results.facts import group_facts, need
 from pips.results.players import Players
 from pips.results.standings import (
     DEFAULT_TIEBREAKS,
@@ -68,7 +67,6 @@ from pips.store.models import (
     Event,
     EventPlayer,
     Group,
-    GroupMember,
     Player,
     WorldList,
     WorldListRow,
@@ -175,20 +173,7 @@ class Events:
             raise ResultsError(phrase("a club counts its best 1 to 20 players"))
         with self.context.db.session() as session, session.begin():
             group_row = group_named(session, group) if group else None
-            if group_row is not None and group_row.representative_id != actor:
-                raise NotAllowed(
-                    phrase(
-                        "only the representative of {name} organises its events",
-                        name=group_row.name,
-                    )
-                )
-            if group_row is None and not is_admin(session, actor):
-                raise NotAllowed(
-                    phrase(
-                        "an event is organised by a group's representative (for the group) "
-                        "or by an administrator"
-                    )
-                )
+            need(session, actor, Action.ORGANISE, group_facts(group_row))
             row = Event(
                 key=event_key(),
                 name=name,
@@ -293,8 +278,6 @@ class Events:
                 list(new_players),
                 known=known_players,
             )
-            if event.group is not None:
-                self._join_the_club(event.group, list(seating.players.values()))
             first = len(event.drawn) + 1
             pair_number = max((p.pair or 0 for p in event.players), default=0)
             given_clubs = {name_key(n): c for n, c in (clubs or {}).items()}
@@ -409,26 +392,6 @@ class Events:
                 raise NotFound(phrase("no player {number} in this event", number=player))
             found.checked_in = present
         return self.event(key, actor)
-
-    @staticmethod
-    def _join_the_club(group: Group, players: Sequence[Player]) -> None:
-        """An evening's players become the club's: a player of no group (no account)
-        becomes the group's player; an account that is not a member is invited (it
-        becomes a member when it accepts, or at once if it had asked to join: both
-        sides agreed, :mod:`pips.results.groups`)."""
-        members = {m.user_id: m for m in group.members}
-        for player in players:
-            if player.user_id is None:
-                if player.group_id is None:
-                    player.group_id = group.id
-                continue
-            row = members.get(player.user_id)
-            if row is None:
-                row = GroupMember(user_id=player.user_id, status=INVITED)
-                group.members.append(row)
-                members[player.user_id] = row
-            elif row.status == ASKED:
-                row.status = MEMBER
 
     @staticmethod
     def _checked_name(name: str) -> str:
