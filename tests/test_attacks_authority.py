@@ -100,7 +100,7 @@ def test_joining_a_strangers_event_changes_no_players_group_nor_who_decides_clai
     """Item 2: a player of no group added to a club's event became the club's, and
     its representative then approved a claim of it (even their own); the real person
     later got 409 "already claimed"."""
-    root, anna, ben, slug = kiel(site)
+    root, _anna, ben, _slug = kiel(site)
     home = fido(DAY, ("Ben", 20, 0), ("Zora Quast", 10, 3), ("Anna", 5, 4))
     made = ben.post("/api/results", {"results": [home], "new_players": ["Zora Quast"]})
     assert made.status_code == 201, made.text
@@ -135,7 +135,7 @@ def test_an_approved_clubs_event_does_not_vouch_for_a_player_it_does_not_answer_
     """Item 2: an approved club's representative who adds a player of no group to
     the club's event made the player the club's, and invented losses of the player
     counted."""
-    root, anna, ben, slug = kiel(site)
+    _root, anna, ben, slug = kiel(site)
     home = fido(DAY, ("Ben", 20, 0), ("Zora Quast", 10, 3), ("Anna", 5, 4))
     (rid,) = ben.post("/api/results", {"results": [home], "new_players": ["Zora Quast"]}).json()[
         "ids"
