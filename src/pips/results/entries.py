@@ -30,12 +30,12 @@ from pips.results.common import (
 )
 from pips.results.entry import Checked, check
 from pips.results.entry_formats import entry_from_record
-from pips.results.facts import actor_facts, group_facts, said
+from pips.results.facts import actor_facts, said
 from pips.results.fairplay import Fairplay
 from pips.results.groups import member_ids
 from pips.results.holds import Holds, causes
 from pips.results.players import Players
-from pips.results.vouching import settle
+from pips.results.vouching import group_facts, settle
 from pips.store.models import Group, Player, Result, ResultPlayer, User
 
 

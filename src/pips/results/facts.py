@@ -17,14 +17,13 @@ from pips.results.authority import (
     ClaimFacts,
     Decision,
     EventFacts,
-    GroupFacts,
     Refused,
     ResultFacts,
     Target,
     decide,
 )
 from pips.results.common import NotAllowed
-from pips.results.vouching import open_disputes, seats_of
+from pips.results.vouching import facts_of_event, group_facts, open_disputes, seats_of
 from pips.store.models import Event, Group, GroupMember, Player, PlayerClaim, Result, User
 
 
@@ -54,22 +53,9 @@ def actor_facts(session: Session, actor: int) -> Actor:
     )
 
 
-def group_facts(group: Group | None) -> GroupFacts | None:
-    if group is None:
-        return None
-    return GroupFacts(group.id, group.representative_id, group.approved_at is not None)
-
-
 def event_facts(session: Session, event: Event) -> EventFacts:
     organiser_admin = bool(session.scalar(select(User.admin).where(User.id == event.organiser_id)))
-    return EventFacts(
-        event.id,
-        event.organiser_id,
-        group_facts(event.group),
-        organiser_admin=organiser_admin,
-        sanctioned=event.sanctioned_at is not None,
-        closed=event.status == "closed",
-    )
+    return facts_of_event(event, organiser_admin)
 
 
 def result_facts(session: Session, row: Result) -> ResultFacts:

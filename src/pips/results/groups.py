@@ -28,8 +28,8 @@ from pips.results.common import (
     group_named,
     slugify,
 )
-from pips.results.facts import group_facts, need
-from pips.results.vouching import MEMBER
+from pips.results.facts import need
+from pips.results.vouching import MEMBER, group_facts
 from pips.store.models import Group, GroupMember
 
 INVITED, ASKED = "invited", "asked"

@@ -29,8 +29,8 @@ from pips.results.common import (
 from pips.results.entry import Checked, Entry, Line
 from pips.results.entry_formats import write_csv
 from pips.results.holds import Holds
-from pips.results.trust import PLAYERS, VOUCHING, SeatTrust, could_vouch
-from pips.results.vouching import seats_of_all, waiting_seats
+from pips.results.trust import PLAYERS, VOUCHING, Needs
+from pips.results.vouching import needs_of
 from pips.store.models import (
     GameTable,
     Group,
@@ -135,9 +135,8 @@ class Register:
         unvouched = [
             row for row in rows if row.status != "withdrawn" and row.confirmed_by not in VOUCHING
         ]
-        seats = seats_of_all(session, unvouched) if unvouched else {}
-        waiting = waiting_seats(session, unvouched, seats) if unvouched else {}
-        deciders = representatives_of(session, seats) if unvouched else {}
+        needed = needs_of(session, unvouched) if unvouched else {}
+        deciders = representatives_of(session, needed)
         shown = []
         for row in rows:
             shown.append(
@@ -147,7 +146,7 @@ class Register:
                     accounts,
                     first_list.get(row.id),
                     published[row.game],
-                    waiting.get(row.id, []),
+                    needed.get(row.id, Needs()),
                     deciders.get(row.id, []),
                 )
             )
@@ -178,40 +177,37 @@ class Register:
             return write_csv((row.id, _checked(row)) for row in session.scalars(query))
 
 
-def representatives_of(
-    session: Session, seats: Mapping[int, Sequence[SeatTrust]]
-) -> dict[int, list[str]]:
-    """For each result (its ``seats``, :func:`~pips.results.vouching.seats_of_all`),
-    who may give the word that makes it count besides an administrator: the
-    representatives of the approved groups its seats belong to, where their word can
-    cover it (:func:`~pips.results.trust.could_vouch`), as "Anna (Kiel)"."""
-    wanted = {g for found in seats.values() for seat in found for g in seat.groups}
+def representatives_of(session: Session, needed: Mapping[int, Needs]) -> dict[int, list[str]]:
+    """For each result, the representatives whose word it still needs (each for their
+    group's players: :func:`~pips.results.trust.needs`), as "Anna (Kiel)"."""
+    wanted = {g for found in needed.values() for g in found.groups}
+    if not wanted:
+        return {}
     groups = {
         gid: f"{representative} ({name})"
         for gid, name, representative in session.execute(
             select(Group.id, Group.name, User.name)
             .join(User, User.id == Group.representative_id)
-            .where(Group.id.in_(wanted), Group.approved_at.is_not(None))
+            .where(Group.id.in_(wanted))
         )
     }
     return {
-        rid: sorted(
-            {
-                groups[g]
-                for seat in found
-                for g in seat.groups
-                if g in groups and could_vouch(found, g)
-            }
-        )
-        for rid, found in seats.items()
+        rid: sorted({groups[g] for g in found.groups if g in groups})
+        for rid, found in needed.items()
+        if not found.admin_only
     }
 
 
 def why_not_counted(
-    row: Result, waiting: Sequence[str], deciders: Sequence[str] = ()
+    row: Result,
+    waiting: Sequence[str],
+    deciders: Sequence[str] = (),
+    orphans: Sequence[str] | None = None,
 ) -> str | None:
     """Why a result does not count for the world list, in words (``None``: it
-    counts); ``deciders``: the representatives whose word would make it count."""
+    counts); ``waiting``: the players whose own confirmation it needs; ``deciders``:
+    the representatives whose word it needs; ``orphans`` (not ``None``: only an
+    administrator's word makes it count) the players nobody else speaks for."""
     if counted(row):
         return None
     if row.status == "withdrawn":
@@ -222,17 +218,36 @@ def why_not_counted(
         return row.unrated or phrase("not rated")
     if held(row):
         return phrase("held for an administrator: {reason}", reason=row.flag or "")
+    if orphans:
+        return phrase(
+            "provisional: {names} belong to no approved group and have no account, so it "
+            "counts once an administrator confirms it",
+            names=", ".join(orphans),
+        )
     if row.confirmed_by == PLAYERS:
         return phrase(
             "confirmed by its players' own accounts only: for the world list an approved "
             "group vouches for its members' results, or an administrator"
         )
-    if waiting:
+    if orphans is None and deciders and waiting:
+        return phrase(
+            "provisional: it counts once {names} confirm it for their clubs' players and "
+            "{waiting} their own lines, or once an administrator does",
+            names=Phrase(" / ".join(deciders)),
+            waiting=", ".join(waiting),
+        )
+    if orphans is None and waiting:
         return phrase(
             "waits for {names} to confirm (not members of the group that vouched)",
             names=", ".join(waiting),
         )
-    if deciders:
+    if orphans is None and len(deciders) > 1:
+        return phrase(
+            "provisional: it counts once {names} confirm it, each for their club's players, "
+            "or once an administrator does",
+            names=Phrase(", ".join(deciders)),
+        )
+    if orphans is None and deciders:
         return phrase(
             "provisional: it counts once {names} or an administrator confirms it",
             names=Phrase(" / ".join(deciders)),
@@ -250,7 +265,7 @@ def _json(
     accounts: dict[int, int | None],
     listed_in: str | None,
     published: set[str],
-    waiting: Sequence[int],
+    needed: Needs,
     deciders: Sequence[str] = (),
 ) -> dict[str, Any]:
     counts = counted(row)
@@ -279,7 +294,8 @@ def _json(
                 "rank": p.rank,
             }
         )
-    waiting_names = [row.players[i].name for i in waiting]
+    waiting_names = [row.players[i].name for i in needed.seats]
+    orphans = [row.players[i].name for i in needed.orphans] if needed.admin_only else None
     return {
         "id": row.id,
         "game": row.game,
@@ -307,7 +323,7 @@ def _json(
         "unrated": row.unrated,
         "held": row.flag if held(row) else None,
         "counts": counts,
-        "why_not": why_not_counted(row, waiting_names, deciders),
+        "why_not": why_not_counted(row, waiting_names, deciders, orphans),
         "can_confirm": list(deciders),
         "waiting_for": waiting_names,
         "late": late,

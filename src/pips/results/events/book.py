@@ -41,6 +41,7 @@ from pips.results.common import (
     NotFound,
     ResultsError,
     group_named,
+    slugify,
 )
 from pips.results.draws import allowed_sizes
 from pips.results.events.common import (
@@ -56,13 +57,14 @@ from pips.results.events.common import (
     sync_online,
 )
 from pips.results.events.shown import event_json
-from pips.results.facts import group_facts, need
+from pips.results.facts import actor_facts, need
 from pips.results.players import Players
 from pips.results.standings import (
     DEFAULT_TIEBREAKS,
     Standing,
     check_tiebreaks,
 )
+from pips.results.vouching import group_facts
 from pips.store.models import (
     Event,
     EventPlayer,
@@ -270,6 +272,9 @@ class Events:
                     raise Conflict(phrase("{name} is already a player of this event", name=name))
             if len(known) + len(wanted) > MOST_PLAYERS:
                 raise ResultsError(phrase("an event has at most {most} players", most=MOST_PLAYERS))
+            given_clubs = {name_key(n): self._label(c) for n, c in (clubs or {}).items()}
+            groups = self._groups_named(session, set(given_clubs.values()))
+            manager = actor_facts(session, actor)
             seating = self.players.seat_names(
                 session,
                 event.organiser,
@@ -277,10 +282,13 @@ class Events:
                 wanted,
                 list(new_players),
                 known=known_players,
+                clubs={k: groups[c] for k, c in given_clubs.items() if c in groups},
+                speaks_for=manager.represents
+                if not manager.admin
+                else {g.id for g in groups.values()},
             )
             first = len(event.drawn) + 1
             pair_number = max((p.pair or 0 for p in event.players), default=0)
-            given_clubs = {name_key(n): c for n, c in (clubs or {}).items()}
             given_teams = {name_key(n): t for n, t in (teams or {}).items()}
             for index, (name, folded) in enumerate(zip(wanted, keys, strict=True)):
                 player = seating.players[folded]
@@ -300,7 +308,7 @@ class Events:
                         user_id=player.user_id,
                         first_round=first,
                         pair=pair_number + 1 + index // 2 if event.fixed_pairs else None,
-                        club=self._label(given_clubs.get(folded)) or self._club_of(session, player),
+                        club=self._club_of(session, player, given_clubs.get(folded, "")),
                         team=self._label(given_teams.get(folded)),
                     )
                 )
@@ -331,9 +339,22 @@ class Events:
         return label
 
     @staticmethod
-    def _club_of(session: Any, player: Player) -> str:
+    def _club_of(session: Any, player: Player, given: str) -> str:
+        """Whom a player plays for: the club given, else the player's group."""
         group = session.get(Group, player.group_id) if player.group_id else None
-        return "" if group is None else str(group.name)
+        if group is not None and (not given or slugify(given) == group.slug):
+            return str(group.name)
+        return given
+
+    @staticmethod
+    def _groups_named(session: Any, labels: set[str]) -> dict[str, Group]:
+        """The groups that clubs given by name are (by their address: "SC Kiel" and
+        "sc kiel" are one club); a name no group has stays a label."""
+        slugs = {slugify(label): label for label in labels if label}
+        if not slugs:
+            return {}
+        found = session.scalars(select(Group).where(Group.slug.in_(list(slugs))))
+        return {slugs[g.slug]: g for g in found}
 
     def seed(self, actor: int, key: str, order: Sequence[str] | None = None) -> dict[str, Any]:
         """Seed the players (1 the strongest): in ``order`` as given (names; the rest

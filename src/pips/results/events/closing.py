@@ -20,7 +20,7 @@ from sqlalchemy import select, update
 
 from pips.core.phrase import phrase
 from pips.results.authority import Action, TakeOver, decide
-from pips.results.common import Conflict, Context, ResultsError
+from pips.results.common import Conflict, Context, ResultsError, counted
 from pips.results.entries import refuse_duplicates, result_row, store_results
 from pips.results.entry import Checked, Entry, Line, check
 from pips.results.events.book import Events
@@ -34,6 +34,7 @@ from pips.results.events.common import (
 )
 from pips.results.facts import actor_facts, event_facts, result_facts
 from pips.results.holds import Holds, causes
+from pips.results.review import waits_of
 from pips.store.models import (
     Event,
     EventRound,
@@ -53,8 +54,10 @@ class Closing:
         self.events = events
         self.holds = holds
 
-    def close(self, actor: int, key: str) -> dict[str, Any]:
-        """Close the event (see the module). A closed event changes no more."""
+    def close(self, actor: int, key: str, *, save: bool = True) -> dict[str, Any]:
+        """Close the event (see the module). A closed event changes no more. Without
+        ``save`` nothing changes: what closing would do is answered (how many results
+        it makes, how many count at once, and whose word the others wait for)."""
         with self.context.db.session() as session, session.begin():
             sync_online(session, find_event(session, key), self.context.clock())
         with self.context.db.session() as session, session.begin():
@@ -110,6 +113,16 @@ class Closing:
                 )
             store_results(session, rows, self.holds)
             event.status, event.closed_at = "closed", moment
+            if not save:
+                made = list(session.scalars(select(Result).where(Result.event_id == event.id)))
+                summary = {
+                    "results": len(made),
+                    "counting": sum(1 for r in made if counted(r)),
+                    "kept": len(kept),
+                    "waiting": waits_of(session, made),
+                }
+                session.rollback()
+                return summary
         return self.events.event(key, actor)
 
     def _take_over(

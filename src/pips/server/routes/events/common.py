@@ -156,28 +156,145 @@ async def confirm_withdrawal(request: Request, key: str, player: int) -> HTMLRes
     )
 
 
-async def confirm_closing(request: Request, key: str) -> HTMLResponse:
-    """Closing an event is asked twice: it cannot be undone."""
+async def confirm_closing(request: Request, key: str, actor: int) -> HTMLResponse:
+    """Closing an event is asked twice, saying what it will do: how many results it
+    makes, how many count at once, and whose word the others wait for (closing is
+    tried and undone to find out: the page promises only what then happens)."""
     shown = await run(results_of(request).events.event, key, viewer(request))
-    tables = sum(1 for one in shown["drawn"] for drawn in one["tables"] if drawn["result"])
+    summary = await run(results_of(request).closing.close, actor, key, save=False)
+    made, counting = summary["results"], summary["counting"]
+    lines = [
+        ngettext(
+            "Its tables' games become {count} result.",
+            "Its tables' games become {count} results.",
+            made,
+        ).format(count=made),
+        ngettext(
+            "{count} of them counts for the world list at once.",
+            "{count} of them count for the world list at once.",
+            counting,
+        ).format(count=counting),
+    ]
+    lines += waits_said(summary["waiting"])
+    if summary["kept"]:
+        lines.append(
+            ngettext(
+                "{count} game was entered by hand before, by someone this event's word "
+                "does not cover: that result stays as it is.",
+                "{count} games were entered by hand before, by someone this event's word "
+                "does not cover: those results stay as they are.",
+                summary["kept"],
+            ).format(count=summary["kept"])
+        )
+    lines.append(
+        _(
+            "A closed event changes no more: no players, rounds or corrections. A "
+            "wrong result is then withdrawn or disputed like any other. This cannot "
+            "be undone."
+        )
+    )
     return page(
         request,
         "confirm.html",
         question=_("Close {name}?").format(name=shown["name"]),
-        consequences=[
-            ngettext(
-                "Its {count} table's result becomes a result for the world list.",
-                "Its {count} tables' results become results for the world list.",
-                tables,
-            ).format(count=tables),
-            _(
-                "A closed event changes no more: no players, rounds or corrections. A "
-                "wrong result is then withdrawn or disputed like any other. This cannot "
-                "be undone."
-            ),
-        ],
+        consequences=lines,
         answer=_("Close the event"),
         action=f"/events/{key}/close",
+        fields={},
+        back=f"/events/{key}",
+    )
+
+
+def waits_said(waiting: list[dict[str, Any]]) -> list[str]:
+    """What results wait for, per person who can act, in words."""
+    said = []
+    for wait in waiting:
+        count = int(wait["results"])
+        if wait["kind"] == "representative":
+            said.append(
+                ngettext(
+                    "{count} result waits for {who}, who confirms the club's players' "
+                    "results on this page in one step.",
+                    "{count} results wait for {who}, who confirms the club's players' "
+                    "results on this page in one step.",
+                    count,
+                ).format(count=count, who=wait["who"])
+            )
+        elif wait["kind"] == "player":
+            said.append(
+                ngettext(
+                    "{count} result waits for {who} to confirm their own line.",
+                    "{count} results wait for {who} to confirm their own line.",
+                    count,
+                ).format(count=count, who=wait["who"])
+            )
+        else:
+            said.append(
+                ngettext(
+                    "{count} result has a player no approved club answers for: it counts "
+                    "once an administrator confirms it or sanctions the event.",
+                    "{count} results have a player no approved club answers for: they "
+                    "count once an administrator confirms them or sanctions the event.",
+                    count,
+                ).format(count=count)
+            )
+    return said
+
+
+async def confirm_many(
+    request: Request, key: str, actor: int, action: str, *, save: bool
+) -> HTMLResponse | None:
+    """A club's representative's one step for an event's results (``confirm``), or an
+    administrator's sanction (``sanction``): first the review, what will change, then
+    (``save``) the change; ``None`` once saved."""
+    results = results_of(request)
+    if action == "confirm":
+        done = await run(results.reviews.confirm_all, actor, event=key, save=save)
+    else:
+        done = await run(results.reviews.sanction, actor, key, save=save)
+    if save:
+        return None
+    shown = await run(results.events.event, key, viewer(request))
+    if action == "confirm":
+        question = _("Confirm your players' results of {name}?").format(name=shown["name"])
+        lines = [
+            _("Result {id}, {date}: {players}").format(
+                id=r["id"], date=r["date"], players=", ".join(r["players"])
+            )
+            + (" · " + _("counts") if r["counts"] else " · " + _("still waits for others"))
+            for r in done["results"]
+        ] or [_("No result of this event waits for your word.")]
+        if done["players"]:
+            lines.insert(
+                0,
+                _("These players become your club's: {names}").format(
+                    names=", ".join(done["players"])
+                ),
+            )
+        answer = ngettext(
+            "Confirm {count} result", "Confirm {count} results", done["confirmed"]
+        ).format(count=done["confirmed"])
+    else:
+        question = _("Sanction {name}?").format(name=shown["name"])
+        lines = [
+            _(
+                "A sanctioned event's results count whoever plays: an administrator's word "
+                "stands behind every seat of its tables."
+            ),
+            ngettext(
+                "{count} of its {total} results will count.",
+                "{count} of its {total} results will count.",
+                done["counting"],
+            ).format(count=done["counting"], total=done["results"]),
+        ]
+        answer = _("Sanction the event")
+    return page(
+        request,
+        "confirm.html",
+        question=question,
+        consequences=lines,
+        answer=answer,
+        action=f"/events/{key}/{action}",
         fields={},
         back=f"/events/{key}",
     )
@@ -410,12 +527,16 @@ async def event_shown(
     status_code: int = 200,
 ) -> HTMLResponse:
     results = results_of(request)
-    shown = await run(results.events.event, key, viewer(request))
+    me = viewer(request)
+    shown = await run(results.events.event, key, me)
     return page(
         request,
         "event.html",
         status_code=status_code,
         event=shown,
+        waits=waits_said(shown["waiting"]),
+        signed_in=me is not None,
+        is_admin=await run(results.admin.is_admin, me),
         face=find_game(shown["game"]),
         error=error,
         asked=asked or {},
