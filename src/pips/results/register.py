@@ -30,10 +30,11 @@ from pips.results.entry import Checked, Entry, Line
 from pips.results.entry_formats import write_csv
 from pips.results.holds import Holds
 from pips.results.trust import PLAYERS, VOUCHING, Needs
-from pips.results.vouching import needs_of
+from pips.results.vouching import MEMBER, needs_of
 from pips.store.models import (
     GameTable,
     Group,
+    GroupMember,
     Player,
     Result,
     ResultPlayer,
@@ -159,8 +160,7 @@ class Register:
         since; before that, the results of the month that count now."""
         first, after = month_bounds(month)
         with self.context.db.session() as session:
-            if group:
-                group_named(session, group)
+            found = group_named(session, group) if group else None
             lists = select(WorldList.id).where(WorldList.month == month)
             listed = select(WorldListResult.result_id).where(WorldListResult.list_id.in_(lists))
             if session.scalar(select(func.count()).select_from(listed.subquery())):
@@ -172,9 +172,26 @@ class Register:
             query = query.options(selectinload(Result.players)).order_by(
                 Result.played_on, Result.id
             )
-            if group:
-                query = query.join(Group).where(Group.slug == group)
+            if found is not None:
+                query = query.where(of_group(found.id))
             return write_csv((row.id, _checked(row)) for row in session.scalars(query))
+
+
+def of_group(group: int) -> ColumnElement[bool]:
+    """The results of a group: entered for it, or with a seat of one of its players
+    (made there, or agreed by its representative) or members: a club's export holds
+    its players' games at another club's championship too."""
+    players = select(Player.id).where(Player.group_id == group, Player.group_agreed_at.is_not(None))
+    members = select(GroupMember.user_id).where(
+        GroupMember.group_id == group, GroupMember.status == MEMBER
+    )
+    seats = select(ResultPlayer.result_id).where(
+        or_(
+            ResultPlayer.player_id.in_(players),
+            ResultPlayer.player_id.in_(select(Player.id).where(Player.user_id.in_(members))),
+        )
+    )
+    return or_(Result.group_id == group, Result.id.in_(seats))
 
 
 def representatives_of(session: Session, needed: Mapping[int, Needs]) -> dict[int, list[str]]:
