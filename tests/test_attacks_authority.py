@@ -160,3 +160,33 @@ def test_an_approved_clubs_event_does_not_vouch_for_a_player_it_does_not_answer_
     assert not evening["counts"]
     assert "administrator" in evening["why_not"]
     assert shown(anna, rid)["id"] == rid
+
+
+def test_a_question_of_names_gives_its_candidates_as_data(site: Site) -> None:
+    """Item 5: through the API the candidates existed only inside the message's words;
+    now each comes with its id, club and last game, and a player named with its own
+    club is found there without a question."""
+    _, anna, _ben, slug = kiel(site)
+    made = anna.enter(KIEL_GAME, group=slug)
+    assert made.status_code == 201, made.text
+    cleo = player_id(anna, "Cleo")
+    mallory = site.person("Mallory")
+    club = mallory.post("/api/groups", {"name": "Mallorys Runde"}).json()["slug"]
+    body = {"name": "Abend", "game": "fido", "date": DAY, "rounds": 1, "group": club}
+    key = mallory.post("/api/events", body).json()["key"]
+    asked = mallory.post(f"/api/events/{key}/players", {"names": ["Cleo"]})
+    assert asked.status_code == 422, asked.text
+    (candidate,) = asked.json()["candidates"]["Cleo"]
+    assert candidate["id"] == cleo and candidate["group"] == "Kiel"
+    assert candidate["last_game"] == DAY
+    # Named with her club, she is found there: no question.
+    found = mallory.post(
+        f"/api/events/{key}/players", {"names": ["Cleo"], "clubs": {"Cleo": "Kiel"}}
+    )
+    assert found.status_code == 200, found.text
+    (seated,) = found.json()["players"]
+    assert seated["player"] == cleo and seated["club"] == "Kiel"
+    assert anna.client.get(f"/api/players/{cleo}").json()["group"]["slug"] == slug
+    # A refusal that asks nothing carries no candidates.
+    refused = mallory.post(f"/api/results/{made.json()['ids'][0]}/withdraw")
+    assert refused.status_code == 403 and "candidates" not in refused.json()

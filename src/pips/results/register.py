@@ -23,6 +23,7 @@ from pips.results.common import (
     counted_clause,
     group_named,
     held,
+    held_clause,
     month_bounds,
     month_of,
 )
@@ -86,7 +87,7 @@ class Register:
             first, after = month_bounds(where.month)
             query = query.where(Result.played_on >= first, Result.played_on < after)
         if where.status == "held":
-            query = query.where(Result.flag.is_not(None), Result.flag_cleared_by.is_(None))
+            query = query.where(held_clause())
         elif where.status:
             query = query.where(Result.status == where.status)
         if where.player:

@@ -49,11 +49,13 @@ async def check_results(request: Request, body: ResultsBatch) -> list[dict[str, 
         raise refusal(exc, 429) from None
     async with limits.checking:
         checked = await asyncio.to_thread(checked_all, results, body.results)
-    await run(results.entries.duplicates, checked)
     me = who(request)
     new: list[str] = []
-    if me is not None and me.user_id is not None:
-        # Signed in: what entering would say of the names, too.
+    if me is None or me.user_id is None:
+        await run(results.entries.duplicates, checked)
+    else:
+        # Signed in: what entering would say of the names too, and of duplicates, in
+        # one session.
         entered = await run(
             results.entries.enter,
             me.user_id,

@@ -120,7 +120,7 @@ async def post_result(request: Request) -> Response:
         **{name: str(number) for name, number in known_players.items()},
     }
     try:
-        await run(results.entries.duplicates, [checked])
+        # Entering (or its check, save false) refuses a duplicate in the same session.
         entered = await asyncio.to_thread(
             results.entries.enter,
             actor,
