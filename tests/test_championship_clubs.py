@@ -19,24 +19,10 @@ from sqlalchemy import select
 from pips.core.names import name_key
 from pips.results.entry import Entry, Line, check
 from pips.store.models import User
-from tests.test_championship import enter_round
+from tests.test_championship import CLUBS, enter_round
 from tests.test_events import event_of
 from tests.test_results_server import Person, Site
 
-CLUBS = [
-    "SC Kiel",
-    "Domino-Club Neumühle",
-    "DF Lübeck",
-    "Würfel & Stein Köln",
-    "TSV Büdelsdorf",
-    "Dominofreunde Graz",
-    "DC Zürich",
-    "SpVgg Fürth",
-    "Club Ötztal",
-    "DSG Bärenstein",
-    "Steinbeißer Essen",
-    "Doppelsechs Düsseldorf",
-]
 FIRST = ["Jürgen", "Bärbel", "Anna-Lena", "Götz", "Zoë", "Ömer", "Lena", "Max", "Ida", "Hans"]
 
 

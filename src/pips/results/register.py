@@ -31,7 +31,7 @@ from pips.results.entry import Checked, Entry, Line
 from pips.results.entry_formats import write_csv
 from pips.results.holds import Holds
 from pips.results.trust import PLAYERS, VOUCHING, Needs
-from pips.results.vouching import MEMBER, needs_of
+from pips.results.vouching import MEMBER, needs_of, seats_of_all
 from pips.store.models import (
     GameTable,
     Group,
@@ -137,8 +137,13 @@ class Register:
         unvouched = [
             row for row in rows if row.status != "withdrawn" and row.confirmed_by not in VOUCHING
         ]
-        needed = needs_of(session, unvouched) if unvouched else {}
-        deciders = representatives_of(session, needed)
+        seats = seats_of_all(session, unvouched) if unvouched else {}
+        # The approved groups of the seats and their representatives, in one query.
+        labels = representative_labels(
+            session, {g for found in seats.values() for seat in found for g in seat.groups}
+        )
+        needed = needs_of(session, unvouched, seats, frozenset(labels)) if unvouched else {}
+        deciders = representatives_of(needed, labels)
         shown = []
         for row in rows:
             shown.append(
@@ -195,24 +200,30 @@ def of_group(group: int) -> ColumnElement[bool]:
     return or_(Result.group_id == group, Result.id.in_(seats))
 
 
-def representatives_of(session: Session, needed: Mapping[int, Needs]) -> dict[int, list[str]]:
+def representatives_of(
+    needed: Mapping[int, Needs], labels: Mapping[int, str]
+) -> dict[int, list[str]]:
     """For each result, the representatives whose word it still needs (each for their
-    group's players: :func:`~pips.results.trust.needs`), as "Anna (Kiel)"."""
-    wanted = {g for found in needed.values() for g in found.groups}
-    if not wanted:
+    group's players: :func:`~pips.results.trust.needs`), by their ``labels``."""
+    return {
+        rid: sorted({labels[g] for g in found.groups if g in labels})
+        for rid, found in needed.items()
+        if not found.admin_only
+    }
+
+
+def representative_labels(session: Session, groups: set[int]) -> dict[int, str]:
+    """The approved ones of ``groups``, each with its representative as "Anna
+    (Kiel)"."""
+    if not groups:
         return {}
-    groups = {
+    return {
         gid: f"{representative} ({name})"
         for gid, name, representative in session.execute(
             select(Group.id, Group.name, User.name)
             .join(User, User.id == Group.representative_id)
-            .where(Group.id.in_(wanted))
+            .where(Group.id.in_(groups), Group.approved_at.is_not(None))
         )
-    }
-    return {
-        rid: sorted({groups[g] for g in found.groups if g in groups})
-        for rid, found in needed.items()
-        if not found.admin_only
     }
 
 

@@ -37,10 +37,10 @@ from pips.results.events.common import find_event
 from pips.results.facts import actor_facts, event_facts, need, require, result_facts
 from pips.results.holds import Holds, causes
 from pips.results.players import find_player, player_json
-from pips.results.register import Register
+from pips.results.register import Register, representative_labels
 from pips.results.trust import PLAYERS, VOUCHING
 from pips.results.vouching import group_facts, needs_of, open_disputes, seats_of_all, settle
-from pips.store.models import Group, Player, Result, ResultPlayer, ResultReview, User
+from pips.store.models import Group, Player, Result, ResultPlayer, ResultReview
 
 MOST_AT_ONCE = 1000
 """Results confirmed in one step (a championship's other club has far fewer)."""
@@ -134,7 +134,10 @@ class Reviews:
             for row in rows:
                 said = {r.user_id for r in row.reviews if r.action in ("confirm", "reject")}
                 said.add(row.entered_by or 0)
-                mine = needed[row.id].groups & facts.approved
+                # Where only an administrator's word makes it count, a
+                # representative's adds nothing.
+                wants = needed[row.id]
+                mine = frozenset() if wants.admin_only else wants.groups & facts.approved
                 if row.status == "disputed":
                     why = phrase("a dispute to decide") if facts.admin else None
                 elif actor not in said and any(t.account == actor for t in seats[row.id]):
@@ -322,15 +325,7 @@ def waits_of(session: Session, rows: Sequence[Result]) -> list[dict[str, Any]]:
     confirm); with how many results each, the most first."""
     rows = [r for r in rows if r.status == "provisional" and r.confirmed_by not in VOUCHING]
     needed = needs_of(session, rows)
-    groups = {g for n in needed.values() for g in n.groups}
-    labels = {
-        gid: f"{rep} ({name})"
-        for gid, name, rep in session.execute(
-            select(Group.id, Group.name, User.name)
-            .join(User, User.id == Group.representative_id)
-            .where(Group.id.in_(groups))
-        )
-    }
+    labels = representative_labels(session, {g for n in needed.values() for g in n.groups})
     counts: dict[tuple[str, str], int] = {}
     for row in rows:
         found = needed[row.id]

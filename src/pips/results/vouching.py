@@ -188,19 +188,22 @@ def needs_of(
     session: Session,
     rows: Sequence[Result],
     seats: Mapping[int, Sequence[SeatTrust]] | None = None,
+    approved: frozenset[int] | None = None,
 ) -> dict[int, Needs]:
     """For each result, what it still needs to count (:func:`~pips.results.trust.needs`),
-    with a fixed number of queries (the ``seats`` of :func:`seats_of_all`, if read)."""
+    with a fixed number of queries (the ``seats`` of :func:`seats_of_all` and the
+    ``approved`` groups among theirs, if read)."""
     if seats is None:
         seats = seats_of_all(session, rows)
     words = words_of_all(session, rows)
     events = event_words_of(session, rows)
-    wanted = {g for found in seats.values() for seat in found for g in seat.groups}
-    approved = frozenset(
-        session.scalars(
-            select(Group.id).where(Group.id.in_(wanted), Group.approved_at.is_not(None))
+    if approved is None:
+        wanted = {g for found in seats.values() for seat in found for g in seat.groups}
+        approved = frozenset(
+            session.scalars(
+                select(Group.id).where(Group.id.in_(wanted), Group.approved_at.is_not(None))
+            )
         )
-    )
     return {
         row.id: needs(seats[row.id], words[row.id], events.get(row.id), approved) for row in rows
     }
