@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
+from itertools import count
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -243,3 +245,138 @@ def test_a_representative_confirms_for_the_groups_seats_not_for_a_stranger() -> 
     assert not decide(stranger, Action.WITHDRAW, ResultFacts(seats_, entered_by=9))
     refused = decide(stranger, Action.DECIDE_CLAIM, ClaimFacts(2, datetime(2026, 1, 1)))
     assert not refused and "own claim" in getattr(refused, "reason", "")
+
+
+# -- the database side: what no event and no approval may do --------------------------
+
+
+def pool(club: Any) -> dict[str, int]:
+    """Players of every kind, made once: Kiel's (approved), of no group, an account's,
+    and of Mallory's club nobody approved; by name, their numbers."""
+    from pips.results.entry import Entry, Line, check
+
+    def game(day: int, *names: str) -> Any:
+        lines = tuple(Line(n, 10 - i, 0 if i == 0 else 2) for i, n in enumerate(names))
+        return check(Entry("fido", date(2026, 10, day), 6, lines), club.moment.date())
+
+    ids = club.ids
+    club.results.groups.create(ids["Mallory"], "Mallorys Runde")
+    club.results.entries.enter(
+        ids["Anna"],
+        [game(1, "Anna", "Kora", "Kurt")],
+        source="api",
+        group="kiel",
+        new_players=["Kora", "Kurt"],
+    )
+    club.results.entries.enter(
+        ids["Ben"], [game(2, "Ben", "Nele", "Nils")], source="api", new_players=["Nele", "Nils"]
+    )
+    club.results.entries.enter(
+        ids["Mallory"],
+        [game(3, "Mallory", "Mia", "Moritz")],
+        source="api",
+        group="mallorys-runde",
+        new_players=["Mia", "Moritz"],
+    )
+    found: dict[str, int] = {}
+    for name in ("Anna", "Ben", "Kora", "Kurt", "Nele", "Nils", "Mallory", "Mia", "Moritz"):
+        (player,) = club.results.players.named(name)
+        found[name] = int(player["id"])
+    return found
+
+
+def groups_now(club: Any) -> tuple[dict[int, tuple[Any, Any]], set[tuple[int, int, str]]]:
+    from sqlalchemy import select
+
+    from pips.store.models import GroupMember, Player
+
+    with club.db.session() as session:
+        players = {p.id: (p.group_id, p.group_agreed_at) for p in session.scalars(select(Player))}
+        members = {(m.group_id, m.user_id, m.status) for m in session.scalars(select(GroupMember))}
+    return players, members
+
+
+def test_joining_an_event_never_changes_a_players_group(tmp_path: Path) -> None:
+    """Over random events (organised by an approved club's representative, an
+    unapproved club's, an administrator) adding random players of every kind, named
+    with a random club or none: no player's group, and no membership, changes."""
+    from tests.databases import new_database
+    from tests.test_results_trust import Club
+
+    club = Club(new_database("sqlite", tmp_path))
+    try:
+        known = pool(club)
+        before = groups_now(club)
+        numbers = count()
+
+        @settings(max_examples=25, deadline=None)
+        @given(
+            organiser=st.sampled_from(
+                [("Anna", "kiel"), ("Mallory", "mallorys-runde"), ("Root", None)]
+            ),
+            chosen=st.lists(st.sampled_from(sorted(known)), min_size=1, max_size=5, unique=True),
+            clubs=st.lists(
+                st.sampled_from([None, "Kiel", "Mallorys Runde", "Nirgendwo"]),
+                min_size=5,
+                max_size=5,
+            ),
+        )
+        def join(
+            organiser: tuple[str, str | None], chosen: list[str], clubs: list[str | None]
+        ) -> None:
+            who, group = organiser
+            made = club.results.events.create(
+                club.ids[who],
+                name=f"Abend {next(numbers)}",
+                game="fido",
+                played_on=date(2026, 10, 5),
+                rounds=1,
+                group=group,
+            )
+            given = {n: c for n, c in zip(chosen, clubs, strict=False) if c is not None}
+            club.results.events.add_players(
+                club.ids[who],
+                made["key"],
+                chosen,
+                new_players=chosen,
+                known_players={n: known[n] for n in chosen},
+                clubs=given,
+            )
+            players, members = groups_now(club)
+            assert {p: players[p] for p in before[0]} == before[0]
+            assert members == before[1]
+
+        join()
+    finally:
+        club.db.dispose()
+
+
+def test_an_approval_and_a_member_joining_need_no_click_per_result(tmp_path: Path) -> None:
+    """Issue 49, item 3: at a club evening, after the club's approval, each result
+    needed its own click, and again after a player joined the club."""
+    from pips.results.entry import Entry, Line, check
+    from tests.databases import new_database
+    from tests.test_results_trust import Club
+
+    club = Club(new_database("sqlite", tmp_path))
+    try:
+        ids = club.ids
+        dora = club.account("Dora")
+        club.results.groups.create(ids["Mallory"], "Neumühle")
+        entered = []
+        for day in range(1, 13):
+            names = ("Mallory", f"Gast {day}", "Dora")
+            lines = tuple(Line(n, 10 - i, 0 if i == 0 else 2) for i, n in enumerate(names))
+            game = check(Entry("fido", date(2026, 10, day), 6, lines), club.moment.date())
+            entered += club.enter("Mallory", game, group="neumuehle", new_players=[names[1]])
+        shown = [club.results.register.result(i) for i in entered]
+        assert not any(r["counts"] for r in shown)
+        club.results.admin.approve_group(ids["Root"], "neumuehle")
+        shown = [club.results.register.result(i) for i in entered]
+        # Dora's seat (an account, not a member) is the only word missing now.
+        assert all(r["waiting_for"] == ["Dora"] for r in shown), shown[0]["why_not"]
+        club.results.groups.change_member(ids["Mallory"], "neumuehle", "Dora", add=True)
+        club.results.groups.join(dora, "neumuehle")
+        assert all(club.results.register.result(i)["counts"] for i in entered)
+    finally:
+        club.db.dispose()

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import Session, selectinload
 
 from pips.core.names import sort_key
 from pips.core.phrase import phrase
@@ -29,8 +29,9 @@ from pips.results.common import (
     slugify,
 )
 from pips.results.facts import need
-from pips.results.vouching import MEMBER, group_facts
-from pips.store.models import Group, GroupMember
+from pips.results.holds import Holds, causes
+from pips.results.vouching import MEMBER, group_facts, settle_again
+from pips.store.models import Group, GroupMember, Player, Result, ResultPlayer
 
 INVITED, ASKED = "invited", "asked"
 
@@ -115,6 +116,7 @@ class Groups:
                     group.members.append(GroupMember(user_id=user.id, status=INVITED))
                 elif row.status == ASKED:
                     row.status = MEMBER
+                    self._member_joined(session, user.id)
             else:
                 if user.id == group.representative_id:
                     raise ResultsError(
@@ -141,7 +143,17 @@ class Groups:
                 group.members.append(GroupMember(user_id=actor, status=ASKED))
             elif row.status == INVITED:
                 row.status = MEMBER
+                self._member_joined(session, actor)
         return self.group(slug, actor)
+
+    def _member_joined(self, session: Session, user: int) -> None:
+        """A new member's provisional results are settled again: the group's word
+        given on them counts now (no second click for each)."""
+        session.flush()
+        players = select(Player.id).where(Player.user_id == user)
+        theirs = select(ResultPlayer.result_id).where(ResultPlayer.player_id.in_(players))
+        rows = settle_again(session, Result.id.in_(theirs))
+        Holds(self.context).recheck(session, causes(rows))
 
     def set_representative(self, actor: int, slug: str, name: str) -> dict[str, Any]:
         with self.context.db.session() as session, session.begin():

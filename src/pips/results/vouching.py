@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
 from pips.results.authority import EventFacts, GroupFacts
@@ -169,6 +169,18 @@ def group_facts(group: Group | None) -> GroupFacts | None:
     if group is None:
         return None
     return GroupFacts(group.id, group.representative_id, group.approved_at is not None)
+
+
+def settle_again(session: Session, where: ColumnElement[bool]) -> list[Result]:
+    """Settle the provisional results ``where`` says once more (a group approved, a
+    member joined, a player agreed): a word given before now counts without anybody
+    confirming each result again. The caller rechecks the holds of those returned."""
+    rows = list(
+        session.scalars(select(Result).where(Result.status == "provisional", where).limit(5000))
+    )
+    for row in rows:
+        settle(session, row)
+    return rows
 
 
 def settle(session: Session, row: Result) -> None:
