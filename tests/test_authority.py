@@ -22,7 +22,6 @@ from pips.results.authority import (
     EventFacts,
     GroupFacts,
     ResultFacts,
-    Seat,
     TableFacts,
     TakeOver,
     decide,
@@ -60,7 +59,7 @@ def worlds(draw: st.DrawFn) -> World:
 
 
 seats = st.builds(
-    Seat,
+    SeatTrust,
     account=st.none() | st.sampled_from(ACCOUNTS),
     groups=st.frozensets(st.sampled_from(GROUPS), max_size=2),
 )
@@ -200,7 +199,7 @@ def test_an_unapproved_groups_word_counts_for_nothing_beyond_its_members_account
     """Accounts are free: a world without administrators and approved groups has no
     result that counts, whatever its accounts and their groups say."""
     chosen = data.draw(st.lists(seats, min_size=2, max_size=5))
-    trusts = [SeatTrust(s.account, s.groups) for s in chosen]
+    trusts = list(chosen)
     speakers = data.draw(st.frozensets(st.sampled_from(ACCOUNTS)))
     words = [Word(u, False, frozenset()) for u in speakers]
     event = data.draw(st.none() | st.just(EventWord(False, frozenset())))
@@ -239,7 +238,7 @@ def test_the_table_in_the_documentation_is_the_code() -> None:
 def test_a_representative_confirms_for_the_groups_seats_not_for_a_stranger() -> None:
     kiel = Actor(1, approved=frozenset({7}), represents=frozenset({7}))
     stranger = Actor(2, represents=frozenset({8}))
-    seats_ = (Seat(None, frozenset({7})), Seat(9))
+    seats_ = (SeatTrust(None, frozenset({7})), SeatTrust(9))
     assert decide(kiel, Action.CONFIRM, ResultFacts(seats_))
     assert not decide(stranger, Action.CONFIRM, ResultFacts(seats_))
     assert not decide(stranger, Action.WITHDRAW, ResultFacts(seats_, entered_by=9))

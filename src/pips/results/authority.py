@@ -21,8 +21,8 @@ an event takes over only results its organiser's word covers, never another even
 nobody decides their own claim.
 
     >>> kiel = Actor(1, approved=frozenset({7}), represents=frozenset({7}))
-    >>> guest = Seat(account=9)
-    >>> member = Seat(account=None, groups=frozenset({7}))
+    >>> guest = SeatTrust(account=9)
+    >>> member = SeatTrust(account=None, groups=frozenset({7}))
     >>> bool(decide(kiel, Action.CONFIRM, ResultFacts((member, guest))))
     True
     >>> bool(decide(kiel, Action.WITHDRAW, ResultFacts((member, guest), entered_by=9)))
@@ -64,7 +64,7 @@ class Action(StrEnum):
     DECIDE_CLAIM = "decide-claim"
     """Approve or refuse an account's claim of a player (:class:`ClaimFacts`)."""
     VOUCH = "vouch"
-    """Whose word makes a seat count for the world list (:class:`Seat`)."""
+    """Whose word makes a seat count for the world list (:class:`SeatTrust`)."""
     ORGANISE = "organise"
     """Create an event (:class:`GroupFacts` of its group, or ``None``)."""
     RUN_EVENT = "run-event"
@@ -144,7 +144,7 @@ class Actor:
 
 
 @dataclass(frozen=True, slots=True)
-class Seat:
+class SeatTrust:
     """One seat of a result: its player's account, and the groups whose players or
     members the player is by both sides' word (a group that only proposed the player,
     its representative not yet agreeing, is not among them)."""
@@ -192,7 +192,7 @@ class ResultFacts:
     """A stored result: its seats, who entered it and for which group, the event it
     was played at, whether the server played it, and its open disputes."""
 
-    seats: tuple[Seat, ...]
+    seats: tuple[SeatTrust, ...]
     entered_by: int | None = None
     group: GroupFacts | None = None
     event: int | None = None
@@ -262,7 +262,7 @@ Target = (
     | GroupFacts
     | ClaimFacts
     | EventFacts
-    | Seat
+    | SeatTrust
     | None
 )
 
@@ -273,13 +273,13 @@ CLOSED = N_("the event is closed: its games are results now (withdraw or dispute
 ANOTHER_EVENT = N_("the result is another event's")
 
 
-def vouches(actor: Actor, seat: Seat) -> bool:
+def vouches(actor: Actor, seat: SeatTrust) -> bool:
     """Whether ``actor``'s word makes ``seat`` count: an administrator's, or an
     approved group's representative's for the group's players and members."""
     return actor.admin or bool(seat.groups & actor.approved)
 
 
-def speaks_for(actor: Actor, seat: Seat) -> bool:
+def speaks_for(actor: Actor, seat: SeatTrust) -> bool:
     """Whether ``actor``'s word says anything of ``seat``: it vouches for it, or the
     seat is the actor's own."""
     return vouches(actor, seat) or (seat.account is not None and seat.account == actor.id)
@@ -366,7 +366,7 @@ def decide(actor: Actor, action: Action, target: Target = None) -> Decision:
             if claim.claimant == actor.id:
                 return Refused(OWN_CLAIM, whole=True)
             ok = actor.admin or (actor.id == claim_decider(claim))
-        case Action.VOUCH, Seat() as seat:
+        case Action.VOUCH, SeatTrust() as seat:
             ok = vouches(actor, seat)
         case Action.RUN_EVENT, EventFacts() as event:
             ok = actor.admin or event.organiser == actor.id

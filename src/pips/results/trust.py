@@ -33,18 +33,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from pips.results.authority import Seat
+from pips.results.authority import SeatTrust as SeatTrust
 
 VOUCHING = ("server", "admin", "event", "group")
 """What may confirm a result that counts for the world list."""
 
 PLAYERS = "players"
 """Confirmed by the accounts of all its players only: kept, shown, never counted."""
-
-
-SeatTrust = Seat
-"""One seat of a result as trust sees it: its player's account (if any) and the groups
-the player belongs to by both sides' word (:class:`pips.results.authority.Seat`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from pips.server.errors import refusal
 from pips.server.limits import Limited
 from pips.server.round import SeatHolder
 from pips.server.routes.common import BodyRowId, limits_of, refused, results_of, run, tables_of
+from pips.server.routes.events.decisions import waits_said
 from pips.server.tables import TableError
 from pips.server.web import account, check_csrf, page, viewer, who
 
@@ -200,101 +201,6 @@ async def confirm_closing(request: Request, key: str, actor: int) -> HTMLRespons
         consequences=lines,
         answer=_("Close the event"),
         action=f"/events/{key}/close",
-        fields={},
-        back=f"/events/{key}",
-    )
-
-
-def waits_said(waiting: list[dict[str, Any]]) -> list[str]:
-    """What results wait for, per person who can act, in words."""
-    said = []
-    for wait in waiting:
-        count = int(wait["results"])
-        if wait["kind"] == "representative":
-            said.append(
-                ngettext(
-                    "{count} result waits for {who}, who confirms the club's players' "
-                    "results on this page in one step.",
-                    "{count} results wait for {who}, who confirms the club's players' "
-                    "results on this page in one step.",
-                    count,
-                ).format(count=count, who=wait["who"])
-            )
-        elif wait["kind"] == "player":
-            said.append(
-                ngettext(
-                    "{count} result waits for {who} to confirm their own line.",
-                    "{count} results wait for {who} to confirm their own line.",
-                    count,
-                ).format(count=count, who=wait["who"])
-            )
-        else:
-            said.append(
-                ngettext(
-                    "{count} result has a player no approved club answers for: it counts "
-                    "once an administrator confirms it or sanctions the event.",
-                    "{count} results have a player no approved club answers for: they "
-                    "count once an administrator confirms them or sanctions the event.",
-                    count,
-                ).format(count=count)
-            )
-    return said
-
-
-async def confirm_many(
-    request: Request, key: str, actor: int, action: str, *, save: bool
-) -> HTMLResponse | None:
-    """A club's representative's one step for an event's results (``confirm``), or an
-    administrator's sanction (``sanction``): first the review, what will change, then
-    (``save``) the change; ``None`` once saved."""
-    results = results_of(request)
-    if action == "confirm":
-        done = await run(results.reviews.confirm_all, actor, event=key, save=save)
-    else:
-        done = await run(results.reviews.sanction, actor, key, save=save)
-    if save:
-        return None
-    shown = await run(results.events.event, key, viewer(request))
-    if action == "confirm":
-        question = _("Confirm your players' results of {name}?").format(name=shown["name"])
-        lines = [
-            _("Result {id}, {date}: {players}").format(
-                id=r["id"], date=r["date"], players=", ".join(r["players"])
-            )
-            + (" · " + _("counts") if r["counts"] else " · " + _("still waits for others"))
-            for r in done["results"]
-        ] or [_("No result of this event waits for your word.")]
-        if done["players"]:
-            lines.insert(
-                0,
-                _("These players become your club's: {names}").format(
-                    names=", ".join(done["players"])
-                ),
-            )
-        answer = ngettext(
-            "Confirm {count} result", "Confirm {count} results", done["confirmed"]
-        ).format(count=done["confirmed"])
-    else:
-        question = _("Sanction {name}?").format(name=shown["name"])
-        lines = [
-            _(
-                "A sanctioned event's results count whoever plays: an administrator's word "
-                "stands behind every seat of its tables."
-            ),
-            ngettext(
-                "{count} of its {total} results will count.",
-                "{count} of its {total} results will count.",
-                done["counting"],
-            ).format(count=done["counting"], total=done["results"]),
-        ]
-        answer = _("Sanction the event")
-    return page(
-        request,
-        "confirm.html",
-        question=question,
-        consequences=lines,
-        answer=answer,
-        action=f"/events/{key}/{action}",
         fields={},
         back=f"/events/{key}",
     )

@@ -25,7 +25,6 @@ from pips.server.routes.events.common import (
     TableNumber,
     clubs_and_teams,
     confirm_closing,
-    confirm_many,
     confirm_withdrawal,
     count_new_event,
     create_event_of,
@@ -40,6 +39,7 @@ from pips.server.routes.events.common import (
     table_shown,
     warnings_said,
 )
+from pips.server.routes.events.decisions import confirm_many
 from pips.server.web import account, check_csrf
 
 api = APIRouter()
