@@ -494,10 +494,11 @@ def test_one_person_entered_at_an_evening_and_at_home_stays_one_player(club: Clu
 def test_an_evenings_players_become_the_clubs_and_its_representative_confirms_them(
     club: Club,
 ) -> None:
-    """Issue 34: players of a club's evening become the club's players (an account is
-    invited); a home game of them, entered without a group, waits on the club's
-    representative, who is listed for it, confirms it, and it counts; a game with a
-    seat nobody vouches for is listed for an administrator instead."""
+    """Issue 34: new players of a club's evening are made the club's players (its
+    representative made them; issue 49: an account is not invited, joining an event
+    changes nobody's group); a home game of them, entered without a group, waits on
+    the club's representative, who is listed for it, confirms it, and it counts; a game
+    with a seat nobody vouches for is listed for an administrator instead."""
     anna, root = club.ids["Anna"], club.ids["Root"]
     made = club.results.events.create(
         anna, name="Clubabend", game="fido", played_on=date(2026, 10, 2), rounds=1, group="kiel"
@@ -506,7 +507,7 @@ def test_an_evenings_players_become_the_clubs_and_its_representative_confirms_th
         anna, made["key"], ["Wilma", "Xaver", "Mallory"], new_players=["Wilma", "Xaver"]
     )
     kiel = club.results.groups.group("kiel", club.ids["Mallory"])
-    assert kiel["membership"] == "invited"
+    assert kiel["membership"] is None
     home = club.game(9, ("Ben", 20, 0), ("Wilma", 10, 3), ("Xaver", 5, 4))
     (rid,) = club.enter("Ben", home)
     shown = club.results.register.result(rid)

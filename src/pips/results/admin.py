@@ -12,7 +12,9 @@ from sqlalchemy.orm import selectinload
 
 from pips.core.phrase import phrase
 from pips.results.common import Conflict, Context, account_named, group_named, need_admin
-from pips.results.holds import Holds
+from pips.results.holds import Holds, causes
+from pips.results.register import of_group
+from pips.results.vouching import settle_again
 from pips.store.models import Group, Result, User
 
 
@@ -48,6 +50,11 @@ class Administration:
                 raise Conflict(phrase("{name} is approved already", name=group.name))
             group.approved_at = self.context.clock() if approve else None
             group.approved_by = actor if approve else None
+            session.flush()
+            if approve:
+                # The representative's word given before the approval counts now.
+                rows = settle_again(session, of_group(group.id))
+                self.holds.recheck(session, causes(rows))
             name = group.name
         return {"group": slug, "name": name, "approved": approve}
 

@@ -2,8 +2,10 @@
 merges two players who are one person.
 
 A claim blocks nobody until it is approved: several accounts may claim one player at
-once, each waits for the player's group's representative (or, for a player of no
-group, an administrator), and an account has at most :data:`MOST_WAITING` claims
+once, each waits for the player's group's representative (or an administrator, for a
+player of no group, of an unapproved group, or whose group answered for the player only
+after the claim: :func:`pips.results.authority.claim_decider`); nobody decides their
+own claim; and an account has at most :data:`MOST_WAITING` claims
 waiting, so that one account cannot claim every player. Approved, the account's other
 players merge into the claimed one and every other waiting claim of that player is
 refused.
@@ -13,19 +15,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session, aliased
 
 from pips.core.phrase import phrase
-from pips.results.common import (
-    Conflict,
-    Context,
-    NotAllowed,
-    ResultsError,
-    is_admin,
-)
+from pips.results.authority import Action, decide
+from pips.results.common import Conflict, Context, ResultsError
+from pips.results.facts import actor_facts, claim_facts, need
 from pips.results.players import find_player, player_json
-from pips.store.models import Group, Player, PlayerClaim, ResultPlayer, User
+from pips.store.models import Player, PlayerClaim, ResultPlayer, User
 
 MOST_WAITING = 3
 """Claims an account may have waiting at once."""
@@ -72,16 +70,6 @@ class Claims:
         ``claimant``'s): its group's representative or an administrator."""
         with self.context.db.session() as session, session.begin():
             player = find_player(session, player_id)
-            group = session.get(Group, player.group_id) if player.group_id else None
-            if not (is_admin(session, actor) or (group and group.representative_id == actor)):
-                where = (
-                    phrase("the representative of {name}", name=group.name)
-                    if group
-                    else phrase("an administrator")
-                )
-                raise NotAllowed(
-                    phrase("a claim of {name} is decided by {where}", name=player.name, where=where)
-                )
             query = select(PlayerClaim).where(
                 PlayerClaim.player_id == player.id, PlayerClaim.decided_at.is_(None)
             )
@@ -92,6 +80,7 @@ class Claims:
             claim = session.scalars(query.order_by(PlayerClaim.id)).first()
             if claim is None:
                 raise Conflict(phrase("nobody claims {name}", name=player.name))
+            need(session, actor, Action.DECIDE_CLAIM, claim_facts(session, player, claim))
             now = self.context.clock()
             claim.decided_at, claim.decided_by, claim.approved = now, actor, approve
             if approve:
@@ -117,31 +106,33 @@ class Claims:
         """Merge player ``source`` into ``into`` (an administrator: one person entered
         under two names, or in two clubs)."""
         with self.context.db.session() as session, session.begin():
-            if not is_admin(session, actor):
-                raise NotAllowed(phrase("players are merged by an administrator"))
+            need(session, actor, Action.MERGE)
             merge_players(session, find_player(session, source), find_player(session, into))
         return self._player(into)
 
     def waiting(self, actor: int) -> list[dict[str, Any]]:
-        """The claims ``actor`` decides: of their groups' players, and (an
-        administrator) of players of no group; the oldest first."""
+        """The claims ``actor`` decides (:func:`~pips.results.authority.decide`): of
+        their approved groups' players, and (an administrator) of the others; never
+        their own; the oldest first."""
         with self.context.db.session() as session:
-            mine = select(Group.id).where(Group.representative_id == actor)
-            query = (
-                select(Player, func.min(PlayerClaim.created_at))
+            facts = actor_facts(session, actor)
+            rows = session.execute(
+                select(Player, PlayerClaim)
                 .join(PlayerClaim, PlayerClaim.player_id == Player.id)
                 .where(PlayerClaim.decided_at.is_(None))
-                .group_by(Player.id)
-            )
-            if is_admin(session, actor):
-                query = query.where(or_(Player.group_id.in_(mine), Player.group_id.is_(None)))
-            else:
-                query = query.where(Player.group_id.in_(mine))
-            rows = session.execute(query.order_by(func.min(PlayerClaim.created_at))).all()
+                .order_by(PlayerClaim.created_at, PlayerClaim.id)
+                .limit(2000)
+            ).all()
+            since: dict[int, Any] = {}
+            players: dict[int, Player] = {}
+            for player, claim in rows:
+                if decide(facts, Action.DECIDE_CLAIM, claim_facts(session, player, claim)):
+                    since.setdefault(player.id, claim.created_at)
+                    players[player.id] = player
             now = self.context.clock()
             return [
-                {**player_json(session, p, count=False), "waiting_days": (now - since).days}
-                for p, since in rows
+                {**player_json(session, players[pid], count=False), "waiting_days": (now - at).days}
+                for pid, at in since.items()
             ]
 
     def _player(self, player_id: int) -> dict[str, Any]:

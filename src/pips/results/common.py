@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 
-from sqlalchemy import ColumnElement, or_, select
+from sqlalchemy import ColumnElement, and_, not_, select
 from sqlalchemy.orm import Session
 
 from pips.core.names import name_key
@@ -36,6 +36,13 @@ STATUSES = ("provisional", "confirmed", "disputed", "withdrawn", "held")
 """What a listing filters by (``held``: waiting for an administrator after a flag)."""
 
 
+def held_clause() -> ColumnElement[bool]:
+    """The "held" rule, the one place it is written: a result is held for an
+    administrator while a hold of it is open (``flag``) and no administrator cleared
+    it (:mod:`pips.results.holds`). :func:`held` says the same of one result."""
+    return and_(Result.flag.is_not(None), Result.flag_cleared_by.is_(None))
+
+
 def counted_clause() -> tuple[ColumnElement[bool], ...]:
     """The results that count for the world list, as SQL (docs/results.md, "Which
     results count"): confirmed by a source that vouches (:mod:`pips.results.trust`),
@@ -44,12 +51,12 @@ def counted_clause() -> tuple[ColumnElement[bool], ...]:
         Result.status.in_(COUNTED),
         Result.confirmed_by.in_(VOUCHING),
         Result.rated.is_(True),
-        or_(Result.flag.is_(None), Result.flag_cleared_by.is_not(None)),
+        not_(held_clause()),
     )
 
 
 def held(row: Result) -> bool:
-    """Whether a result is held for an administrator (a hold open, not cleared)."""
+    """:func:`held_clause` of one result in memory."""
     return row.flag is not None and row.flag_cleared_by is None
 
 

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from pips.core.names import name_key
 from pips.core.phrase import Phrase, joined, phrase
+from pips.results.authority import Action, EntryFacts, Refused, decide
 from pips.results.common import (
     Conflict,
     Context,
@@ -29,12 +30,13 @@ from pips.results.common import (
 )
 from pips.results.entry import Checked, check
 from pips.results.entry_formats import entry_from_record
+from pips.results.facts import actor_facts, said
 from pips.results.fairplay import Fairplay
 from pips.results.groups import member_ids
 from pips.results.holds import Holds, causes
 from pips.results.players import Players
 from pips.results.register import visible_to
-from pips.results.vouching import settle
+from pips.results.vouching import group_facts, settle
 from pips.store.models import Group, Player, Result, ResultPlayer, User
 
 
@@ -83,23 +85,16 @@ class Entries:
             if user is None:
                 raise NotAllowed(phrase("sign in with an account to enter results"))
             group_row = None if not group else group_named(session, group)
-            if group_row is not None and actor not in member_ids(group_row):
-                raise NotAllowed(
-                    phrase("only members of {name} enter its results", name=group_row.name)
-                )
+            member = group_row is not None and actor in member_ids(group_row)
+            facts = actor_facts(session, actor)
             fingerprints = [r.fingerprint() for r in results]
             for number, result in enumerate(results, 1):
-                if user.name_key in {name_key(n) for n in result.entry.names}:
-                    continue
-                if group_row is None or group_row.representative_id != actor:
+                played = user.name_key in {name_key(n) for n in result.entry.names}
+                entry = EntryFacts(played, group_facts(group_row), member)
+                refused = decide(facts, Action.ENTER, entry)
+                if isinstance(refused, Refused):
                     where = f"{result.called(number)}: " if len(results) > 1 else ""
-                    raise NotAllowed(
-                        phrase(
-                            "{where}you did not play in this game; the representative of "
-                            "its group enters games for others",
-                            where=where,
-                        )
-                    )
+                    raise NotAllowed(phrase("{where}{why}", where=where, why=said(refused)))
             refuse_duplicates(session, results, fingerprints, actor)
             seating = self.players.seat_names(
                 session,

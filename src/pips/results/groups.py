@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session, selectinload
 from pips.core.names import sort_key
 from pips.core.phrase import phrase
 from pips.i18n import reason
+from pips.results.authority import Action
 from pips.results.common import (
     Conflict,
     Context,
@@ -28,10 +29,13 @@ from pips.results.common import (
     group_named,
     slugify,
 )
-from pips.store.models import Group, GroupMember, Player
+from pips.results.facts import need
+from pips.results.holds import Holds, causes
+from pips.results.vouching import MEMBER, group_facts, settle_again
+from pips.store.models import Group, GroupMember, Player, Result, ResultPlayer
 from pips.text import NameTaken, check_held
 
-MEMBER, INVITED, ASKED = "member", "invited", "asked"
+INVITED, ASKED = "invited", "asked"
 NAME_LENGTH = 60
 """The longest group name (a club's full name runs longer than an account's)."""
 
@@ -39,27 +43,6 @@ NAME_LENGTH = 60
 def member_ids(group: Group) -> set[int]:
     """The accounts that are members of ``group`` (both sides agreed)."""
     return {m.user_id for m in group.members if m.status == MEMBER}
-
-
-def groups_of_players(session: Session, players: list[Player]) -> dict[int, frozenset[int]]:
-    """Each player's groups: the group whose result first named it (a player of the
-    group), and the groups its account is a member of."""
-    accounts = {p.user_id for p in players if p.user_id is not None}
-    memberships: dict[int, set[int]] = {}
-    if accounts:
-        for group_id, user_id in session.execute(
-            select(GroupMember.group_id, GroupMember.user_id).where(
-                GroupMember.user_id.in_(accounts), GroupMember.status == MEMBER
-            )
-        ):
-            memberships.setdefault(user_id, set()).add(group_id)
-    found = {}
-    for p in players:
-        groups = set(memberships.get(p.user_id, ())) if p.user_id is not None else set()
-        if p.group_id is not None:
-            groups.add(p.group_id)
-        found[p.id] = frozenset(groups)
-    return found
 
 
 class Groups:
@@ -144,10 +127,7 @@ class Groups:
         removes a member; the representative stays."""
         with self.context.db.session() as session, session.begin():
             group = group_named(session, slug)
-            if group.representative_id != actor:
-                raise NotAllowed(
-                    phrase("only the representative of {name} changes its members", name=group.name)
-                )
+            need(session, actor, Action.ADD_TO_GROUP, group_facts(group))
             user = account_named(session, name)
             current = {m.user_id: m for m in group.members}
             row = current.get(user.id)
@@ -156,6 +136,7 @@ class Groups:
                     group.members.append(GroupMember(user_id=user.id, status=INVITED))
                 elif row.status == ASKED:
                     row.status = MEMBER
+                    self._member_joined(session, user.id)
             else:
                 if user.id == group.representative_id:
                     raise ResultsError(
@@ -182,7 +163,17 @@ class Groups:
                 group.members.append(GroupMember(user_id=actor, status=ASKED))
             elif row.status == INVITED:
                 row.status = MEMBER
+                self._member_joined(session, actor)
         return self.group(slug, actor)
+
+    def _member_joined(self, session: Session, user: int) -> None:
+        """A new member's provisional results are settled again: the group's word
+        given on them counts now (no second click for each)."""
+        session.flush()
+        players = select(Player.id).where(Player.user_id == user)
+        theirs = select(ResultPlayer.result_id).where(ResultPlayer.player_id.in_(players))
+        rows = settle_again(session, Result.id.in_(theirs))
+        Holds(self.context).recheck(session, causes(rows))
 
     def set_representative(self, actor: int, slug: str, name: str) -> dict[str, Any]:
         with self.context.db.session() as session, session.begin():

@@ -11,9 +11,7 @@ from datetime import date, datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from pips.results.common import (
-    counted_clause,
-)
+from pips.results.common import counted_clause, held_clause
 from pips.results.fairplay import Meeting, meeting_weights
 from pips.results.rating import RatedGame
 from pips.store.models import (
@@ -61,8 +59,7 @@ def held_results(session: Session, game: str, first: date, after: date) -> int:
                 Result.played_on >= first,
                 Result.played_on < after,
                 Result.status == "confirmed",
-                Result.flag.is_not(None),
-                Result.flag_cleared_by.is_(None),
+                held_clause(),
             )
         )
         or 0

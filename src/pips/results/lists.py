@@ -18,6 +18,7 @@ from pips.results.common import (
     Context,
     NotFound,
     ResultsError,
+    held_clause,
     month_bounds,
     month_of,
 )
@@ -166,7 +167,7 @@ class WorldLists:
                 # Counted in the database: the page is public and a month may hold
                 # 100,000 results.
                 in_time = Result.entered_at < cutoff
-                held_now = Result.flag.is_not(None) & Result.flag_cleared_by.is_(None)
+                held_now = held_clause()
                 total, late, waiting, disputed, held, unrated = session.execute(
                     select(
                         func.count(),

@@ -31,7 +31,8 @@ from sqlalchemy.orm import Session
 from pips.core.names import name_key, sort_key
 from pips.core.phrase import joined, phrase
 from pips.results.common import Conflict, Context, NotFound, ResultsError, group_named
-from pips.results.groups import MEMBER, member_ids
+from pips.results.groups import member_ids
+from pips.results.vouching import MEMBER
 from pips.store.models import Group, GroupMember, Player, PlayerClaim, Result, ResultPlayer, User
 
 CLOSE = 0.8
@@ -121,33 +122,52 @@ class Players:
         *,
         known: Mapping[str, int] | None = None,
         make: bool = True,
+        clubs: Mapping[str, Group] | None = None,
+        speaks_for: Collection[int] = (),
     ) -> BatchPlayers:
         """The players of ``names`` (rules 1 to 4 of this module); raises
         :class:`UnknownPlayers` for a name that may be a known player and is neither
         in ``new_names`` nor chosen in ``known`` (name to player id). With ``make``
-        false nothing is added (a check)."""
+        false nothing is added (a check).
+
+        ``clubs`` (by :func:`name_key`) names another club a player plays for (an
+        event's "Name; Club"): the player is found among that club's players, without
+        a question, or made there, the club's until its representative agrees unless
+        the one entering speaks for it (``speaks_for``: the groups whose word they
+        give, :mod:`pips.results.authority`)."""
         allowed = {name_key(n) for n in new_names}
         chosen = {name_key(n): int(i) for n, i in (known or {}).items()}
         wanted: dict[str, str] = {}
         for name in names:
             wanted.setdefault(name_key(name), name)
         seating = BatchPlayers()
-        circle = self._circle(session, actor, group)
-        by_key: dict[str, Player] = {}
-        for player in circle:
-            by_key.setdefault(player.name_key, player)
+        circles: dict[int | None, tuple[Sequence[Player], dict[str, Player]]] = {}
+
+        def circle_of(home: Group | None) -> tuple[Sequence[Player], dict[str, Player]]:
+            where = None if home is None else home.id
+            if where not in circles:
+                circle = self._circle(session, actor, home)
+                by_key: dict[str, Player] = {}
+                for player in circle:
+                    by_key.setdefault(player.name_key, player)
+                circles[where] = (circle, by_key)
+            return circles[where]
+
+        now = self.context.clock()
         accounts = {
             u.name_key: u
             for u in session.scalars(select(User).where(User.name_key.in_(list(wanted))))
         }
         asked: dict[str, list[Player]] = {}
         for key, name in wanted.items():
+            home = (clubs or {}).get(key, group)
+            circle, by_key = circle_of(home)
             if key == actor.name_key:
-                seating.players[key] = self.own_player(session, actor, group, make=make)
+                seating.players[key] = self.own_player(session, actor, home, make=make)
             elif key in by_key:
                 seating.players[key] = by_key[key]
             elif key in accounts:
-                seating.players[key] = self.own_player(session, accounts[key], group, make=make)
+                seating.players[key] = self.own_player(session, accounts[key], home, make=make)
             else:
                 similar = self._maybe(session, circle, name, key)
                 if key in chosen:
@@ -165,7 +185,17 @@ class Players:
                 if similar and key not in allowed:
                     asked[name] = similar
                     continue
-                player = Player(name=name, name_key=key, group_id=group.id if group else None)
+                # Made by the group's own side (entering for it, its event) or by one
+                # who speaks for it, the group answered for the player; else it waits
+                # for the representative's word (an organiser naming another's club).
+                ours = group is not None and home is not None and home.id == group.id
+                agreed = home is not None and (ours or home.id in speaks_for)
+                player = Player(
+                    name=name,
+                    name_key=key,
+                    group_id=None if home is None else home.id,
+                    group_agreed_at=now if agreed else None,
+                )
                 if make:
                     session.add(player)
                 seating.players[key] = player
@@ -226,6 +256,7 @@ class Players:
                 name_key=user.name_key,
                 user_id=user.id,
                 group_id=group.id if group is not None and member else None,
+                group_agreed_at=self.context.clock() if group is not None and member else None,
             )
             if make:
                 session.add(player)
@@ -320,7 +351,13 @@ def player_json(session: Session, player: Player, count: bool = True) -> dict[st
     return {
         "id": player.id,
         "name": player.name,
-        "group": None if group is None else {"name": group.name, "slug": group.slug},
+        "group": None
+        if group is None
+        else {
+            "name": group.name,
+            "slug": group.slug,
+            "agreed": player.group_agreed_at is not None,
+        },
         "account": None if account is None else account.name,
         "claimed_by": claims[0] if claims else None,
         "claims": claims,

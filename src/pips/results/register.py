@@ -23,17 +23,19 @@ from pips.results.common import (
     counted_clause,
     group_named,
     held,
+    held_clause,
     month_bounds,
     month_of,
 )
 from pips.results.entry import Checked, Entry, Line
 from pips.results.entry_formats import write_csv
 from pips.results.holds import Holds
-from pips.results.trust import PLAYERS, VOUCHING, SeatTrust, could_vouch
-from pips.results.vouching import seats_of_all, waiting_seats
+from pips.results.trust import PLAYERS, VOUCHING, Needs
+from pips.results.vouching import MEMBER, needs_of, seats_of_all
 from pips.store.models import (
     GameTable,
     Group,
+    GroupMember,
     Player,
     Result,
     ResultPlayer,
@@ -85,7 +87,7 @@ class Register:
             first, after = month_bounds(where.month)
             query = query.where(Result.played_on >= first, Result.played_on < after)
         if where.status == "held":
-            query = query.where(Result.flag.is_not(None), Result.flag_cleared_by.is_(None))
+            query = query.where(held_clause())
         elif where.status:
             query = query.where(Result.status == where.status)
         if where.player:
@@ -136,8 +138,12 @@ class Register:
             row for row in rows if row.status != "withdrawn" and row.confirmed_by not in VOUCHING
         ]
         seats = seats_of_all(session, unvouched) if unvouched else {}
-        waiting = waiting_seats(session, unvouched, seats) if unvouched else {}
-        deciders = representatives_of(session, seats) if unvouched else {}
+        # The approved groups of the seats and their representatives, in one query.
+        labels = representative_labels(
+            session, {g for found in seats.values() for seat in found for g in seat.groups}
+        )
+        needed = needs_of(session, unvouched, seats, frozenset(labels)) if unvouched else {}
+        deciders = representatives_of(needed, labels)
         shown = []
         for row in rows:
             shown.append(
@@ -147,7 +153,7 @@ class Register:
                     accounts,
                     first_list.get(row.id),
                     published[row.game],
-                    waiting.get(row.id, []),
+                    needed.get(row.id, Needs()),
                     deciders.get(row.id, []),
                 )
             )
@@ -160,8 +166,7 @@ class Register:
         since; before that, the results of the month that count now."""
         first, after = month_bounds(month)
         with self.context.db.session() as session:
-            if group:
-                group_named(session, group)
+            found = group_named(session, group) if group else None
             lists = select(WorldList.id).where(WorldList.month == month)
             listed = select(WorldListResult.result_id).where(WorldListResult.list_id.in_(lists))
             if session.scalar(select(func.count()).select_from(listed.subquery())):
@@ -173,45 +178,65 @@ class Register:
             query = query.options(selectinload(Result.players)).order_by(
                 Result.played_on, Result.id
             )
-            if group:
-                query = query.join(Group).where(Group.slug == group)
+            if found is not None:
+                query = query.where(of_group(found.id))
             return write_csv((row.id, _checked(row)) for row in session.scalars(query))
 
 
+def of_group(group: int) -> ColumnElement[bool]:
+    """The results of a group: entered for it, or with a seat of one of its players
+    (made there, or agreed by its representative) or members: a club's export holds
+    its players' games at another club's championship too."""
+    players = select(Player.id).where(Player.group_id == group, Player.group_agreed_at.is_not(None))
+    members = select(GroupMember.user_id).where(
+        GroupMember.group_id == group, GroupMember.status == MEMBER
+    )
+    seats = select(ResultPlayer.result_id).where(
+        or_(
+            ResultPlayer.player_id.in_(players),
+            ResultPlayer.player_id.in_(select(Player.id).where(Player.user_id.in_(members))),
+        )
+    )
+    return or_(Result.group_id == group, Result.id.in_(seats))
+
+
 def representatives_of(
-    session: Session, seats: Mapping[int, Sequence[SeatTrust]]
+    needed: Mapping[int, Needs], labels: Mapping[int, str]
 ) -> dict[int, list[str]]:
-    """For each result (its ``seats``, :func:`~pips.results.vouching.seats_of_all`),
-    who may give the word that makes it count besides an administrator: the
-    representatives of the approved groups its seats belong to, where their word can
-    cover it (:func:`~pips.results.trust.could_vouch`), as "Anna (Kiel)"."""
-    wanted = {g for found in seats.values() for seat in found for g in seat.groups}
-    groups = {
+    """For each result, the representatives whose word it still needs (each for their
+    group's players: :func:`~pips.results.trust.needs`), by their ``labels``."""
+    return {
+        rid: sorted({labels[g] for g in found.groups if g in labels})
+        for rid, found in needed.items()
+        if not found.admin_only
+    }
+
+
+def representative_labels(session: Session, groups: set[int]) -> dict[int, str]:
+    """The approved ones of ``groups``, each with its representative as "Anna
+    (Kiel)"."""
+    if not groups:
+        return {}
+    return {
         gid: f"{representative} ({name})"
         for gid, name, representative in session.execute(
             select(Group.id, Group.name, User.name)
             .join(User, User.id == Group.representative_id)
-            .where(Group.id.in_(wanted), Group.approved_at.is_not(None))
+            .where(Group.id.in_(groups), Group.approved_at.is_not(None))
         )
-    }
-    return {
-        rid: sorted(
-            {
-                groups[g]
-                for seat in found
-                for g in seat.groups
-                if g in groups and could_vouch(found, g)
-            }
-        )
-        for rid, found in seats.items()
     }
 
 
 def why_not_counted(
-    row: Result, waiting: Sequence[str], deciders: Sequence[str] = ()
+    row: Result,
+    waiting: Sequence[str],
+    deciders: Sequence[str] = (),
+    orphans: Sequence[str] | None = None,
 ) -> str | None:
     """Why a result does not count for the world list, in words (``None``: it
-    counts); ``deciders``: the representatives whose word would make it count."""
+    counts); ``waiting``: the players whose own confirmation it needs; ``deciders``:
+    the representatives whose word it needs; ``orphans`` (not ``None``: only an
+    administrator's word makes it count) the players nobody else speaks for."""
     if counted(row):
         return None
     if row.status == "withdrawn":
@@ -222,17 +247,36 @@ def why_not_counted(
         return row.unrated or phrase("not rated")
     if held(row):
         return phrase("held for an administrator: {reason}", reason=row.flag or "")
+    if orphans:
+        return phrase(
+            "provisional: {names} belong to no approved group and have no account, so it "
+            "counts once an administrator confirms it",
+            names=", ".join(orphans),
+        )
     if row.confirmed_by == PLAYERS:
         return phrase(
             "confirmed by its players' own accounts only: for the world list an approved "
             "group vouches for its members' results, or an administrator"
         )
-    if waiting:
+    if orphans is None and deciders and waiting:
+        return phrase(
+            "provisional: it counts once {names} confirm it for their clubs' players and "
+            "{waiting} their own lines, or once an administrator does",
+            names=Phrase(" / ".join(deciders)),
+            waiting=", ".join(waiting),
+        )
+    if orphans is None and waiting:
         return phrase(
             "waits for {names} to confirm (not members of the group that vouched)",
             names=", ".join(waiting),
         )
-    if deciders:
+    if orphans is None and len(deciders) > 1:
+        return phrase(
+            "provisional: it counts once {names} confirm it, each for their club's players, "
+            "or once an administrator does",
+            names=Phrase(", ".join(deciders)),
+        )
+    if orphans is None and deciders:
         return phrase(
             "provisional: it counts once {names} or an administrator confirms it",
             names=Phrase(" / ".join(deciders)),
@@ -250,7 +294,7 @@ def _json(
     accounts: dict[int, int | None],
     listed_in: str | None,
     published: set[str],
-    waiting: Sequence[int],
+    needed: Needs,
     deciders: Sequence[str] = (),
 ) -> dict[str, Any]:
     counts = counted(row)
@@ -279,7 +323,8 @@ def _json(
                 "rank": p.rank,
             }
         )
-    waiting_names = [row.players[i].name for i in waiting]
+    waiting_names = [row.players[i].name for i in needed.seats]
+    orphans = [row.players[i].name for i in needed.orphans] if needed.admin_only else None
     return {
         "id": row.id,
         "game": row.game,
@@ -307,7 +352,7 @@ def _json(
         "unrated": row.unrated,
         "held": row.flag if held(row) else None,
         "counts": counts,
-        "why_not": why_not_counted(row, waiting_names, deciders),
+        "why_not": why_not_counted(row, waiting_names, deciders, orphans),
         "can_confirm": list(deciders),
         "waiting_for": waiting_names,
         "late": late,

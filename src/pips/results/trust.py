@@ -33,21 +33,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from pips.results.authority import SeatTrust as SeatTrust
+
 VOUCHING = ("server", "admin", "event", "group")
 """What may confirm a result that counts for the world list."""
 
 PLAYERS = "players"
 """Confirmed by the accounts of all its players only: kept, shown, never counted."""
-
-
-@dataclass(frozen=True, slots=True)
-class SeatTrust:
-    """One seat of a result as trust sees it: its player's account (if any) and the
-    groups the player belongs to (a player of the group, or an account that is an
-    accepted member)."""
-
-    account: int | None
-    groups: frozenset[int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,15 +65,22 @@ def vouched_by(
     seats: Sequence[SeatTrust], words: Iterable[Word], event: EventWord | None = None
 ) -> str | None:
     """What confirms a result with these ``seats`` given these ``words``: one of
-    :data:`VOUCHING`, :data:`PLAYERS`, or ``None`` (provisional)."""
+    :data:`VOUCHING`, :data:`PLAYERS`, or ``None`` (provisional).
+
+    The event's word and the representatives' words add up: at a championship the
+    organising club's event covers its own players' seats, and each other approved
+    club's representative covers theirs, so a table of three clubs counts once each
+    club with a player there gave its word."""
     said = list(words)
-    if any(w.admin for w in said) or (event is not None and event.admin):
-        return "admin" if any(w.admin for w in said) else "event"
-    own = {w.user for w in said}
-    if event is not None and _covers(seats, event.groups, own):
+    if any(w.admin for w in said):
+        return "admin"
+    if event is not None and event.admin:
         return "event"
-    if _covers(seats, frozenset().union(*(w.groups for w in said)), own):
-        return "group"
+    own = {w.user for w in said}
+    by_event = event.groups if event is not None else frozenset()
+    groups = by_event.union(*(w.groups for w in said))
+    if _covers(seats, groups, own):
+        return "event" if any(s.groups & by_event for s in seats) else "group"
     if seats and all(s.account is not None and s.account in own for s in seats):
         return PLAYERS
     return None
@@ -95,26 +94,46 @@ def _covers(seats: Sequence[SeatTrust], groups: frozenset[int], own: set[int]) -
     return all(s.groups & groups or (s.account is not None and s.account in own) for s in seats)
 
 
-def waiting_for(seats: Sequence[SeatTrust], words: Iterable[Word]) -> list[int]:
-    """The seats (indices) whose accounts' confirmation would complete the vouching of
-    the groups that gave their word: what a result waits for."""
+@dataclass(frozen=True, slots=True)
+class Needs:
+    """What a result still needs to count: the word of a representative of one of
+    ``groups`` (each for its players' seats), the own confirmation of the accounts of
+    ``seats`` (indices; guests no approved group answers for), or, ``admin_only``, an
+    administrator's (a seat nobody else can speak for: no approved group, no account;
+    or no approved group at the table at all, since accounts alone never count)."""
+
+    groups: frozenset[int] = frozenset()
+    seats: tuple[int, ...] = ()
+    admin_only: bool = False
+    orphans: tuple[int, ...] = ()
+    """The seats (indices) of no approved group and no account."""
+
+
+def needs(
+    seats: Sequence[SeatTrust],
+    words: Iterable[Word],
+    event: EventWord | None,
+    approved: frozenset[int],
+) -> Needs:
+    """What a result with these ``seats`` needs besides these ``words`` (and the
+    event's) to count, given the ``approved`` groups."""
     said = list(words)
+    if any(w.admin for w in said) or (event is not None and event.admin):
+        return Needs()
     own = {w.user for w in said}
-    groups = frozenset().union(*(w.groups for w in said))
-    if not groups or not any(s.groups & groups for s in seats):
-        return []
-    return [
-        i
-        for i, s in enumerate(seats)
-        if not s.groups & groups and s.account is not None and s.account not in own
-    ]
-
-
-def could_vouch(seats: Sequence[SeatTrust], group: int) -> bool:
-    """Whether the word of ``group``'s representative can make a result with these
-    ``seats`` count: it covers the seats of the group's players, and every other seat
-    has an account to confirm its own line (a seat with neither is left to an
-    administrator)."""
-    return any(group in s.groups for s in seats) and all(
-        group in s.groups or s.account is not None for s in seats
-    )
+    given = (event.groups if event is not None else frozenset()).union(*(w.groups for w in said))
+    groups: set[int] = set()
+    waiting: list[int] = []
+    orphans: list[int] = []
+    for index, seat in enumerate(seats):
+        if seat.groups & given or (seat.account is not None and seat.account in own):
+            continue
+        if seat.groups & approved:
+            groups |= seat.groups & approved
+        elif seat.account is not None:
+            waiting.append(index)
+        else:
+            orphans.append(index)
+    # Only accounts' words, with no group to vouch at the table: they never count.
+    alone = bool(seats) and not groups and not any(s.groups & given for s in seats)
+    return Needs(frozenset(groups), tuple(waiting), bool(orphans) or alone, tuple(orphans))

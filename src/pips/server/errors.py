@@ -100,6 +100,23 @@ class Problem(BaseModel):
         default=None,
         description="The part of the request that was wrong (query.month, body.results.0.name).",
     )
+    candidates: dict[str, list[Candidate]] | None = Field(
+        default=None,
+        description=(
+            "Names that may be known players, each with the players it may mean: choose "
+            "one (known_players: name to id) or confirm the name as new (new_players)."
+        ),
+    )
+
+
+class Candidate(BaseModel):
+    """A known player a name may mean, with what tells two people of one name apart."""
+
+    id: int
+    name: str
+    group: str | None = None
+    account: bool = False
+    last_game: str | None = None
 
 
 class Refusal(HTTPException):
@@ -114,12 +131,14 @@ class Refusal(HTTPException):
         rule: str | None = None,
         field: str | None = None,
         headers: dict[str, str] | None = None,
+        candidates: dict[str, list[dict[str, Any]]] | None = None,
     ) -> None:
         super().__init__(status, message, headers)
         self.code = code or STATUS_CODES.get(status, "bad_request")
         assert self.code in CODES, self.code
         self.rule = rule
         self.field = field
+        self.candidates = candidates
 
 
 def parts(exc: BaseException) -> tuple[Phrase | str, str | None, str | None]:
@@ -147,6 +166,7 @@ def refusal(exc: BaseException, status: int) -> Refusal:
     retry_after = getattr(exc, "retry_after", None)
     headers = {"Retry-After": str(retry_after)} if isinstance(retry_after, int) else None
     words, rule, field = parts(exc)
+    candidates = getattr(exc, "candidates", None)
     return Refusal(
         status,
         say(words),
@@ -154,18 +174,23 @@ def refusal(exc: BaseException, status: int) -> Refusal:
         rule=rule,
         field=field,
         headers=headers,
+        candidates=candidates if isinstance(candidates, dict) and candidates else None,
     )
 
 
 def problem_of(exc: StarletteHTTPException) -> dict[str, Any]:
     """The body of the answer to ``exc``."""
     if isinstance(exc, Refusal):
-        return Problem(
+        shown = Problem(
             code=exc.code,  # type: ignore[arg-type]
             message=str(exc.detail),
             rule=exc.rule,
             field=exc.field,
+            candidates=exc.candidates,  # type: ignore[arg-type]
         ).model_dump()
+        if shown["candidates"] is None:
+            del shown["candidates"]  # only a question of names carries them
+        return shown
     detail = exc.detail
     message = detail if isinstance(detail, str) and detail not in STARLETTE_WORDS else ""
     return {

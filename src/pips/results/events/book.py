@@ -34,14 +34,15 @@ from pips.core.errors import RuleError
 from pips.core.names import PERSON_LENGTH, check_name, name_key
 from pips.core.phrase import phrase
 from pips.games.registry import find_game
+from pips.results.authority import Action
 from pips.results.common import (
     Conflict,
     Context,
-    NotAllowed,
     NotFound,
     ResultsError,
     group_named,
     is_admin,
+    slugify,
 )
 from pips.results.draws import allowed_sizes
 from pips.results.entry import EARLIEST
@@ -58,18 +59,18 @@ from pips.results.events.common import (
     sync_online,
 )
 from pips.results.events.shown import event_json
-from pips.results.groups import ASKED, INVITED, MEMBER
+from pips.results.facts import actor_facts, need
 from pips.results.players import Players
 from pips.results.standings import (
     DEFAULT_TIEBREAKS,
     Standing,
     check_tiebreaks,
 )
+from pips.results.vouching import group_facts
 from pips.store.models import (
     Event,
     EventPlayer,
     Group,
-    GroupMember,
     Player,
     WorldList,
     WorldListRow,
@@ -176,20 +177,7 @@ class Events:
             raise ResultsError(phrase("a club counts its best 1 to 20 players"))
         with self.context.db.session() as session, session.begin():
             group_row = group_named(session, group) if group else None
-            if group_row is not None and group_row.representative_id != actor:
-                raise NotAllowed(
-                    phrase(
-                        "only the representative of {name} organises its events",
-                        name=group_row.name,
-                    )
-                )
-            if group_row is None and not is_admin(session, actor):
-                raise NotAllowed(
-                    phrase(
-                        "an event is organised by a group's representative (for the group) "
-                        "or by an administrator"
-                    )
-                )
+            need(session, actor, Action.ORGANISE, group_facts(group_row))
             row = Event(
                 key=event_key(),
                 name=name,
@@ -298,6 +286,9 @@ class Events:
                     raise Conflict(phrase("{name} is already a player of this event", name=name))
             if len(known) + len(wanted) > MOST_PLAYERS:
                 raise ResultsError(phrase("an event has at most {most} players", most=MOST_PLAYERS))
+            given_clubs = {name_key(n): self._label(c) for n, c in (clubs or {}).items()}
+            groups = self._groups_named(session, set(given_clubs.values()))
+            manager = actor_facts(session, actor)
             seating = self.players.seat_names(
                 session,
                 event.organiser,
@@ -305,12 +296,13 @@ class Events:
                 wanted,
                 list(new_players),
                 known=known_players,
+                clubs={k: groups[c] for k, c in given_clubs.items() if c in groups},
+                speaks_for=manager.represents
+                if not manager.admin
+                else {g.id for g in groups.values()},
             )
-            if event.group is not None:
-                self._join_the_club(event.group, list(seating.players.values()))
             first = len(event.drawn) + 1
             pair_number = max((p.pair or 0 for p in event.players), default=0)
-            given_clubs = {name_key(n): c for n, c in (clubs or {}).items()}
             given_teams = {name_key(n): t for n, t in (teams or {}).items()}
             for index, (name, folded) in enumerate(zip(wanted, keys, strict=True)):
                 player = seating.players[folded]
@@ -330,7 +322,7 @@ class Events:
                         user_id=player.user_id,
                         first_round=first,
                         pair=pair_number + 1 + index // 2 if event.fixed_pairs else None,
-                        club=self._label(given_clubs.get(folded)) or self._club_of(session, player),
+                        club=self._club_of(session, player, given_clubs.get(folded, "")),
                         team=self._label(given_teams.get(folded)),
                     )
                 )
@@ -361,9 +353,22 @@ class Events:
         return label
 
     @staticmethod
-    def _club_of(session: Any, player: Player) -> str:
+    def _club_of(session: Any, player: Player, given: str) -> str:
+        """Whom a player plays for: the club given, else the player's group."""
         group = session.get(Group, player.group_id) if player.group_id else None
-        return "" if group is None else str(group.name)
+        if group is not None and (not given or slugify(given) == group.slug):
+            return str(group.name)
+        return given
+
+    @staticmethod
+    def _groups_named(session: Any, labels: set[str]) -> dict[str, Group]:
+        """The groups that clubs given by name are (by their address: "SC Kiel" and
+        "sc kiel" are one club); a name no group has stays a label."""
+        slugs = {slugify(label): label for label in labels if label}
+        if not slugs:
+            return {}
+        found = session.scalars(select(Group).where(Group.slug.in_(list(slugs))))
+        return {slugs[g.slug]: g for g in found}
 
     def seed(self, actor: int, key: str, order: Sequence[str] | None = None) -> dict[str, Any]:
         """Seed the players (1 the strongest): in ``order`` as given (names; the rest
@@ -422,26 +427,6 @@ class Events:
                 raise NotFound(phrase("no player {number} in this event", number=player))
             found.checked_in = present
         return self.event(key, actor)
-
-    @staticmethod
-    def _join_the_club(group: Group, players: Sequence[Player]) -> None:
-        """An evening's players become the club's: a player of no group (no account)
-        becomes the group's player; an account that is not a member is invited (it
-        becomes a member when it accepts, or at once if it had asked to join: both
-        sides agreed, :mod:`pips.results.groups`)."""
-        members = {m.user_id: m for m in group.members}
-        for player in players:
-            if player.user_id is None:
-                if player.group_id is None:
-                    player.group_id = group.id
-                continue
-            row = members.get(player.user_id)
-            if row is None:
-                row = GroupMember(user_id=player.user_id, status=INVITED)
-                group.members.append(row)
-                members[player.user_id] = row
-            elif row.status == ASKED:
-                row.status = MEMBER
 
     @staticmethod
     def _checked_name(name: str) -> str:

@@ -3,10 +3,12 @@ results, its online games' results are marked as the event's, and the next world
 counts them (when the organiser's word vouches for them: :mod:`pips.results.trust`).
 
 A table's game entered by hand outside the event (by one of its players, before the
-close) cannot block the close: the event's result takes its place. The same game (its
-fingerprint: the same numbers whatever the order of the seats) is withdrawn, with the
-organiser's word saying why; a different result of the same players on the event's
-day may be withdrawn by the organiser (:mod:`pips.results.review`).
+close) cannot block the close. The same game (its fingerprint: the same numbers
+whatever the order of the seats) is withdrawn, with the organiser's word saying why,
+and the event's result takes its place, where the event's word covers it (entered by
+the organiser, every player of the organiser's approved group, an administrator's or a
+sanctioned event: :mod:`pips.results.authority`); else it stays as it is and the event
+makes no second copy of it. Another event's result is never taken over.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from typing import Any
 from sqlalchemy import select, update
 
 from pips.core.phrase import phrase
-from pips.results.common import Conflict, Context, ResultsError
+from pips.results.authority import Action, TakeOver, decide
+from pips.results.common import Conflict, Context, ResultsError, counted
 from pips.results.entries import refuse_duplicates, result_row, store_results
 from pips.results.entry import Checked, Entry, Line, check
 from pips.results.events.book import Events
@@ -29,7 +32,9 @@ from pips.results.events.common import (
     set_of,
     sync_online,
 )
+from pips.results.facts import actor_facts, event_facts, result_facts
 from pips.results.holds import Holds, causes
+from pips.results.review import waits_of
 from pips.store.models import (
     Event,
     EventRound,
@@ -49,8 +54,10 @@ class Closing:
         self.events = events
         self.holds = holds
 
-    def close(self, actor: int, key: str) -> dict[str, Any]:
-        """Close the event (see the module). A closed event changes no more."""
+    def close(self, actor: int, key: str, *, save: bool = True) -> dict[str, Any]:
+        """Close the event (see the module). A closed event changes no more. Without
+        ``save`` nothing changes: what closing would do is answered (how many results
+        it makes, how many count at once, and whose word the others wait for)."""
         with self.context.db.session() as session, session.begin():
             sync_online(session, find_event(session, key), self.context.clock())
         with self.context.db.session() as session, session.begin():
@@ -79,7 +86,12 @@ class Closing:
                             replace(self._from_score(event, one, t, t.scores[-1]), label=label)
                         )
             fingerprints = [g.fingerprint() for g in games]
-            self._take_over(session, event, games, fingerprints, actor)
+            kept = self._take_over(session, event, games, fingerprints, actor)
+            if kept:
+                # The same game entered before by hand, which the event's word does
+                # not cover: it stays as it is, and the event makes no second copy.
+                games = [g for g, fp in zip(games, fingerprints, strict=True) if fp not in kept]
+                fingerprints = [fp for fp in fingerprints if fp not in kept]
             refuse_duplicates(session, games, fingerprints, actor)
             people: dict[str, Player] = {}
             for p in event.players:
@@ -101,6 +113,16 @@ class Closing:
                 )
             store_results(session, rows, self.holds)
             event.status, event.closed_at = "closed", moment
+            if not save:
+                made = list(session.scalars(select(Result).where(Result.event_id == event.id)))
+                summary = {
+                    "results": len(made),
+                    "counting": sum(1 for r in made if counted(r)),
+                    "kept": len(kept),
+                    "waiting": waits_of(session, made),
+                }
+                session.rollback()
+                return summary
         return self.events.event(key, actor)
 
     def _take_over(
@@ -110,13 +132,21 @@ class Closing:
         games: list[Checked],
         fingerprints: list[str],
         actor: int,
-    ) -> None:
+    ) -> set[str]:
         """Withdraw the results entered by hand of the very games the event's tables
-        played: the event's own result takes their place."""
+        played, where the event's word covers them (:mod:`pips.results.authority`):
+        the event's own result takes their place. The fingerprints of those it does
+        not cover (another's result, another event's) are returned: they stay."""
         known = session.scalars(select(Result).where(Result.fingerprint.in_(fingerprints))).all()
         labels = dict(zip(fingerprints, (g.label for g in games), strict=True))
+        closer = actor_facts(session, actor)
+        facts = event_facts(session, event)
+        kept: set[str] = set()
         for row in known:
             if row.event_id == event.id:
+                continue
+            if not decide(closer, Action.TAKE_OVER, TakeOver(facts, result_facts(session, row))):
+                kept.add(row.fingerprint or "")
                 continue
             table = labels.get(row.fingerprint or "", "") or "?"
             row.status, row.fingerprint = "withdrawn", None
@@ -135,6 +165,7 @@ class Closing:
             session.flush()
             self.holds.release(session, row, phrase("the result was withdrawn"))
             self.holds.recheck(session, causes([row]))
+        return kept
 
     def _from_score(
         self, event: Event, one: EventRound, table: EventTable, score: EventScore

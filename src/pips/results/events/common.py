@@ -13,9 +13,11 @@ from sqlalchemy.orm import Session
 
 from pips.core.phrase import phrase
 from pips.games.registry import Game
-from pips.results.common import Conflict, NotAllowed, NotFound, is_admin
+from pips.results.authority import Action
+from pips.results.common import Conflict, NotFound
 from pips.results.entry import Checked, check, default_set
 from pips.results.entry_formats import entry_from_record
+from pips.results.facts import event_facts, may, need
 from pips.results.standings import (
     DEFAULT_TIEBREAKS,
     Scoring,
@@ -119,13 +121,15 @@ def table_of(one: EventRound, number: int) -> EventTable:
 
 
 def manages(session: Session, event: Event, actor: int | None) -> bool:
-    """Whether ``actor`` runs the event (its organiser, or an administrator)."""
-    return actor is not None and (event.organiser_id == actor or is_admin(session, actor))
+    """Whether ``actor`` runs the event (:data:`~pips.results.authority.Action.RUN_EVENT`:
+    its organiser, or an administrator)."""
+    return actor is not None and bool(
+        may(session, actor, Action.RUN_EVENT, event_facts(session, event))
+    )
 
 
 def need_manager(session: Session, event: Event, actor: int) -> None:
-    if not manages(session, event, actor):
-        raise NotAllowed(phrase("only the event's organiser does this"))
+    need(session, actor, Action.RUN_EVENT, event_facts(session, event))
 
 
 def set_of(

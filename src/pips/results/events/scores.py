@@ -13,14 +13,14 @@ from sqlalchemy.orm import Session
 
 from pips.core.names import name_key
 from pips.core.phrase import Phrase, joined, phrase
-from pips.results.common import Conflict, Context, NotAllowed, ResultsError
+from pips.results.authority import Action, TableFacts
+from pips.results.common import Conflict, Context, ResultsError
 from pips.results.entry import Checked, Entry, EntryError, Line, check
 from pips.results.events.book import Events
 from pips.results.events.common import (
     REASON_LENGTH,
     day_of,
     find_event,
-    manages,
     open_event,
     round_of,
     score_lines,
@@ -28,6 +28,7 @@ from pips.results.events.common import (
     set_of,
     table_of,
 )
+from pips.results.facts import event_facts, need
 from pips.results.plausible import unusual
 from pips.results.players import close
 from pips.store.models import Event, EventRound, EventScore, EventTable
@@ -249,22 +250,14 @@ class TableScores:
         actor: int,
         reason: str,
     ) -> None:
-        manager = manages(session, event, actor)
         if one.status not in ("playing", "closed"):
             raise Conflict(phrase("round {number} has not started", number=one.number))
-        if not manager:
-            players = {p.name_key: p.user_id for p in event.players}
-            if actor not in {players.get(name_key(n)) for n in row.seats}:
-                raise NotAllowed(
-                    phrase("only the table's players and the organiser enter its result")
-                )
-            if one.status == "closed":
-                raise NotAllowed(
-                    phrase(
-                        "round {number} is closed: the organiser corrects its results",
-                        number=one.number,
-                    )
-                )
+        players = {p.name_key: p.user_id for p in event.players}
+        accounts = frozenset(
+            u for u in (players.get(name_key(n)) for n in row.seats) if u is not None
+        )
+        table = TableFacts(event_facts(session, event), accounts, one.status == "closed")
+        need(session, actor, Action.CORRECT, table)
         if row.scores and not reason.strip():
             raise ResultsError(
                 phrase(

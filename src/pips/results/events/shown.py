@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pips.core.names import name_key, sort_key
@@ -18,6 +19,7 @@ from pips.results.events.common import (
     scores_of,
     set_of,
 )
+from pips.results.review import waits_of
 from pips.results.standings import (
     DEFAULT_TIEBREAKS,
     Standing,
@@ -26,7 +28,14 @@ from pips.results.standings import (
 from pips.store.models import (
     Event,
     EventPlayer,
+    Result,
 )
+
+
+def _waiting(session: Session, event: Event) -> list[dict[str, Any]]:
+    """What the closed event's results wait for, per person who can act."""
+    rows = session.scalars(select(Result).where(Result.event_id == event.id)).all()
+    return waits_of(session, rows)
 
 
 def event_json(session: Session, event: Event, viewer: int | None = None) -> dict[str, Any]:
@@ -61,6 +70,8 @@ def event_json(session: Session, event: Event, viewer: int | None = None) -> dic
         "counted": event.counted,
         "status": event.status,
         "closed_at": None if event.closed_at is None else event.closed_at.isoformat(),
+        "sanctioned": event.sanctioned_at is not None,
+        "waiting": [] if event.status != "closed" else _waiting(session, event),
         "manage": viewer is not None and manages(session, event, viewer),
         "players": [
             {

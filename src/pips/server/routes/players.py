@@ -66,6 +66,17 @@ async def decide_claim(
     return dict(await run(results.claims.decide, actor, player_id, decision == "approve", claimant))
 
 
+@api.post("/api/players/{player_id}/agree", tags=["players"], responses=refusals(404, 409))
+async def agree_player(request: Request, player_id: RowId) -> dict[str, Any]:
+    """The representative of the club another named a player for ("Name; Club" at an
+    event) agrees that the player is the club's; until then the club's word does not
+    cover the player."""
+    results = results_of(request)
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(await run(results.reviews.agree, actor, player_id))
+
+
 @api.post("/api/players/merge", tags=["players"], responses=refusals(404, 409))
 async def merge_players(request: Request, body: MergeBody) -> dict[str, Any]:
     """Merge ``player`` into ``into`` (an administrator)."""

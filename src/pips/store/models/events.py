@@ -67,9 +67,13 @@ class Event(Base):
     """``open`` (players come, rounds are drawn and played) or ``closed``."""
     created_at: Mapped[datetime] = mapped_column(default=now)
     closed_at: Mapped[datetime | None] = mapped_column(nullable=True)
+    sanctioned_at: Mapped[datetime | None] = mapped_column(nullable=True)
+    """When an administrator sanctioned the event (a federation's championship): its
+    tables' results then count whoever plays (docs/results.md)."""
+    sanctioned_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
 
     group: Mapped[Group | None] = relationship()
-    organiser: Mapped[User] = relationship()
+    organiser: Mapped[User] = relationship(foreign_keys=[organiser_id])
     players: Mapped[list[EventPlayer]] = relationship(
         back_populates="event", order_by="EventPlayer.id", cascade="all, delete-orphan"
     )

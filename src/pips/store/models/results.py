@@ -75,6 +75,10 @@ class Player(Base):
     name_key: Mapped[str] = mapped_column(String(320), index=True)
     group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id"), nullable=True, index=True)
     """The group whose result first named the player (``None``: entered without one)."""
+    group_agreed_at: Mapped[datetime | None] = mapped_column(nullable=True)
+    """When the group's side answered for the player (made by its member or
+    representative, or agreed by its representative later); ``None`` while another
+    only proposed the player as the group's (an event's "Name; Club")."""
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
     """The account that is this player (its claim approved, or its own games)."""
     merged_into: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel
 
 from pips.server.errors import refusals
 from pips.server.routes.common import CSV_BODY, limits_of, results_of, run
@@ -250,8 +251,61 @@ async def enter_round_csv(
 
 
 @api.post("/api/events/{key}/close", tags=["events"], responses=refusals(404, 409))
-async def close_event(request: Request, key: Key) -> dict[str, Any]:
-    """Close the event: its games become results for the world list."""
+async def close_event(request: Request, key: Key, check: bool = False) -> dict[str, Any]:
+    """Close the event: its games become results for the world list. With ``check``
+    nothing changes: how many results closing makes, how many count at once, and
+    whose word the others wait for (per person who can act)."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results_of(request).closing.close, actor, key))
+    return dict(await run(results_of(request).closing.close, actor, key, save=not check))
+
+
+class SaveBody(BaseModel):
+    """``save`` false (the default): only show what would change (the review)."""
+
+    save: bool = False
+
+
+class SanctionBody(SaveBody):
+    sanction: bool = True
+
+
+@api.get("/api/events/{key}/waiting", tags=["events"], responses=refusals(404))
+async def event_waiting(request: Request, key: Key) -> list[dict[str, Any]]:
+    """What the event's results wait for, per person who can act: each club's
+    representative (for their players' results), each player (their own line), an
+    administrator (what nobody else can confirm); with how many results each."""
+    return list(await run(results_of(request).reviews.waiting_at, key))
+
+
+@api.post("/api/events/{key}/confirm", tags=["events"], responses=refusals(404, 409))
+async def confirm_event(request: Request, key: Key, body: SaveBody | None = None) -> dict[str, Any]:
+    """Confirm, in one step, every result of the event the signed-in account's word
+    adds to (a club's representative: their players' results, agreeing to the players
+    the organiser named as the club's). Without ``save`` nothing changes: the results
+    that would be confirmed and whether each would count (the review)."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    save = body.save if body else False
+    return dict(await run(results_of(request).reviews.confirm_all, actor, event=key, save=save))
+
+
+@api.post("/api/events/{key}/sanction", tags=["events"], responses=refusals(404, 409))
+async def sanction_event(
+    request: Request, key: Key, body: SanctionBody | None = None
+) -> dict[str, Any]:
+    """An administrator sanctions the event (a federation's championship): its tables'
+    results then count whoever plays; ``sanction`` false takes it back. Without
+    ``save`` nothing changes: how many results would count (the review)."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    body = body or SanctionBody()
+    return dict(
+        await run(
+            results_of(request).reviews.sanction,
+            actor,
+            key,
+            sanction=body.sanction,
+            save=body.save,
+        )
+    )

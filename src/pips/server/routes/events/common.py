@@ -24,6 +24,7 @@ from pips.server.limits import Limited
 from pips.server.requests import OptionsJson, ResultLine
 from pips.server.round import SeatHolder
 from pips.server.routes.common import BodyRowId, limits_of, results_of, run, tables_of
+from pips.server.routes.events.decisions import waits_said
 from pips.server.tables import TableError
 from pips.server.web import account, check_csrf, page, viewer, who
 
@@ -158,26 +159,48 @@ async def confirm_withdrawal(request: Request, key: str, player: int) -> HTMLRes
     )
 
 
-async def confirm_closing(request: Request, key: str) -> HTMLResponse:
-    """Closing an event is asked twice: it cannot be undone."""
+async def confirm_closing(request: Request, key: str, actor: int) -> HTMLResponse:
+    """Closing an event is asked twice, saying what it will do: how many results it
+    makes, how many count at once, and whose word the others wait for (closing is
+    tried and undone to find out: the page promises only what then happens)."""
     shown = await run(results_of(request).events.event, key, viewer(request))
-    tables = sum(1 for one in shown["drawn"] for drawn in one["tables"] if drawn["result"])
+    summary = await run(results_of(request).closing.close, actor, key, save=False)
+    made, counting = summary["results"], summary["counting"]
+    lines = [
+        ngettext(
+            "Its tables' games become {count} result.",
+            "Its tables' games become {count} results.",
+            made,
+        ).format(count=made),
+        ngettext(
+            "{count} of them counts for the world list at once.",
+            "{count} of them count for the world list at once.",
+            counting,
+        ).format(count=counting),
+    ]
+    lines += waits_said(summary["waiting"])
+    if summary["kept"]:
+        lines.append(
+            ngettext(
+                "{count} game was entered by hand before, by someone this event's word "
+                "does not cover: that result stays as it is.",
+                "{count} games were entered by hand before, by someone this event's word "
+                "does not cover: those results stay as they are.",
+                summary["kept"],
+            ).format(count=summary["kept"])
+        )
+    lines.append(
+        _(
+            "A closed event changes no more: no players, rounds or corrections. A "
+            "wrong result is then withdrawn or disputed like any other. This cannot "
+            "be undone."
+        )
+    )
     return page(
         request,
         "confirm.html",
         question=_("Close {name}?").format(name=shown["name"]),
-        consequences=[
-            ngettext(
-                "Its {count} table's result becomes a result for the world list.",
-                "Its {count} tables' results become results for the world list.",
-                tables,
-            ).format(count=tables),
-            _(
-                "A closed event changes no more: no players, rounds or corrections. A "
-                "wrong result is then withdrawn or disputed like any other. This cannot "
-                "be undone."
-            ),
-        ],
+        consequences=lines,
         answer=_("Close the event"),
         action=f"/events/{key}/close",
         fields={},
@@ -405,12 +428,16 @@ async def event_shown(
     status_code: int = 200,
 ) -> HTMLResponse:
     results = results_of(request)
-    shown = await run(results.events.event, key, viewer(request))
+    me = viewer(request)
+    shown = await run(results.events.event, key, me)
     return page(
         request,
         "event.html",
         status_code=status_code,
         event=shown,
+        waits=waits_said(shown["waiting"]),
+        signed_in=me is not None,
+        is_admin=await run(results.admin.is_admin, me),
         face=find_game(shown["game"]),
         error=error,
         asked=asked or {},

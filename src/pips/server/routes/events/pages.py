@@ -39,6 +39,7 @@ from pips.server.routes.events.common import (
     table_shown,
     warnings_said,
 )
+from pips.server.routes.events.decisions import confirm_many
 from pips.server.web import account, check_csrf
 
 api = APIRouter()
@@ -153,8 +154,14 @@ async def event_form(request: Request, key: Key, action: str) -> Response:
             await start_online_round(request, actor, key, number, absent)
         elif action == "close":
             if data.get("confirm") != "yes":
-                return await confirm_closing(request, key)
+                return await confirm_closing(request, key, actor)
             await asyncio.to_thread(results.closing.close, actor, key)
+        elif action in ("confirm", "sanction"):
+            review = await confirm_many(
+                request, key, actor, action, save=data.get("confirm") == "yes"
+            )
+            if review is not None:
+                return review
         else:
             raise HTTPException(404, _("no such page"))
     except UnknownPlayers as exc:

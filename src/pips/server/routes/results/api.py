@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
+from pydantic import BaseModel, Field
 
 from pips.i18n import say
 from pips.results.service import Filter
@@ -14,6 +15,7 @@ from pips.server.errors import CsvResponse, refusal, refusals
 from pips.server.limits import Limited
 from pips.server.routes.common import (
     CSV_BODY,
+    BodyRowId,
     Count,
     Offset,
     RowId,
@@ -51,8 +53,11 @@ async def check_results(request: Request, body: ResultsBatch) -> list[dict[str, 
     # A result's number only to an account that may see it: never to the anonymous.
     await run(results.entries.duplicates, checked, None if me is None else me.user_id)
     new: list[str] = []
-    if me is not None and me.user_id is not None:
-        # Signed in: what entering would say of the names, too.
+    if me is None or me.user_id is None:
+        await run(results.entries.duplicates, checked)
+    else:
+        # Signed in: what entering would say of the names too, and of duplicates, in
+        # one session.
         entered = await run(
             results.entries.enter,
             me.user_id,
@@ -142,15 +147,35 @@ async def export_csv(request: Request, month: str, group: str | None = None) -> 
     return Response(text, media_type="text/csv", headers=headers)
 
 
-@api.get("/api/results/waiting", tags=["results"])
-async def waiting_results(request: Request) -> list[dict[str, Any]]:
-    """The results that wait on the signed-in account to count, oldest first: its
-    own lines to confirm, its approved group's results (as representative), and for an
-    administrator every result nobody else can confirm and every dispute; with each
-    one's age in days and why it is listed."""
+@api.get("/api/results/waiting", tags=["results"], responses=refusals(404))
+async def waiting_results(
+    request: Request, event: Annotated[str | None, Query(max_length=24)] = None
+) -> list[dict[str, Any]]:
+    """The results that wait on the signed-in account to count (of one ``event``, by
+    its key), oldest first: its own lines to confirm, its approved group's results (as
+    representative), and for an administrator every result nobody else can confirm
+    and every dispute; with each one's age in days and why it is listed."""
     actor = account(request)
-    found = await run(results_of(request).reviews.waiting, actor)
+    found = await run(results_of(request).reviews.waiting, actor, 200, event)
     return [{**r, "why": say(r["why"])} for r in found]
+
+
+class ConfirmMany(BaseModel):
+    """Results to confirm in one step; ``save`` false (the default) only shows what
+    would change (the review)."""
+
+    ids: list[BodyRowId] = Field(min_length=1, max_length=1000)
+    save: bool = False
+
+
+@api.post("/api/results/confirm", tags=["results"], responses=refusals(403, 404, 409))
+async def confirm_results(request: Request, body: ConfirmMany) -> dict[str, Any]:
+    """Confirm many results at once (a representative's or an administrator's
+    decisions), all or none: each as ``POST /api/results/ID/confirm`` would. Without
+    ``save``: the results that would be confirmed and whether each would count."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(await run(results_of(request).reviews.confirm_all, actor, body.ids, save=body.save))
 
 
 @api.get("/api/results/{result_id:int}", tags=["results"], responses=refusals(404))

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from pips.games.registry import find_game
-from pips.i18n import explain, say
+from pips.i18n import _, explain, ngettext, say
 from pips.results.entry import GAMES, EntryError, default_set
 from pips.results.entry_formats import (
     decode_csv,
@@ -120,7 +120,7 @@ async def post_result(request: Request) -> Response:
         **{name: str(number) for name, number in known_players.items()},
     }
     try:
-        await run(results.entries.duplicates, [checked], actor)
+        # Entering (or its check, save false) refuses a duplicate in the same session.
         entered = await asyncio.to_thread(
             results.entries.enter,
             actor,
@@ -245,6 +245,53 @@ async def waiting_page(request: Request) -> HTMLResponse:
         return page(request, "results_waiting.html", rows=None, status_code=401)
     rows = await run(results_of(request).reviews.waiting, me.user_id)
     return page(request, "results_waiting.html", rows=rows)
+
+
+@api.post("/results/waiting/confirm", include_in_schema=False)
+async def confirm_waiting(request: Request) -> Response:
+    """Confirm the results waiting for the signed-in account in one step: first the
+    review (what will change), then, confirmed, exactly the results it showed."""
+    data = await request.form()
+    check_csrf(request, str(data.get("csrf", "")))
+    actor = account(request)
+    results = results_of(request)
+    if data.get("confirm") == "yes":
+        ids = [int(i) for i in str(data.get("ids", "")).split(",") if i.strip().isdigit()]
+        try:
+            await asyncio.to_thread(results.reviews.confirm_all, actor, ids[:1000], save=True)
+        except ResultsError as exc:
+            rows = await run(results.reviews.waiting, actor)
+            return page(
+                request,
+                "results_waiting.html",
+                rows=rows,
+                error=explain(exc),
+                status_code=exc.status,
+            )
+        return RedirectResponse("/results/waiting", status_code=303)
+    waiting = await run(results.reviews.waiting, actor)
+    ids = [r["id"] for r in waiting if r["status"] == "provisional"]
+    review = await run(results.reviews.confirm_all, actor, ids) if ids else None
+    lines = [
+        _("Result {id}, {date}: {players}").format(
+            id=r["id"], date=r["date"], players=", ".join(r["players"])
+        )
+        + (" · " + _("counts") if r["counts"] else " · " + _("still waits for others"))
+        for r in (review or {}).get("results", [])
+    ] or [_("Nothing waits for your word.")]
+    count = len((review or {}).get("results", []))
+    return page(
+        request,
+        "confirm.html",
+        question=_("Confirm the results waiting for you?"),
+        consequences=lines,
+        answer=ngettext("Confirm {count} result", "Confirm {count} results", count).format(
+            count=count
+        ),
+        action="/results/waiting/confirm",
+        fields={"ids": ",".join(str(r["id"]) for r in (review or {}).get("results", []))},
+        back="/results/waiting",
+    )
 
 
 @api.get("/results/{result_id:int}", response_class=HTMLResponse, include_in_schema=False)
