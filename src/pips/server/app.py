@@ -54,21 +54,10 @@ from pips.server.routes import results as results_pages
 from pips.server.routes import tables as tables_api
 from pips.server.tables import UNATTENDED, LiveTable, Tables
 from pips.server.web import HERE, error_page, language_of, use_language, use_token, wants_page
+from pips.server.work import Work, end_with_parent
 from pips.store.db import Database
 
 log = logging.getLogger("pips.server")
-
-
-def end_with_parent(parent: int) -> None:
-    """In a worker process: end it when the server that made it is gone (killed with
-    -9, the server cannot end it itself)."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def game_result(
@@ -144,6 +133,7 @@ class Services:
     accounts: accounts.Accounts
     analyses: Analyses
     tokens: Tokens
+    work: Work
 
     @classmethod
     def made(
@@ -160,13 +150,16 @@ class Services:
         lease: float,
         following: int = 0,
         analysis_level: str = LEVEL,
+        work: Work | None = None,
     ) -> Services:
         results = results or Results(db, settings=settings_from_env())
         node = secrets.token_hex(8)
         metrics = Metrics(node)
-        analyses = Analyses(following=following, level=analysis_level)
+        work = work or Work()
+        analyses = Analyses(following=following, level=analysis_level, papers=work.papers)
         tables = Tables(
             db,
+            work=work,
             bot_delay=bot_delay,
             grace=grace,
             unattended=unattended,
@@ -184,7 +177,9 @@ class Services:
             addresses=limits.sign_in, clock=time.time, book=accounts.DatabaseBook(db)
         )
         people = accounts.Accounts(db, throttle=throttle, secret=secret)
-        return cls(db, limits, results, metrics, tables, cluster, people, analyses, Tokens(db))
+        return cls(
+            db, limits, results, metrics, tables, cluster, people, analyses, Tokens(db), work
+        )
 
     @asynccontextmanager
     async def running(self, *, warm: bool, publish_lists: bool) -> AsyncIterator[None]:
@@ -219,6 +214,7 @@ class Services:
         self.tables.repository.close()
         self.accounts.close()
         self.analyses.close()
+        self.work.close()
         self.db.stop_checkpoints()
 
 
@@ -248,6 +244,7 @@ def create_app(
     lease: float = 5.0,
     analyse_while_playing: int = 0,
     analysis_level: str = LEVEL,
+    work: Work | None = None,
 ) -> FastAPI:
     """The app over ``db``. ``results`` (its clock and rating settings) is made from the
     environment when left out; ``publish_lists`` publishes each month's world list
@@ -258,7 +255,8 @@ def create_app(
     it holds (``lease`` seconds, renewed every second) and forwards to the others.
     ``analyse_while_playing`` games at a time are analysed a few moves at a time as they
     are played (:class:`~pips.server.analyses.Analyses`; 0: only when asked), by the
-    search at ``analysis_level``."""
+    search at ``analysis_level``. ``work``: the lanes of slow work
+    (:mod:`pips.server.work`; by default papers in a thread)."""
     secret = secret or accounts.secret_key()
     limits = limits or Limits()
     services = Services.made(
@@ -273,6 +271,7 @@ def create_app(
         lease=lease,
         following=analyse_while_playing,
         analysis_level=analysis_level,
+        work=work,
     )
 
     @asynccontextmanager
@@ -417,6 +416,8 @@ def settings_app(settings: Settings) -> FastAPI:
         limits=tuned,
         analyse_while_playing=settings.analyse_while_playing,
         analysis_level=settings.analysis_level,
+        # A served app prints in a process of its own: no PDF slows the event loop.
+        work=Work(apart=True),
     )
     use_logs(app.state.cluster.node, settings.log_json)
     return app

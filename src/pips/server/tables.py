@@ -20,6 +20,7 @@ from pips.server.accounts.identity import Identity
 from pips.server.repository import TableRepository
 from pips.server.round import Round, SeatHolder, TableError
 from pips.server.table import Client, LiveTable, TableHouse, new_table_id, replayed
+from pips.server.work import Work, searching
 from pips.store.db import Database
 
 __all__ = ["UNATTENDED", "Client", "Identity", "LiveTable", "TableError", "Tables"]
@@ -29,6 +30,14 @@ UNATTENDED = 900.0
 
 KEEP_FINISHED = 600.0
 """Seconds a finished table stays live before only its record remains."""
+
+
+def person_key(who: Identity | None) -> str:
+    """Who made a table, as the caps per person count: their account, or their guest
+    token."""
+    if who is None:
+        return ""
+    return f"user:{who.user_id}" if who.user_id is not None else f"guest:{who.guest}"
 
 
 def no_result(table: LiveTable, written: dict[str, Any]) -> None:
@@ -53,8 +62,11 @@ class Tables:
         progressed: Callable[[str, Callable[[], dict[str, Any]], bool], None] = (
             lambda table_id, record_so_far, ended: None
         ),
+        work: Work | None = None,
     ) -> None:
-        self.repository = TableRepository(db)
+        self.work = work or Work()
+        """The lanes its database work and bots' decisions run in (:mod:`pips.server.work`)."""
+        self.repository = TableRepository(db, self.work.tables)
         self.live: dict[str, LiveTable] = {}
         self.bot_delay = bot_delay
         self.hand_pause = 8 * bot_delay if hand_pause is None else hand_pause
@@ -71,6 +83,7 @@ class Tables:
             holds=lambda table: self.live.get(table.id) is table,
             forget=self._forget,
             progressed=progressed,
+            work=self.work,
         )
 
     def _forget(self, table: LiveTable) -> None:
@@ -112,6 +125,16 @@ class Tables:
             raise TableError(phrase("the turn timer is 5 to 600 seconds"))
         key = None if seed is not None else secrets.token_hex(KEY_BYTES)
         game_round = Round.new(game, options, list(seats), creator, seed, key)
+        self.work.admit_search(
+            (e.bot for e in game_round.entrants if e.kind == "bot"),
+            person_key(creator),
+            [
+                person_key(t.creator)
+                for t in self.live.values()
+                if t.status in ("waiting", "playing")
+                and any(e.kind == "bot" and searching(e.bot) for e in t.round.entrants)
+            ],
+        )
         table = self._made(
             table_id or new_table_id(),
             game_round,

@@ -13,15 +13,23 @@ from pydantic import BaseModel, Field, StringConstraints
 from pips.core.names import name_key
 from pips.games.registry import find_game
 from pips.i18n import _, ngettext, say
-from pips.results.entry import NAME_LENGTH, EntryError, Line
-from pips.results.entry_formats import decode_csv, parse_date, parse_flag, parse_int, read_csv
+from pips.results.entry import NAME_LENGTH, Checked, EntryError, Line
+from pips.results.entry_formats import parse_date, parse_flag, parse_int
 from pips.results.service import Results, ResultsError, slugify
 from pips.results.standings import TIEBREAKS
 from pips.server.accounts.identity import Identity
 from pips.server.errors import refusal
 from pips.server.limits import Limited
 from pips.server.round import SeatHolder
-from pips.server.routes.common import BodyRowId, limits_of, refused, results_of, run, tables_of
+from pips.server.routes.common import (
+    BodyRowId,
+    limits_of,
+    read_upload,
+    refused,
+    results_of,
+    run,
+    tables_of,
+)
 from pips.server.tables import TableError
 from pips.server.web import account, check_csrf, page, viewer, who
 
@@ -38,7 +46,11 @@ Key = Annotated[str, Path(min_length=8, max_length=24, pattern=r"^[A-Za-z0-9_-]+
 RoundNumber = Annotated[int, Path(ge=1, le=50)]
 
 
-TableNumber = Annotated[int, Path(ge=1, le=1000)]
+MOST_TABLES = 1000
+"""Tables of a round."""
+
+
+TableNumber = Annotated[int, Path(ge=1, le=MOST_TABLES)]
 
 
 PlayerId = Annotated[int, Path(ge=1, le=2**31 - 1)]
@@ -233,19 +245,24 @@ def line_of(item: Any, seat: int) -> Line:
     )
 
 
+async def round_csv_games(request: Request, body: bytes | str) -> list[Checked]:
+    """The games of a round's results CSV, checked (:class:`EntryError` naming the
+    line): at most :data:`MAX_UPLOAD` bytes, and a game per table at most."""
+    if len(body) > MAX_UPLOAD:
+        raise EntryError(_("a round's CSV is at most 500 kB"))
+    return await read_upload(request, body, MOST_TABLES)
+
+
 def enter_csv(
     results: Results,
     actor: int,
     key: str,
     number: int,
-    body: bytes,
+    games: list[Checked],
     reason: str,
     *,
     save: bool = True,
 ) -> dict[str, Any]:
-    if len(body) > MAX_UPLOAD:
-        raise EntryError(_("a round's CSV is at most 500 kB"))
-    games = read_csv(decode_csv(body), results.context.today())
     return results.scores.enter_csv(actor, key, number, games, reason, save=save)
 
 
