@@ -113,12 +113,16 @@ class Tables:
         turn_seconds: int | None = None,
         seed: int | None = None,
         table_id: str | None = None,
+        capped: bool = True,
     ) -> LiveTable:
         """A new table (``table_id`` when the caller chose its id); bad options or seats
         raise :class:`TableError`, nothing stored.
 
         Its deals come from a new 256-bit key from the OS's CSPRNG; with ``seed`` it is
-        a practice table instead, dealt from that seed (shown to every seat, unrated)."""
+        a practice table instead, dealt from that seed (shown to every seat, unrated).
+        A table with a searching bot is refused (:class:`~pips.server.work.Crowded`)
+        beyond the caps of :meth:`Work.admit_search` unless not ``capped`` (an event's
+        online round, whose organiser seats bots for the absent)."""
         if seed is not None and not 0 <= seed < 2**31:
             raise TableError(phrase("a seed is 0 to 2147483647"))
         if turn_seconds is not None and not 5 <= turn_seconds <= 600:
@@ -126,7 +130,7 @@ class Tables:
         key = None if seed is not None else secrets.token_hex(KEY_BYTES)
         game_round = Round.new(game, options, list(seats), creator, seed, key)
         self.work.admit_search(
-            (e.bot for e in game_round.entrants if e.kind == "bot"),
+            (e.bot for e in game_round.entrants if capped and e.kind == "bot"),
             person_key(creator),
             [
                 person_key(t.creator)

@@ -43,6 +43,7 @@ from typing import Any, TypeVar
 from pips import i18n
 from pips.core.phrase import N_, phrase
 from pips.server.limits import Limited, RateLimit
+from pips.server.round import TableError
 
 T = TypeVar("T")
 
@@ -58,6 +59,15 @@ def searching(bot: str | None) -> bool:
 
 class Busy(Limited):
     """Too many jobs of a lane wait already: come back later (503)."""
+
+
+class Crowded(TableError):
+    """Too many tables with searching bots (429 where a table is made): a table's
+    refusal, so every route that makes one answers it as such."""
+
+    def __init__(self, message: object, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 def spoken(language: str, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -196,19 +206,19 @@ class Work:
         return await (self.search if searching(bot) else self.bots).run(decision)
 
     def admit_search(self, bots: Iterable[str | None], person: str, playing: list[str]) -> None:
-        """Refuse (:class:`Limited`) a new table with a searching bot among ``bots`` if
+        """Refuse (:class:`Crowded`) a new table with a searching bot among ``bots`` if
         the server has :attr:`search_tables` of them, or ``person`` (their key)
         :attr:`search_tables_each`; ``playing`` holds, per table with a searching bot
         that waits or is played, the key of the person who made it."""
         if not any(searching(b) for b in bots):
             return
         if len(playing) >= self.search_tables:
-            raise Limited(
+            raise Crowded(
                 phrase("too many games with searching bots on this server: try again later"),
                 300,
             )
         if sum(1 for p in playing if p == person) >= self.search_tables_each:
-            raise Limited(
+            raise Crowded(
                 phrase(
                     "you have {count} games with searching bots: finish one first",
                     count=self.search_tables_each,

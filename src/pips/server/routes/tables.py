@@ -33,6 +33,7 @@ from pips.server.routes.common import (
 )
 from pips.server.tables import TableError
 from pips.server.web import check_csrf, language_of, who
+from pips.server.work import Crowded
 
 api = APIRouter()
 
@@ -149,7 +150,7 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
             seed=body.seed,
         )
     except TableError as exc:
-        raise refusal(exc, 422) from None
+        raise refusal(exc, 429 if isinstance(exc, Crowded) else 422) from None
     await table.start_if_ready()
     return {"id": table.id, "invite": table.invite, "url": f"/t/{table.id}"}
 

@@ -382,6 +382,7 @@ async def start_online_round(
                     for s in holders
                 ],
                 Identity(user_id=actor, name=me.name),
+                capped=False,  # the organiser's bots play for the absent, at every table
             )
             made[table] = live.id
         done = await run(results.rounds.started_online, key, number, made)
