@@ -204,6 +204,7 @@ class Services:
         # in the middle of someone's first game.
         if warm:
             threading.Thread(target=_warm_up, name="warm-up", daemon=True).start()
+        self.work.start()
         publisher = (
             asyncio.create_task(publish_monthly(self.db, self.results)) if publish_lists else None
         )

@@ -143,6 +143,13 @@ def _paper_worker(parent: int) -> None:
     end_with_parent(parent)
     with contextlib.suppress(OSError):  # not allowed here: the same priority
         os.nice(5)
+    # Loaded now, while the server starts, not at its first sheet (seconds on a busy
+    # machine): the sheets' library and the plots'.
+    import matplotlib
+
+    import pips.results.sheet  # noqa: F401
+
+    matplotlib.use("Agg")
 
 
 def _threads(count: int, name: str) -> Callable[[], Executor]:
@@ -225,6 +232,12 @@ class Work:
                 ),
                 300,
             )
+
+    def start(self) -> None:
+        """Start the papers' process now (with :attr:`apart`), in the background: a
+        process of its own takes seconds to start, which no first sheet should wait."""
+        if self.apart:
+            self.papers.executor.submit(int)
 
     def close(self) -> None:
         for lane in (self.tables, self.bots, self.search, self.papers):
