@@ -42,6 +42,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from datetime import date
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +126,9 @@ async def play(port: int, table: str, cookies: list[str], until: float) -> tuple
                     latest[i] = message
                     changed.notify_all()
 
+    def moved(i: int, made: int) -> bool:
+        return int(latest[i].get("moves_made", 0)) > made
+
     readers = [asyncio.ensure_future(read(i)) for i in range(2)]
     times: list[float] = []
     try:
@@ -146,10 +150,7 @@ async def play(port: int, table: str, cookies: list[str], until: float) -> tuple
                 json.dumps({"v": 1, "type": "move", "move": 0, "moves_made": made})
             )
             async with changed:
-                await asyncio.wait_for(
-                    changed.wait_for(lambda i=i, made=made: latest[i].get("moves_made", 0) > made),
-                    120,
-                )
+                await asyncio.wait_for(changed.wait_for(partial(moved, i, made)), 120)
             times.append(time.perf_counter() - start)
         return times, False
     finally:

@@ -145,7 +145,8 @@ def csv_rows(games: int, *, first: int = 1, first_game_bad: bool = False) -> lis
 
 def as_csv(rows: list[list[object]], newline: str = "\n") -> bytes:
     text = io.StringIO()
-    for row in [list(CSV_FIELDS), *rows]:
+    lines: list[list[object]] = [list(CSV_FIELDS), *rows]
+    for row in lines:
         text.write(",".join(str(cell) for cell in row) + newline)
     return text.getvalue().encode()
 
