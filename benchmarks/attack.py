@@ -1,44 +1,48 @@
-"""A table's ping while the server is attacked, against the same table's ping at rest.
+"""One table's moves while the server is attacked, against the same table's at rest.
 
-    python -m benchmarks.attack                # 15 s per scenario
+    python -m benchmarks.attack                # 15 s per cell
     python -m benchmarks.attack --seconds 5
 
-One server process (``pips serve``, SQLite in a fresh folder) and this process, both on
-127.0.0.1. A seated player of one table pings over its websocket every 20 ms and the
-round trip is measured (p50, p99) in each scenario (every 60 ms: within the 20
-messages a second a client may send), one after another in the same run:
+One server process (``pips serve``, SQLite in a fresh folder, bots without delay) and
+this process, both on 127.0.0.1. Two guests play a family game (two players, to 1,000
+points) as fast as the server acknowledges their moves: each move's round trip is
+measured (from sending it to the mover's new state: stored and told), giving the table's
+moves per second, p50 and p99; and the server's owner (an administrator) signs in with
+the right password twice during each cell, in their own browser from their own address
+(signed in or not, and how long it took). The cells, one after another in the same run:
 
 * ``rest``: nothing else happens (the baseline);
-* ``sign-in, 8 clients, many addresses``: eight clients post wrong passwords as fast as
-  the server answers, each request from a new address and for a new name, so no limit
-  per address or account stops them and every one costs a full argon2 hash (the worst
-  case: a botnet);
-* ``sign-in, 8 clients, one address``: the same from one address (the limits answer);
-* ``sign-in to one account, 8 clients, one address``: eight clients post wrong
-  passwords for one existing account from one address (the lockout attempt of issue
-  32: its waits are per name and address);
-* ``1,500 websockets, one address``: one address opens 1,500 websockets watching a
-  table of four bots that plays on (every move goes to every watcher; the cap per
-  address refuses all but a few dozen);
-* ``chat flood``: a player of another table sends chat as fast as its socket goes;
-* ``result checks, 4 clients``: four clients check 500 results at a time, from new
-  addresses.
+* ``PDF flood``: eight anonymous clients fetch the score sheets of a 1,000-player round
+  (about 2 MB) as fast as the server answers (issue 48, item 3);
+* ``all-bot hard tables``: ten guests from ten addresses each make a table of four
+  ``search:hard`` bots, each watched by an anonymous spectator (the caps refuse some);
+* ``CSV uploads``: eight clients of one account upload a 2 MB results CSV (15,000
+  games, beyond the 2,000 an upload holds) as fast as the server answers;
+* ``chat flood``, ``result checks, 4 clients``: as before (issue 32);
+* ``sign-in, 40 addresses``: forty clients, each from an address of its own, guess the
+  owner's password as fast as the server answers (item 4);
+* ``sign-in, one /64``: the same from forty addresses of one IPv6 /64;
+* ``sign-in to one account, 8 clients, one address``: eight clients guess the owner's
+  password from one address (issue 32). These three come last: their guesses may make
+  the owner's account wary of browsers it does not know (docs/server.md, "Limits").
 
-Target on this 2-core machine: p99 under 100 ms in every scenario, and under 50 ms in
-the two scenarios of issue 32 (an account's sign-in flood, the 1,500 websockets).
-Results go to
-``benchmarks/results/attack.json`` and ``attack.png``.
+Target (issue 48): in every cell the p99 within 50 ms of the p99 at rest, and the owner
+signs in. Results go to ``benchmarks/results/attack.json`` and ``attack.png``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import json
+import math
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from datetime import date
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -49,11 +53,12 @@ from tests.server_helpers import Server
 from websockets.asyncio.client import connect
 
 console = Console()
-TARGET_P99_MS = 100.0
-TIGHT_TARGET_P99_MS = 50.0
-"""The target of the scenarios issue 32 names."""
-TIGHT = ("sign-in to one account, 8 clients, one address", "1,500 websockets, one address")
+TARGET_OVER_REST_MS = 50.0
+"""Issue 48's target: in every cell the p99 within this of the p99 at rest."""
+OWNER = "Owner"
+PASSWORD = "password-1"
 _addresses = itertools.count(1)
+_duels = itertools.count(1)
 
 
 def new_address() -> str:
@@ -61,68 +66,228 @@ def new_address() -> str:
     return f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}"
 
 
-async def seated(url: str, name: str) -> tuple[str, str]:
-    """A guest at a new draw-game table with one bot; the table and the cookie."""
-    async with httpx.AsyncClient(
-        base_url=url, timeout=60, headers={"X-Forwarded-For": new_address()}
-    ) as client:
-        csrf = (await client.get("/api/session")).json()["csrf"]
+def in_one_64(n: int) -> str:
+    """The ``n``-th address of one IPv6 /64 (a single customer's line)."""
+    return f"2001:db8:48:64::{n + 1:x}"
+
+
+async def client_as(url: str, name: str | None, address: str) -> tuple[httpx.AsyncClient, str]:
+    """A browser from ``address``: a guest named ``name`` (or nobody), and its CSRF token."""
+    client = httpx.AsyncClient(base_url=url, timeout=120, headers={"X-Forwarded-For": address})
+    csrf = (await client.get("/api/session")).json()["csrf"]
+    if name is not None:
         await client.post("/guest", data={"name": name, "csrf": csrf})
         csrf = (await client.get("/api/session")).json()["csrf"]
+    return client, csrf
+
+
+def cookie_of(client: httpx.AsyncClient) -> str:
+    return "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+
+
+async def duel(url: str) -> tuple[str, list[str]]:
+    """A family game of two guests to 1,000 points, both seated: the table and their
+    cookies."""
+    n = next(_duels)
+    left, left_csrf = await client_as(url, f"Links {n}", new_address())
+    right, right_csrf = await client_as(url, f"Rechts {n}", new_address())
+    try:
         body = {
-            "game": "draw",
-            "options": {"players": 2},
+            "game": "family",
+            "options": {"players": 2, "target": 1000},
             "seats": [{"kind": "me"}, {"kind": "open"}],
         }
-        made = await client.post("/api/tables", json=body, headers={"X-CSRF-Token": csrf})
+        made = await left.post("/api/tables", json=body, headers={"X-CSRF-Token": left_csrf})
         made.raise_for_status()
-        cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
-        return str(made.json()["id"]), cookie
+        table = str(made.json()["id"])
+        joined = await right.post(f"/api/tables/{table}/join", headers={"X-CSRF-Token": right_csrf})
+        joined.raise_for_status()
+        return table, [cookie_of(left), cookie_of(right)]
+    finally:
+        await left.aclose()
+        await right.aclose()
 
 
-async def pings(port: int, table: str, cookie: str, seconds: float) -> list[float]:
-    """Round trips of pings sent every 60 ms for ``seconds``."""
+async def play(port: int, table: str, cookies: list[str], until: float) -> tuple[list[float], bool]:
+    """Both seats move as soon as it is their turn until ``until``: each move's round
+    trip (sent to the mover's next state); and whether the match ended first."""
+    sockets = [
+        await connect(f"ws://127.0.0.1:{port}/ws/{table}", additional_headers={"Cookie": c})
+        for c in cookies
+    ]
+    latest: list[dict[str, Any]] = [{}, {}]
+    changed = asyncio.Condition()
+
+    async def read(i: int) -> None:
+        async for frame in sockets[i]:
+            message = json.loads(frame)
+            if message.get("type") == "state":
+                async with changed:
+                    latest[i] = message
+                    changed.notify_all()
+
+    def moved(i: int, made: int) -> bool:
+        return int(latest[i].get("moves_made", 0)) > made
+
+    readers = [asyncio.ensure_future(read(i)) for i in range(2)]
     times: list[float] = []
-    uri = f"ws://127.0.0.1:{port}/ws/{table}"
-    async with connect(uri, additional_headers={"Cookie": cookie}) as socket:
-        await socket.recv()  # the table's state
-        until = time.monotonic() + seconds
+    try:
         while time.monotonic() < until:
+            async with changed:
+                await changed.wait_for(
+                    lambda: (
+                        any(m.get("legal") for m in latest)
+                        or any((m.get("match") or {}).get("over") for m in latest)
+                    )
+                )
+                if any((m.get("match") or {}).get("over") for m in latest):
+                    return times, True
+                i = next(i for i, m in enumerate(latest) if m.get("legal"))
+                made = latest[i]["moves_made"]
+                latest[i] = {**latest[i], "legal": None}
             start = time.perf_counter()
-            await socket.send('{"v":1,"type":"ping"}')
-            while (answer := json.loads(await socket.recv()))["type"] != "pong":
-                if answer["type"] == "error":
-                    raise RuntimeError(f"the server refused a ping: {answer['message']}")
+            await sockets[i].send(
+                json.dumps({"v": 1, "type": "move", "move": 0, "moves_made": made})
+            )
+            async with changed:
+                await asyncio.wait_for(changed.wait_for(partial(moved, i, made)), 120)
             times.append(time.perf_counter() - start)
-            await asyncio.sleep(0.06)
+        return times, False
+    finally:
+        for reader in readers:
+            reader.cancel()
+        for socket in sockets:
+            await socket.close()
+
+
+async def moves(url: str, port: int, seconds: float) -> list[float]:
+    """The round trips of one table's moves for ``seconds`` (a new table when a match
+    ends)."""
+    until = time.monotonic() + seconds
+    times: list[float] = []
+    while time.monotonic() < until:
+        table, cookies = await duel(url)
+        played, _over = await play(port, table, cookies, until)
+        times += played
     return times
 
 
+class Owner:
+    """The server's owner in their own browser, from their own address: its cookies
+    (the device cookie of their last sign-in too) are kept from one sign-in to the
+    next, as a browser keeps them."""
+
+    def __init__(self, url: str) -> None:
+        self.client = httpx.AsyncClient(
+            base_url=url, timeout=60, headers={"X-Forwarded-For": new_address()}
+        )
+
+    async def signs_in(self) -> tuple[bool, float]:
+        """Sign out, then in with the right password: whether it worked, and the
+        seconds it took."""
+        start = time.perf_counter()
+        try:
+            csrf = (await self.client.get("/api/session")).json()["csrf"]
+            await self.client.post("/logout", data={"csrf": csrf})
+            csrf = (await self.client.get("/api/session")).json()["csrf"]
+            answer = await self.client.post(
+                "/login", data={"name": OWNER, "password": PASSWORD, "csrf": csrf}
+            )
+            me = (await self.client.get("/api/session")).json()
+        except httpx.HTTPError:
+            return False, time.perf_counter() - start
+        signed = answer.status_code == 303 and me.get("name") == OWNER
+        return signed, time.perf_counter() - start
+
+
 async def sign_in_attack(
-    url: str,
-    stop: asyncio.Event,
-    fixed: str | None,
-    counts: list[int],
-    account: str | None = None,
+    url: str, stop: asyncio.Event, address: str, counts: list[int], account: str
 ) -> None:
-    """Wrong passwords as fast as the server answers, from ``fixed`` or (``None``) from
-    a new address each time, for ``account`` or (``None``) a new name each time."""
-    first = fixed or new_address()
-    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
-        session = await client.get("/api/session", headers={"X-Forwarded-For": first})
-        csrf = session.json()["csrf"]
+    """Wrong passwords for ``account`` from ``address`` as fast as the server answers."""
+    async with httpx.AsyncClient(
+        base_url=url, timeout=60, headers={"X-Forwarded-For": address}
+    ) as client:
+        csrf = (await client.get("/api/session")).json()["csrf"]
         for n in itertools.count():
             if stop.is_set():
                 return
-            address = fixed or new_address()
             await client.post(
-                "/login",
-                data={
-                    "name": account or f"nobody {address} {n}",
-                    "password": "wrong-guess",
-                    "csrf": csrf,
-                },
-                headers={"X-Forwarded-For": address},
+                "/login", data={"name": account, "password": f"guess-{n}", "csrf": csrf}
+            )
+            counts[0] += 1
+
+
+async def pdf_flood(url: str, path: str, stop: asyncio.Event, counts: list[int]) -> None:
+    """An anonymous client fetching ``path`` as fast as the server answers."""
+    async with httpx.AsyncClient(
+        base_url=url, timeout=300, headers={"X-Forwarded-For": new_address()}
+    ) as client:
+        while not stop.is_set():
+            await client.get(path)
+            counts[0] += 1
+
+
+async def bot_tables(port: int, url: str, stop: asyncio.Event, counts: list[int]) -> None:
+    """Ten guests each make a table of four hard searches, each watched by an anonymous
+    spectator, held until ``stop``; ``counts`` the tables made."""
+    sockets = []
+    for n in range(10):
+        client, csrf = await client_as(url, f"Gast {n}", new_address())
+        body = {
+            "game": "family",
+            "options": {"players": 4, "target": 1000},
+            "seats": [{"kind": "bot", "bot": "search:hard"}] * 4,
+        }
+        made = await client.post("/api/tables", json=body, headers={"X-CSRF-Token": csrf})
+        await client.aclose()
+        if made.status_code != 201:
+            continue
+        counts[0] += 1
+        socket = await connect(
+            f"ws://127.0.0.1:{port}/ws/{made.json()['id']}",
+            additional_headers={"X-Forwarded-For": new_address()},
+        )
+        sockets.append(socket)
+
+    async def drain(socket: Any) -> None:
+        with contextlib.suppress(Exception):
+            async for _ in socket:
+                pass
+
+    drains = [asyncio.ensure_future(drain(s)) for s in sockets]
+    await stop.wait()
+    for task in drains:
+        task.cancel()
+    await asyncio.gather(*(s.close() for s in sockets), return_exceptions=True)
+
+
+def big_csv() -> bytes:
+    """A results CSV just under 2 MB: about 15,000 games of three."""
+    rows = ["game_no,date,place,game,set,divisor,seat,player,running,pips,out,final,rank"]
+    number = 0
+    size = len(rows[0])
+    while size < 1_900_000:
+        number += 1
+        for seat, line in enumerate(("Anna,14,0,yes", "Ben,17,13,", "Cleo,9,1,"), 1):
+            row = f"{number},2026-01-03,Kiel,fido,6,3,{seat},{line},,"
+            rows.append(row)
+            size += len(row) + 1
+    return ("\n".join(rows) + "\n").encode()
+
+
+async def csv_flood(
+    url: str, cookie: str, csrf: str, body: bytes, stop: asyncio.Event, counts: list[int]
+) -> None:
+    async with httpx.AsyncClient(
+        base_url=url,
+        timeout=300,
+        headers={"X-Forwarded-For": new_address(), "Cookie": cookie},
+    ) as client:
+        while not stop.is_set():
+            await client.post(
+                "/api/results/csv",
+                content=body,
+                headers={"X-CSRF-Token": csrf, "Content-Type": "text/csv"},
             )
             counts[0] += 1
 
@@ -168,24 +333,6 @@ async def check_attack(url: str, stop: asyncio.Event, counts: list[int]) -> None
             counts[0] += 1
 
 
-async def bots_table(url: str) -> str:
-    """A family game of four bots to a far target: it plays on at the bots' pace."""
-    async with httpx.AsyncClient(
-        base_url=url, timeout=60, headers={"X-Forwarded-For": new_address()}
-    ) as client:
-        csrf = (await client.get("/api/session")).json()["csrf"]
-        await client.post("/guest", data={"name": "Host of bots", "csrf": csrf})
-        csrf = (await client.get("/api/session")).json()["csrf"]
-        body = {
-            "game": "family",
-            "options": {"players": 4, "target": 1000},
-            "seats": [{"kind": "bot", "bot": "greedy"}] * 4,
-        }
-        made = await client.post("/api/tables", json=body, headers={"X-CSRF-Token": csrf})
-        made.raise_for_status()
-        return str(made.json()["id"])
-
-
 async def registered(url: str, name: str) -> None:
     """An account of ``name`` (password ``password-1``)."""
     async with httpx.AsyncClient(
@@ -198,118 +345,159 @@ async def registered(url: str, name: str) -> None:
         assert made.status_code == 303, made.text
 
 
-async def watchers(
-    port: int, table: str, stop: asyncio.Event, counts: list[int], many: int = 1500
-) -> None:
-    """``many`` websockets from one address watching ``table`` (no session: anonymous
-    spectators), opened 100 at a time, held open until ``stop``; ``counts`` the ones
-    the server kept open."""
-    uri = f"ws://127.0.0.1:{port}/ws/{table}"
-    headers = {"X-Forwarded-For": "10.250.0.1"}
-    sockets: list[Any] = []
-
-    async def one() -> None:
-        try:
-            socket = await connect(uri, additional_headers=headers, open_timeout=60)
-        except Exception:
-            return
-        try:
-            first = json.loads(await asyncio.wait_for(socket.recv(), 60))
-        except Exception:
-            await socket.close()
-            return
-        if first.get("type") == "error":
-            await socket.close()
-            return
-        sockets.append(socket)
-        counts[0] += 1
-
-    for start in range(0, many, 100):
-        if stop.is_set():
-            break
-        await asyncio.gather(*(one() for _ in range(min(100, many - start))))
-    await stop.wait()
-    await asyncio.gather(*(s.close() for s in sockets), return_exceptions=True)
-
-
 def quantile(values: list[float], q: float) -> float:
+    """The ``q`` quantile in ms (infinite when nothing was measured: no move at all)."""
+    if not values:
+        return math.inf
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
+async def event_round(url: str, server: Server) -> str:
+    """The owner (an administrator) makes an event of 1,000 players and draws its first
+    round: the address of that round's score sheets."""
+    await registered(url, OWNER)
+    server.run_pips("admin", "grant", OWNER)
+    async with httpx.AsyncClient(
+        base_url=url, timeout=300, headers={"X-Forwarded-For": new_address()}
+    ) as client:
+        csrf = (await client.get("/api/session")).json()["csrf"]
+        await client.post("/login", data={"name": OWNER, "password": PASSWORD, "csrf": csrf})
+        csrf = (await client.get("/api/session")).json()["csrf"]
+        headers = {"X-CSRF-Token": csrf}
+        body = {"name": "Großes Turnier", "game": "fido", "date": date.today().isoformat()}
+        made = await client.post(
+            "/api/events", json={**body, "rounds": 1, "options": {"set": 6}}, headers=headers
+        )
+        made.raise_for_status()
+        key = made.json()["key"]
+        names = [f"Spieler {n}" for n in range(1, 1001)]
+        added = await client.post(
+            f"/api/events/{key}/players",
+            json={"names": names, "new_players": names},
+            headers=headers,
+        )
+        added.raise_for_status()
+        (await client.post(f"/api/events/{key}/rounds", headers=headers)).raise_for_status()
+        return f"/events/{key}/rounds/1/sheets.pdf"
+
+
+async def uploader(url: str) -> tuple[str, str]:
+    """An account that uploads results: its cookie and CSRF token."""
+    await registered(url, "Uploader")
+    async with httpx.AsyncClient(
+        base_url=url, timeout=60, headers={"X-Forwarded-For": new_address()}
+    ) as client:
+        csrf = (await client.get("/api/session")).json()["csrf"]
+        await client.post("/login", data={"name": "Uploader", "password": PASSWORD, "csrf": csrf})
+        csrf = (await client.get("/api/session")).json()["csrf"]
+        return cookie_of(client), csrf
+
+
+Attack = Callable[[asyncio.Event, list[int]], list[Awaitable[None]]]
+
+
 async def run(seconds: float, home: Path) -> list[dict[str, Any]]:
-    server = Server(home, bot_delay=0.6).start()
+    server = Server(home, bot_delay=0.0).start()
     try:
-        table, cookie = await seated(server.url, "Pinger")
-        other, other_cookie = await seated(server.url, "Chatter")
-        watched = await bots_table(server.url)
-        await registered(server.url, "Target")
+        url = server.url
+        sheets = await event_round(url, server)
+        owner = Owner(url)
+        assert (await owner.signs_in())[0], "the owner cannot sign in at all"
+        cookie, csrf = await uploader(url)
+        body = big_csv()
+        other, other_cookies = await duel(url)
         one = new_address()
-        scenarios: list[tuple[str, Callable[[asyncio.Event, list[int]], list[Awaitable[None]]]]] = [
+        cells: list[tuple[str, Attack]] = [
             ("rest", lambda stop, counts: []),
             (
-                "sign-in, 8 clients, many addresses",
+                "PDF flood",
+                lambda stop, counts: [pdf_flood(url, sheets, stop, counts) for _ in range(8)],
+            ),
+            (
+                "all-bot hard tables",
+                lambda stop, counts: [bot_tables(server.port, url, stop, counts)],
+            ),
+            (
+                "CSV uploads",
                 lambda stop, counts: [
-                    sign_in_attack(server.url, stop, None, counts) for _ in range(8)
+                    csv_flood(url, cookie, csrf, body, stop, counts) for _ in range(8)
                 ],
             ),
             (
-                "sign-in, 8 clients, one address",
+                "chat flood",
                 lambda stop, counts: [
-                    sign_in_attack(server.url, stop, one, counts) for _ in range(8)
+                    chat_attacker(server.port, other, other_cookies[0], stop, counts)
+                ],
+            ),
+            (
+                "result checks, 4 clients",
+                lambda stop, counts: [check_attack(url, stop, counts) for _ in range(4)],
+            ),
+            (
+                "sign-in, 40 addresses",
+                lambda stop, counts: [
+                    sign_in_attack(url, stop, new_address(), counts, OWNER) for _ in range(40)
+                ],
+            ),
+            (
+                "sign-in, one /64",
+                lambda stop, counts: [
+                    sign_in_attack(url, stop, in_one_64(n), counts, OWNER) for n in range(40)
                 ],
             ),
             (
                 "sign-in to one account, 8 clients, one address",
                 lambda stop, counts: [
-                    sign_in_attack(server.url, stop, one, counts, "Target") for _ in range(8)
+                    sign_in_attack(url, stop, one, counts, OWNER) for _ in range(8)
                 ],
-            ),
-            (
-                "1,500 websockets, one address",
-                lambda stop, counts: [watchers(server.port, watched, stop, counts)],
-            ),
-            (
-                "chat flood",
-                lambda stop, counts: [
-                    chat_attacker(server.port, other, other_cookie, stop, counts)
-                ],
-            ),
-            (
-                "result checks, 4 clients",
-                lambda stop, counts: [check_attack(server.url, stop, counts) for _ in range(4)],
             ),
         ]
         results: list[dict[str, Any]] = []
-        for name, attackers in scenarios:
+        for name, attackers in cells:
             stop = asyncio.Event()
             counts = [0]
             with console.status(f"{name}: {seconds:.0f} s"):
                 tasks = [asyncio.ensure_future(a) for a in attackers(stop, counts)]
-                # The attack under way (the watchers: all of them opened).
-                await asyncio.sleep(1.0 if tasks else 0)
-                if name.startswith("1,500"):
-                    await asyncio.sleep(10.0)
-                measured = await pings(server.port, table, cookie, seconds)
+                # The attack under way (the searching bots: their kernel loaded).
+                await asyncio.sleep(0 if not tasks else 5.0 if name.startswith("all-bot") else 1.0)
+
+                async def signing_in() -> list[tuple[bool, float]]:
+                    tries = []
+                    for _ in range(2):
+                        tries.append(await owner.signs_in())
+                        await asyncio.sleep(seconds / 3)
+                    return tries
+
+                measured, signed = await asyncio.gather(
+                    moves(url, server.port, seconds), signing_in()
+                )
                 stop.set()
                 await asyncio.gather(*tasks, return_exceptions=True)
             results.append(
                 {
-                    "scenario": name,
-                    "pings": len(measured),
+                    "cell": name,
+                    "moves": len(measured),
+                    "moves_per_s": round(len(measured) / seconds, 1),
                     "attack_requests": counts[0],
                     "p50_ms": round(quantile(measured, 0.5), 1),
                     "p99_ms": round(quantile(measured, 0.99), 1),
-                    "max_ms": round(max(measured) * 1000, 1),
+                    "max_ms": round(max(measured, default=math.inf) * 1000, 1),
+                    "owner_signed_in": sum(ok for ok, _ in signed),
+                    "owner_tries": len(signed),
+                    "owner_slowest_s": round(max(t for _, t in signed), 2),
                 }
             )
+        await owner.client.aclose()
     finally:
         server.stop()
     rest = results[0]
     for r in results:
-        r["p99_vs_rest"] = round(r["p99_ms"] / rest["p99_ms"], 2) if rest["p99_ms"] else None
-        r["target_ms"] = TIGHT_TARGET_P99_MS if r["scenario"] in TIGHT else TARGET_P99_MS
-        r["target_met"] = r["p99_ms"] < r["target_ms"]
+        r["p99_over_rest_ms"] = round(r["p99_ms"] - rest["p99_ms"], 1)
+        r["target_met"] = (
+            r["p99_over_rest_ms"] <= TARGET_OVER_REST_MS
+            and r["owner_signed_in"] == r["owner_tries"]
+        )
     return results
 
 
@@ -322,29 +510,32 @@ def main() -> None:
         parser.error("--seconds is positive")
     with tempfile.TemporaryDirectory() as home:
         results = asyncio.run(run(args.seconds, Path(home)))
-    table = Table(title="a table's ping under attack (one server process, SQLite, 2 cores)")
+    table = Table(title="one table's moves under attack (one server process, SQLite, 2 cores)")
     for column in (
-        "scenario",
+        "cell",
         "attack requests",
+        "moves/s",
         "p50 ms",
         "p99 ms",
-        "max ms",
-        "p99 / rest",
-        "p99 < 100 ms",
+        "p99 - rest",
+        "owner signs in",
+        "target",
     ):
-        table.add_column(column, justify="right", no_wrap=column == "scenario")
+        table.add_column(column, justify="right", no_wrap=column == "cell")
     for r in results:
         table.add_row(
-            r["scenario"],
+            r["cell"],
             str(r["attack_requests"]),
+            str(r["moves_per_s"]),
             str(r["p50_ms"]),
             str(r["p99_ms"]),
-            str(r["max_ms"]),
-            str(r["p99_vs_rest"]),
+            str(r["p99_over_rest_ms"]),
+            f"{r['owner_signed_in']}/{r['owner_tries']} ({r['owner_slowest_s']} s)",
             "yes" if r["target_met"] else "NO",
         )
     console.print(table)
     args.out.mkdir(parents=True, exist_ok=True)
+    # No move in a cell is an infinite time: "Infinity" in the JSON (Python reads it).
     (args.out / "attack.json").write_text(json.dumps(results, indent=1) + "\n")
     plot(results, args.out / "attack.png")
 
@@ -355,14 +546,19 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure, axes = plt.subplots(figsize=(9, 4))
-    names = [r["scenario"].replace(", ", "\n") for r in results]
+    figure, axes = plt.subplots(figsize=(10, 4))
+    names = [r["cell"].replace(", ", "\n") for r in results]
     positions = range(len(results))
     axes.bar([p - 0.2 for p in positions], [r["p50_ms"] for r in results], 0.4, label="p50")
     axes.bar([p + 0.2 for p in positions], [r["p99_ms"] for r in results], 0.4, label="p99")
-    axes.axhline(TARGET_P99_MS, color="grey", linestyle="--", label="target p99")
-    axes.set_xticks(list(positions), names, fontsize=8)
-    axes.set(title="a table's ping while the server is attacked", ylabel="ms")
+    axes.axhline(
+        results[0]["p99_ms"] + TARGET_OVER_REST_MS,
+        color="grey",
+        linestyle="--",
+        label="target p99 (rest + 50 ms)",
+    )
+    axes.set_xticks(list(positions), names, fontsize=7)
+    axes.set(title="one table's moves while the server is attacked", ylabel="ms")
     axes.legend()
     figure.tight_layout()
     figure.savefig(path, dpi=100)

@@ -204,7 +204,9 @@ def test_the_server_analyses_a_finished_game_once_and_limits_new_ones(tmp_path: 
         # busy would never answer (it did not, with two busy loops beside the tests).
         assert server.process is not None
         (policy, nice), workers = priorities_of_workers(server.process.pid)
-        assert workers == [(os.SCHED_OTHER, nice + 5)], (policy, nice, workers)
+        # (The process of printed sheets and plots, pips.server.work, runs at that
+        # priority too.)
+        assert set(workers) == {(os.SCHED_OTHER, nice + 5)}, (policy, nice, workers)
         picture = ann.http.get(f"/api/records/{tables[0]}/analysis.svg")
         assert picture.status_code == 200 and picture.text.startswith("<?xml")
         assert picture.headers["content-type"].startswith("image/svg+xml")

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 from typing import Any
@@ -163,15 +164,22 @@ def parse_target(text: Any) -> int:
 
 def decode_csv(data: bytes) -> str:
     """A CSV file's text: UTF-8 (with or without the BOM spreadsheets write), else
-    Windows-1252, as a German spreadsheet saves "CSV (Trennzeichen-getrennt)"."""
+    Windows-1252, as a German spreadsheet saves "CSV (Trennzeichen-getrennt)"; its lines
+    ended with a line feed, whatever ended them in the file (a browser sends a text
+    area back with CR LF, an old Mac wrote CR alone)."""
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        pass
-    try:
-        return data.decode("cp1252")
-    except UnicodeDecodeError:
-        raise EntryError(phrase("the CSV is neither UTF-8 nor Windows-1252 text")) from None
+        try:
+            text = data.decode("cp1252")
+        except UnicodeDecodeError:
+            raise EntryError(phrase("the CSV is neither UTF-8 nor Windows-1252 text")) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+MOST_CELL = 1000
+"""Characters of one cell of a results CSV (a name, a place: a few dozen). A longer
+one is refused with its line; the csv module's own limit (128 KiB) is never reached."""
 
 
 def _column_key(name: str) -> str:
@@ -191,16 +199,64 @@ def _columns(header: Sequence[str]) -> dict[str, str]:
     return found
 
 
-def read_csv(text: str, today: date) -> list[Checked]:
+def read_csv(data: str | bytes, today: date, most_games: int | None = None) -> list[Checked]:
     """Every game of a results CSV, checked; one :class:`EntryError` lists every
     problem with the file's own game number and line, so that nothing of a bad file is
     kept. Commas or semicolons (or tabs) separate the cells; the columns are pips' own
-    or a club's German ones (:data:`COLUMN_NAMES`)."""
-    text = text.lstrip("\ufeff")
-    first = text.split("\n", 1)[0]
+    or a club's German ones (:data:`COLUMN_NAMES`); lines end as any spreadsheet ends
+    them (LF, CR LF, CR).
+
+    The file is read as a stream, a line at a time (bytes decoded as they are read:
+    UTF-8, else Windows-1252): a cell longer than :data:`MOST_CELL`, a line that is no
+    CSV, or a game beyond ``most_games`` stops it at that line, before the rest is
+    decoded, parsed or checked."""
+    if isinstance(data, str):
+        return _read_csv(io.StringIO(data, newline=""), today, most_games)
+    try:
+        return _read_csv(_text_stream(data, "utf-8-sig"), today, most_games)
+    except UnicodeDecodeError:
+        pass
+    try:
+        return _read_csv(_text_stream(data, "cp1252"), today, most_games)
+    except UnicodeDecodeError:
+        raise EntryError(phrase("the CSV is neither UTF-8 nor Windows-1252 text")) from None
+
+
+def _text_stream(data: bytes, encoding: str) -> io.TextIOWrapper:
+    # newline="": the csv module sees every line's own ending (CR alone too).
+    return io.TextIOWrapper(io.BytesIO(data), encoding=encoding, newline="")
+
+
+def _rows(stream: io.TextIOBase) -> Iterator[tuple[int, list[str]]]:
+    """The rows of a CSV stream with the line each ends on; the header first."""
+    first = stream.readline().lstrip("\ufeff")
     delimiter = max((";", ",", "\t"), key=first.count)
-    plain = csv.DictReader(io.StringIO(text), delimiter=delimiter)
-    header = plain.fieldnames or []
+    reader = csv.reader(itertools.chain([first], stream), delimiter=delimiter)
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            if "field larger" in str(exc):  # the csv module's own limit, far beyond ours
+                raise _long_cell(reader.line_num) from None
+            raise EntryError(
+                phrase("line {line} is not CSV: {problem}", line=reader.line_num, problem=str(exc))
+            ) from None
+        if any(len(cell) > MOST_CELL for cell in row):
+            raise _long_cell(reader.line_num)
+        yield reader.line_num, row
+
+
+def _long_cell(line: int) -> EntryError:
+    return EntryError(
+        phrase("line {line}: a cell holds at most {count} characters", line=line, count=MOST_CELL)
+    )
+
+
+def _read_csv(stream: io.TextIOBase, today: date, most_games: int | None) -> list[Checked]:
+    rows = _rows(stream)
+    header = next(rows, (0, []))[1]
     columns = _columns(header)
     missing = [f for f in REQUIRED_CSV_FIELDS if f not in columns]
     if missing:
@@ -214,21 +270,31 @@ def read_csv(text: str, today: date) -> list[Checked]:
             )
         )
     renamed = {column: field_name for field_name, column in columns.items()}
-    reader = ({renamed.get(k, k): v for k, v in row.items() if isinstance(k, str)} for row in plain)
+    names = [renamed.get(h, h) for h in header]
     groups: dict[str, list[tuple[int, dict[str, str]]]] = {}
-    for row in reader:
-        if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
+    for line, cells in rows:
+        row = dict(zip(names, cells, strict=False))
+        if not any(v.strip() for v in row.values()):
             continue
-        groups.setdefault((row.get("game_no") or "").strip(), []).append((plain.line_num, row))
+        number = (row.get("game_no") or "").strip()
+        if number not in groups and most_games is not None and len(groups) >= most_games:
+            raise EntryError(
+                phrase(
+                    "a CSV upload holds at most {count} games; line {line} starts one more",
+                    count=most_games,
+                    line=line,
+                )
+            )
+        groups.setdefault(number, []).append((line, row))
     if not groups:
         raise EntryError(phrase("the CSV holds no results"))
     problems: list[str] = []
     checked: list[Checked] = []
-    for number, rows in groups.items():
-        line = rows[0][0]
+    for number, game_rows in groups.items():
+        line = game_rows[0][0]
         label = phrase("game {number} (line {line})", number=number or "?", line=line)
         try:
-            checked.append(replace(_csv_game(number, rows, today), label=label))
+            checked.append(replace(_csv_game(number, game_rows, today), label=label))
         except EntryError as exc:
             problems.append(
                 phrase(

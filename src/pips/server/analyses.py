@@ -43,6 +43,7 @@ from pips.server.workers import stop_pool, worker_pool
 if TYPE_CHECKING:  # the search loads with the first analysis, not with the server
     from pips.bots.analysis import Analysis
     from pips.server.repository import TableRepository
+    from pips.server.work import Lane
 
 log = logging.getLogger(__name__)
 
@@ -72,10 +73,13 @@ class Analyses:
         workers: int = 1,
         executor: Executor | None = None,
         level: str = LEVEL,
+        papers: Lane | None = None,
     ) -> None:
         """``executor`` runs the analyses (by default ``workers`` processes of their
         own for the followed games and one for those asked for, each started with its
-        first analysis)."""
+        first analysis); ``papers``: where its plots are drawn (the lane of printed
+        sheets, :mod:`pips.server.work`)."""
+        self.papers = papers
         self.keep = keep
         self.following = following
         self.level = level
@@ -167,11 +171,11 @@ class Analyses:
         drawn = self._pictures.get(table_id)
         if drawn is None:
             async with self._one_at_a_time:
-                buffer = io.BytesIO()
-                from pips.bots.analysis import plot
-
-                await asyncio.to_thread(plot, found, buffer, "svg")
-                drawn = self._pictures[table_id] = buffer.getvalue()
+                if self.papers is None:
+                    drawn = await asyncio.to_thread(_drawn, found)
+                else:
+                    drawn = await self.papers.run(_drawn, found)
+                self._pictures[table_id] = drawn
         return drawn
 
     def known(self, table_id: str) -> Analysis | None:
@@ -320,3 +324,12 @@ class KeptAnalyses:
 
     async def save(self, table_id: str, analysis: dict[str, Any]) -> None:
         await self.repository.keep_analysis(table_id, analysis)
+
+
+def _drawn(found: Analysis) -> bytes:
+    """The plot of ``found`` as SVG."""
+    from pips.bots.analysis import plot
+
+    buffer = io.BytesIO()
+    plot(found, buffer, "svg")
+    return buffer.getvalue()

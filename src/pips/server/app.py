@@ -52,6 +52,7 @@ from pips.server.routes import results as results_pages
 from pips.server.routes import tables as tables_api
 from pips.server.tables import UNATTENDED, LiveTable, Tables
 from pips.server.web import HERE, error_page, language_of, use_language, use_token, wants_page
+from pips.server.work import Work
 from pips.server.workers import end_with_parent, stop_pool, worker_pool
 from pips.store.db import Database
 
@@ -127,6 +128,7 @@ class Services:
     accounts: accounts.Accounts
     analyses: Analyses
     tokens: Tokens
+    work: Work
 
     @classmethod
     def made(
@@ -143,13 +145,16 @@ class Services:
         lease: float,
         following: int = 0,
         analysis_level: str = LEVEL,
+        work: Work | None = None,
     ) -> Services:
         results = results or Results(db, settings=settings_from_env())
         node = secrets.token_hex(8)
         metrics = Metrics(node)
-        analyses = Analyses(following=following, level=analysis_level)
+        work = work or Work()
+        analyses = Analyses(following=following, level=analysis_level, papers=work.papers)
         tables = Tables(
             db,
+            work=work,
             bot_delay=bot_delay,
             grace=grace,
             unattended=unattended,
@@ -170,7 +175,9 @@ class Services:
         people = accounts.Accounts(db, throttle=throttle, secret=secret)
         # A session signed out at another process is forgotten here too.
         cluster.endings.listeners.append(people.forget)
-        return cls(db, limits, results, metrics, tables, cluster, people, analyses, Tokens(db))
+        return cls(
+            db, limits, results, metrics, tables, cluster, people, analyses, Tokens(db), work
+        )
 
     @asynccontextmanager
     async def running(self, *, warm: bool, publish_lists: bool) -> AsyncIterator[None]:
@@ -195,6 +202,7 @@ class Services:
         # in the middle of someone's first game.
         if warm:
             threading.Thread(target=_warm_up, name="warm-up", daemon=True).start()
+        self.work.start()
         publisher = (
             asyncio.create_task(publish_monthly(self.db, self.results)) if publish_lists else None
         )
@@ -205,6 +213,7 @@ class Services:
         self.tables.repository.close()
         self.accounts.close()
         self.analyses.close()
+        self.work.close()
         self.db.stop_checkpoints()
 
 
@@ -234,6 +243,7 @@ def create_app(
     lease: float = 5.0,
     analyse_while_playing: int = 0,
     analysis_level: str = LEVEL,
+    work: Work | None = None,
 ) -> FastAPI:
     """The app over ``db``. ``results`` (its clock and rating settings) is made from the
     environment when left out; ``publish_lists`` publishes each month's world list
@@ -244,7 +254,8 @@ def create_app(
     it holds (``lease`` seconds, renewed every second) and forwards to the others.
     ``analyse_while_playing`` games at a time are analysed a few moves at a time as they
     are played (:class:`~pips.server.analyses.Analyses`; 0: only when asked), by the
-    search at ``analysis_level``."""
+    search at ``analysis_level``. ``work``: the lanes of slow work
+    (:mod:`pips.server.work`; by default papers in a thread)."""
     secret = secret or accounts.secret_key()
     limits = limits or Limits()
     services = Services.made(
@@ -259,6 +270,7 @@ def create_app(
         lease=lease,
         following=analyse_while_playing,
         analysis_level=analysis_level,
+        work=work,
     )
 
     @asynccontextmanager
@@ -403,6 +415,8 @@ def settings_app(settings: Settings) -> FastAPI:
         limits=tuned,
         analyse_while_playing=settings.analyse_while_playing,
         analysis_level=settings.analysis_level,
+        # A served app prints in a process of its own: no PDF slows the event loop.
+        work=Work(apart=True),
     )
     use_logs(app.state.cluster.node, settings.log_json)
     return app

@@ -1,6 +1,7 @@
-"""A live table's clocks: when a bot plays its turn, a person's turn timer, the grace
-period of a seat whose person went away, and abandoning a table nobody watches. Each
-acts on the table only through its commands, under its lock."""
+"""A live table's clocks: when a bot plays its turn (deciding in the bots' lane of
+:mod:`pips.server.work`), a person's turn timer, the grace period of a seat whose
+person went away, and abandoning a table nobody watches. Each acts on the table only
+through its commands, under its lock."""
 
 from __future__ import annotations
 
@@ -129,7 +130,13 @@ class Pace:
         assert match is not None
         if table.round.moves_made != moves_made or match.current_seat != seat:
             return
-        move = await asyncio.to_thread(table.round.bot_decision)
+        seating = table.round.seating
+        bot = seating.bot_to_move if seating is not None else None
+        # In the bots' lane (a searching bot's in its own): never in front of the
+        # database's work, nor a quick bot's behind a search.
+        move = await table.house.work.decide(
+            table.round.bot_decision, bot.name if bot is not None else None
+        )
         table.task = None
         if move is None:
             log.info("table %s: no bot move at %d", table.id, moves_made)

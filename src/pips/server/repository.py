@@ -1,8 +1,10 @@
 """The tables' storage: every database read and write of the live game server.
 
 The table actor never touches SQLAlchemy itself: it asks the repository, whose
-coroutines run the (synchronous) database work in a worker thread, so a slow write
-never stalls the event loop and the other tables' games go on meanwhile. At start the
+coroutines run the (synchronous) database work in a worker thread of the tables' own
+(:class:`pips.server.work.Work`'s ``tables`` lane; the moves: the move writer's thread),
+so a slow write never stalls the event loop, the other tables' games go on meanwhile,
+and no PDF, CSV or bot waits in front of them. At start the
 server reads what it must recover with the synchronous :meth:`TableRepository.load`,
 before it accepts any connection.
 """
@@ -15,7 +17,7 @@ import queue
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -28,6 +30,11 @@ from pips.server.leases import Leases
 from pips.server.round import Played, SeatHolder, TableError
 from pips.store.db import Database
 from pips.store.models import ChatLine, GameTable, MoveRow, Seat, User, now
+
+if TYPE_CHECKING:
+    from pips.server.work import Lane
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -54,8 +61,10 @@ class StoredTable:
 class TableRepository:
     """The tables, seats, moves, chat and records of one database."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, lane: Lane | None = None) -> None:
         self.db = db
+        self.lane = lane
+        """Where its database work runs (without one: asyncio's default executor)."""
         self._moves = MoveWriter(db)
         self.leases: Leases | None = None
         """With several processes: this process's leases. A new table is created with
@@ -64,6 +73,12 @@ class TableRepository:
     def use_leases(self, leases: Leases) -> None:
         self.leases = leases
         self._moves.fence = leases.fence
+
+    async def _off(self, work: Callable[..., T], *args: Any) -> T:
+        """``work`` off the event loop, in the tables' lane."""
+        if self.lane is None:
+            return await asyncio.to_thread(work, *args)
+        return await self.lane.run(work, *args)
 
     def close(self) -> None:
         """Stop the move writer (after the moves queued so far are written)."""
@@ -108,7 +123,7 @@ class TableRepository:
                     session.flush()
                     self.leases.write(session, table_id)
 
-        await asyncio.to_thread(write)
+        await self._off(write)
 
     async def save_seat(self, table_id: str, entrant: int, holder: SeatHolder) -> None:
         def write() -> None:
@@ -119,7 +134,7 @@ class TableRepository:
                 row.kind, row.name, row.user_id = holder.kind, holder.name, holder.user_id
                 row.guest, row.bot = holder.guest, holder.bot
 
-        await asyncio.to_thread(write)
+        await self._off(write)
 
     async def set_status(self, table_id: str, status: str) -> None:
         def write() -> None:
@@ -128,7 +143,7 @@ class TableRepository:
                 assert row is not None
                 row.status = status
 
-        await asyncio.to_thread(write)
+        await self._off(write)
 
     async def add_move(self, table_id: str, played: Played) -> None:
         """Store one move; returns once it is committed (before anyone hears of it).
@@ -180,7 +195,7 @@ class TableRepository:
                 if result is not None:
                     result(session)
 
-        await asyncio.to_thread(write)
+        await self._off(write)
 
     async def add_chat(self, table_id: str, author: str, text: str, keep: int) -> None:
         """Store a chat line; the table keeps its newest ``keep`` lines."""
@@ -198,7 +213,7 @@ class TableRepository:
                 if old:
                     session.execute(delete(ChatLine).where(ChatLine.id.in_(old)))
 
-        await asyncio.to_thread(write)
+        await self._off(write)
 
     # -- reading ---------------------------------------------------------------------
 
@@ -264,10 +279,10 @@ class TableRepository:
                 assert row is not None and row.rematch is not None
                 return row.rematch
 
-        return await asyncio.to_thread(write)
+        return await self._off(write)
 
     async def load_async(self, table_id: str) -> StoredTable:
-        return await asyncio.to_thread(self.load, table_id)
+        return await self._off(self.load, table_id)
 
     async def record(self, table_id: str, who: Identity | None) -> dict[str, Any] | None:
         """The record of a finished game, if there is one ``who`` may see: a private
@@ -280,7 +295,7 @@ class TableRepository:
                     return None
                 return row.record
 
-        return await asyncio.to_thread(read)
+        return await self._off(read)
 
     async def tables_of(self, who: Identity) -> int:
         """How many tables ``who`` made that wait or are played (every process's: the
@@ -299,7 +314,7 @@ class TableRepository:
                     )
                 return int(session.scalar(query) or 0)
 
-        return await asyncio.to_thread(read)
+        return await self._off(read)
 
     async def analysis(self, table_id: str) -> dict[str, Any] | None:
         """The analysis kept with a finished game's record, if one was made."""
@@ -369,7 +384,7 @@ class TableRepository:
                     row.published_at = now()
                 return row.published_at is not None or not row.private
 
-        return await asyncio.to_thread(write)
+        return await self._off(write)
 
     async def status(self, table_id: str) -> str | None:
         def read() -> str | None:
@@ -377,7 +392,7 @@ class TableRepository:
                 row = session.get(GameTable, table_id)
                 return None if row is None else row.status
 
-        return await asyncio.to_thread(read)
+        return await self._off(read)
 
     async def finished_games(
         self, name: str, who: Identity | None = None
@@ -412,7 +427,7 @@ class TableRepository:
                     for r in rows
                 ]
 
-        return await asyncio.to_thread(read)
+        return await self._off(read)
 
 
 class MoveWriter:
@@ -425,8 +440,10 @@ class MoveWriter:
     BATCH = 256
     """Moves in one commit at the most."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, lane: Lane | None = None) -> None:
         self.db = db
+        self.lane = lane
+        """Where its database work runs (without one: asyncio's default executor)."""
         self._queue: queue.SimpleQueue[
             tuple[dict[str, Any], asyncio.Future[None], asyncio.AbstractEventLoop] | None
         ] = queue.SimpleQueue()

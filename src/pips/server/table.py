@@ -36,6 +36,7 @@ from pips.server.pace import Pace
 from pips.server.repository import StoredTable, TableRepository
 from pips.server.round import Played, Round, SeatHolder, TableError
 from pips.server.standing import StandingUp
+from pips.server.work import Work
 
 log = logging.getLogger("pips.server")
 
@@ -85,6 +86,8 @@ class TableHouse:
     """Told of every move with the table's id, how to write its record so far, and
     whether the move ended a hand or the game: the analyses value the game meanwhile
     (:meth:`~pips.server.analyses.Analyses.follow`)."""
+    work: Work
+    """The lanes its bots decide in (:mod:`pips.server.work`)."""
 
 
 @dataclass

@@ -23,6 +23,7 @@ from pips.server.repository import TableRepository
 from pips.server.requests import BotSeat, MeSeat, OpenSeat, Seat
 from pips.server.round import Round, SeatHolder, TableError
 from pips.server.table import Client, LiveTable, TableHouse, new_table_id, replayed
+from pips.server.work import Work, searching
 from pips.store.db import Database
 
 __all__ = ["UNATTENDED", "Client", "Identity", "LiveTable", "TableError", "Tables"]
@@ -32,6 +33,14 @@ UNATTENDED = 900.0
 
 KEEP_FINISHED = 600.0
 """Seconds a finished table stays live before only its record remains."""
+
+
+def person_key(who: Identity | None) -> str:
+    """Who made a table, as the caps per person count: their account, or their guest
+    token."""
+    if who is None:
+        return ""
+    return f"user:{who.user_id}" if who.user_id is not None else f"guest:{who.guest}"
 
 
 def no_result(table: LiveTable, written: dict[str, Any]) -> None:
@@ -56,8 +65,11 @@ class Tables:
         progressed: Callable[[str, Callable[[], dict[str, Any]], bool], None] = (
             lambda table_id, record_so_far, ended: None
         ),
+        work: Work | None = None,
     ) -> None:
-        self.repository = TableRepository(db)
+        self.work = work or Work()
+        """The lanes its database work and bots' decisions run in (:mod:`pips.server.work`)."""
+        self.repository = TableRepository(db, self.work.tables)
         self.live: dict[str, LiveTable] = {}
         self.bot_delay = bot_delay
         self.hand_pause = 8 * bot_delay if hand_pause is None else hand_pause
@@ -74,6 +86,7 @@ class Tables:
             holds=lambda table: self.live.get(table.id) is table,
             forget=self._forget,
             progressed=progressed,
+            work=self.work,
         )
 
     def _forget(self, table: LiveTable) -> None:
@@ -103,18 +116,32 @@ class Tables:
         turn_seconds: int | None = None,
         seed: int | None = None,
         table_id: str | None = None,
+        capped: bool = True,
     ) -> LiveTable:
         """A new table (``table_id`` when the caller chose its id); bad options or seats
         raise :class:`TableError`, nothing stored.
 
         Its deals come from a new 256-bit key from the OS's CSPRNG; with ``seed`` it is
-        a practice table instead, dealt from that seed (shown to every seat, unrated)."""
+        a practice table instead, dealt from that seed (shown to every seat, unrated).
+        A table with a searching bot is refused (:class:`~pips.server.work.Crowded`)
+        beyond the caps of :meth:`Work.admit_search` unless not ``capped`` (an event's
+        online round, whose organiser seats bots for the absent)."""
         if seed is not None and not 0 <= seed < 2**31:
             raise TableError(phrase("a seed is 0 to 2147483647"))
         if turn_seconds is not None and not 5 <= turn_seconds <= 600:
             raise TableError(phrase("the turn timer is 5 to 600 seconds"))
         key = None if seed is not None else secrets.token_hex(KEY_BYTES)
         game_round = Round.new(spec, options, list(seats), creator, seed, key)
+        self.work.admit_search(
+            (e.bot for e in game_round.entrants if capped and e.kind == "bot"),
+            person_key(creator),
+            [
+                person_key(t.creator)
+                for t in self.live.values()
+                if t.status in ("waiting", "playing")
+                and any(e.kind == "bot" and searching(e.bot) for e in t.round.entrants)
+            ],
+        )
         table = self._made(
             table_id or new_table_id(),
             game_round,

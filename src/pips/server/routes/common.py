@@ -4,6 +4,8 @@ state, database work off the event loop, refusals as HTTP errors."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import HTTPException, Path, Query, Request
@@ -12,13 +14,15 @@ from pydantic import Field
 from starlette.convertors import Convertor, register_url_convertor
 
 from pips.i18n import _
-from pips.results.entry import EntryError
+from pips.results.entry import Checked, EntryError
+from pips.results.entry_formats import read_csv
 from pips.results.service import Results, ResultsError
 from pips.server.accounts.identity import Identity
 from pips.server.cluster import Cluster
 from pips.server.errors import refusal
 from pips.server.limits import Limited, Limits, client_key
 from pips.server.tables import Tables
+from pips.server.work import Busy, Work
 from pips.store.db import Database
 
 
@@ -85,6 +89,32 @@ def limits_of(request: HTTPConnection) -> Limits:
     return limits
 
 
+def work_of(request: HTTPConnection) -> Work:
+    """The lanes of slow work of the application serving ``request``."""
+    work: Work = request.app.state.work
+    return work
+
+
+async def printed(
+    request: Request, function: Callable[..., bytes], *args: Any, **kwargs: Any
+) -> bytes:
+    """A printed sheet (a PDF, a plot): ``function(*args, **kwargs)`` made in the lane of
+    papers, once per what it shows (kept while there is room), for an address that has
+    not asked for too many (429); 503 when the lane has too many waiting already."""
+    work = work_of(request)
+    try:
+        await work.prints.take(address(request))
+    except Limited as exc:
+        raise refusal(exc, 429) from None
+    key = work.printed.key(function.__module__, function.__qualname__, args, kwargs)
+    try:
+        return await work.printed.sheet(
+            key, lambda: work.papers.run(partial(function, *args, **kwargs))
+        )
+    except Busy as exc:
+        raise refusal(exc, 503) from None
+
+
 def address(request: HTTPConnection) -> str:
     """The client as the limits per address count it (behind a trusted proxy, the
     address it forwarded): an IPv6 address by its /64 (:func:`client_key`)."""
@@ -108,6 +138,21 @@ async def run(function: Any, *args: Any, **kwargs: Any) -> Any:
         return await asyncio.to_thread(function, *args, **kwargs)
     except (ResultsError, EntryError) as exc:
         raise refused(exc) from None
+
+
+async def read_upload(request: Request, data: str | bytes, most_games: int) -> list[Checked]:
+    """The games of an uploaded results CSV, checked (:class:`EntryError` naming the
+    line): read as a stream in the lane of papers, one upload at a time (the checks'
+    semaphore), stopped at the line that starts game ``most_games`` + 1."""
+    today = results_of(request).context.today()
+    async with limits_of(request).checking:
+        try:
+            games: list[Checked] = await work_of(request).papers.run(
+                partial(read_csv, data, today, most_games)
+            )
+        except Busy as exc:
+            raise refusal(exc, 503) from None
+    return games
 
 
 async def room_for_a_table(request: Request, me: Identity) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import math
 from datetime import date, timedelta
@@ -18,7 +17,16 @@ from pips.results.rating import NAME as RATING_NAME
 from pips.results.rating import worked_example
 from pips.results.service import month_of
 from pips.server.errors import PdfResponse, refusal, refusals
-from pips.server.routes.common import Count, Offset, PageNumber, Players, SetSize, results_of, run
+from pips.server.routes.common import (
+    Count,
+    Offset,
+    PageNumber,
+    Players,
+    SetSize,
+    printed,
+    results_of,
+    run,
+)
 from pips.server.web import page
 
 PAGE = 100
@@ -90,8 +98,14 @@ async def _player(request: Request, player: str) -> tuple[str, int]:
     return str(named[0]["name"]), int(named[0]["id"])
 
 
-@api.get("/sheet.pdf", tags=["score sheets"], response_class=PdfResponse)
+@api.get(
+    "/sheet.pdf",
+    tags=["score sheets"],
+    response_class=PdfResponse,
+    responses=refusals(429, 503),
+)
 async def sheet_pdf(
+    request: Request,
     game: str = GAMES[0],
     players: Players = 4,
     set: SetSize = None,
@@ -108,7 +122,8 @@ async def sheet_pdf(
 
     try:
         when = date.fromisoformat(day) if day else None
-        pdf = await asyncio.to_thread(
+        pdf = await printed(
+            request,
             score_sheet,
             game,
             players,
@@ -195,7 +210,7 @@ async def player_plot(request: Request, game: str, player: str) -> Response:
     history = await run(results.lists.player_history, game, player_id)
     if not history:
         raise HTTPException(404, f"{name} is in no published list of {game}")
-    svg = await asyncio.to_thread(_plot, name, find_game(game).title, history)
+    svg = await printed(request, _plot, name, find_game(game).title, history)
     return Response(svg, media_type="image/svg+xml")
 
 

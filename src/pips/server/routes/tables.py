@@ -43,6 +43,7 @@ from pips.server.routes.common import (
 )
 from pips.server.tables import TableError
 from pips.server.web import check_csrf, language_of, who
+from pips.server.work import Crowded
 
 api = APIRouter()
 
@@ -149,7 +150,7 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
     except TableError as exc:
         if exc.field is not None:
             exc.field = f"body.{exc.field}"  # named as the request's own fields are
-        raise refusal(exc, 422) from None
+        raise refusal(exc, 429 if isinstance(exc, Crowded) else 422) from None
     await table.start_if_ready()
     return {"id": table.id, "invite": table.invite, "url": f"/t/{table.id}"}
 

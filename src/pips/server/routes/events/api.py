@@ -8,8 +8,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel
 
+from pips.results.entry import EntryError
 from pips.server.errors import refusals
-from pips.server.routes.common import CSV_BODY, limits_of, results_of, run
+from pips.server.routes.common import CSV_BODY, refused, results_of, run
 from pips.server.routes.events.common import (
     CheckInBody,
     DrawBody,
@@ -26,6 +27,7 @@ from pips.server.routes.events.common import (
     count_new_event,
     create_event_of,
     enter_csv,
+    round_csv_games,
     start_online_round,
     table_lines_of_body,
     warnings_said,
@@ -225,7 +227,7 @@ async def table_history(
 @api.post(
     "/api/events/{key}/rounds/{number}/csv",
     tags=["events"],
-    responses=refusals(404, 409),
+    responses=refusals(404, 409, 503),
     openapi_extra=CSV_BODY,
 )
 async def enter_round_csv(
@@ -240,11 +242,13 @@ async def enter_round_csv(
     to, their lines and warnings about what looks unusual, to review first."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    body = await request.body()
-    async with limits_of(request).checking:
-        done = await run(
-            enter_csv, results_of(request), actor, key, number, body, reason, save=not check
-        )
+    try:
+        games = await round_csv_games(request, await request.body())
+    except EntryError as exc:
+        raise refused(exc) from None
+    done = await run(
+        enter_csv, results_of(request), actor, key, number, games, reason, save=not check
+    )
     if check:
         return {"tables": [warnings_said(drawn) for drawn in done["tables"]]}
     return dict(done)

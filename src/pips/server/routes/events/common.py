@@ -14,8 +14,8 @@ from pips.core.errors import RuleError
 from pips.core.names import name_key
 from pips.games.registry import find_game
 from pips.i18n import _, ngettext, say
-from pips.results.entry import NAME_LENGTH, EntryError, Line
-from pips.results.entry_formats import decode_csv, parse_date, parse_int, read_csv
+from pips.results.entry import NAME_LENGTH, Checked, EntryError, Line
+from pips.results.entry_formats import parse_date, parse_int
 from pips.results.service import Results, ResultsError, slugify
 from pips.results.standings import TIEBREAKS
 from pips.server.accounts.identity import Identity
@@ -23,7 +23,14 @@ from pips.server.errors import refusal
 from pips.server.limits import Limited
 from pips.server.requests import OptionsJson, ResultLine
 from pips.server.round import SeatHolder
-from pips.server.routes.common import BodyRowId, limits_of, results_of, run, tables_of
+from pips.server.routes.common import (
+    BodyRowId,
+    limits_of,
+    read_upload,
+    results_of,
+    run,
+    tables_of,
+)
 from pips.server.routes.events.decisions import waits_said
 from pips.server.tables import TableError
 from pips.server.web import account, check_csrf, page, viewer, who
@@ -41,7 +48,11 @@ Key = Annotated[str, Path(min_length=8, max_length=24, pattern=r"^[A-Za-z0-9_-]+
 RoundNumber = Annotated[int, Path(ge=1, le=50)]
 
 
-TableNumber = Annotated[int, Path(ge=1, le=1000)]
+MOST_TABLES = 1000
+"""Tables of a round."""
+
+
+TableNumber = Annotated[int, Path(ge=1, le=MOST_TABLES)]
 
 
 PlayerId = Annotated[int, Path(ge=1, le=2**31 - 1)]
@@ -244,19 +255,24 @@ def table_lines_of_body(request: Request, body: TableResultBody) -> tuple[int, l
     return actor, [item.line() for item in body.players]
 
 
+async def round_csv_games(request: Request, body: bytes | str) -> list[Checked]:
+    """The games of a round's results CSV, checked (:class:`EntryError` naming the
+    line): at most :data:`MAX_UPLOAD` bytes, and a game per table at most."""
+    if len(body) > MAX_UPLOAD:
+        raise EntryError(_("a round's CSV is at most 500 kB"))
+    return await read_upload(request, body, MOST_TABLES)
+
+
 def enter_csv(
     results: Results,
     actor: int,
     key: str,
     number: int,
-    body: bytes,
+    games: list[Checked],
     reason: str,
     *,
     save: bool = True,
 ) -> dict[str, Any]:
-    if len(body) > MAX_UPLOAD:
-        raise EntryError(_("a round's CSV is at most 500 kB"))
-    games = read_csv(decode_csv(body), results.context.today())
     return results.scores.enter_csv(actor, key, number, games, reason, save=save)
 
 
@@ -383,6 +399,7 @@ async def start_online_round(
                     for s in holders
                 ],
                 Identity(user_id=actor, name=me.name),
+                capped=False,  # the organiser's bots play for the absent, at every table
             )
             made[table] = live.id
         done = await run(results.rounds.started_online, key, number, made)

@@ -33,6 +33,7 @@ from pips.server.routes.events.common import (
     events_listing,
     fingerprint_of,
     names_and_pairs,
+    round_csv_games,
     seats_of,
     start_online_round,
     table_lines,
@@ -260,19 +261,15 @@ async def round_csv_form(
     else:
         body = csv_text.encode("utf-8")
     try:
+        if len(body) > MAX_UPLOAD:
+            raise EntryError(_("a round's CSV is at most 500 kB"))
         # A browser sends a text area back with CRLF line ends: the same text.
-        text = decode_csv(body[: MAX_UPLOAD + 1]).replace("\r\n", "\n")
+        text = decode_csv(body)
         fingerprint = fingerprint_of({"text": text, "reason": reason, "round": number})
         save = action == "save" and reviewed == fingerprint
+        games = await round_csv_games(request, text)
         done = await asyncio.to_thread(
-            enter_csv,
-            results_of(request),
-            actor,
-            key,
-            number,
-            text.encode("utf-8"),
-            reason,
-            save=save,
+            enter_csv, results_of(request), actor, key, number, games, reason, save=save
         )
     except (ResultsError, EntryError) as exc:
         status = exc.status if isinstance(exc, ResultsError) else 422

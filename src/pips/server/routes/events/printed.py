@@ -1,9 +1,9 @@
 """What an event prints: standings (CSV, PDF), the check-in list, and a round's table
-cards and score sheets."""
+cards and score sheets. A PDF is made in the lane of papers, once per what it shows,
+and an address may ask for so many (:func:`pips.server.routes.common.printed`)."""
 
 from __future__ import annotations
 
-import asyncio
 from datetime import date
 
 from fastapi import APIRouter, Request
@@ -14,7 +14,7 @@ from pips.games.registry import find_game
 from pips.i18n import _, numeric_date
 from pips.results.standings import Scoring, standings_csv
 from pips.server.errors import CsvResponse, PdfResponse, refusals
-from pips.server.routes.common import refused, results_of, run
+from pips.server.routes.common import printed, refused, results_of, run
 from pips.server.routes.events.common import (
     Key,
     RoundNumber,
@@ -40,7 +40,7 @@ async def standings_as_csv(request: Request, key: Key) -> Response:
 @api.get(
     "/events/{key}/standings.pdf",
     tags=["events"],
-    responses=refusals(404),
+    responses=refusals(404, 429, 503),
     response_class=PdfResponse,
 )
 async def standings_as_pdf(request: Request, key: Key) -> Response:
@@ -53,7 +53,7 @@ async def standings_as_pdf(request: Request, key: Key) -> Response:
     subtitle = " · ".join(
         part for part in (_(find_game(shown["game"]).title), day, shown["place"]) if part
     )
-    pdf = await asyncio.to_thread(standings_sheet, shown["name"], subtitle, lines, points_word=word)
+    pdf = await printed(request, standings_sheet, shown["name"], subtitle, lines, points_word=word)
     headers = {"Content-Disposition": f'attachment; filename="{file_name(shown)}.pdf"'}
     return Response(pdf, media_type="application/pdf", headers=headers)
 
@@ -61,7 +61,7 @@ async def standings_as_pdf(request: Request, key: Key) -> Response:
 @api.get(
     "/events/{key}/check-in.pdf",
     tags=["events"],
-    responses=refusals(404),
+    responses=refusals(404, 429, 503),
     response_class=PdfResponse,
 )
 async def check_in_pdf(request: Request, key: Key) -> Response:
@@ -78,7 +78,7 @@ async def check_in_pdf(request: Request, key: Key) -> Response:
         )
         if part
     )
-    pdf = await asyncio.to_thread(check_in_sheet, shown["name"], subtitle, shown["players"])
+    pdf = await printed(request, check_in_sheet, shown["name"], subtitle, shown["players"])
     check_in = _("check-in")
     name = f"{file_name(shown)}-{check_in}.pdf"
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
@@ -88,7 +88,7 @@ async def check_in_pdf(request: Request, key: Key) -> Response:
 @api.get(
     "/events/{key}/rounds/{number}/sheets.pdf",
     tags=["events"],
-    responses=refusals(404),
+    responses=refusals(404, 429, 503),
     response_class=PdfResponse,
 )
 async def round_sheets_pdf(request: Request, key: Key, number: RoundNumber) -> Response:
@@ -98,7 +98,8 @@ async def round_sheets_pdf(request: Request, key: Key, number: RoundNumber) -> R
     shown, drawn = await run(results_of(request).rounds.round_draw, key, number)
     top = shown["options"].get("set")
     try:
-        pdf = await asyncio.to_thread(
+        pdf = await printed(
+            request,
             round_sheets,
             shown["game"],
             drawn,

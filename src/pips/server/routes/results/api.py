@@ -10,6 +10,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from pips.i18n import say
+from pips.results.entry import EntryError
 from pips.results.service import Filter
 from pips.server.errors import CsvResponse, refusal, refusals
 from pips.server.limits import Limited
@@ -21,6 +22,7 @@ from pips.server.routes.common import (
     RowId,
     address,
     limits_of,
+    refused,
     results_of,
     run,
 )
@@ -28,6 +30,7 @@ from pips.server.routes.results.common import (
     ResultsBatch,
     Review,
     checked_all,
+    csv_games,
     enter_csv_of,
     names_in,
     preview,
@@ -97,7 +100,7 @@ async def enter_results(request: Request, body: ResultsBatch) -> dict[str, Any]:
     "/api/results/csv",
     tags=["results"],
     status_code=201,
-    responses=refusals(404, 409),
+    responses=refusals(404, 409, 503),
     openapi_extra=CSV_BODY,
 )
 async def enter_csv(
@@ -109,8 +112,11 @@ async def enter_csv(
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    body = await request.body()
-    entered = await run(enter_csv_of, results, actor, body, group, names_in(new_players))
+    try:
+        games = await csv_games(request, await request.body())
+    except EntryError as exc:
+        raise refused(exc) from None
+    entered = await run(enter_csv_of, results, actor, games, group, names_in(new_players))
     return {"ids": entered.ids, "new_players": entered.new_players}
 
 

@@ -20,16 +20,14 @@ from pips.i18n import _, explain, say
 from pips.results.entries import Entered
 from pips.results.entry import GAMES, NAME_LENGTH, Checked, Entry, EntryError, Line
 from pips.results.entry_formats import (
-    decode_csv,
     parse_date,
     parse_int,
     parse_target,
-    read_csv,
 )
 from pips.results.plausible import unusual
 from pips.results.service import Results, ResultsError
 from pips.server.requests import ResultItem
-from pips.server.routes.common import BodyRowId, run
+from pips.server.routes.common import BodyRowId, read_upload, run
 from pips.server.web import page, who
 
 MAX_UPLOAD = 2_000_000
@@ -38,6 +36,10 @@ MAX_UPLOAD = 2_000_000
 
 MAX_BATCH = 500
 """Results checked or entered in one request (a club's month fits many times over)."""
+
+
+MOST_GAMES = MAX_BATCH * 4
+"""Games of a CSV upload: reading stops at the line that starts one more."""
 
 
 PlayerName = Annotated[str, StringConstraints(max_length=NAME_LENGTH)]
@@ -90,10 +92,20 @@ def names_in(text: str) -> list[str]:
     return [n.strip() for n in text.split(",") if n.strip()][:MAX_BATCH]
 
 
+async def csv_games(request: Request, body: bytes | str) -> list[Checked]:
+    """The games of an uploaded results CSV, checked (:class:`EntryError` naming the
+    line): at most :data:`MAX_UPLOAD` bytes and :data:`MOST_GAMES` games."""
+    if len(body) > MAX_UPLOAD:
+        raise EntryError(
+            phrase("a CSV upload is at most {count} MB", count=MAX_UPLOAD // 1_000_000)
+        )
+    return await read_upload(request, body, MOST_GAMES)
+
+
 def enter_csv_of(
     results: Results,
     actor: int | None,
-    body: bytes,
+    games: list[Checked],
     group: str | None,
     new: list[str],
     save: bool = True,
@@ -101,15 +113,8 @@ def enter_csv_of(
 ) -> Entered:
     if actor is None:
         raise ResultsError(phrase("sign in with an account first"))
-    if len(body) > MAX_UPLOAD:
-        raise EntryError(
-            phrase("a CSV upload is at most {count} MB", count=MAX_UPLOAD // 1_000_000)
-        )
-    checked = read_csv(decode_csv(body), results.context.today())
-    if len(checked) > MAX_BATCH * 4:
-        raise EntryError(phrase("a CSV upload holds at most {count} games", count=MAX_BATCH * 4))
     return results.entries.enter(
-        actor, checked, source="csv", group=group, new_players=new, known_players=known, save=save
+        actor, games, source="csv", group=group, new_players=new, known_players=known, save=save
     )
 
 

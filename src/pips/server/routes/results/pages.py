@@ -8,13 +8,11 @@ import asyncio
 from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from pips.core.phrase import phrase
 from pips.games.registry import find_game
 from pips.i18n import _, explain, ngettext, say
 from pips.results.entry import GAMES, EntryError, default_set
-from pips.results.entry_formats import (
-    decode_csv,
-    read_csv,
-)
+from pips.results.entry_formats import decode_csv
 from pips.results.plausible import unusual
 from pips.results.players import UnknownPlayers
 from pips.results.service import Filter, ResultsError
@@ -30,6 +28,7 @@ from pips.server.routes.common import (
 from pips.server.routes.results.common import (
     MAX_BATCH,
     MAX_UPLOAD,
+    csv_games,
     enter_csv_of,
     form_entry,
     form_page,
@@ -185,12 +184,17 @@ async def upload(
     new_players = ", ".join(new)
     text = ""
     try:
+        if len(body) > MAX_UPLOAD:
+            raise EntryError(
+                phrase("a CSV upload is at most {count} MB", count=MAX_UPLOAD // 1_000_000)
+            )
         # A browser sends a text area back with CRLF line ends: the same text.
-        text = decode_csv(body[: MAX_UPLOAD + 1]).replace("\r\n", "\n")
+        text = decode_csv(body)
         fingerprint = text_fingerprint(text, group, new, known)
         save = action == "save" and reviewed == fingerprint
+        games = await csv_games(request, text)
         entered = await asyncio.to_thread(
-            enter_csv_of, results, actor, text.encode("utf-8"), group or None, new, save, known
+            enter_csv_of, results, actor, games, group or None, new, save, known
         )
     except UnknownPlayers as exc:
         return await upload_page_of(
@@ -214,7 +218,6 @@ async def upload(
             new_players=new_players,
         )
     if not save:
-        games = read_csv(text, results.context.today())
         return await upload_page_of(
             request,
             results,
