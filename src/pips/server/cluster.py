@@ -40,6 +40,7 @@ from pips.server.calls import TableCalls
 from pips.server.leases import Leases
 from pips.server.limits import Limits
 from pips.server.links import Link, LocalLink, Look, RemoteClient, RemoteLink, Socket
+from pips.server.lobby import Lobby
 from pips.server.tables import LiveTable, Tables
 from pips.store.db import Database
 
@@ -76,6 +77,7 @@ class Cluster:
         self.remotes: dict[str, RemoteClient] = {}
         self.endings = Endings(self)  # the sockets here, by the session or token letting them in
         self.calls = TableCalls(self)
+        self.lobby = Lobby(self)
         """What this process asks of the process that owns a table, and answers."""
         self.outgoing: asyncio.Queue[tuple[str, str, asyncio.Future[int]]] = asyncio.Queue()
         self.publisher: asyncio.Task[None] | None = None
@@ -139,7 +141,7 @@ class Cluster:
             await self.pubsub.aclose()
             await asyncio.to_thread(self.leases.release)
             await self.redis.srem(self.nodes, self.node)
-            await self.redis.delete(self._lobby_key(self.node))
+            await self.redis.delete(self.lobby.key(self.node))
             await self.redis.publish(self.all, json.dumps({"op": "released", "tables": held}))
         for table_id in held:
             await self.tables.drop(table_id)
@@ -179,7 +181,7 @@ class Cluster:
                 await self.tables.drop(table_id)
         for table_id in await self._leasing(self.leases.orphans, 50):
             await self.take_over(table_id)
-        await self._publish_lobby()
+        await self.lobby.publish()
         await self.limits.sockets.keep()
 
     async def _leasing(self, work: Callable[..., Any], *args: Any) -> Any:
@@ -405,40 +407,8 @@ class Cluster:
         return None
 
     async def public(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        """The public tables of every node: those waiting or being played, and those
-        finished lately (a finished table stays live for a while, ``keep_finished``)."""
-        every = [t.summary() for t in self.tables.live.values() if not t.private]
-        if self.redis is not None:
-            nodes = [n.decode() for n in await self.redis.smembers(self.nodes)]
-            others = [n for n in nodes if n != self.node]
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for node in others:
-                    pipe.hvals(self._lobby_key(node))
-                found = await pipe.execute()
-            for values in found:
-                every.extend(json.loads(v) for v in values)
-        finished = [table for table in every if table["status"] == "finished"]
-        # (A table closed unfinished stays live a while too: it is neither.)
-        going = [table for table in every if table["status"] in ("waiting", "playing")]
-        return going, finished
-
-    def _lobby_key(self, node: str) -> str:
-        return f"{self.prefix}lobby:{node}"
-
-    async def _publish_lobby(self) -> None:
-        """This node's public tables for the other nodes' lobbies, for a little longer
-        than a tick (a node that dies drops out of the lobby by itself)."""
-        summaries = {
-            t.id: json.dumps(t.summary()) for t in self.tables.live.values() if not t.private
-        }
-        key = self._lobby_key(self.node)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.delete(key)
-            if summaries:
-                pipe.hset(key, mapping=summaries)
-                pipe.expire(key, max(2, int(3 * self.tick)))
-            pipe.sadd(self.nodes, self.node)
-            await pipe.execute()
+        """The public tables of every node (:meth:`Lobby.public`)."""
+        return await self.lobby.public()
 
     # -- health --------------------------------------------------------------------------
 
