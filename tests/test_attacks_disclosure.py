@@ -116,6 +116,10 @@ def test_a_group_name_that_looks_like_a_taken_one_or_holds_markup_is_refused(
         "D\u03bfminoclub Kiel",  # Greek ο
         "DOMINOCLUB  KIEL",  # the same name, shouted
         "Dorninoclub Kiel",  # rn for m
+        "Domino Club Kiel",  # a space more
+        "Domino-Club Kiel",  # a hyphen
+        "Domino.club Kiel",  # a dot
+        "DominoclubKiel",  # a space less
     ):
         refused = mallory.post("/api/groups", {"name": lookalike})
         assert refused.status_code == 409, (lookalike, refused.text)
