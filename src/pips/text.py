@@ -137,3 +137,35 @@ def check_held(name: str, held: Iterable[str], longest: int = MAX_LENGTH) -> str
     kept = check_name(name, longest)
     refuse_taken(kept, alike(kept, held))
     return kept
+
+
+QUOTED_LENGTH = 60
+"""Characters of a client's text quoted back in a message (the rest is cut: "…")."""
+
+
+def visible(text: str) -> str:
+    """``text`` with every character that is not seen as itself escaped as ``\\uXXXX``:
+    controls, format characters (the right-to-left override and every other bidi
+    control, zero-width joiners), private and unassigned code points, line breaks and
+    spaces other than the plain one. Words of a message pass unchanged; what a client
+    sent can no longer reorder or hide the text around it.
+
+        >>> visible("no list of \\u202efido")
+        'no list of \\\\u202efido'
+    """
+    return "".join(
+        f"\\u{ord(c):04x}" if unicodedata.category(c)[0] in "CZ" and c != " " else c for c in text
+    )
+
+
+def quoted(text: str, longest: int = QUOTED_LENGTH) -> str:
+    """A client's ``text`` made safe to quote in a message: :func:`visible`, at most
+    ``longest`` characters of it, in quotes.
+
+        >>> quoted("\\u202efido")
+        "'\\\\u202efido'"
+        >>> quoted("x" * 100, longest=5)
+        "'xxxxx…'"
+    """
+    cut = text[:longest] + ("…" if len(text) > longest else "")
+    return f"'{visible(cut)}'"
