@@ -292,3 +292,29 @@ def test_signing_in_to_no_account_does_the_same_work_as_to_one(
     finally:
         accounts.close()
         db.dispose()
+
+
+def test_names_that_differ_only_by_separators_look_alike(tmp_path: Path) -> None:
+    """A dropped space got past the look-alike check ("Dominoclub Kiel" beside "Domino
+    Club Kiel"): names that differ only by spaces, hyphens, dots or apostrophes look
+    alike, for accounts and guests as for groups (one rule, :func:`pips.text.skeleton`)."""
+    from pips.text import NameTaken, check_held
+
+    for fake in ("AnnaLena Berg", "Anna Lena Berg", "Anna.Lena Berg", "Anna'Lena  Berg"):
+        with pytest.raises(NameTaken):
+            check_held(fake, ["Anna-Lena Berg"])
+    db = Database(new_database("sqlite", tmp_path))
+    db.upgrade()
+    accounts = Accounts(db, throttle=Throttle(clock=Clock()))
+    try:
+        asyncio.run(accounts.register("Anna-Lena Berg", "right-password", "10.0.0.1"))
+        for fake in ("AnnaLena Berg", "Anna Lena Berg", "Anna-Lena-Berg", "Anna.Lena Berg"):
+            with pytest.raises(AccountError) as refused:
+                asyncio.run(accounts.register(fake, "right-password", "10.0.0.1"))
+            assert refused.value.status == 409 and "looks like" in str(refused.value), fake
+            with pytest.raises(AccountError):
+                asyncio.run(accounts.guest(fake, "10.0.0.1", None))
+        # Letters still tell names apart.
+        asyncio.run(accounts.register("Anna-Lena Borg", "right-password", "10.0.0.1"))
+    finally:
+        accounts.close()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +117,10 @@ def test_a_group_name_that_looks_like_a_taken_one_or_holds_markup_is_refused(
         "D\u03bfminoclub Kiel",  # Greek ο
         "DOMINOCLUB  KIEL",  # the same name, shouted
         "Dorninoclub Kiel",  # rn for m
+        "Domino Club Kiel",  # a space more
+        "Domino-Club Kiel",  # a hyphen
+        "Domino.club Kiel",  # a dot
+        "DominoclubKiel",  # a space less
     ):
         refused = mallory.post("/api/groups", {"name": lookalike})
         assert refused.status_code == 409, (lookalike, refused.text)
@@ -253,3 +258,36 @@ def test_a_result_before_the_earliest_date_is_refused_on_every_route(site: Site)
     assert page.status_code == 422 and "the earliest a result may carry" in page.text
     assert site.count() == 0
     assert anna.post("/api/results", {"results": [fido_game("2000-01-01")]}).status_code == 201
+
+
+# -- what a client sent, quoted back ------------------------------------------------------
+
+
+def test_a_message_that_quotes_a_client_shows_its_controls_and_does_not_obey_them(
+    site: Site,
+) -> None:
+    """``GET /api/lists/%E2%80%AEfido`` answered "no published list of \u202efido":
+    the right-to-left override sent in the address was echoed into the message, where it
+    turns the words after it around. Quoted text shows such a character as ``\\u202e``
+    (``pips.text.quoted``), and no message carries one."""
+    anna = site.person("Anna")
+    sneaky = "%E2%80%AEfido%E2%80%8B%0A"
+    for address in (
+        f"/api/lists/{sneaky}",
+        f"/api/lists/fido?month=2026-10{sneaky}",
+        f"/api/lists/fido/players/{sneaky}",
+        f"/api/groups/{sneaky}",
+        f"/api/results?month={sneaky}",
+    ):
+        answer = anna.client.get(address)
+        assert answer.status_code in (404, 422), (address, answer.text)
+        message = answer.json()["message"]
+        assert not any(unicodedata.category(c)[0] in "CZ" and c != " " for c in message), (
+            address,
+            ascii(message),
+        )
+        assert "\\u202e" in message, (address, message)
+    page = anna.client.get(f"/list?game={sneaky}", headers={"Accept": "text/html"})
+    assert page.status_code == 404 and "\u202e" not in page.text and "\\u202e" in page.text
+    long = anna.client.get("/api/lists/" + "x" * 3000).json()["message"]
+    assert len(long) < 200 and "…" in long

@@ -166,6 +166,9 @@ CHANGED: dict[tuple[str, str], str] = {
     # seats' order (tests above check how).
     ("results", "status"): "0004",
     ("results", "fingerprint"): "0004",
+    # Revision 0017: skeletons taken again without spaces, hyphens, dots, apostrophes.
+    ("users", "skeleton"): "0017",
+    ("sessions", "skeleton"): "0017",
 }
 """Columns a migration changes on purpose, and by which revision: a row filled before
 it may have another value after the upgrade."""
@@ -280,4 +283,35 @@ def test_a_site_filled_at_an_earlier_revision_keeps_its_rows_at_the_newest(
         for mapper in Base.registry.mappers:
             model = mapper.class_
             assert len(session.scalars(sa.select(model)).all()) == len(after[model.__tablename__])
+    db.dispose()
+
+
+@pytest.mark.parametrize("database", database_urls())
+def test_kept_skeletons_are_taken_again_without_separators(tmp_path: Path, database: str) -> None:
+    """Revision 0017: a skeleton kept before it held the name's spaces and hyphens, so
+    "AnnaLena Berg" would not have been found like an older "Anna-Lena Berg"."""
+    from pips.text import skeleton
+
+    db = Database(new_database(database, tmp_path))
+    config = alembic_config(db.url)
+    with db.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0016")
+    with db.engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO users (name, name_key, skeleton, password_hash, created_at) "
+                "VALUES (:n, :k, :s, 'x', :t)"
+            ),
+            {
+                "n": "Anna-Lena Berg",
+                "k": "anna-lena berg",
+                "s": "anna-lena berg",
+                "t": "2026-11-01",
+            },
+        )
+    db.upgrade()
+    with db.engine.connect() as connection:
+        kept = connection.execute(text("SELECT skeleton FROM users")).scalar_one()
+    assert kept == skeleton("Anna-Lena Berg") == skeleton("AnnaLena Berg")
     db.dispose()

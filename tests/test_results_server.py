@@ -559,3 +559,22 @@ def test_a_result_in_german_with_german_dates_and_refusals(site: Site) -> None:
     assert "03.10.2026" in listed and "vorläufig" in listed
     english = site.person("Ann").client.get(made.json()["urls"][0]).text
     assert "2026-10-03" in english and "Does not count for the world list" in english
+
+
+def test_why_a_result_waits_for_an_administrator_says_one_player_in_the_singular() -> None:
+    """It read "Zed Nobody belong to no approved group"."""
+    from pips.i18n import say, use
+    from pips.results.register import why_not_counted
+    from pips.store.models import Result
+
+    row = Result(status="provisional", rated=True, confirmed_by=None, flag=None)
+    one = why_not_counted(row, [], orphans=["Zed Nobody"])
+    assert one is not None and "Zed Nobody belongs to no approved group and has no account" in one
+    two = why_not_counted(row, [], orphans=["Zed Nobody", "Ada"])
+    assert two is not None and "Zed Nobody, Ada belong to no approved group and have no" in two
+    use("de")
+    try:
+        assert "Zed Nobody gehört zu keiner genehmigten Gruppe und hat kein Konto" in say(one)
+        assert "Zed Nobody, Ada gehören zu keiner genehmigten Gruppe" in say(two)
+    finally:
+        use("en")

@@ -22,8 +22,10 @@ from fastapi.datastructures import UploadFile
 from fastapi.routing import APIRoute, APIWebSocketRoute, iter_route_contexts
 from pydantic import BaseModel
 
+from pips.results.common import STATUSES
 from pips.server import messages
 from pips.server.app import create_app
+from pips.server.requests import OptionValue
 from pips.store.db import Database
 from tests.test_results_server import Site
 
@@ -112,6 +114,117 @@ def test_no_field_a_client_fills_is_any_or_an_untyped_dict(app: FastAPI) -> None
                 continue  # a file's bytes, read and bounded by its route
             faults += [f"{route.path} {p}" for p in untyped(annotation, where)]
     assert faults == []
+
+
+def bounded(metadata: Any) -> bool:
+    """Whether ``metadata`` (a field's, or an ``Annotated`` type's) sets a most length."""
+    return any(getattr(m, "max_length", None) is not None for m in metadata)
+
+
+def unbounded(annotation: Any, where: str, limited: bool = False) -> list[str]:
+    """The texts under ``annotation`` a client could make as long as it likes: a
+    ``str`` with no ``max_length`` on it or on the field that holds it (``limited``).
+    An option's value is a word its own parser bounds (``OPTION_WORD``)."""
+    if annotation == OptionValue:
+        return []
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        inner, *metadata = get_args(annotation)
+        return unbounded(inner, where, limited or bounded(metadata))
+    if annotation is str:
+        return [] if limited else [where]
+    if origin in (Union, types.UnionType):
+        return [p for arg in get_args(annotation) for p in unbounded(arg, where, limited)]
+    if origin in (dict, list, tuple, set, frozenset):
+        # The field's own bound counts the items, not the length of each.
+        return [
+            p
+            for number, arg in enumerate(get_args(annotation))
+            if arg is not Ellipsis
+            for p in unbounded(arg, f"{where}[{number}]")
+        ]
+    return []
+
+
+def models(annotation: Any) -> Iterator[type[BaseModel]]:
+    """The pydantic models under ``annotation``, itself included."""
+    origin = get_origin(annotation)
+    if origin is Annotated or origin in (Union, types.UnionType, dict, list, tuple, set):
+        for arg in get_args(annotation):
+            yield from models(arg)
+    elif inspect.isclass(annotation) and issubclass(annotation, BaseModel):
+        yield annotation
+        for field in annotation.model_fields.values():
+            yield from models(field.annotation)
+
+
+def body_models(app: FastAPI) -> dict[str, type[BaseModel]]:
+    return {
+        model.__name__: model
+        for route in routes(app)
+        for where, annotation in params(route)
+        if where.startswith("body.")
+        for model in models(annotation)
+    }
+
+
+def test_every_request_body_refuses_fields_nobody_declared(app: FastAPI) -> None:
+    """A field nobody declared is a 422 naming it (docs/api.md), never dropped: an
+    ``approved`` or ``representative`` sent along with a group's name was ignored."""
+    found = body_models(app)
+    assert {"GroupBody", "Review", "NewEvent", "ConfirmMany", "ResultItem"} <= set(found)
+    assert sorted(n for n, m in found.items() if m.model_config.get("extra") != "forbid") == []
+
+
+def test_every_text_of_a_request_body_has_a_bound(app: FastAPI) -> None:
+    """A text with no bound was cut by the service where it was cut at all (a dispute's
+    comment of 60,000 characters was kept as its first 500): a bound refuses it by name."""
+    faults = [
+        place
+        for name, model in body_models(app).items()
+        for field_name, field in model.model_fields.items()
+        for place in unbounded(field.annotation, f"{name}.{field_name}", bounded(field.metadata))
+    ]
+    assert faults == []
+
+
+FIXED_QUERIES = {"status": set(STATUSES)}
+"""Queries whose values the docs list (docs/results.md: "status: provisional, confirmed,
+disputed, held, withdrawn"): each is typed as those values, so another is a 422."""
+
+
+def test_queries_of_a_fixed_set_of_values_are_typed_as_that_set(app: FastAPI) -> None:
+    checked = 0
+    for route in routes(app):
+        for where, annotation in params(route):
+            kind, _, name = where.partition(".")
+            if kind != "query" or name not in FIXED_QUERIES:
+                continue
+            checked += 1
+            values = {
+                value
+                for arg in get_args(annotation) or (annotation,)
+                for value in (get_args(arg) if get_origin(arg) is Literal else [arg])
+            }
+            assert values - {type(None), ""} == FIXED_QUERIES[name], (route.path, where, annotation)
+    assert checked >= 2  # /api/results and the results page
+
+
+def test_a_body_with_a_field_nobody_declared_or_a_text_too_long_is_refused_by_name(
+    site: Site,
+) -> None:
+    anna = site.person("Anna")
+    sneaky = {"name": "Domino Club Kiel", "approved": True, "representative": "Site Admin"}
+    answer = anna.post("/api/groups", sneaky)
+    assert answer.status_code == 422 and answer.json()["field"] == "body.approved", answer.text
+    assert anna.client.get("/api/groups").json() == []
+    listed = anna.client.get("/api/results", params={"status": "evil"})
+    assert listed.status_code == 422 and listed.json()["field"] == "query.status", listed.text
+    assert anna.client.get("/api/results", params={"status": "held"}).status_code == 200
+    long = anna.post("/api/results/1/dispute", {"comment": "Z" * 60_000})
+    said = long.json()
+    assert long.status_code == 422 and said["field"] == "body.comment", long.text
+    assert "500" in said["message"]
 
 
 def test_every_websocket_message_a_client_sends_is_typed() -> None:

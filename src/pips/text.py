@@ -7,7 +7,9 @@ names look alike, and how names sort.
   the name as written (compatibility forms folded: ``Ηonest`` with a Greek capital Eta
   looks like ``Honest``, not like ``ηonest``), then case-folded and taken again, so
   ``HONEST`` and ``honest`` share it, and so do ``Anna Müller`` and ``anna rnüller``.
-  Umlauts stay what they are: ``Jörg`` and ``Jorg`` are two names.
+  Spaces, hyphens, dots and apostrophes are left out of it: ``Dominoclub Kiel`` looks
+  like ``Domino Club Kiel``, ``AnnaLena`` like ``Anna-Lena``. Umlauts stay what they
+  are: ``Jörg`` and ``Jorg`` are two names.
 * :func:`check_held` is the rule every name someone takes on the server is held to
   (an account's, a guest's, a group's): welcome (:func:`pips.core.names.check_name`:
   letters of any language, digits and a little punctuation; no markup, no invisible
@@ -21,6 +23,8 @@ names look alike, and how names sort.
     >>> skeleton("Jörg") == skeleton("Jorg")
     False
     >>> skeleton("\u0397onest") == skeleton("honest")
+    True
+    >>> skeleton("Dominoclub Kiel") == skeleton("Domino-Club  Kiel")
     True
     >>> sorted(["Zorn", "Äpfel", "Apfel", "Öl", "Ozean"], key=sort_key)
     ['Apfel', 'Äpfel', 'Öl', 'Ozean', 'Zorn']
@@ -57,16 +61,26 @@ def _collator() -> Any:
     return collator
 
 
+SEPARATORS = str.maketrans("", "", " -.'")
+"""What a skeleton leaves out: the separators a name may hold (spaces, hyphens, dots,
+apostrophes, as the skeleton writes each of their look-alikes), so that names which
+differ only by them look alike: ``Dominoclub Kiel`` beside ``Domino Club Kiel``,
+``Domino-Club Kiel`` or ``Domino.Club Kiel``."""
+
+
 @lru_cache(maxsize=20_000)
 def skeleton(name: str) -> str:
     """The UTS #39 skeleton of ``name`` (compatibility forms and spaces folded first),
-    case-folded and taken again, NFC-composed for storage."""
+    case-folded and taken again, without separators (:data:`SEPARATORS`),
+    NFC-composed for storage."""
     written = " ".join(unicodedata.normalize("NFKC", name).split())
     checker = _spoof_checker()
     # Once as written (a Greek capital Eta is an H), once case-folded (a folded m is
-    # an rn as much as a typed one is).
+    # an rn as much as a typed one is); the separators dropped last, after the
+    # skeleton made every dash a hyphen and every apostrophe one kind.
     folded = name_key(str(checker.getSkeleton(0, written)))
-    return unicodedata.normalize("NFC", str(checker.getSkeleton(0, folded)))
+    shape = str(checker.getSkeleton(0, folded)).translate(SEPARATORS)
+    return unicodedata.normalize("NFC", shape)
 
 
 def sort_key(text: str) -> bytes:
@@ -123,3 +137,35 @@ def check_held(name: str, held: Iterable[str], longest: int = MAX_LENGTH) -> str
     kept = check_name(name, longest)
     refuse_taken(kept, alike(kept, held))
     return kept
+
+
+QUOTED_LENGTH = 60
+"""Characters of a client's text quoted back in a message (the rest is cut: "…")."""
+
+
+def visible(text: str) -> str:
+    """``text`` with every character that is not seen as itself escaped as ``\\uXXXX``:
+    controls, format characters (the right-to-left override and every other bidi
+    control, zero-width joiners), private and unassigned code points, line breaks and
+    spaces other than the plain one. Words of a message pass unchanged; what a client
+    sent can no longer reorder or hide the text around it.
+
+        >>> visible("no list of \\u202efido")
+        'no list of \\\\u202efido'
+    """
+    return "".join(
+        f"\\u{ord(c):04x}" if unicodedata.category(c)[0] in "CZ" and c != " " else c for c in text
+    )
+
+
+def quoted(text: str, longest: int = QUOTED_LENGTH) -> str:
+    """A client's ``text`` made safe to quote in a message: :func:`visible`, at most
+    ``longest`` characters of it, in quotes.
+
+        >>> quoted("\\u202efido")
+        "'\\\\u202efido'"
+        >>> quoted("x" * 100, longest=5)
+        "'xxxxx…'"
+    """
+    cut = text[:longest] + ("…" if len(text) > longest else "")
+    return f"'{visible(cut)}'"

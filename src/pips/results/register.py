@@ -247,6 +247,12 @@ def why_not_counted(
         return row.unrated or phrase("not rated")
     if held(row):
         return phrase("held for an administrator: {reason}", reason=row.flag or "")
+    if orphans and len(orphans) == 1:
+        return phrase(
+            "provisional: {name} belongs to no approved group and has no account, so it "
+            "counts once an administrator confirms it",
+            name=orphans[0],
+        )
     if orphans:
         return phrase(
             "provisional: {names} belong to no approved group and have no account, so it "

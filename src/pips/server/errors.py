@@ -34,6 +34,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from pips.core.errors import RuleError
 from pips.core.phrase import N_, Phrase
 from pips.i18n import _, reason, say
+from pips.text import visible
 
 CODES: dict[str, int] = {
     "bad_request": 400,
@@ -183,7 +184,7 @@ def problem_of(exc: StarletteHTTPException) -> dict[str, Any]:
     if isinstance(exc, Refusal):
         shown = Problem(
             code=exc.code,  # type: ignore[arg-type]
-            message=str(exc.detail),
+            message=visible(str(exc.detail)),
             rule=exc.rule,
             field=exc.field,
             candidates=exc.candidates,  # type: ignore[arg-type]
@@ -192,7 +193,9 @@ def problem_of(exc: StarletteHTTPException) -> dict[str, Any]:
             del shown["candidates"]  # only a question of names carries them
         return shown
     detail = exc.detail
-    message = detail if isinstance(detail, str) and detail not in STARLETTE_WORDS else ""
+    # What a client sent and a message quotes is seen as written, never as a control
+    # that reorders or hides the words around it (``pips.text.visible``).
+    message = visible(detail) if isinstance(detail, str) and detail not in STARLETTE_WORDS else ""
     return {
         "code": STATUS_CODES.get(exc.status_code, "bad_request"),
         "message": message or _(STATUS_WORDS.get(exc.status_code, N_("the request was refused"))),
@@ -303,7 +306,7 @@ def validation_problem(errors: Iterable[Any], body: Any = None) -> dict[str, Any
         below = ctx.get("field")
         return Problem(
             code="rule_broken",
-            message=say(ctx["said"]),
+            message=visible(say(ctx["said"])),
             rule=ctx.get("rule"),
             field=".".join([*location, *([below] if below else [])]) or None,
         ).model_dump()
@@ -318,7 +321,7 @@ def validation_problem(errors: Iterable[Any], body: Any = None) -> dict[str, Any
         shown = {"body": _("the body"), "query": _("the query")}.get(shown, shown)
     return Problem(
         code="invalid",
-        message=_("{field} {what}").format(field=shown, what=words),
+        message=visible(_("{field} {what}").format(field=shown, what=words)),
         field=field,
     ).model_dump()
 

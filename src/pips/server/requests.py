@@ -47,9 +47,23 @@ MAX_OPTIONS = 30
 
 class Strict(BaseModel):
     """A request's object: what it declares and nothing else (an unknown field is a
-    422 naming it, never silently dropped)."""
+    422 naming it, never silently dropped). Every body a route takes is one, and every
+    text in it has a bound (``tests/test_typed_edges.py`` checks both)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+Name = Annotated[str, StringConstraints(max_length=NAME_LENGTH + 20)]
+"""A person's, an account's or a group's name as a client sends it: bounded here, its
+rule (:func:`pips.core.names.check_name`) said in words where it is used."""
+
+COMMENT_LENGTH = 500
+"""Characters of a comment on a result (a dispute's reasons)."""
+
+Comment = Annotated[str, StringConstraints(max_length=COMMENT_LENGTH)]
+
+ResultStatus = Literal["provisional", "confirmed", "disputed", "withdrawn", "held"]
+"""A result's status, as a listing filters by it (:data:`pips.results.common.STATUSES`)."""
 
 
 def rule_broken(exc: RuleError, field: str | None = None) -> PydanticCustomError:

@@ -24,6 +24,7 @@ from pips.server import accounts
 from pips.server.accounts.identity import Identity
 from pips.server.accounts.tokens import Grant, Tokens
 from pips.server.errors import Refusal
+from pips.text import visible
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=HERE / "templates")
@@ -288,7 +289,7 @@ def error_page(request: Request, status: int, detail: Any) -> HTMLResponse:
     """An error as a page in the reader's language: what went wrong and where to go."""
     heading = _(ERROR_HEADINGS.get(status, N_("Something went wrong")))
     # Starlette's own details ("Not Found") are English: the heading says it already.
-    said = detail if isinstance(detail, str) and detail not in STARLETTE_WORDS else ""
+    said = visible(detail) if isinstance(detail, str) and detail not in STARLETTE_WORDS else ""
     return page(request, "error.html", status, heading=heading, detail=said, status=status)
 
 

@@ -8,31 +8,31 @@ from typing import Any
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from pydantic import BaseModel
 
 from pips.i18n import explain
 from pips.results.service import Filter, Results, ResultsError, month_of
 from pips.server.errors import refusals
+from pips.server.requests import Name, Strict
 from pips.server.routes.common import refused, results_of, run
 from pips.server.web import account, check_csrf, page, viewer, who
 
 api = APIRouter()
 
 
-class GroupBody(BaseModel):
-    name: str
+class GroupBody(Strict):
+    name: Name
 
 
-class MemberBody(BaseModel):
-    name: str
+class MemberBody(Strict):
+    name: Name
     remove: bool = False
 
 
-class ApproveBody(BaseModel):
+class ApproveBody(Strict):
     approve: bool = True
 
 
-class JoinBody(BaseModel):
+class JoinBody(Strict):
     leave: bool = False
 
 

@@ -11,7 +11,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from pips.games.registry import find_game
-from pips.i18n import _
+from pips.i18n import _, ngettext
 from pips.results.entry import GAMES
 from pips.results.rating import NAME as RATING_NAME
 from pips.results.rating import worked_example
@@ -28,6 +28,7 @@ from pips.server.routes.common import (
     run,
 )
 from pips.server.web import page
+from pips.text import quoted
 
 PAGE = 100
 """Rows of a world list page."""
@@ -43,9 +44,14 @@ async def get_list(
     results = results_of(request)
     shown = await run(results.lists.world_list, game, month, offset=offset, limit=limit)
     if shown is None:
-        raise HTTPException(
-            404, f"no published list of {game}" + (f" for {month}" if month else "")
+        said = (
+            _("no published list of the game {game} for {month}").format(
+                game=quoted(game), month=quoted(month)
+            )
+            if month
+            else _("no published list of the game {game}").format(game=quoted(game))
         )
+        raise HTTPException(404, said)
     return dict(shown)
 
 
@@ -93,8 +99,16 @@ async def _player(request: Request, player: str) -> tuple[str, int]:
         return str(found["name"]), int(found["id"])
     named = await run(results.players.named, player[:40])
     if len(named) != 1:
-        said = "no player" if not named else f"{len(named)} players"
-        raise HTTPException(404, f"{said} named {player!r}: ask by the player's number")
+        said = (
+            ngettext(
+                "{count} player named {name}: ask by the player's number",
+                "{count} players named {name}: ask by the player's number",
+                len(named),
+            )
+            if named
+            else _("no player named {name}: ask by the player's number")
+        )
+        raise HTTPException(404, said.format(count=len(named), name=quoted(player)))
     return str(named[0]["name"]), int(named[0]["id"])
 
 
@@ -146,7 +160,7 @@ async def list_page(
 ) -> HTMLResponse:
     results = results_of(request)
     if game not in GAMES:
-        raise HTTPException(404, f"no game {game!r}")
+        raise HTTPException(404, _("no game {game}").format(game=quoted(game)))
     shown = await run(
         results.lists.world_list,
         game,
@@ -186,7 +200,7 @@ async def list_page(
 async def player_rating_page(request: Request, game: str, player: str) -> HTMLResponse:
     results = results_of(request)
     if game not in GAMES:
-        raise HTTPException(404, f"no game {game!r}")
+        raise HTTPException(404, _("no game {game}").format(game=quoted(game)))
     name, player_id = await _player(request, player)
     history = await run(results.lists.player_history, game, player_id)
     return page(
@@ -205,11 +219,16 @@ async def player_rating_page(request: Request, game: str, player: str) -> HTMLRe
 async def player_plot(request: Request, game: str, player: str) -> Response:
     results = results_of(request)
     if game not in GAMES:
-        raise HTTPException(404, f"no game {game!r}")
+        raise HTTPException(404, _("no game {game}").format(game=quoted(game)))
     name, player_id = await _player(request, player)
     history = await run(results.lists.player_history, game, player_id)
     if not history:
-        raise HTTPException(404, f"{name} is in no published list of {game}")
+        raise HTTPException(
+            404,
+            _("{name} is in no published list of the {game}.").format(
+                name=name, game=find_game(game).title
+            ),
+        )
     svg = await printed(request, _plot, name, find_game(game).title, history)
     return Response(svg, media_type="image/svg+xml")
 

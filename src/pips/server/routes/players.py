@@ -9,19 +9,19 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from pydantic import BaseModel
 
 from pips.core.phrase import phrase
 from pips.i18n import _, explain
 from pips.results.service import Filter, ResultsError
 from pips.server.errors import refusals
+from pips.server.requests import Strict
 from pips.server.routes.common import BodyRowId, RowId, results_of, run
 from pips.server.web import account, check_csrf, local_path, page, viewer, who
 
 api = APIRouter()
 
 
-class MergeBody(BaseModel):
+class MergeBody(Strict):
     player: BodyRowId
     into: BodyRowId
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel
 
 from pips.results.entry import EntryError
 from pips.server.errors import refusals
+from pips.server.requests import Strict
 from pips.server.routes.common import CSV_BODY, refused, results_of, run
 from pips.server.routes.events.common import (
     CheckInBody,
@@ -264,7 +264,7 @@ async def close_event(request: Request, key: Key, check: bool = False) -> dict[s
     return dict(await run(results_of(request).closing.close, actor, key, save=not check))
 
 
-class SaveBody(BaseModel):
+class SaveBody(Strict):
     """``save`` false (the default): only show what would change (the review)."""
 
     save: bool = False

@@ -8,20 +8,20 @@ from typing import Annotated, Any, Literal
 
 from fastapi import HTTPException, Path, Request
 from fastapi.responses import HTMLResponse
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import Field, StringConstraints
 
 from pips.core.errors import RuleError
 from pips.core.names import name_key
 from pips.games.registry import find_game
 from pips.i18n import _, ngettext, say
-from pips.results.entry import NAME_LENGTH, Checked, EntryError, Line
+from pips.results.entry import Checked, EntryError, Line
 from pips.results.entry_formats import parse_date, parse_int
 from pips.results.service import Results, ResultsError, slugify
 from pips.results.standings import TIEBREAKS
 from pips.server.accounts.identity import Identity
 from pips.server.errors import refusal
 from pips.server.limits import Limited
-from pips.server.requests import OptionsJson, ResultLine
+from pips.server.requests import Name, OptionsJson, ResultLine, Strict
 from pips.server.round import SeatHolder
 from pips.server.routes.common import (
     BodyRowId,
@@ -58,10 +58,7 @@ TableNumber = Annotated[int, Path(ge=1, le=MOST_TABLES)]
 PlayerId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 
 
-Name = Annotated[str, StringConstraints(max_length=NAME_LENGTH + 20)]
-
-
-class NewEvent(BaseModel):
+class NewEvent(Strict):
     """An event to create (see docs/events.md)."""
 
     name: str = Field(max_length=200)
@@ -88,7 +85,7 @@ class NewEvent(BaseModel):
     """A club's or team's best players whose points make its standing."""
 
 
-class DrawBody(BaseModel):
+class DrawBody(Strict):
     """How to draw the next round: ``method`` (the event's pairing when not given),
     ``set`` for its tables, or ``final``: the final table of that many leaders."""
 
@@ -97,24 +94,22 @@ class DrawBody(BaseModel):
     final: int | None = Field(default=None, ge=2, le=9)
 
 
-class SeedsBody(BaseModel):
+class SeedsBody(Strict):
     """Seeds in ``order`` (names, the strongest first), or by the newest world list
     when ``order`` is not given."""
 
-    order: list[Annotated[str, StringConstraints(max_length=NAME_LENGTH + 20)]] | None = Field(
-        None, max_length=MAX_NAMES
-    )
+    order: list[Name] | None = Field(None, max_length=MAX_NAMES)
 
 
-class CheckInBody(BaseModel):
+class CheckInBody(Strict):
     present: bool = True
 
 
-class TableSetBody(BaseModel):
+class TableSetBody(Strict):
     set: int = Field(ge=6, le=18)
 
 
-class NewPlayers(BaseModel):
+class NewPlayers(Strict):
     """Players to add (or, with fixed partners, pairs); ``new_players``: names that are
     new players though they look like known ones."""
 
@@ -132,14 +127,14 @@ class NewPlayers(BaseModel):
     )
 
 
-class TableResultBody(BaseModel):
+class TableResultBody(Strict):
     """A table's result: a line per player (any order); ``reason`` for a correction."""
 
     players: list[ResultLine] = Field(max_length=9)
     reason: str = Field("", max_length=500)
 
 
-class StartBody(BaseModel):
+class StartBody(Strict):
     """Start an online round; ``absent``: players a bot plays for (if the event allows)."""
 
     absent: list[Name] = Field([], max_length=MAX_NAMES)

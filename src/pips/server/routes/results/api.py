@@ -7,13 +7,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from pips.i18n import say
 from pips.results.entry import EntryError
 from pips.results.service import Filter
 from pips.server.errors import CsvResponse, refusal, refusals
 from pips.server.limits import Limited
+from pips.server.requests import ResultStatus, Strict
 from pips.server.routes.common import (
     CSV_BODY,
     BodyRowId,
@@ -127,7 +128,7 @@ async def list_results(
     game: str | None = None,
     month: str | None = None,
     player: str | None = None,
-    status: str | None = None,
+    status: ResultStatus | None = None,
     limit: Count = 50,
     offset: Offset = 0,
 ) -> dict[str, Any]:
@@ -166,7 +167,7 @@ async def waiting_results(
     return [{**r, "why": say(r["why"])} for r in found]
 
 
-class ConfirmMany(BaseModel):
+class ConfirmMany(Strict):
     """Results to confirm in one step; ``save`` false (the default) only shows what
     would change (the review)."""
 

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from fastapi import HTTPException, Request
 from fastapi.responses import HTMLResponse
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import Field, StringConstraints
 
 from pips.core.names import name_key
 from pips.core.phrase import phrase
@@ -26,7 +26,7 @@ from pips.results.entry_formats import (
 )
 from pips.results.plausible import unusual
 from pips.results.service import Results, ResultsError
-from pips.server.requests import ResultItem
+from pips.server.requests import Comment, ResultItem, Strict
 from pips.server.routes.common import BodyRowId, read_upload, run
 from pips.server.web import page, who
 
@@ -45,7 +45,7 @@ MOST_GAMES = MAX_BATCH * 4
 PlayerName = Annotated[str, StringConstraints(max_length=NAME_LENGTH)]
 
 
-class ResultsBatch(BaseModel):
+class ResultsBatch(Strict):
     """Results to enter: one game's object (see ``docs/results.md``) or ``results``, a
     list of them, all saved or none. ``new_players``: names that are new players though
     they look like known ones (entry asks: "did you mean Anna Berg?")."""
@@ -57,8 +57,8 @@ class ResultsBatch(BaseModel):
     """Names given the known player meant (their number, from the question)."""
 
 
-class Review(BaseModel):
-    comment: str = ""
+class Review(Strict):
+    comment: Comment = ""
 
 
 def text_fingerprint(text: str, group: str, new: list[str], known: dict[str, int]) -> str:

@@ -4,6 +4,7 @@ uploads with their preview, review."""
 from __future__ import annotations
 
 import asyncio
+from typing import Literal
 
 from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -16,6 +17,7 @@ from pips.results.entry_formats import decode_csv
 from pips.results.plausible import unusual
 from pips.results.players import UnknownPlayers
 from pips.results.service import Filter, ResultsError
+from pips.server.requests import ResultStatus
 from pips.server.routes.common import (
     PageNumber,
     Players,
@@ -50,7 +52,7 @@ async def results_page(
     game: str = "",
     month: str = "",
     player: str = "",
-    status: str = "",
+    status: ResultStatus | Literal[""] = "",
     page_number: PageNumber = 1,
 ) -> HTMLResponse:
     results = results_of(request)
