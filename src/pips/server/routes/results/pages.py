@@ -4,7 +4,7 @@ uploads with their preview, review."""
 from __future__ import annotations
 
 import asyncio
-from typing import Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -253,17 +253,23 @@ async def waiting_page(request: Request) -> HTMLResponse:
 
 
 @api.post("/results/waiting/confirm", include_in_schema=False)
-async def confirm_waiting(request: Request) -> Response:
+async def confirm_waiting(
+    request: Request,
+    csrf: Annotated[str, Form(max_length=200)] = "",
+    confirm: Annotated[Literal["", "yes"], Form()] = "",
+    ids: Annotated[str, Form(max_length=12_000, pattern=r"^[0-9,]*$")] = "",
+) -> Response:
     """Confirm the results waiting for the signed-in account in one step: first the
-    review (what will change), then, confirmed, exactly the results it showed."""
-    data = await request.form()
-    check_csrf(request, str(data.get("csrf", "")))
+    review (what will change), then, confirmed, exactly the results it showed
+    (``ids``, as the review listed them)."""
+    check_csrf(request, csrf)
     actor = account(request)
     results = results_of(request)
-    if data.get("confirm") == "yes":
-        ids = [int(i) for i in str(data.get("ids", "")).split(",") if i.strip().isdigit()]
+    if confirm == "yes":
+        ids_shown = [int(i) for i in ids.split(",") if i.isdigit()]
+        ids_shown = [i for i in ids_shown if 0 < i < 2**31]
         try:
-            await asyncio.to_thread(results.reviews.confirm_all, actor, ids[:1000], save=True)
+            await asyncio.to_thread(results.reviews.confirm_all, actor, ids_shown[:1000], save=True)
         except ResultsError as exc:
             rows = await run(results.reviews.waiting, actor)
             return page(
@@ -275,8 +281,8 @@ async def confirm_waiting(request: Request) -> Response:
             )
         return RedirectResponse("/results/waiting", status_code=303)
     waiting = await run(results.reviews.waiting, actor)
-    ids = [r["id"] for r in waiting if r["status"] == "provisional"]
-    review = await run(results.reviews.confirm_all, actor, ids) if ids else None
+    provisional = [r["id"] for r in waiting if r["status"] == "provisional"]
+    review = await run(results.reviews.confirm_all, actor, provisional) if provisional else None
     lines = [
         _("Result {id}, {date}: {players}").format(
             id=r["id"], date=r["date"], players=", ".join(r["players"])
