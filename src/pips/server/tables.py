@@ -14,6 +14,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from pips.bots.base import seated_name
 from pips.core.fairness import KEY_BYTES
 from pips.core.phrase import phrase
 from pips.games.options import GameOptions
@@ -190,7 +191,8 @@ class Tables:
             if holder.belongs_to(me):
                 seats.append(MeSeat(kind="me"))
             elif holder.kind == "bot" and not holder.taken_over:
-                seats.append(BotSeat(kind="bot", bot=holder.bot or ""))
+                # A table made before seats took levels only plays on at a level.
+                seats.append(BotSeat(kind="bot", bot=seated_name(holder.bot or "greedy")))
             elif holder.belongs_to_someone:
                 name = holder.name.removesuffix(" (bot)")
                 seats.append(SeatHolder("open", name, holder.user_id, holder.guest))
