@@ -270,24 +270,21 @@ def capped(tmp_path: Path) -> Iterator[TestClient]:
     db.dispose()
 
 
-def guest(app: TestClient, name: str) -> tuple[TestClient, str]:
-    """A new browser with a guest name: its client and CSRF token."""
-    client = TestClient(app.app)
+def guest(app: TestClient, name: str, address: str = "10.0.0.1") -> tuple[TestClient, str]:
+    """A new browser with a guest name, at ``address``: its client and CSRF token."""
+    client = TestClient(app.app, client=(address, 50000))
     csrf = client.get("/api/session").json()["csrf"]
     assert client.post("/guest", data={"name": name, "csrf": csrf}).status_code == 200
     return client, client.get("/api/session").json()["csrf"]
 
 
-def new_table(client: TestClient, csrf: str, bot: str) -> Any:
-    """A table of the person, an open seat and ``bot`` (waiting for its second person:
-    no bot decides meanwhile)."""
+def new_table(client: TestClient, csrf: str, bot: str, *, waiting: bool = False) -> Any:
+    """A table of the person and ``bot``, played at once; ``waiting``: with an open seat
+    too, waiting for its second person (no bot decides meanwhile)."""
+    seats = [{"kind": "me"}, *([{"kind": "open"}] if waiting else []), {"kind": "bot", "bot": bot}]
     return client.post(
         "/api/tables",
-        json={
-            "game": "draw",
-            "options": {"players": 3},
-            "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "bot", "bot": bot}],
-        },
+        json={"game": "draw", "options": {"players": len(seats)}, "seats": seats},
         headers={"X-CSRF-Token": csrf},
     )
 
@@ -295,20 +292,54 @@ def new_table(client: TestClient, csrf: str, bot: str) -> Any:
 def test_searching_bots_are_capped_per_person_and_per_server(capped: TestClient) -> None:
     """Ten guests each made an all-bot table of hard searches and stalled the server's
     other tables; now a person has at most ``search_tables_each`` tables with a
-    searching bot, the server ``search_tables`` (429, with when to come back); tables of
-    quick bots are not counted."""
-    first, first_csrf = guest(capped, "Gast Eins")
-    assert new_table(first, first_csrf, "search:hard").status_code == 201
-    again = new_table(first, first_csrf, "ismcts")
+    searching bot, the server ``search_tables`` being played (429, with when to come
+    back); tables of quick bots are not counted."""
+    first, first_csrf = guest(capped, "Gast Eins", "10.0.0.1")
+    assert new_table(first, first_csrf, "search:easy").status_code == 201
+    again = new_table(first, first_csrf, "ismcts", waiting=True)
     assert again.status_code == 429 and "Retry-After" in again.headers
     assert new_table(first, first_csrf, "greedy").status_code == 201
-    second, second_csrf = guest(capped, "Gast Zwei")
-    assert new_table(second, second_csrf, "search").status_code == 201
-    third, third_csrf = guest(capped, "Gast Drei")
-    full = new_table(third, third_csrf, "search:easy")
+    second, second_csrf = guest(capped, "Gast Zwei", "10.0.0.2")
+    assert new_table(second, second_csrf, "search:easy").status_code == 201
+    third, third_csrf = guest(capped, "Gast Drei", "10.0.0.3")
+    full = new_table(third, third_csrf, "search:easy", waiting=True)
     assert full.status_code == 429, full.text
     assert "searching bots" in full.json()["message"]
     assert new_table(third, third_csrf, "expert").status_code == 201
+
+
+def test_waiting_tables_lock_nobody_out_of_searching_bots(capped: TestClient) -> None:
+    """Three guests with waiting tables (an open seat and a searching bot, which
+    decides nothing) filled the server's cap and every new searching table was refused
+    for everyone until they were abandoned; now only tables being played count
+    server-wide."""
+    for number in range(3):
+        client, csrf = guest(capped, f"Warter {number}", f"10.0.1.{number}")
+        made = new_table(client, csrf, "search:hard", waiting=True)
+        assert made.status_code == 201, made.text
+    for number in range(2):
+        client, csrf = guest(capped, f"Spieler {number}", f"10.0.2.{number}")
+        made = new_table(client, csrf, "search:easy")
+        assert made.status_code == 201, made.text
+    # The two tables being played are the server's cap: now the next is refused.
+    late, late_csrf = guest(capped, "Spät", "10.0.3.1")
+    full = new_table(late, late_csrf, "search:easy")
+    assert full.status_code == 429 and "server" in full.json()["message"]
+
+
+def test_guest_names_at_one_address_are_one_person_for_searching_bots(capped: TestClient) -> None:
+    """One address took a new guest name for each table with a searching bot; now the
+    tables made from an address count with the person (``client_key``: an IPv6 address
+    by its /64), and the second guest there is refused while the first's table lasts."""
+    first, first_csrf = guest(capped, "Maske Eins", "2001:db8:7:7::1")
+    assert new_table(first, first_csrf, "search:hard", waiting=True).status_code == 201
+    second, second_csrf = guest(capped, "Maske Zwei", "2001:db8:7:7:ffff::2")
+    refused = new_table(second, second_csrf, "search:hard", waiting=True)
+    assert refused.status_code == 429, refused.text
+    assert "finish one first" in refused.json()["message"]
+    # Another address is another person.
+    other, other_csrf = guest(capped, "Nachbar", "2001:db8:7:8::1")
+    assert new_table(other, other_csrf, "search:hard", waiting=True).status_code == 201
 
 
 def test_a_sheet_is_made_once_and_an_address_may_ask_for_so_many(

@@ -11,7 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from pips.bots.base import bot_names, make_bot, parse_bot
+from pips.bots.base import (
+    BOT_LEVELS,
+    bot_names,
+    make_bot,
+    make_seated_bot,
+    parse_bot,
+    seated_name,
+)
+from pips.bots.search import LEVELS, SearchBot
 from pips.core.errors import RuleError
 from pips.server.accounts.identity import Identity
 from tests.server_helpers import Browser, Server, bots, new_round
@@ -82,3 +90,50 @@ def test_every_bot_but_external_may_be_seated_and_is_stored_by_its_canonical_nam
     assert table.entrants[1].bot == "search:hard"
     # The command line still runs a program its own user names.
     assert make_bot("external:python3 -c pass").name.startswith("external")
+
+
+BUDGETS = ["search:600s", "search:25s", "search:10000000", "Search: 0.5S", "ismcts:1000000"]
+
+
+@pytest.mark.parametrize("budget", BUDGETS)
+def test_a_seat_takes_a_bot_level_never_a_budget(shared_server: Server, budget: str) -> None:
+    """A client picked a searching bot's budget (``search:600s``, ten million playouts a
+    move) and one such table took the search lane from every other table's bots; now a
+    seat a client names takes a level only (422 naming the levels), and nothing is
+    made. The command line keeps every setting."""
+    guest = Browser(shared_server, f"Mallory{BUDGETS.index(budget)}")
+    seats = [{"kind": "me"}, {"kind": "bot", "bot": budget}]
+    response = guest.post(
+        "/api/tables", {"game": "draw", "options": {"players": 2}, "seats": seats}
+    )
+    assert response.status_code == 422, response.text
+    assert response.json()["field"].endswith("bot")
+    assert "hard" in response.json()["message"]
+    with pytest.raises(RuleError):
+        parse_bot(budget, seatable=True)
+    assert parse_bot(budget).setting  # still the command line's to choose
+
+
+@settings(deadline=None)
+@given(setting=st.one_of(st.integers(-10, 10**9).map(str), st.floats(0, 1e4).map("{}s".format)))
+def test_no_playout_count_or_seconds_can_be_seated(setting: str) -> None:
+    for name in ("search", "ismcts"):
+        with pytest.raises(RuleError):
+            parse_bot(f"{name}:{setting}", seatable=True)
+
+
+def test_every_level_offered_is_seatable_and_a_stored_budget_plays_at_the_default_level() -> None:
+    """The levels a player chooses from are all seatable; a table stored with a budget
+    before seats took levels only (``search:600s``) is seated, when loaded or played
+    again, at the bot's default level, never at the stored budget."""
+    for _label, level in BOT_LEVELS:
+        assert parse_bot(level, seatable=True).text == level
+    for level in ("search:easy", "search:normal", "ismcts:hard", "greedy:newer", "Search:HARD"):
+        assert parse_bot(level, seatable=True).text == level.lower()
+    assert seated_name("search:600s") == "search"
+    assert seated_name("ismcts:1000000") == "ismcts"
+    assert seated_name("search:hard") == "search:hard"
+    bot = make_seated_bot("search:600s")
+    assert isinstance(bot, SearchBot) and bot.budget == LEVELS["normal"]
+    with pytest.raises(RuleError):
+        seated_name("external:touch x")

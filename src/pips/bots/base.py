@@ -95,6 +95,10 @@ class BotKind:
     seatable: bool = True
     """Whether a server may seat it at a table. A bot that runs a program of the
     setting's choosing (``external``) never may: a seat's bot is named by a client."""
+    seat_settings: tuple[str, ...] = ()
+    """The settings a server may seat it with: its levels, never a budget of the
+    client's choosing (``search:600s`` or ten million playouts a move would take a core
+    from every other table). The command line takes any setting."""
 
 
 _BOTS: dict[str, BotKind] = {}
@@ -141,7 +145,8 @@ class BotChoice:
 def parse_bot(text: str, *, seatable: bool = False) -> BotChoice:
     """The bot ``text`` names (``search:hard``, ``Greedy``); :class:`OptionError` for an
     unknown bot, a bad setting, or, with ``seatable``, a bot a server may not seat
-    (one that would run a program: the name came from a client)."""
+    (one that would run a program, or a setting not among its
+    :attr:`~BotKind.seat_settings`: the name came from a client)."""
     name, colon, setting = text.strip().partition(":")
     kind = _BOTS.get(name.strip().lower())
     allowed = [k.name for k in _BOTS.values() if k.seatable or not seatable]
@@ -159,7 +164,20 @@ def parse_bot(text: str, *, seatable: bool = False) -> BotChoice:
             "bots",
             phrase("the {name} bot takes no setting (got {text!r})", name=kind.name, text=text),
         )
-    choice = BotChoice(kind, setting.strip() if colon else None)
+    chosen = setting.strip() if colon else None
+    if seatable and chosen is not None:
+        chosen = chosen.lower()
+        if chosen not in kind.seat_settings:
+            raise OptionError(
+                "bots",
+                phrase(
+                    "a table's {name} bot plays at a level: {levels} (not {text!r})",
+                    name=kind.name,
+                    levels=", ".join(kind.seat_settings) or "-",
+                    text=text.strip(),
+                ),
+            )
+    choice = BotChoice(kind, chosen)
     choice.make()  # a bad setting is refused here, before anything is kept
     return choice
 
@@ -172,9 +190,25 @@ def make_bot(text: str) -> Bot:
     return parse_bot(text).make()
 
 
+def seated_name(text: str) -> str:
+    """The canonical name of the bot a server seats for ``text``, a bot's name as a
+    table stored it: itself when a server may seat it (:func:`parse_bot`), else, for a
+    seatable bot stored with a setting no longer seated (a table made before settings
+    were limited to levels, ``search:600s``), the bot at its default level
+    (``search``). :class:`OptionError` for a bot never seated."""
+    try:
+        return parse_bot(text, seatable=True).text
+    except OptionError:
+        kind = _BOTS.get(text.partition(":")[0].strip().lower())
+        if kind is None or not kind.seatable:
+            raise
+        return kind.name
+
+
 def make_seated_bot(text: str) -> Bot:
-    """A bot a server may seat, from its name (see :func:`parse_bot`)."""
-    return parse_bot(text, seatable=True).make()
+    """A bot a server may seat, from its name as a table stored it (see
+    :func:`seated_name`)."""
+    return parse_bot(seated_name(text), seatable=True).make()
 
 
 def _plain(factory: Callable[[], Bot]) -> Callable[[str | None], Bot]:
@@ -230,6 +264,7 @@ register_bot(
         "most points now, else the heaviest tile",
         _greedy,
         setting="newer: a tile that fits two ends goes to the newer (the search's playouts)",
+        seat_settings=("newer",),
     )
 )
 register_bot(BotKind("expert", "hand-written strategy from the FIDO tips and common play", _expert))
@@ -239,6 +274,7 @@ register_bot(
         "determinized search: sampled deals weighed by inference, playouts, exact endgames",
         _search,
         setting="easy, normal (default), hard, a playout count, or seconds like 0.5s",
+        seat_settings=("easy", "normal", "hard"),
     )
 )
 register_bot(
@@ -264,5 +300,6 @@ register_bot(
         "information-set tree search: one tree over sampled deals, exact endgames",
         _ismcts,
         setting="normal (default), hard, or a number of iterations",
+        seat_settings=("normal", "hard"),
     )
 )

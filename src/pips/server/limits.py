@@ -147,6 +147,9 @@ class Limits:
     tables_at_once: int = 3
     """Tables a person may have created that are waiting or being played (counted in
     the database, so every process counts the same)."""
+    online_round_tables: int = 32
+    """Tables one round of an online event opens at most (its start counts as one new
+    table of the organiser's, against :attr:`tables` and :attr:`tables_at_once`)."""
     chat: RateLimit = field(
         default_factory=lambda: RateLimit(5, 20, N_("chat messages"), name="chat")
     )

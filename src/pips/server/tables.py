@@ -14,6 +14,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from pips.bots.base import seated_name
 from pips.core.fairness import KEY_BYTES
 from pips.core.phrase import phrase
 from pips.games.options import GameOptions
@@ -23,7 +24,7 @@ from pips.server.repository import TableRepository
 from pips.server.requests import BotSeat, MeSeat, OpenSeat, Seat
 from pips.server.round import Round, SeatHolder, TableError
 from pips.server.table import Client, LiveTable, TableHouse, new_table_id, replayed
-from pips.server.work import Work, searching
+from pips.server.work import Searching, Work, searching
 from pips.store.db import Database
 
 __all__ = ["UNATTENDED", "Client", "Identity", "LiveTable", "TableError", "Tables"]
@@ -71,6 +72,9 @@ class Tables:
         """The lanes its database work and bots' decisions run in (:mod:`pips.server.work`)."""
         self.repository = TableRepository(db, self.work.tables)
         self.live: dict[str, LiveTable] = {}
+        self.addresses: dict[str, str] = {}
+        """The address (:func:`~pips.server.limits.client_key`) each table made here was
+        made from, for the caps on searching bots."""
         self.bot_delay = bot_delay
         self.hand_pause = 8 * bot_delay if hand_pause is None else hand_pause
         """Seconds between hands for the sheet before the next hand is played on (the
@@ -92,6 +96,7 @@ class Tables:
     def _forget(self, table: LiveTable) -> None:
         if self.live.get(table.id) is table:
             del self.live[table.id]
+            self.addresses.pop(table.id, None)
 
     def _made(self, table_id: str, game_round: Round, **settings: Any) -> LiveTable:
         return LiveTable(
@@ -117,6 +122,7 @@ class Tables:
         seed: int | None = None,
         table_id: str | None = None,
         capped: bool = True,
+        address: str | None = None,
     ) -> LiveTable:
         """A new table (``table_id`` when the caller chose its id); bad options or seats
         raise :class:`TableError`, nothing stored.
@@ -125,7 +131,8 @@ class Tables:
         a practice table instead, dealt from that seed (shown to every seat, unrated).
         A table with a searching bot is refused (:class:`~pips.server.work.Crowded`)
         beyond the caps of :meth:`Work.admit_search` unless not ``capped`` (an event's
-        online round, whose organiser seats bots for the absent)."""
+        online round, whose organiser seats bots for the absent); ``address``: the
+        creator's (:func:`~pips.server.limits.client_key`), counted with them."""
         if seed is not None and not 0 <= seed < 2**31:
             raise TableError(phrase("a seed is 0 to 2147483647"))
         if turn_seconds is not None and not 5 <= turn_seconds <= 600:
@@ -134,9 +141,9 @@ class Tables:
         game_round = Round.new(spec, options, list(seats), creator, seed, key)
         self.work.admit_search(
             (e.bot for e in game_round.entrants if capped and e.kind == "bot"),
-            person_key(creator),
+            self._made_by(creator, address),
             [
-                person_key(t.creator)
+                Searching(t.status == "playing", self._made_by(t.creator, self.addresses.get(t.id)))
                 for t in self.live.values()
                 if t.status in ("waiting", "playing")
                 and any(e.kind == "bot" and searching(e.bot) for e in t.round.entrants)
@@ -163,10 +170,23 @@ class Tables:
             created_by=creator.user_id,
         )
         self.live[table.id] = table
+        if address is not None:
+            self.addresses[table.id] = address
         table.pace.watch_unattended()
         return table
 
-    async def rematch(self, table_id: str, me: Identity) -> tuple[str, bool]:
+    @staticmethod
+    def _made_by(creator: Identity | None, address: str | None) -> frozenset[str]:
+        """The keys a table's maker is counted by: their account or guest, and their
+        address (one person with many guest names is one person)."""
+        keys = {person_key(creator)} - {""}
+        if address is not None:
+            keys.add(f"address:{address}")
+        return frozenset(keys)
+
+    async def rematch(
+        self, table_id: str, me: Identity, address: str | None = None
+    ) -> tuple[str, bool]:
         """The rematch of finished table ``table_id`` for ``me``, one of its players:
         its id, and whether it was made now (``me`` has the seat they had, and every
         other person's seat is kept for them; bots play again). :class:`LookupError`
@@ -190,7 +210,8 @@ class Tables:
             if holder.belongs_to(me):
                 seats.append(MeSeat(kind="me"))
             elif holder.kind == "bot" and not holder.taken_over:
-                seats.append(BotSeat(kind="bot", bot=holder.bot or ""))
+                # A table made before seats took levels only plays on at a level.
+                seats.append(BotSeat(kind="bot", bot=seated_name(holder.bot or "greedy")))
             elif holder.belongs_to_someone:
                 name = holder.name.removesuffix(" (bot)")
                 seats.append(SeatHolder("open", name, holder.user_id, holder.guest))
@@ -205,6 +226,7 @@ class Tables:
             private=stored.private,
             turn_seconds=stored.turn_seconds,
             table_id=fresh,
+            address=address,
         )
         old = self.live.get(table_id)
         if old is not None:
@@ -246,5 +268,6 @@ class Tables:
         """Let a table go from this process (another one owns it now): it stops, and its
         clients are told to connect again (:meth:`LiveTable.close`)."""
         table = self.live.pop(table_id, None)
+        self.addresses.pop(table_id, None)
         if table is not None:
             await table.close()

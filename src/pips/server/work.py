@@ -55,6 +55,16 @@ def searching(bot: str | None) -> bool:
     return bot is not None and bot.partition(":")[0].strip().lower() in SEARCHING
 
 
+@dataclass(frozen=True)
+class Searching:
+    """A live table with a searching bot, as :meth:`Work.admit_search` counts it."""
+
+    playing: bool
+    """Being played (its bots decide), not waiting for people."""
+    made_by: frozenset[str]
+    """The keys of the person who made it: account or guest, and address."""
+
+
 class Busy(Limited):
     """Too many jobs of a lane wait already: come back later (503)."""
 
@@ -163,9 +173,11 @@ class Work:
     papers_waiting: int = 8
     """PDFs, CSVs and plots queued or being made at once; more are refused (503)."""
     search_tables: int = 6
-    """Tables with a searching bot that wait or are played at once, on this process."""
+    """Tables with a searching bot being played at once, on this process (a new one
+    beyond is refused; a waiting one uses nothing)."""
     search_tables_each: int = 2
-    """... of them made by one person."""
+    """Tables with a searching bot, waiting or played, that one person (an account or
+    guest, or an address) has made."""
     printed_bytes: int = 64 * 1024 * 1024
     """Bytes of printed sheets kept (the least recently asked for go first)."""
     prints: RateLimit = field(
@@ -193,19 +205,29 @@ class Work:
         """A bot's decision in its lane (``bot`` its name)."""
         return await (self.search if searching(bot) else self.bots).run(decision)
 
-    def admit_search(self, bots: Iterable[str | None], person: str, playing: list[str]) -> None:
+    def admit_search(
+        self, bots: Iterable[str | None], person: Iterable[str], tables: Iterable[Searching]
+    ) -> None:
         """Refuse (:class:`Crowded`) a new table with a searching bot among ``bots`` if
-        the server has :attr:`search_tables` of them, or ``person`` (their key)
-        :attr:`search_tables_each`; ``playing`` holds, per table with a searching bot
-        that waits or is played, the key of the person who made it."""
+        :attr:`search_tables` of ``tables`` (every live table with a searching bot) are
+        being played, or :attr:`search_tables_each` of them, waiting or played, were
+        made by ``person``: the keys of the one asking (their account or guest, and
+        their address, :func:`~pips.server.limits.client_key`), so that one person
+        with many guest names is still one person.
+
+        A waiting table's bots decide nothing, so the server counts only the tables
+        being played: before, three guests with two waiting tables each locked every
+        other person out of searching bots for a quarter of an hour."""
         if not any(searching(b) for b in bots):
             return
-        if len(playing) >= self.search_tables:
+        tables = list(tables)
+        mine = set(person)
+        if sum(1 for t in tables if t.playing) >= self.search_tables:
             raise Crowded(
                 phrase("too many games with searching bots on this server: try again later"),
                 300,
             )
-        if sum(1 for p in playing if p == person) >= self.search_tables_each:
+        if sum(1 for t in tables if mine & t.made_by) >= self.search_tables_each:
             raise Crowded(
                 phrase(
                     "you have {count} games with searching bots: finish one first",

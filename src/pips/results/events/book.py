@@ -320,6 +320,8 @@ class Events:
                         name_key=folded,
                         player_id=player.id,
                         user_id=player.user_id,
+                        # An account accepts for itself: the one adding it here.
+                        accepted=player.user_id is not None and player.user_id == actor,
                         first_round=first,
                         pair=pair_number + 1 + index // 2 if event.fixed_pairs else None,
                         club=self._club_of(session, player, given_clubs.get(folded, "")),
@@ -426,6 +428,20 @@ class Events:
             if found is None:
                 raise NotFound(phrase("no player {number} in this event", number=player))
             found.checked_in = present
+        return self.event(key, actor)
+
+    def accept(self, actor: int, key: str, player: int) -> dict[str, Any]:
+        """The account ``actor`` accepts to play the event as its player ``player``: an
+        online event seats only accounts that accepted (nobody accepts for another
+        account, the organiser neither)."""
+        with self.context.db.session() as session, session.begin():
+            event = open_event(session, key)
+            found = next((p for p in event.players if p.id == player), None)
+            if found is None or found.user_id != actor:
+                # Another account's player is not the actor's to accept: not found, as
+                # for a player the event does not have.
+                raise NotFound(phrase("no player {number} in this event", number=player))
+            found.accepted = True
         return self.event(key, actor)
 
     @staticmethod

@@ -298,12 +298,24 @@ class EventRounds:
     # -- online rounds -----------------------------------------------------------------
 
     def start_online(
-        self, actor: int, key: str, number: int, absent: Iterable[str] = ()
+        self,
+        actor: int,
+        key: str,
+        number: int,
+        absent: Iterable[str] = (),
+        *,
+        most_tables: int | None = None,
     ) -> dict[int, list[OnlineSeat]]:
         """Begin starting an online round: the seats of each of its tables (a bot for a
         player marked ``absent``, if the event allows bots). The round is marked as
         starting, so that a second start is refused; :meth:`started_online` records the
-        server's tables, :meth:`failed_online` undoes the mark."""
+        server's tables, :meth:`failed_online` undoes the mark.
+
+        Refused (409, nothing changed): a round with a player whose account has not
+        accepted to play the event (:meth:`Events.accept`: no account is seated, nor
+        played by a bot, without its consent), a table with every seat absent (bots
+        alone, in the players' names), and a round of more than ``most_tables``
+        tables."""
         away = {name_key(n) for n in absent}
         with self.context.db.session() as session, session.begin():
             event = open_event(session, key)
@@ -325,6 +337,36 @@ class EventRounds:
                     phrase(
                         "this event has no bots for absent players: withdraw them and "
                         "draw the round again"
+                    )
+                )
+            pending = sorted(
+                n
+                for t in one.tables
+                for n in t.seats
+                if not getattr(players.get(name_key(n)), "accepted", False)
+            )
+            if pending:
+                raise Conflict(
+                    phrase(
+                        "{names}: not accepted to play this event yet (each player accepts "
+                        "on the event's page)",
+                        names=", ".join(pending),
+                    )
+                )
+            empty = [t.number for t in one.tables if all(name_key(n) in away for n in t.seats)]
+            if empty:
+                raise Conflict(
+                    phrase(
+                        "table {number}: every player is absent; a table is not played by "
+                        "bots alone",
+                        number=empty[0],
+                    )
+                )
+            if most_tables is not None and len(one.tables) > most_tables:
+                raise Conflict(
+                    phrase(
+                        "an online round opens at most {most} tables on this server",
+                        most=most_tables,
                     )
                 )
             changed = session.execute(

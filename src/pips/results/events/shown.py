@@ -86,6 +86,8 @@ def event_json(session: Session, event: Event, viewer: int | None = None) -> dic
                 "club": p.club,
                 "team": p.team,
                 "checked_in": p.checked_in,
+                "accepted": p.accepted,
+                "mine": viewer is not None and p.user_id == viewer,
             }
             for p in sorted(event.players, key=lambda p: sort_key(p.name))
         ],

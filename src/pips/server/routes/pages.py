@@ -219,7 +219,7 @@ async def play_now(
     ]
     tables = tables_of(request)
     try:
-        made = await tables.create(spec, options, seats, me)
+        made = await tables.create(spec, options, seats, me, address=address(request))
     except TableError as exc:
         raise refusal(exc, 422) from None
     await made.start_if_ready()

@@ -146,6 +146,7 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
             private=body.private,
             turn_seconds=body.turn_seconds,
             seed=body.seed,
+            address=address(request),
         )
     except TableError as exc:
         if exc.field is not None:
@@ -212,7 +213,7 @@ async def rematch(request: Request, table_id: str) -> dict[str, Any]:
     tables = tables_of(request)
     await room_for_a_table(request, me)
     try:
-        fresh, made = await tables.rematch(table_id, me)
+        fresh, made = await tables.rematch(table_id, me, address(request))
     except LookupError:
         raise HTTPException(404, _("no such table")) from None
     except TableError as exc:

@@ -108,6 +108,9 @@ class EventPlayer(Base):
     """The team the player plays in (team standings)."""
     checked_in: Mapped[bool] = mapped_column(default=False)
     """Here and ready (the check-in list)."""
+    accepted: Mapped[bool] = mapped_column(default=False)
+    """The player's account accepted to play the event (itself, never the organiser
+    for it): an online event seats only accounts that did (docs/events.md)."""
 
     event: Mapped[Event] = relationship(back_populates="players")
 

@@ -118,6 +118,15 @@ async def seed_players(request: Request, key: Key, body: SeedsBody) -> dict[str,
     return dict(await run(results_of(request).events.seed, actor, key, body.order))
 
 
+@api.post("/api/events/{key}/players/{player}/accept", tags=["events"], responses=refusals(404))
+async def accept(request: Request, key: Key, player: PlayerId) -> dict[str, Any]:
+    """The signed-in account accepts to play the event as its player ``player`` (its
+    own: an online event seats only accounts that accepted)."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    return dict(await run(results_of(request).events.accept, actor, key, player))
+
+
 @api.post(
     "/api/events/{key}/players/{player}/check-in", tags=["events"], responses=refusals(404, 409)
 )

@@ -28,6 +28,7 @@ from pips.server.routes.common import (
     limits_of,
     read_upload,
     results_of,
+    room_for_a_table,
     run,
     tables_of,
 )
@@ -373,7 +374,17 @@ async def start_online_round(
     me = who(request)
     assert me is not None
     shown = await run(results.events.event, key, actor)
-    seats = await run(results.rounds.start_online, actor, key, number, absent)
+    # The round's tables count as one new table of the organiser's (their tables at
+    # once, their address's new tables), and a round opens so many at most.
+    await room_for_a_table(request, me)
+    seats = await run(
+        results.rounds.start_online,
+        actor,
+        key,
+        number,
+        absent,
+        most_tables=limits_of(request).online_round_tables,
+    )
     made: dict[int, str] = {}
     spec = find_game(shown["game"])
     try:

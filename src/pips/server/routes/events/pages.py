@@ -100,7 +100,7 @@ async def event_page(request: Request, key: Key) -> HTMLResponse:
 @api.post("/events/{key}/{action}", include_in_schema=False)
 async def event_form(request: Request, key: Key, action: str) -> Response:
     """The organiser's buttons on the event page: players, withdraw, draw, redraw,
-    start, close."""
+    start, close; and a player's own: accept."""
     data = await request.form()
     check_csrf(request, str(data.get("csrf", "")))
     actor = account(request)
@@ -142,6 +142,9 @@ async def event_form(request: Request, key: Key, action: str) -> Response:
             await asyncio.to_thread(results.rounds.draw_next, actor, key, final=size)
         elif action == "seeds":
             await asyncio.to_thread(results.events.seed, actor, key, None)
+        elif action == "accept":
+            player = parse_int(str(data.get("player", "")), "player")
+            await asyncio.to_thread(results.events.accept, actor, key, player)
         elif action == "check-in":
             player = parse_int(str(data.get("player", "")), "player")
             present = data.get("present") == "on"
