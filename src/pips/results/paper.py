@@ -24,7 +24,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, TableStyle
 
 SANS = "DejaVuSans"
 SANS_BOLD = "DejaVuSans-Bold"
@@ -79,11 +79,43 @@ def table_style(commands: Sequence[tuple[Any, ...]]) -> TableStyle:
     return TableStyle([("FONTNAME", (0, 0), (-1, -1), SANS), *commands])
 
 
-def document_bytes(story: list[Any], wide: bool, title: str, footer: str = "") -> bytes:
-    """The A4 PDF of ``story``; ``footer`` is printed in the bottom margin of every page,
-    where it never pushes the last lines of a sheet onto a page of their own."""
+class Footer(Flowable):  # type: ignore[misc]  # reportlab is untyped
+    """Takes no room: from the page it stands on, ``text`` is printed in the bottom
+    margin of every page (empty: none), where it never pushes the last lines of a sheet
+    onto a page of their own. A sheet starts with its footer, a table card with none."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        return (0, 0)
+
+    def draw(self) -> None:
+        pass
+
+
+class _Paper(SimpleDocTemplate):  # type: ignore[misc]  # reportlab is untyped
+    """A4 pages whose footer is the last :class:`Footer` met (drawn as a page ends)."""
+
+    footer = ""
+
+    def afterFlowable(self, flowable: Any) -> None:
+        if isinstance(flowable, Footer):
+            self.footer = flowable.text
+
+    def handle_pageEnd(self) -> None:
+        if self.footer:
+            note = Paragraph(escape(self.footer), FOOTNOTE)
+            _width, height = note.wrap(self.width, self.bottomMargin)
+            note.drawOn(self.canv, self.leftMargin, max(2 * mm, self.bottomMargin - height - mm))
+        super().handle_pageEnd()
+
+
+def document_bytes(story: list[Any], wide: bool, title: str) -> bytes:
+    """The A4 PDF of ``story`` (landscape when ``wide``)."""
     out = io.BytesIO()
-    document = SimpleDocTemplate(
+    document = _Paper(
         out,
         pagesize=landscape(A4) if wide else A4,
         leftMargin=14 * mm,
@@ -93,15 +125,7 @@ def document_bytes(story: list[Any], wide: bool, title: str, footer: str = "") -
         title=title,
         author="pips",
     )
-
-    def draw_footer(canvas: Any, page: Any) -> None:
-        if not footer:
-            return
-        note = Paragraph(escape(footer), FOOTNOTE)
-        _width, height = note.wrap(page.width, page.bottomMargin)
-        note.drawOn(canvas, page.leftMargin, max(2 * mm, page.bottomMargin - height - 1 * mm))
-
-    document.build(story, onFirstPage=draw_footer, onLaterPages=draw_footer)
+    document.build(story)
     return out.getvalue()
 
 

@@ -55,6 +55,7 @@ from pips.results.paper import (
     SANS_BOLD,
     TEXT,
     TITLE,
+    Footer,
     document_bytes,
     name_cell,
     ruled_grid,
@@ -153,9 +154,8 @@ def score_sheet(
     name, place, group and date fields are left to fill in. Its words are in
     ``language`` (default: the current one, :mod:`pips.i18n`)."""
     with i18n.speaking(language or i18n.current()):
-        return document_bytes(
-            *_sheet_story(game, players, top, names, place, day, rows, target, group)
-        )
+        sheet = _sheet_story(game, players, top, names, place, day, rows, target, group)
+        return document_bytes([Footer(sheet.footer), *sheet.story], sheet.wide, sheet.title)
 
 
 def fair_widths(natural: Sequence[float], width: float) -> list[float]:
@@ -285,8 +285,8 @@ def round_sheets(
         wide = any(len(table.seats) > 6 for table in drawn.tables)
         styles = stylesheet()
         story: list[Any] = []
-        footer = ""
         for table in drawn.tables:
+            story.append(Footer(""))  # a card stands on the table: no note at its foot
             story += table_card(
                 drawn.number, table.number, table.seats, say(find_game(game).title), event, wide
             )
@@ -304,8 +304,7 @@ def round_sheets(
                 group,
                 wide,
             )
-            footer = sheet.footer
-            story += [*sheet.story, PageBreak()]
+            story += [Footer(sheet.footer), *sheet.story, PageBreak()]
         if drawn.byes:
             said = _("Round {round}: sits out: {players}").format(
                 round=drawn.number, players=", ".join(drawn.byes)
@@ -314,7 +313,7 @@ def round_sheets(
         elif story:
             story.pop()  # no empty page after the last sheet
         title = _("Round {round}").format(round=drawn.number)
-        return document_bytes(story, wide, title, footer)
+        return document_bytes(story, wide, title)
 
 
 def table_card(
