@@ -567,7 +567,8 @@ def test_the_processes_of_pips_serve_workers_end_with_their_supervisor(tmp_path:
     server = Server(tmp_path, url, extra=extra).start()
     assert server.process is not None
     started = descendants(server.process.pid)
-    assert sum("spawn_main" in command_line(p) for p in started) == 2, started
+    # The two server processes, and each one's papers process once it has started.
+    assert sum("spawn_main" in command_line(p) for p in started) >= 2, started
     server.kill()
     wait_for(lambda: gone(started))
     assert "left, 0 tables released" in (tmp_path / "server.log").read_text()
