@@ -27,7 +27,7 @@ CLUBS = [
     "SC Kiel",
     "Domino-Club Neumühle",
     "DF Lübeck",
-    "Würfel & Stein Köln",
+    "Würfel und Stein Köln",  # a group name is written as an account name is: no &
     "TSV Büdelsdorf",
     "Dominofreunde Graz",
     "DC Zürich",
