@@ -402,3 +402,51 @@ def test_a_replay_is_studied_with_a_slider_hands_autoplay_and_keys(
     shot(page, "replay-study")
     nothing_scrolls_sideways(page)
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_screen_reader_hears_seats_counts_and_open_ends_in_words(
+    browser: Browser, server: Server
+) -> None:
+    """Issue 51, item 10: the first Tab stop is a link that skips to the hand (it had
+    taken ten); a seat is one label in words, its bare numbers hidden; every open end of
+    the board is read as "end showing N", never as a bare number, and the board's name
+    lists them; a tile of the hand is named in words that are inside the button (no
+    aria-label differing from what is drawn)."""
+    page = as_guest(browser, server, "Ohren", **PHONE)
+    practice_table(
+        page, server, "fido", {"players": 3, "set": 6}, ["me", "bot:greedy", "bot:greedy"], seed=7
+    )
+    page.wait_for_selector("#hand .hand-tile")
+    deadline = time.monotonic() + 60
+    while page.locator("#layout svg.board g.laid").count() < 2:
+        assert time.monotonic() < deadline, "no tiles were laid"
+        if not click_turn(page):
+            page.wait_for_timeout(100)
+    page.wait_for_selector("#hand button.playable")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip"
+    assert page.evaluate("document.activeElement.textContent") == "Skip to your hand"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "hand"
+    for seat in page.locator("#seats .seat-box").all():
+        label = seat.get_attribute("aria-label") or ""
+        assert re.search(r"tiles \d+, \d+ points", label), label
+        hidden = seat.evaluate(
+            "(s) => [...s.children].every((c) => c.getAttribute('aria-hidden') === 'true')"
+        )
+        assert hidden, label
+    places = page.locator("#layout .place")
+    assert places.count() >= 2
+    for place in places.all():
+        assert re.fullmatch(
+            r"(end|side) showing \d+|play \d+-\d+ at the (end|side) showing \d+",
+            place.get_attribute("aria-label") or "",
+        )
+        assert place.locator("text").get_attribute("aria-hidden") == "true"
+    board = page.locator("#layout svg.board").get_attribute("aria-label") or ""
+    assert re.fullmatch(r"layout of \d+ tiles; end showing \d+(, (end|side) showing \d+)*", board)
+    tile = page.locator("#hand button.playable").first
+    assert tile.get_attribute("aria-label") is None
+    assert re.fullmatch(r"\d+-\d+, fits( \d+ places)?", tile.inner_text().strip())
+    assert page.get_by_role("button", name=re.compile(r"^\d+-\d+, fits")).count() >= 1
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -126,6 +126,7 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
 
   function render(event) {
     const msg = last, view = msg.view, table = msg.table;
+    root.classList.remove("loading");
     fitPlay();
     tellTurn(msg);
     drawSeats(msg);
@@ -245,6 +246,8 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
       div.append(clock);
       div.setAttribute("role", "group");
       div.setAttribute("aria-label", said.join(", "));
+      // The label says it all in words: the bare numbers inside are not read again.
+      for (const part of div.children) part.setAttribute("aria-hidden", "true");
       seats.appendChild(div);
     });
     distinctNames(seats);
@@ -389,9 +392,13 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
         button.type = "button";
         button.className = "hand-tile playable" + (key === chosen ? " chosen" : "") + (hinted && hinted.key === key ? " hinted" : "");
         button.dataset.tile = key;
-        button.setAttribute("aria-label", plays.length > 1 ? t("{tile}, fits {count} places", { tile: key, count: plays.length }) : t("{tile}, fits", { tile: key }));
+        // The name in words inside the button, not an aria-label: a label that does not
+        // begin with the numerals drawn on the tile confuses voice control (WCAG 2.5.3).
+        const words = document.createElement("span");
+        words.className = "visually-hidden";
+        words.textContent = plays.length > 1 ? t("{tile}, fits {count} places", { tile: key, count: plays.length }) : t("{tile}, fits", { tile: key });
         button.setAttribute("aria-pressed", key === chosen ? "true" : "false");
-        button.appendChild(face);
+        button.append(face, words);
         button.addEventListener("click", () => { if (!button.dataset.dragged) choose(key); delete button.dataset.dragged; });
         dragFrom(button, key);
         hand.appendChild(button);
