@@ -57,7 +57,7 @@ def test_two_people_and_two_bots_play_a_partnership_match(browser: Browser, serv
         r"Match over: pair ([AB]) \((.+) & (.+)\) wins (\d+) : (\d+)\.", ann.inner_text("#outcome")
     )
     assert won, ann.inner_text("#outcome")
-    names = {"Ann", "Bo", "greedy-2", "expert-3"}
+    names = {"Ann", "Bo", "casual 2", "expert 3"}
     assert {won.group(2), won.group(3)} < names and won.group(2) != won.group(3)
     assert int(won.group(4)) >= int(won.group(5))
     # Issue 51: the sheet says first whether you won, places pairs as pairs (1 and 2,
@@ -72,7 +72,7 @@ def test_two_people_and_two_bots_play_a_partnership_match(browser: Browser, serv
     assert rematch is not None and rematch["y"] + rematch["height"] <= 844
     nothing_scrolls_sideways(bo)
     record = ann.request.get(f"{server.url}/api/records/{table}").json()
-    assert sorted(record["seats"]) == ["Ann", "Bo", "expert-3", "greedy-2"]
+    assert sorted(record["seats"]) == ["Ann", "Bo", "casual 2", "expert 3"]
     assert record["result"] is not None
 
 

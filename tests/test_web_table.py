@@ -449,4 +449,20 @@ def test_a_screen_reader_hears_seats_counts_and_open_ends_in_words(
     assert tile.get_attribute("aria-label") is None
     assert re.fullmatch(r"\d+-\d+, fits( \d+ places)?", tile.inner_text().strip())
     assert page.get_by_role("button", name=re.compile(r"^\d+-\d+, fits")).count() >= 1
+
+    # The FIDO hand is held in the Ratzek order (F-03); it sorts by number when asked
+    # (issue 51, item 9: "unsorted with no sort"), and the choice is a pressed toggle.
+    def held() -> list[tuple[int, int]]:
+        keys = page.locator("#hand .hand-tile").evaluate_all(
+            "(tiles) => tiles.map((t) => t.dataset.tile || t.getAttribute('aria-label'))"
+        )
+        pairs = [tuple(int(n) for n in re.findall(r"\d+", key)[:2]) for key in keys]
+        return [(max(p), min(p)) for p in pairs]
+
+    assert page.get_attribute("#sort", "aria-pressed") == "false"
+    page.click("#sort")
+    assert page.get_attribute("#sort", "aria-pressed") == "true"
+    assert held() == sorted(held(), reverse=True)
+    page.click("#sort")
+    assert page.get_attribute("#sort", "aria-pressed") == "false"
     assert page.errors == []  # type: ignore[attr-defined]

@@ -53,14 +53,16 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     });
   }
 
+  // Whether the message went: a tap while the connection is down is told, not dropped.
   function send(message) {
-    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ v: 1, ...message }));
+    if (socket && socket.readyState === WebSocket.OPEN) { socket.send(JSON.stringify({ v: 1, ...message })); return true; }
+    say(t("not connected: your move was not sent; try again once reconnected"), "error");
+    return false;
   }
 
   function move(index) {
     if (pending || !last) return;
-    pending = true;
-    send({ type: "move", move: index, moves_made: last.moves_made });
+    pending = send({ type: "move", move: index, moves_made: last.moves_made });
   }
 
   function say(text, kind) {
@@ -138,7 +140,8 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     if (view) {
       info.push(t("hand {number}", { number: view.hand_number }));
       if (table.face.stock) info.push(t("stock {count}", { count: view.stock_size }));
-      if (view.options.divisor) {
+      // The count of an empty table says nothing (nothing has been laid to score).
+      if (view.options.divisor && view.layout.tiles.length) {
         const s = view.layout.count, d = view.options.divisor, rest = s % d;
         info.push(rest ? t("count {s}: {rest} over a multiple of {d}", { s, d, rest }) : t("count {s}: divisible by {d}", { s, d }));
       }
@@ -382,7 +385,11 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     const hand = $("hand"), view = msg.view;
     hand.replaceChildren();
     const turn = myTurn();
-    for (const tile of msg.hand_order || view.hand) {
+    // The game's own order (FIDO: the Ratzek order, F-03), or by number when asked.
+    const held = msg.hand_order || view.hand;
+    $("sort").hidden = held.length < 2;
+    const shown = byNumber ? [...held].sort((a, b) => Math.max(b[0], b[1]) - Math.max(a[0], a[1]) || Math.min(b[0], b[1]) - Math.min(a[0], a[1])) : held;
+    for (const tile of shown) {
       const key = tileKey(tile);
       const plays = turn ? playsOf(key) : [];
       const face = tileSvg(tile[0], tile[1], false, []);
@@ -532,7 +539,7 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     if (!last || msg.moves_made !== last.moves_made) return;
     const m = last.legal[msg.move];
     const what = m.play ? t("play {tile}", { tile: m.play[0] + "-" + m.play[1] }) : m.draw !== undefined ? t("draw") : PASS_WORD[last.table.face.pass_word.toLowerCase()] || last.table.face.pass_word;
-    say(t("Hint: {what}, because {reasons}", { what, reasons: msg.reasons.join("; ") }), "hint");
+    say(t("Hint: {what} — {reasons}", { what, reasons: msg.reasons.join("; ") }), "hint");
     if (m.play) {
       hinted = { key: tileKey(m.play) };
       const tile = document.querySelector(`#hand [data-tile="${hinted.key}"]`);
@@ -659,6 +666,18 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
   // -- controls -------------------------------------------------------------------------
 
   $("sheet-open").addEventListener("click", showMatchSheet);
+  let byNumber = localStorage.getItem("pips-sort") === "number";
+  const sortWords = () => {
+    // One name, pressed or not (a toggle's name does not change with its state).
+    $("sort").setAttribute("aria-pressed", String(byNumber));
+  };
+  sortWords();
+  $("sort").addEventListener("click", () => {
+    byNumber = !byNumber;
+    localStorage.setItem("pips-sort", byNumber ? "number" : "held");
+    sortWords();
+    if (last && last.view) render(null);
+  });
   $("abort").addEventListener("click", () => standUp("abort"));
   $("leave").addEventListener("click", () => standUp($("leave").dataset.what));
   $("hint").addEventListener("click", () => send({ type: "hint" }));
