@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.server_helpers import Server, running, wait_for
+from tests.server_helpers import Browser as ApiBrowser
+from tests.server_helpers import Server, an_address, running, wait_for
 from tests.web_helpers import (
     PHONE,
     as_guest,
@@ -196,6 +197,36 @@ def test_a_friend_joins_a_private_table_by_the_copied_invitation(
     friend.wait_for_selector("#hand .hand-tile")
     host.wait_for_selector(".seat-box:has-text('Freundin')")
     shot(friend, "table-invited")
+
+
+def test_someone_new_sits_down_by_an_invitation_in_one_tap(
+    browser: Browser, server: Server
+) -> None:
+    """Issue 51, item 9: an invitation needed four taps and a guest name; now the link
+    opens the table and one tap on "Take a seat" names the newcomer a guest and seats
+    them."""
+    host = as_guest(browser, server, "Einladerin")
+    table = create_table(host, "family", ["me", "open"], private=True, players="2")
+    assert table in host.url
+    link = host.input_value("#invite-link")
+    newcomer = browser.new_context(
+        **PHONE, extra_http_headers={"X-Forwarded-For": an_address()}
+    ).new_page()
+    newcomer.goto(link)
+    newcomer.tap("#join")
+    newcomer.wait_for_selector("#hand .hand-tile")
+    assert re.search(r"Guest-\d{4}", newcomer.inner_text(".seat-box.me"))
+    host.wait_for_selector(".seat-box:has-text('Guest-')")
+    # Without the invitation the form takes no seat and changes nothing.
+    host.goto(server.url + "/")
+    second = create_table(host, "family", ["me", "open"], private=True, players="2")
+    stranger = ApiBrowser(server)
+    refused = stranger.http.post(
+        f"/t/{second}/sit", data={"invite": "guessed", "csrf": stranger.csrf}
+    )
+    assert refused.status_code in (404, 409), refused.text
+    seats = host.request.get(f"{server.url}/api/tables/{second}").json()["table"]["seats"]
+    assert [s["kind"] for s in seats] == ["person", "open"]
 
 
 def test_the_lobby_shows_an_error_beside_its_field_with_its_rule(

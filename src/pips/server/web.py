@@ -17,6 +17,7 @@ from fastapi.templating import Jinja2Templates
 
 from pips import __version__, i18n
 from pips.core.phrase import N_
+from pips.display import form_word
 from pips.games.registry import all_games
 from pips.i18n import _
 from pips.server import accounts
@@ -83,6 +84,7 @@ def _tiebreak(key: str) -> str:
 templates.env.filters["day"] = _day
 templates.env.filters["tiebreak"] = _tiebreak
 templates.env.filters["number"] = _number
+templates.env.filters["form_word"] = form_word
 # Words the core and the services made (pips.core.phrase), said in the reader's language.
 templates.env.globals["say"] = i18n.say
 

@@ -7,6 +7,7 @@ import contextlib
 import re
 import secrets
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -263,6 +264,31 @@ async def table_page(request: Request, table_id: str, invite: str = "") -> Respo
             return RedirectResponse(f"/replay/{table_id}", status_code=303)
         raise HTTPException(404, _("no such table"))
     return page(request, "table.html", table=found.summary, invite=invite)
+
+
+@api.post("/t/{table_id}/sit", include_in_schema=False)
+async def sit_down(
+    request: Request, table_id: str, invite: str = Form(""), csrf: str = Form("")
+) -> Response:
+    """Take an open seat from the table's page in one tap: someone who came by an
+    invitation with no name yet is given a guest name first (issue 51: it took four
+    taps and a name)."""
+    check_csrf(request, csrf)
+    me = who(request)
+    if me is None:
+        try:
+            await generated_guest(request)
+        except accounts.AccountError as exc:
+            return await refused_sign_in(request, exc)
+        me = who(request)
+        assert me is not None
+    try:
+        await cluster_of(request).calls.join(table_id, me, invite, language_of(request))
+    except LookupError:
+        raise HTTPException(404, _("no such table")) from None
+    except TableError as exc:
+        raise refusal(exc, 409) from None
+    return RedirectResponse(f"/t/{table_id}?invite={quote(invite)}", status_code=303)
 
 
 RULE_ID = re.compile(r"\b([A-Z]{1,2}-\d{2})\b")

@@ -728,6 +728,7 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
   let resizing = null;
   window.addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(() => { fitPlay(); if (last) render(null); }, 150); });
   $("join").addEventListener("click", async () => {
+    if (root.dataset.named !== "1") return $("sit-form").submit();
     const response = await fetch(`/api/tables/${tableId}/join?invite=${encodeURIComponent(invite)}`, { method: "POST", headers: { "X-CSRF-Token": csrf } });
     const data = await response.json();
     if (!response.ok) return say(data.message, "error");
