@@ -497,3 +497,71 @@ def test_a_screen_reader_hears_seats_counts_and_open_ends_in_words(
     page.click("#sort")
     assert page.get_attribute("#sort", "aria-pressed") == "false"
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_players_mistakes_come_back_as_exercises(browser: Browser, server: Server) -> None:
+    """Issue 51, "learn from your mistakes": after a game and its analysis, /exercises
+    shows a position where the player's own play lost by a clear margin, as their seat
+    saw it (their hand, not the other's), takes an answer, and explains it with the
+    analysis's values; the API refuses another person and a play the position lacks."""
+    page = as_guest(browser, server, "Lernende", viewport={"width": 1280, "height": 800})
+    page.goto(server.url + "/exercises")
+    assert page.locator("#no-exercises").count() == 1
+    table = practice_table(
+        page,
+        server,
+        "fido",
+        {"players": 3, "set": 6},
+        ["me", "bot:greedy", "bot:greedy"],
+        seed=EXERCISE_SEED,
+    )
+    page.wait_for_selector("#hand .hand-tile")
+    play_until([page], match_over(page), click_turn)
+    analysis = page.request.get(f"{server.url}/api/records/{table}/analysis", timeout=120_000)
+    assert analysis.ok, analysis.text()
+    record = page.request.get(f"{server.url}/api/records/{table}").json()
+    me = record["seats"].index("Lernende")
+    mistakes = [
+        d
+        for d in analysis.json()["decisions"]
+        if d["seat"] == me and d["size"] in ("mistake", "blunder")
+    ]
+    listed = page.request.get(f"{server.url}/api/exercises").json()
+    assert [(e["hand"], e["move"]) for e in listed] == [(d["hand"], d["move"]) for d in mistakes]
+    assert listed, "the seed's game has no mistake of the player's: choose another seed"
+    page.goto(server.url + "/exercises")
+    page.wait_for_selector("#ex-layout svg.board")
+    first = mistakes[0]
+    assert f"hand {first['hand']}, move {first['move']}" in page.inner_text("#ex-where")
+    # The seat's own hand only: as many tiles as it held then, none of the other's.
+    exercise = page.request.get(f"{server.url}/api/exercises/{listed[0]['id']}").json()
+    assert set(exercise) >= {"layout", "tiles", "hand_sizes", "choices"}
+    assert "hands" not in exercise
+    assert len(exercise["tiles"]) == exercise["hand_sizes"][me]
+    assert page.locator("#ex-hand svg.tile").count() == len(exercise["tiles"])
+    # The play made in the game is not the best: answered, it is said so, with values.
+    page.locator(".ex-choice", has_text=re.compile(rf"^{re.escape(first['played'])}$")).click()
+    page.wait_for_selector(".ex-verdict")
+    assert page.inner_text(".ex-verdict") == "Not the best play."
+    said = page.inner_text("#ex-said")
+    assert f"The best play is {first['best']}" in said and "less" in said
+    assert page.locator(".ex-choice.best").inner_text() == first["best"]
+    # Another person sees none of it; a play the position lacks is refused.
+    stranger = as_guest(browser, server, "Fremde")
+    other = stranger.request.get(f"{server.url}/api/exercises/{listed[0]['id']}")
+    assert other.status == 404
+    csrf = page.locator("meta[name=csrf]").get_attribute("content") or ""
+    wrong = page.request.post(
+        f"{server.url}/api/exercises/{listed[0]['id']}/answer",
+        data={"choice": "9-9"},
+        headers={"X-CSRF-Token": csrf},
+    )
+    assert wrong.status == 422, wrong.text()
+    shot(page, "exercises")
+    nothing_scrolls_sideways(page)
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+EXERCISE_SEED = 3
+"""A FIDO game against two greedy bots in which the first-playable-tile player makes a
+mistake (the deals, the bot and the analysis are all seeded)."""

@@ -17,13 +17,13 @@ from fastapi.templating import Jinja2Templates
 
 from pips import __version__, i18n
 from pips.core.phrase import N_
-from pips.display import form_word
 from pips.games.registry import all_games
 from pips.i18n import _
 from pips.server import accounts
 from pips.server.accounts.identity import Identity
 from pips.server.accounts.tokens import Grant, Tokens
 from pips.server.errors import Refusal
+from pips.server.form_words import form_word
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=HERE / "templates")

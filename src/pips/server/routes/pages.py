@@ -13,6 +13,7 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markdown_it import MarkdownIt
 from markupsafe import Markup
+from pydantic import BaseModel, Field
 
 from pips import i18n
 from pips.bots.base import BOT_LEVELS
@@ -21,9 +22,9 @@ from pips.core.phrase import N_
 from pips.games.registry import find_game
 from pips.i18n import _, explain
 from pips.results.guests import adopt_guest
-from pips.server import accounts, standing
+from pips.server import accounts, exercises, standing
 from pips.server.accounts.identity import Identity
-from pips.server.errors import refusal
+from pips.server.errors import refusal, refusals
 from pips.server.routes.common import (
     address,
     cluster_of,
@@ -33,6 +34,7 @@ from pips.server.routes.common import (
 )
 from pips.server.tables import TableError
 from pips.server.web import accounts_of, check_csrf, language_of, page, who
+from pips.store.db import Database
 
 api = APIRouter()
 
@@ -344,3 +346,72 @@ async def history_page(request: Request, name: str) -> HTMLResponse:
     if finished is None:
         raise HTTPException(404, _("no such player"))
     return page(request, "history.html", name=name, finished=finished)
+
+
+# -- exercises: learn from your mistakes (issue 51) ---------------------------------------
+
+
+class ExerciseAnswer(BaseModel):
+    """The play chosen in an exercise, by the name its choices give it."""
+
+    choice: str = Field(max_length=60)
+
+
+def _exerciser(request: Request) -> Identity:
+    me = who(request)
+    if me is None:
+        raise HTTPException(401, _("sign in or choose a guest name first"))
+    return me
+
+
+def _db(request: Request) -> Database:
+    db: Database = tables_of(request).repository.db
+    return db
+
+
+@api.get("/api/exercises", tags=["records"], responses=refusals(401))
+async def list_exercises(request: Request) -> list[dict[str, Any]]:
+    """The positions of your own analysed games where your play lost by a clear margin
+    (a mistake or a blunder), newest game first."""
+    return await exercises.listed(_db(request), _exerciser(request))
+
+
+@api.get("/api/exercises/{exercise_id}", tags=["records"], responses=refusals(401, 404))
+async def get_exercise(request: Request, exercise_id: str) -> dict[str, Any]:
+    """One exercise as your seat saw it before the move: the layout, your hand, the
+    other hands' and the stock's sizes, and the choices. Nothing hidden at the table."""
+    me = _exerciser(request)
+    try:
+        found = await asyncio.to_thread(exercises.position, _db(request), me, exercise_id)
+    except exercises.NoExercise:
+        raise HTTPException(404, _("no such exercise")) from None
+    translated: dict[str, Any] = i18n.translated(found)
+    return translated
+
+
+@api.post(
+    "/api/exercises/{exercise_id}/answer", tags=["records"], responses=refusals(401, 404, 422)
+)
+async def answer_exercise(
+    request: Request, exercise_id: str, body: ExerciseAnswer
+) -> dict[str, Any]:
+    """Check a play against the analysis: whether it is as good as the best one, every
+    choice's expected result, and the difference in words."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    me = _exerciser(request)
+    try:
+        told = await asyncio.to_thread(exercises.answer, _db(request), me, exercise_id, body.choice)
+    except exercises.NoExercise:
+        raise HTTPException(404, _("no such exercise")) from None
+    except ValueError:
+        raise HTTPException(422, _("that is not one of this position's plays")) from None
+    translated: dict[str, Any] = i18n.translated(told)
+    return translated
+
+
+@api.get("/exercises", response_class=HTMLResponse, include_in_schema=False)
+async def exercises_page(request: Request) -> Response:
+    """Your mistakes as exercises, one at a time."""
+    me = who(request)
+    found = [] if me is None else await exercises.listed(_db(request), me)
+    return page(request, "exercises.html", exercises=found)
