@@ -81,12 +81,13 @@ def test_a_fido_hand_with_a_spectator_and_a_reconnect(browser: Browser, server: 
     table = create_table(ann, "fido", ["me", "bot:greedy", "bot:expert"], players="3", set="6")
     watcher = browser.new_context().new_page()
     watcher.goto(f"{server.url}/t/{table}")
-    # F-01: double-6 scores on multiples of 3
-    watcher.wait_for_selector("#info:has-text('count')")
-    assert re.search(r"(divisible by|multiple of) 3", watcher.inner_text("#info"))
+    watcher.wait_for_selector("#info:has-text('hand 1')")
     for _ in range(3):
         wait_for(lambda: click_turn(ann), timeout=30)
     watcher.wait_for_selector("#layout svg.tile")
+    # F-01: double-6 scores on multiples of 3 (the count is told once a tile is laid).
+    watcher.wait_for_selector("#info:has-text('count')")
+    assert re.search(r"(divisible by|multiple of) 3", watcher.inner_text("#info"))
     assert watcher.locator("#hand .hand-tile").count() == 0  # a spectator sees no hand
     assert re.search(r"count \d+", watcher.inner_text("#info"))
     ann.locator("#chat-text").fill("guten Abend")

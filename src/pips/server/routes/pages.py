@@ -170,6 +170,21 @@ async def generated_guest(request: Request) -> str:
     raise accounts.AccountError(_("no guest name is free just now: try again"), 503)
 
 
+async def someone(request: Request) -> Identity | HTMLResponse:
+    """Who asks, named a guest first if they have no name yet (play now, an
+    invitation); the refusal's page where no name can be given."""
+    me = who(request)
+    if me is not None:
+        return me
+    try:
+        await generated_guest(request)
+    except accounts.AccountError as exc:
+        return await refused_sign_in(request, exc)
+    named = who(request)
+    assert named is not None
+    return named
+
+
 @api.post("/play", include_in_schema=False)
 async def play_now(
     request: Request,
@@ -188,14 +203,9 @@ async def play_now(
         raise HTTPException(400, _("no such game")) from None
     if level not in {bot for _label, bot in BOT_LEVELS} or where not in ("bots", "table"):
         raise HTTPException(400, _("choose a level of the list"))
-    me = who(request)
-    if me is None:
-        try:
-            await generated_guest(request)
-        except accounts.AccountError as exc:
-            return await refused_sign_in(request, exc)
-        me = who(request)
-        assert me is not None
+    me = await someone(request)
+    if not isinstance(me, Identity):
+        return me  # no name could be given: the refusal's page
     cluster = cluster_of(request)
     if where == "table":
         playing, _finished = await cluster.public()
@@ -276,14 +286,9 @@ async def sit_down(
     invitation with no name yet is given a guest name first (issue 51: it took four
     taps and a name)."""
     check_csrf(request, csrf)
-    me = who(request)
-    if me is None:
-        try:
-            await generated_guest(request)
-        except accounts.AccountError as exc:
-            return await refused_sign_in(request, exc)
-        me = who(request)
-        assert me is not None
+    me = await someone(request)
+    if not isinstance(me, Identity):
+        return me  # no name could be given: the refusal's page
     try:
         await cluster_of(request).calls.join(table_id, me, invite, language_of(request))
     except LookupError:
