@@ -8,6 +8,7 @@ Screenshots go to ``test-artifacts/``."""
 from __future__ import annotations
 
 import re
+import socket as stdlib_socket
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -577,3 +578,42 @@ def test_a_players_mistakes_come_back_as_exercises(browser: Browser, server: Ser
 EXERCISE_SEED = 3
 """A FIDO game against two greedy bots in which the first-playable-tile player makes a
 mistake (the deals, the bot and the analysis are all seeded)."""
+
+
+def test_a_tile_tapped_while_disconnected_is_told_not_dropped(
+    browser: Browser, server: Server
+) -> None:
+    """Issue 51, item 9: a move made while the connection is down was dropped without
+    a word; now the page says it was not sent."""
+    page = as_guest(browser, server, "Funkloch", **PHONE)
+    # The page's sockets, kept where the test can close them; once cut, every new one
+    # goes to a port that takes the connection and never answers it, so the page's
+    # next try stays "connecting" and the connection stays down.
+    silent = stdlib_socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    page.add_init_script(
+        """(() => {
+          const Real = window.WebSocket;
+          window.sockets = [];
+          window.WebSocket = function (url, protocols) {
+            const socket = new Real(window.cut || url, protocols);
+            window.sockets.push(socket);
+            return socket;
+          };
+          window.WebSocket.prototype = Real.prototype;
+          Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+        })();"""
+    )
+    practice_table(
+        page, server, "fido", {"players": 3, "set": 6}, ["me", "bot:greedy", "bot:greedy"], seed=7
+    )
+    page.wait_for_selector("#hand button.playable")
+    address = f"ws://127.0.0.1:{silent.getsockname()[1]}/"
+    page.evaluate("(to) => { window.cut = to; window.sockets.at(-1).close(); }", address)
+    page.wait_for_selector("#message:has-text('connection lost')")
+    page.wait_for_function("() => window.sockets.length >= 2")  # trying again, in vain
+    assert click_turn(page, tap=True)
+    page.wait_for_selector("#message:has-text('not sent')")
+    assert "try again once reconnected" in page.inner_text("#message")
+    silent.close()

@@ -63,7 +63,11 @@ def placeholder(param: Any) -> str:
     elif getattr(annotation, "__origin__", None) is list:
         # A list of paths is files; a list of words (--limit) is text, not FILE.
         items = getattr(annotation, "__args__", (str,))
-        kind = "files" if items and isinstance(items[0], type) and issubclass(items[0], Path) else "text"
+        kind = (
+            "files"
+            if items and isinstance(items[0], type) and issubclass(items[0], Path)
+            else "text"
+        )
     else:
         kind = "text"
     word = _(PLACEHOLDERS[kind])

@@ -42,12 +42,12 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     // The page's own language: a browser need not send its Accept-Language with a socket.
     const lang = encodeURIComponent(document.documentElement.lang || "");
     socket = new WebSocket(`${scheme}://${location.host}/ws/${tableId}?invite=${encodeURIComponent(invite)}&lang=${lang}`);
-    socket.addEventListener("open", () => { retry = 500; say(""); $("chat-lines").replaceChildren(); });
+    socket.addEventListener("open", () => { retry = 500; unsent = false; say(""); $("chat-lines").replaceChildren(); });
     socket.addEventListener("message", (e) => receive(JSON.parse(e.data)));
     socket.addEventListener("close", () => {
       // Joining closes the socket on purpose, to come back as the new seat at once.
       if (rejoining) { rejoining = false; say(t("taking your seat…")); connect(); return; }
-      say(t("connection lost: reconnecting…"), "error");
+      say(unsent ? UNSENT : t("connection lost: reconnecting…"), "error");
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 8000);
     });
@@ -56,9 +56,13 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
   // Whether the message went: a tap while the connection is down is told, not dropped.
   function send(message) {
     if (socket && socket.readyState === WebSocket.OPEN) { socket.send(JSON.stringify({ v: 1, ...message })); return true; }
-    say(t("not connected: your move was not sent; try again once reconnected"), "error");
+    unsent = true;
+    say(UNSENT, "error");
     return false;
   }
+  // Said until the connection is back: a redraw meanwhile (a resize) keeps it.
+  const UNSENT = t("not connected: your move was not sent; try again once reconnected");
+  let unsent = false;
 
   function move(index) {
     if (pending || !last) return;
@@ -170,7 +174,9 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
         document.querySelector("#hand button.playable") || [$("draw"), $("knock")].find((b) => !b.hidden);
       if (again) again.focus(); else if (atTable) $("hand").focus();
     }
-    if (myTurn()) {
+    if (unsent) {
+      say(UNSENT, "error");
+    } else if (myTurn()) {
       // The keyboard's way back is Esc; a finger's is the button beside the places.
       say(!chosen ? t("your turn") : keyboardUsed ? t("choose where: a highlighted place (Esc to choose again)") : t("choose where: a highlighted place"));
     } else if (msg.match.over) {
