@@ -106,6 +106,9 @@ def test_help_sentences_run_on_and_values_have_words(
     assert "--record FILE" in out and "--hands N" in out and "--bots TEXT" in out
     assert re.search(r"--force\s{2,}", out)  # a switch has no placeholder
     assert "Usage: pips simulate [OPTIONS] {GAME}" in out  # {required}, [optional]
+    # An option's own placeholder is kept; a list of words is not FILE (issue 51).
+    code, out, _ = run(["serve", "-h"], capsys)
+    assert code == 0 and "--limit NAME=BURST/PER_MINUTE" in out and "--limit FILE" not in out
 
 
 def test_the_shell_completes_commands_options_and_games(tmp_path: Path) -> None:

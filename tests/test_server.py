@@ -102,7 +102,7 @@ def test_two_people_and_two_bots_play_a_partnership_match_with_a_spectator(
         data = ann.http.get(f"/api/records/{table}").json()
         replayed = record.replay(data)
         assert replayed.match.is_over and max(replayed.match.scores) >= 3
-        assert sorted(replayed.seats) == sorted(["Ann", "Bo", "greedy-2", "expert-3"])
+        assert sorted(replayed.seats) == sorted(["Ann", "Bo", "casual 2", "expert 3"])
         held = tiles_held(data)
         assert assert_no_leak(first.messages, held) > 10
         assert assert_no_leak(second.messages, held) > 10

@@ -114,6 +114,10 @@ def test_each_client_of_a_table_reads_it_in_their_own_language(tmp_path: Path) -
         watcher.join(120)
         assert player.error is None and watcher.error is None
         assert state["table"]["title"] == "FIDO-Divisorspiel"
+        # A bot is named by the level it was chosen by, in the reader's language
+        # (issue 51: "Gelegenheitsspieler" was seated as "greedy-1").
+        assert state["names"][1:] == ["Gelegenheitsspieler 1", "Gelegenheitsspieler 2"]
+        assert watcher.messages[0]["names"][1:] == ["casual 1", "casual 2"]
 
         def said(messages: list[dict[str, Any]]) -> list[str]:
             return [m["said"] for m in messages if m.get("said")]

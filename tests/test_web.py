@@ -57,7 +57,7 @@ def test_two_people_and_two_bots_play_a_partnership_match(browser: Browser, serv
         r"Match over: pair ([AB]) \((.+) & (.+)\) wins (\d+) : (\d+)\.", ann.inner_text("#outcome")
     )
     assert won, ann.inner_text("#outcome")
-    names = {"Ann", "Bo", "greedy-2", "expert-3"}
+    names = {"Ann", "Bo", "casual 2", "expert 3"}
     assert {won.group(2), won.group(3)} < names and won.group(2) != won.group(3)
     assert int(won.group(4)) >= int(won.group(5))
     # Issue 51: the sheet says first whether you won, places pairs as pairs (1 and 2,
@@ -72,7 +72,7 @@ def test_two_people_and_two_bots_play_a_partnership_match(browser: Browser, serv
     assert rematch is not None and rematch["y"] + rematch["height"] <= 844
     nothing_scrolls_sideways(bo)
     record = ann.request.get(f"{server.url}/api/records/{table}").json()
-    assert sorted(record["seats"]) == ["Ann", "Bo", "expert-3", "greedy-2"]
+    assert sorted(record["seats"]) == ["Ann", "Bo", "casual 2", "expert 3"]
     assert record["result"] is not None
 
 
@@ -81,12 +81,13 @@ def test_a_fido_hand_with_a_spectator_and_a_reconnect(browser: Browser, server: 
     table = create_table(ann, "fido", ["me", "bot:greedy", "bot:expert"], players="3", set="6")
     watcher = browser.new_context().new_page()
     watcher.goto(f"{server.url}/t/{table}")
-    # F-01: double-6 scores on multiples of 3
-    watcher.wait_for_selector("#info:has-text('count')")
-    assert re.search(r"(divisible by|multiple of) 3", watcher.inner_text("#info"))
+    watcher.wait_for_selector("#info:has-text('hand 1')")
     for _ in range(3):
         wait_for(lambda: click_turn(ann), timeout=30)
     watcher.wait_for_selector("#layout svg.tile")
+    # F-01: double-6 scores on multiples of 3 (the count is told once a tile is laid).
+    watcher.wait_for_selector("#info:has-text('count')")
+    assert re.search(r"(divisible by|multiple of) 3", watcher.inner_text("#info"))
     assert watcher.locator("#hand .hand-tile").count() == 0  # a spectator sees no hand
     assert re.search(r"count \d+", watcher.inner_text("#info"))
     ann.locator("#chat-text").fill("guten Abend")

@@ -51,6 +51,7 @@ def test_play_now_seats_a_newcomer_against_bots_with_a_name_made_for_them(
     page.wait_for_url("**/t/*")
     page.wait_for_selector("#hand .hand-tile")
     me = page.inner_text(".seat-box.me")
+    # (The seat's parts are flex items: innerText puts each on a line of its own.)
     assert re.search(r"Guest-\d{4}\s+\(you\)", me), me
     # The other seats are bots of the chosen level.
     table = page.url.rsplit("/", 1)[-1]

@@ -123,13 +123,15 @@ def nothing_scrolls_sideways(page: Page) -> None:
     """No element of the page is wider than its box (``scrollWidth`` at most
     ``clientWidth``), the page included (the shapes inside a drawing are not boxes; a
     name cut short with an ellipsis does not scroll, nor does the page when a text
-    field's own text is longer than the field)."""
+    field's own text is longer than the field, nor do words for screen readers alone,
+    clipped to a pixel)."""
     wide = page.evaluate(
         """() => [document.documentElement, ...document.querySelectorAll('body *')]
             .filter((e) => !e.ownerSVGElement && e.clientWidth > 0
                            && e.scrollWidth > e.clientWidth + 1
                            && getComputedStyle(e).textOverflow !== 'ellipsis'
-                           && !['INPUT', 'TEXTAREA'].includes(e.tagName))
+                           && !['INPUT', 'TEXTAREA'].includes(e.tagName)
+                           && !e.classList.contains('visually-hidden'))
             .map((e) => `${e.tagName}#${e.id}.${e.className.baseVal ?? e.className}`
                         + ` ${e.scrollWidth}>${e.clientWidth}`)"""
     )

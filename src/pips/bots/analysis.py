@@ -240,10 +240,12 @@ def plot(analysis: Analysis, path: str | IO[bytes], format: str | None = None) -
         row.axhline(0, color="black", linewidth=0.6)
         row.set(title=f"hand {hand}", xlabel="move", ylabel="expected result")
         row.legend(fontsize="small", ncols=min(5, len(analysis.seats)))
+    # A long match is cut to its first hands: the title says so (issue 51).
+    cut = f"; hands 1 to {len(shown)} of {len(hands)}" if len(shown) < len(hands) else ""
     figure.suptitle(
         f"{find_game(analysis.game).title}: each seat's expected result at its decisions, "
         "as it could see "
-        f"them (search {analysis.level})",
+        f"them (search {analysis.level}{cut})",
         wrap=True,
     )
     figure.tight_layout()

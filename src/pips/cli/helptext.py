@@ -48,6 +48,8 @@ def placeholder(param: Any) -> str:
     """The word for ``param``'s value in the current language; ``""`` for a switch."""
     if getattr(param, "is_flag", False) or getattr(param, "count", False):
         return ""
+    if getattr(param, "metavar", None):
+        return str(param.metavar)  # said by the option itself (--limit NAME=BURST/PER_MINUTE)
     annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
     choices = getattr(getattr(param, "type", None), "choices", None)
     if choices:
@@ -59,7 +61,13 @@ def placeholder(param: Any) -> str:
     elif annotation is Path or (isinstance(annotation, type) and issubclass(annotation, Path)):
         kind = "folder" if (param.name or "").endswith("dir") else "file"
     elif getattr(annotation, "__origin__", None) is list:
-        kind = "files"
+        # A list of paths is files; a list of words (--limit) is text, not FILE.
+        items = getattr(annotation, "__args__", (str,))
+        kind = (
+            "files"
+            if items and isinstance(items[0], type) and issubclass(items[0], Path)
+            else "text"
+        )
     else:
         kind = "text"
     word = _(PLACEHOLDERS[kind])

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pips.bots.base import Bot, make_seated_bot
+from pips.bots.base import BOT_LEVELS, Bot, make_seated_bot
 from pips.bots.expert import ExpertBot
 from pips.core.errors import RuleError
 from pips.core.fairness import KeyedRandom, deal_commitment, salt_for
@@ -55,6 +55,16 @@ class TableError(Exception):
         if isinstance(exc, RuleError):
             return cls(exc.detail, exc.rule, field)
         return cls(reason(exc), field=field)
+
+
+def bot_seat_name(bot: str, number: int) -> str:
+    """A bot's name at a table: the word of its level a player chose it by, and its
+    seat ("casual 1", in German "Gelegenheitsspieler 1", issue 51); a bot without a
+    level keeps its own name ("search:easy-2")."""
+    level = next((word for word, name in BOT_LEVELS if name == bot), None)
+    if level is None:
+        return f"{bot}-{number}"
+    return phrase("{level} {number}", level=phrase(level), number=number)
 
 
 @dataclass
@@ -196,7 +206,7 @@ class Round:
                 case OpenSeat():
                     entrants.append(SeatHolder("open", ""))
                 case BotSeat(bot=name):
-                    entrants.append(SeatHolder("bot", f"{name}-{number}", bot=name))
+                    entrants.append(SeatHolder("bot", bot_seat_name(name, number), bot=name))
         return cls(spec, options, seed, entrants, key)
 
     # -- reading ---------------------------------------------------------------------

@@ -24,6 +24,7 @@ from pips.server import accounts
 from pips.server.accounts.identity import Identity
 from pips.server.accounts.tokens import Grant, Tokens
 from pips.server.errors import Refusal
+from pips.server.form_words import form_word
 from pips.text import visible
 
 HERE = Path(__file__).parent
@@ -85,6 +86,7 @@ def _tiebreak(key: str) -> str:
 templates.env.filters["day"] = _day
 templates.env.filters["tiebreak"] = _tiebreak
 templates.env.filters["number"] = _number
+templates.env.filters["form_word"] = form_word
 # Words the core and the services made (pips.core.phrase), said in the reader's language.
 templates.env.globals["say"] = i18n.say
 

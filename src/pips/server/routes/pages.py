@@ -7,11 +7,13 @@ import contextlib
 import re
 import secrets
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markdown_it import MarkdownIt
 from markupsafe import Markup
+from pydantic import BaseModel, Field
 
 from pips import i18n
 from pips.bots.base import BOT_LEVELS
@@ -20,9 +22,9 @@ from pips.core.phrase import N_
 from pips.games.registry import find_game
 from pips.i18n import _, explain
 from pips.results.guests import adopt_guest
-from pips.server import accounts, standing
+from pips.server import accounts, exercises, standing
 from pips.server.accounts.identity import Identity
-from pips.server.errors import refusal
+from pips.server.errors import refusal, refusals
 from pips.server.requests import BotSeat, MeSeat, Seat
 from pips.server.routes.common import (
     address,
@@ -33,6 +35,7 @@ from pips.server.routes.common import (
 )
 from pips.server.tables import TableError
 from pips.server.web import accounts_of, check_csrf, language_of, local_path, page, who
+from pips.store.db import Database
 
 api = APIRouter()
 
@@ -168,6 +171,21 @@ async def generated_guest(request: Request) -> str:
     raise accounts.AccountError(_("no guest name is free just now: try again"), 503)
 
 
+async def someone(request: Request) -> Identity | HTMLResponse:
+    """Who asks, named a guest first if they have no name yet (play now, an
+    invitation); the refusal's page where no name can be given."""
+    me = who(request)
+    if me is not None:
+        return me
+    try:
+        await generated_guest(request)
+    except accounts.AccountError as exc:
+        return await refused_sign_in(request, exc)
+    named = who(request)
+    assert named is not None
+    return named
+
+
 @api.post("/play", include_in_schema=False)
 async def play_now(
     request: Request,
@@ -186,14 +204,9 @@ async def play_now(
         raise HTTPException(400, _("no such game")) from None
     if level not in {bot for _label, bot in BOT_LEVELS} or where not in ("bots", "table"):
         raise HTTPException(400, _("choose a level of the list"))
-    me = who(request)
-    if me is None:
-        try:
-            await generated_guest(request)
-        except accounts.AccountError as exc:
-            return await refused_sign_in(request, exc)
-        me = who(request)
-        assert me is not None
+    me = await someone(request)
+    if not isinstance(me, Identity):
+        return me  # no name could be given: the refusal's page
     cluster = cluster_of(request)
     if where == "table":
         playing, _finished = await cluster.public()
@@ -270,6 +283,26 @@ async def table_page(request: Request, table_id: str, invite: str = "") -> Respo
     return page(request, "table.html", table=found.summary, invite=invite)
 
 
+@api.post("/t/{table_id}/sit", include_in_schema=False)
+async def sit_down(
+    request: Request, table_id: str, invite: str = Form(""), csrf: str = Form("")
+) -> Response:
+    """Take an open seat from the table's page in one tap: someone who came by an
+    invitation with no name yet is given a guest name first (issue 51: it took four
+    taps and a name)."""
+    check_csrf(request, csrf)
+    me = await someone(request)
+    if not isinstance(me, Identity):
+        return me  # no name could be given: the refusal's page
+    try:
+        await cluster_of(request).calls.join(table_id, me, invite, language_of(request))
+    except LookupError:
+        raise HTTPException(404, _("no such table")) from None
+    except TableError as exc:
+        raise refusal(exc, 409) from None
+    return RedirectResponse(f"/t/{table_id}?invite={quote(invite)}", status_code=303)
+
+
 RULE_ID = re.compile(r"\b([A-Z]{1,2}-\d{2})\b")
 
 
@@ -323,3 +356,72 @@ async def history_page(request: Request, name: str) -> HTMLResponse:
     if finished is None:
         raise HTTPException(404, _("no such player"))
     return page(request, "history.html", name=name, finished=finished)
+
+
+# -- exercises: learn from your mistakes (issue 51) ---------------------------------------
+
+
+class ExerciseAnswer(BaseModel):
+    """The play chosen in an exercise, by the name its choices give it."""
+
+    choice: str = Field(max_length=60)
+
+
+def _exerciser(request: Request) -> Identity:
+    me = who(request)
+    if me is None:
+        raise HTTPException(401, _("sign in or choose a guest name first"))
+    return me
+
+
+def _db(request: Request) -> Database:
+    db: Database = tables_of(request).repository.db
+    return db
+
+
+@api.get("/api/exercises", tags=["records"], responses=refusals(401))
+async def list_exercises(request: Request) -> list[dict[str, Any]]:
+    """The positions of your own analysed games where your play lost by a clear margin
+    (a mistake or a blunder), newest game first."""
+    return await exercises.listed(_db(request), _exerciser(request))
+
+
+@api.get("/api/exercises/{exercise_id}", tags=["records"], responses=refusals(401, 404))
+async def get_exercise(request: Request, exercise_id: str) -> dict[str, Any]:
+    """One exercise as your seat saw it before the move: the layout, your hand, the
+    other hands' and the stock's sizes, and the choices. Nothing hidden at the table."""
+    me = _exerciser(request)
+    try:
+        found = await asyncio.to_thread(exercises.position, _db(request), me, exercise_id)
+    except exercises.NoExercise:
+        raise HTTPException(404, _("no such exercise")) from None
+    translated: dict[str, Any] = i18n.translated(found)
+    return translated
+
+
+@api.post(
+    "/api/exercises/{exercise_id}/answer", tags=["records"], responses=refusals(401, 404, 422)
+)
+async def answer_exercise(
+    request: Request, exercise_id: str, body: ExerciseAnswer
+) -> dict[str, Any]:
+    """Check a play against the analysis: whether it is as good as the best one, every
+    choice's expected result, and the difference in words."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    me = _exerciser(request)
+    try:
+        told = await asyncio.to_thread(exercises.answer, _db(request), me, exercise_id, body.choice)
+    except exercises.NoExercise:
+        raise HTTPException(404, _("no such exercise")) from None
+    except ValueError:
+        raise HTTPException(422, _("that is not one of this position's plays")) from None
+    translated: dict[str, Any] = i18n.translated(told)
+    return translated
+
+
+@api.get("/exercises", response_class=HTMLResponse, include_in_schema=False)
+async def exercises_page(request: Request) -> Response:
+    """Your mistakes as exercises, one at a time."""
+    me = who(request)
+    found = [] if me is None else await exercises.listed(_db(request), me)
+    return page(request, "exercises.html", exercises=found)

@@ -42,25 +42,31 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     // The page's own language: a browser need not send its Accept-Language with a socket.
     const lang = encodeURIComponent(document.documentElement.lang || "");
     socket = new WebSocket(`${scheme}://${location.host}/ws/${tableId}?invite=${encodeURIComponent(invite)}&lang=${lang}`);
-    socket.addEventListener("open", () => { retry = 500; say(""); $("chat-lines").replaceChildren(); });
+    socket.addEventListener("open", () => { retry = 500; unsent = false; say(""); $("chat-lines").replaceChildren(); });
     socket.addEventListener("message", (e) => receive(JSON.parse(e.data)));
     socket.addEventListener("close", () => {
       // Joining closes the socket on purpose, to come back as the new seat at once.
       if (rejoining) { rejoining = false; say(t("taking your seat…")); connect(); return; }
-      say(t("connection lost: reconnecting…"), "error");
+      say(unsent ? UNSENT : t("connection lost: reconnecting…"), "error");
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 8000);
     });
   }
 
+  // Whether the message went: a tap while the connection is down is told, not dropped.
   function send(message) {
-    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ v: 1, ...message }));
+    if (socket && socket.readyState === WebSocket.OPEN) { socket.send(JSON.stringify({ v: 1, ...message })); return true; }
+    unsent = true;
+    say(UNSENT, "error");
+    return false;
   }
+  // Said until the connection is back: a redraw meanwhile (a resize) keeps it.
+  const UNSENT = t("not connected: your move was not sent; try again once reconnected");
+  let unsent = false;
 
   function move(index) {
     if (pending || !last) return;
-    pending = true;
-    send({ type: "move", move: index, moves_made: last.moves_made });
+    pending = send({ type: "move", move: index, moves_made: last.moves_made });
   }
 
   function say(text, kind) {
@@ -126,6 +132,7 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
 
   function render(event) {
     const msg = last, view = msg.view, table = msg.table;
+    root.classList.remove("loading");
     fitPlay();
     tellTurn(msg);
     drawSeats(msg);
@@ -137,7 +144,8 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     if (view) {
       info.push(t("hand {number}", { number: view.hand_number }));
       if (table.face.stock) info.push(t("stock {count}", { count: view.stock_size }));
-      if (view.options.divisor) {
+      // The count of an empty table says nothing (nothing has been laid to score).
+      if (view.options.divisor && view.layout.tiles.length) {
         const s = view.layout.count, d = view.options.divisor, rest = s % d;
         info.push(rest ? t("count {s}: {rest} over a multiple of {d}", { s, d, rest }) : t("count {s}: divisible by {d}", { s, d }));
       }
@@ -166,7 +174,9 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
         document.querySelector("#hand button.playable") || [$("draw"), $("knock")].find((b) => !b.hidden);
       if (again) again.focus(); else if (atTable) $("hand").focus();
     }
-    if (myTurn()) {
+    if (unsent) {
+      say(UNSENT, "error");
+    } else if (myTurn()) {
       // The keyboard's way back is Esc; a finger's is the button beside the places.
       say(!chosen ? t("your turn") : keyboardUsed ? t("choose where: a highlighted place (Esc to choose again)") : t("choose where: a highlighted place"));
     } else if (msg.match.over) {
@@ -245,6 +255,8 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
       div.append(clock);
       div.setAttribute("role", "group");
       div.setAttribute("aria-label", said.join(", "));
+      // The label says it all in words: the bare numbers inside are not read again.
+      for (const part of div.children) part.setAttribute("aria-hidden", "true");
       seats.appendChild(div);
     });
     distinctNames(seats);
@@ -379,7 +391,11 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     const hand = $("hand"), view = msg.view;
     hand.replaceChildren();
     const turn = myTurn();
-    for (const tile of msg.hand_order || view.hand) {
+    // The game's own order (FIDO: the Ratzek order, F-03), or by number when asked.
+    const held = msg.hand_order || view.hand;
+    $("sort").hidden = held.length < 2;
+    const shown = byNumber ? [...held].sort((a, b) => Math.max(b[0], b[1]) - Math.max(a[0], a[1]) || Math.min(b[0], b[1]) - Math.min(a[0], a[1])) : held;
+    for (const tile of shown) {
       const key = tileKey(tile);
       const plays = turn ? playsOf(key) : [];
       const face = tileSvg(tile[0], tile[1], false, []);
@@ -389,9 +405,13 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
         button.type = "button";
         button.className = "hand-tile playable" + (key === chosen ? " chosen" : "") + (hinted && hinted.key === key ? " hinted" : "");
         button.dataset.tile = key;
-        button.setAttribute("aria-label", plays.length > 1 ? t("{tile}, fits {count} places", { tile: key, count: plays.length }) : t("{tile}, fits", { tile: key }));
+        // The name in words inside the button, not an aria-label: a label that does not
+        // begin with the numerals drawn on the tile confuses voice control (WCAG 2.5.3).
+        const words = document.createElement("span");
+        words.className = "visually-hidden";
+        words.textContent = plays.length > 1 ? t("{tile}, fits {count} places", { tile: key, count: plays.length }) : t("{tile}, fits", { tile: key });
         button.setAttribute("aria-pressed", key === chosen ? "true" : "false");
-        button.appendChild(face);
+        button.append(face, words);
         button.addEventListener("click", () => { if (!button.dataset.dragged) choose(key); delete button.dataset.dragged; });
         dragFrom(button, key);
         hand.appendChild(button);
@@ -525,7 +545,7 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
     if (!last || msg.moves_made !== last.moves_made) return;
     const m = last.legal[msg.move];
     const what = m.play ? t("play {tile}", { tile: m.play[0] + "-" + m.play[1] }) : m.draw !== undefined ? t("draw") : PASS_WORD[last.table.face.pass_word.toLowerCase()] || last.table.face.pass_word;
-    say(t("Hint: {what}, because {reasons}", { what, reasons: msg.reasons.join("; ") }), "hint");
+    say(t("Hint: {what} — {reasons}", { what, reasons: msg.reasons.join("; ") }), "hint");
     if (m.play) {
       hinted = { key: tileKey(m.play) };
       const tile = document.querySelector(`#hand [data-tile="${hinted.key}"]`);
@@ -652,6 +672,18 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
   // -- controls -------------------------------------------------------------------------
 
   $("sheet-open").addEventListener("click", showMatchSheet);
+  let byNumber = localStorage.getItem("pips-sort") === "number";
+  const sortWords = () => {
+    // One name, pressed or not (a toggle's name does not change with its state).
+    $("sort").setAttribute("aria-pressed", String(byNumber));
+  };
+  sortWords();
+  $("sort").addEventListener("click", () => {
+    byNumber = !byNumber;
+    localStorage.setItem("pips-sort", byNumber ? "number" : "held");
+    sortWords();
+    if (last && last.view) render(null);
+  });
   $("abort").addEventListener("click", () => standUp("abort"));
   $("leave").addEventListener("click", () => standUp($("leave").dataset.what));
   $("hint").addEventListener("click", () => send({ type: "hint" }));
@@ -702,6 +734,7 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
   let resizing = null;
   window.addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(() => { fitPlay(); if (last) render(null); }, 150); });
   $("join").addEventListener("click", async () => {
+    if (root.dataset.named !== "1") return $("sit-form").submit();
     const response = await fetch(`/api/tables/${tableId}/join?invite=${encodeURIComponent(invite)}`, { method: "POST", headers: { "X-CSRF-Token": csrf } });
     const data = await response.json();
     if (!response.ok) return say(data.message, "error");

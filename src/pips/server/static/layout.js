@@ -538,8 +538,12 @@ function drawLayout(box, layout, options) {
   const unitPx = entire ? fit : Math.min(MAX_UNIT_PX, Math.max(fit, MIN_UNIT_PX) * Math.max(1, zoom));
   const wholeW = whole.w / UNIT * unitPx, wholeH = whole.h / UNIT * unitPx;
   const windowed = wholeW > roomW + 0.5 || wholeH > roomH + 0.5;
+  // The open ends in words with the board's name: a screen reader hears what can be
+  // played on without finding each place of the drawing.
+  const ends = points.filter((s) => s.point.kind !== OPENING).map((s) => describePoint(s.point));
+  const named = t("layout of {count} tiles", { count: layout.tiles.length });
   const board = svg("svg", { class: "board", role: "group",
-                             "aria-label": t("layout of {count} tiles", { count: layout.tiles.length }) });
+                             "aria-label": ends.length ? `${named}; ${ends.join(", ")}` : named });
   board.dataset.unit = unitPx.toFixed(2);
   board.dataset.used = geometry.used.toFixed(3);
   board.dataset.window = windowed ? "1" : "0";
@@ -577,11 +581,16 @@ function drawLayout(box, layout, options) {
       width: (spot.w - 2 * inset) * UNIT, height: (spot.h - 2 * inset) * UNIT, rx: p.kind === "side" ? 4 : 14 }));
     const label = svg("text", { x: (spot.x + spot.w / 2) * UNIT, y: (spot.y + spot.h / 2) * UNIT + 9, "text-anchor": "middle" });
     label.textContent = p.kind === "side" ? `◆${p.value}` : String(p.value);
+    // Read as words ("end showing 5"), never as a bare number.
+    label.setAttribute("aria-hidden", "true");
     g.appendChild(label);
     const title = svg("title");
     title.textContent = describePoint(p);
     g.appendChild(title);
-    if (isTarget) {
+    if (!isTarget) {
+      g.setAttribute("role", "img");
+      g.setAttribute("aria-label", describePoint(p));
+    } else {
       g.setAttribute("role", "button");
       g.setAttribute("tabindex", "0");
       g.setAttribute("aria-label", t("play {tile} at the {place}", { tile: targets.get(String(p.id)), place: describePoint(p) }));

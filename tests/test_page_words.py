@@ -1,0 +1,56 @@
+"""What the pages say in words, not codes (issue 51, item 9): the table form's options
+and values in English and German, no deal offered that a table refuses, counts in
+proper plurals."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.server_helpers import Browser, Server, running
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with running(tmp_path_factory.mktemp("words")) as started:
+        yield started
+
+
+CODES = ("highest_double", "draw_until_playable", "mother theresa", "losers_only", "set_double")
+
+
+def test_the_table_form_says_its_options_in_words(server: Server) -> None:
+    guest = Browser(server, "Worte")
+    english = guest.http.get("/", headers={"Accept-Language": "en"}).text
+    for code in CODES:
+        assert f">{code}<" not in english and f"> {code}</label>" not in english, code
+    for words in ("Mother Theresa rule", "the highest double", "draw until a tile fits"):
+        assert words in english, words
+    german = guest.http.get("/", headers={"Accept-Language": "de"}).text
+    for words in ("Mutter-Theresa-Regel", "der höchste Doppelstein", "ziehen, bis ein Stein passt"):
+        assert words in german, words
+    # A deal by hand is refused at a table here (F-24 is for real tables): not offered.
+    for page in (english, german):
+        assert 'value="manual"' not in page
+
+
+def test_an_upload_counts_its_games_in_a_proper_plural(server: Server) -> None:
+    """ "1 game(s) read" (issue 51, item 9): one game, one word."""
+    owner = Browser(server)
+    assert owner.form("/register", name="Zählerin", password="geheim123").status_code == 303
+    row = "1,2026-11-01,,fido,6,,{seat},{name},{points},{pips},,,,"
+    header = "game_no,date,place,game,set,divisor,seat,player,running,pips,out,final,rank,target"
+    rows = [
+        row.format(seat=1, name="Zählerin", points=20, pips=3),
+        row.format(seat=2, name="Bo", points=10, pips=5),
+        row.format(seat=3, name="Cä", points=15, pips=0),
+    ]
+    for language, said in (("en", "1 game read:"), ("de", "1 Partie gelesen:")):
+        page = owner.http.post(
+            "/results/upload",
+            data={"csv_text": "\n".join([header, *rows]), "csrf": owner.csrf, "action": "check"},
+            headers={"Accept-Language": language},
+        ).text
+        assert said in page, page[page.find("<main") : page.find("<main") + 1500]
+        assert "game(s)" not in page and "Partie(n)" not in page
