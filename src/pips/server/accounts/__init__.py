@@ -33,6 +33,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 import hashlib
 import os
 import secrets
@@ -141,8 +143,10 @@ class Accounts:
     async def _db(self, function: Callable[..., T], *args: Any) -> T:
         """Database work of accounts, off the event loop in threads of their own: a
         flood of sign-ins queues there, not in front of the tables' moves (which are
-        written in the loop's shared worker threads)."""
-        return await asyncio.get_running_loop().run_in_executor(self._work, function, *args)
+        written in the loop's shared worker threads). Like ``asyncio.to_thread``, the
+        work sees the request's context: its language, for the refusals it words."""
+        job = functools.partial(contextvars.copy_context().run, function, *args)
+        return await asyncio.get_running_loop().run_in_executor(self._work, job)
 
     def _make_dummy(self) -> None:
         if self._dummy is None:
