@@ -295,6 +295,24 @@ def test_the_commands_refuse_clearly(tmp_path: Path, capsys: pytest.CaptureFixtu
         assert code == 2 and said in err, err
 
 
+def test_a_restore_into_a_new_sqlite_file_in_a_new_folder_makes_the_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/server.md, "Operations": restore "into a new SQLite file"; a new user named
+    one in a folder not made yet and got "unable to open database file"."""
+    source = f"sqlite:///{tmp_path / 'site.db'}"
+    Database(source).upgrade()
+    saved = tmp_path / "site.gz"
+    code, _out, err = run(["admin", "backup", str(saved), "--database", source], capsys)
+    assert code == 0, err
+    target = tmp_path / "new" / "folder" / "pips.db"
+    code, out, err = run(
+        ["admin", "restore", str(saved), "--database", f"sqlite:///{target}"], capsys
+    )
+    assert code == 0 and target.exists(), err
+    assert "restored" in out + err
+
+
 # -- scheduled backups -------------------------------------------------------------------------
 
 

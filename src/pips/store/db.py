@@ -40,6 +40,11 @@ class Database:
         self._checkpoints: _Checkpoints | None = None
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", self._sqlite_pragmas)
+            # A new SQLite file may be named in a folder not made yet (a restore into
+            # a new site): SQLite makes the file, not its folder.
+            file = self.engine.url.database
+            if file not in (None, "", ":memory:") and not str(file).startswith("file:"):
+                Path(str(file)).parent.mkdir(parents=True, exist_ok=True)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def checkpoint_in_background(self, every: float = 0.5) -> None:
