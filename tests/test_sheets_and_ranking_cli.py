@@ -217,11 +217,11 @@ def test_a_german_sheet_reads_back_in_german(game: str, players: int) -> None:
     english = ("score sheet", "Date:", "Signatures", "Player ", "Rank", "Total", "Pips")
     assert not [word for word in english if word in flat], flat
     if game == "fido":
-        assert "FIDO-Divisorspiel" in flat and "Spiel: Doppel-12" in flat
+        assert "FIDO-Divisorspiel" in flat and "Satz: Doppel-12" in flat
         assert "Summe der Enden S ohne Rest durch 7 teilbar" in flat
         for label in ("Punktende Züge", "Raus (x eintragen)", "Augen in der Hand (Abzug)"):
             assert label in flat
-        assert "Endstand" in flat and "Platz" in flat and "im Stock" in flat
+        assert "Endstand" in flat and "Platz" in flat and "im Talon" in flat
         assert "SpielerIn 4" in flat
     if game == "partnership":
         assert "Paar A: Jürgen + Jörg" in flat and "Gezählte Augen" in flat

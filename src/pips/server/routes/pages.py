@@ -13,7 +13,7 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markdown_it import MarkdownIt
 from markupsafe import Markup
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from pips import i18n
 from pips.bots.base import BOT_LEVELS
@@ -25,7 +25,7 @@ from pips.results.guests import adopt_guest
 from pips.server import accounts, exercises, standing
 from pips.server.accounts.identity import Identity
 from pips.server.errors import refusal, refusals
-from pips.server.requests import BotSeat, MeSeat, Seat
+from pips.server.requests import BotSeat, MeSeat, Seat, Strict
 from pips.server.routes.common import (
     address,
     cluster_of,
@@ -361,7 +361,7 @@ async def history_page(request: Request, name: str) -> HTMLResponse:
 # -- exercises: learn from your mistakes (issue 51) ---------------------------------------
 
 
-class ExerciseAnswer(BaseModel):
+class ExerciseAnswer(Strict):
     """The play chosen in an exercise, by the name its choices give it."""
 
     choice: str = Field(max_length=60)
