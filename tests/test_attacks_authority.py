@@ -89,9 +89,12 @@ def test_a_strangers_event_closed_with_the_same_numbers_takes_nothing_over(
     assert closed.status_code == 200, closed.text
     after = shown(anna, rid)
     assert after["status"] == "confirmed" and after["counts"], after["reviews"]
-    # The stranger's event made no second copy of the game either.
+    # The stranger's event records its table's game, kept beside the club's and never
+    # counting: the game counts once, as the club's.
     month = anna.client.get("/api/results", params={"month": "2026-10"}).json()
-    assert [r["id"] for r in month["results"]] == [rid]
+    (copy,) = [r["id"] for r in month["results"] if r["id"] != rid]
+    beside = shown(anna, copy)
+    assert not beside["counts"] and f"result {rid}" in beside["why_not"], beside
 
 
 def test_joining_a_strangers_event_changes_no_players_group_nor_who_decides_claims(
@@ -141,18 +144,7 @@ def test_an_approved_clubs_event_does_not_vouch_for_a_player_it_does_not_answer_
         "ids"
     ]
     zora = player_id(ben, "Zora Quast")
-    body = {"name": "Clubabend", "game": "fido", "date": "2026-10-04", "rounds": 1}
-    key = anna.post("/api/events", {**body, "options": {"set": 6}, "group": slug}).json()["key"]
-    added = anna.post(
-        f"/api/events/{key}/players",
-        {"names": ["Anna", "Ben", "Zora Quast"], "known_players": {"Zora Quast": zora}},
-    )
-    assert added.status_code == 200, added.text
-    table = anna.post(f"/api/events/{key}/rounds").json()["drawn"][0]["tables"][0]
-    losses = {"Anna": (40, 0), "Ben": (30, 2), "Zora Quast": (0, 30)}
-    lines = [{"name": n, "points": losses[n][0], "pips": losses[n][1]} for n in table["seats"]]
-    entered = anna.post(f"/api/events/{key}/rounds/1/tables/{table['number']}", {"players": lines})
-    assert entered.status_code == 200, entered.text
+    key, _ = clubs_evening(anna, slug, "2026-10-04", "Zora Quast", {"Zora Quast": zora})
     assert anna.post(f"/api/events/{key}/close").status_code == 200
     assert anna.client.get(f"/api/players/{zora}").json()["group"] is None
     zoras = anna.client.get("/api/results", params={"player": str(zora)}).json()["results"]
@@ -190,3 +182,106 @@ def test_a_question_of_names_gives_its_candidates_as_data(site: Site) -> None:
     # A refusal that asks nothing carries no candidates.
     refused = mallory.post(f"/api/results/{made.json()['ids'][0]}/withdraw")
     assert refused.status_code == 403 and "candidates" not in refused.json()
+
+
+def clubs_evening(
+    anna: Person, slug: str, day: str, guest: str, known: dict[str, int] | None = None
+) -> tuple[str, list[dict[str, Any]]]:
+    """Kiel's evening on ``day``, run by Anna, with Ben and ``guest`` at one table
+    whose game (the guest losing) is entered: its key and the table's lines."""
+    body = {"name": "Clubabend", "game": "fido", "date": day, "rounds": 1}
+    key = anna.post("/api/events", {**body, "options": {"set": 6}, "group": slug}).json()["key"]
+    names = {"names": ["Anna", "Ben", guest], "known_players": known or {}}
+    added = anna.post(f"/api/events/{key}/players", names)
+    assert added.status_code == 200, added.text
+    table = anna.post(f"/api/events/{key}/rounds").json()["drawn"][0]["tables"][0]
+    scores = {"Anna": (40, 0), "Ben": (30, 2), guest: (0, 30)}
+    lines = [{"name": n, "points": scores[n][0], "pips": scores[n][1]} for n in table["seats"]]
+    entered = anna.post(f"/api/events/{key}/rounds/1/tables/{table['number']}", {"players": lines})
+    assert entered.status_code == 200, entered.text
+    return key, lines
+
+
+def clubs_event_with_a_guest(site: Site) -> tuple[Person, Person, str, dict[str, Any]]:
+    """Kiel's evening with Mallory, an account of no club:
+    (anna, mallory, key, the game as entered)."""
+    _, anna, _ben, slug = kiel(site)
+    mallory = site.person("Mallory")
+    key, lines = clubs_evening(anna, slug, DAY, "Mallory")
+    return anna, mallory, key, {"game": "fido", "date": DAY, "set": 6, "players": lines}
+
+
+def test_a_stranger_cannot_plant_a_clubs_event_game_for_his_free_group(site: Site) -> None:
+    """Hostile review: a stranger's unapproved group entered the event's game (he
+    played nothing) and its close then made no result of the table; withdrawing his
+    copy made the game vanish."""
+    anna, _mallory, key, game = clubs_event_with_a_guest(site)
+    stranger = site.person("Stefan")
+    group = stranger.post("/api/groups", {"name": "Stranger Club Three"}).json()["slug"]
+    known = {p["name"]: player_id(anna, p["name"]) for p in game["players"][:1]}
+    planted = stranger.post(
+        "/api/results",
+        {"group": group, "results": [game], "known_players": known, "new_players": ["Mallory"]},
+    )
+    assert planted.status_code == 403, planted.text
+    assert "approved group" in planted.json()["message"]
+    check = anna.post(f"/api/events/{key}/close?check=true")
+    assert check.status_code == 200, check.text
+    assert check.json()["results"] == 1 and check.json()["kept"] == 0
+
+
+def test_a_players_own_copy_neither_suppresses_nor_removes_the_events_result(
+    site: Site,
+) -> None:
+    """Hostile review: Mallory (a player of the table, no club member) entered the game
+    himself before the close; the close kept his copy and made nothing, and his
+    withdrawal then left the game nowhere. Now the close records the event's result,
+    his copy gives way (kept, never counting) and withdrawing it takes nothing away."""
+    anna, mallory, key, game = clubs_event_with_a_guest(site)
+    own = mallory.post("/api/results", {"results": [game]})
+    assert own.status_code == 201, own.text
+    (copy,) = own.json()["ids"]
+    check = anna.post(f"/api/events/{key}/close?check=true").json()
+    assert (check["results"], check["counting"], check["kept"]) == (1, 1, 1), check
+    assert anna.post(f"/api/events/{key}/close").status_code == 200
+    month = anna.client.get("/api/results", params={"month": "2026-10"}).json()["results"]
+    (event_result,) = [r["id"] for r in month if r["event"] is not None]
+    assert shown(anna, event_result)["counts"]
+    beside = shown(anna, copy)
+    assert not beside["counts"] and "Clubabend" in beside["why_not"], beside
+    # Not the organiser's to withdraw; its enterer's, and the event's game stays.
+    assert anna.post(f"/api/results/{copy}/withdraw").status_code == 403
+    assert mallory.post(f"/api/results/{copy}/withdraw").status_code == 200
+    after = shown(anna, event_result)
+    assert after["status"] == "confirmed" and after["counts"], after
+    # The event's result holds the game: entered again outside, it is a duplicate.
+    again = mallory.post("/api/results", {"results": [game]})
+    assert again.status_code == 409, again.text
+
+
+def test_a_name_registered_first_is_not_linked_to_a_clubs_new_player_unasked(
+    site: Site,
+) -> None:
+    """Hostile review (name squatting): an account registered under a name that later
+    appears new on a club's result became that seat (rule 3 of
+    pips.results.players), so the club's word no longer covered it and the squatter
+    could dispute the club's game. Now the seat is the club's new player, and the
+    account is linked only by a claim the club's representative approves."""
+    _, anna, _ben, slug = kiel(site)
+    squatter = site.person("Hans Meyer")
+    game = fido(DAY, ("Anna", 30, 0), ("Ben", 12, 3), ("Hans Meyer", 5, 7))
+    made = anna.post(
+        "/api/results", {"group": slug, "results": [game], "new_players": ["Hans Meyer"]}
+    )
+    assert made.status_code == 201, made.text
+    (rid,) = made.json()["ids"]
+    hans = player_id(anna, "Hans Meyer")
+    seat = anna.client.get(f"/api/players/{hans}").json()
+    assert seat["account"] is None and seat["group"]["slug"] == slug, seat
+    assert shown(anna, rid)["counts"]
+    assert squatter.post(f"/api/results/{rid}/dispute", {"comment": "nie"}).status_code == 403
+    # The real Hans claims the seat; Kiel's representative agrees.
+    assert squatter.post(f"/api/players/{hans}/claim").status_code == 200
+    decided = anna.post(f"/api/players/{hans}/claim/approve")
+    assert decided.status_code == 200, decided.text
+    assert decided.json()["account"] == "Hans Meyer"

@@ -138,9 +138,13 @@ def test_only_players_and_group_members_enter_and_the_representative_for_all(
     # Olga neither played nor belongs to the group.
     assert olga.enter(game).status_code == 403
     assert olga.enter(game, group="domino-club-kiel").status_code == 403
-    # Anna did not play but represents the group: she enters it for the group.
+    # Anna did not play but represents the group: she enters it for the group once
+    # an administrator approved it (a free group's word plants no games on others).
     other = fido("2026-10-04", ("Ben", 20, 0), ("Cleo", 17, 13), ("Dora", 9, 1))
     assert anna.enter(other).status_code == 403
+    assert anna.enter(other, group="domino-club-kiel").status_code == 403
+    root = site.admin()
+    assert root.post("/api/groups/domino-club-kiel/approve", {"approve": True}).status_code == 200
     assert anna.enter(other, group="domino-club-kiel").status_code == 201
     # Ben is a member and played.
     assert ben.enter(game, group="domino-club-kiel").status_code == 201

@@ -103,11 +103,16 @@ def test_a_group_nobody_approved_does_not_confirm_its_games(club: Club) -> None:
     kiel_month(club)
     club.results.groups.create(club.ids["Mallory"], "Mallory's Club")
     game = club.game(5, ("Zed", 40, 0), ("Yan", 1, 9), ("Xia", 0, 9))
+    # Its representative enters only games she played: entering others' games is an
+    # approved group's word.
+    with pytest.raises(NotAllowed):
+        club.enter("Mallory", game, group="mallory-s-club")
+    game = club.game(5, ("Zed", 40, 0), ("Yan", 1, 9), ("Mallory", 0, 9))
     [rid] = club.enter("Mallory", game, group="mallory-s-club")
     assert club.results.register.result(rid)["status"] == "provisional"
-    # The representative's word is worth nothing until an administrator approves.
-    with pytest.raises(NotAllowed):
-        club.results.reviews.review(club.ids["Mallory"], rid, "confirm")
+    # The representative's word is worth nothing until an administrator approves: it
+    # speaks for her own line only.
+    club.results.reviews.review(club.ids["Mallory"], rid, "confirm")
     assert club.results.register.result(rid)["status"] == "provisional"
     with pytest.raises(NotAllowed):
         club.results.admin.approve_group(club.ids["Mallory"], "mallory-s-club")

@@ -14,7 +14,8 @@ nothing counts because accounts vouch for each other. A word covers:
 - an **approved** group's representative's: the seats of the group's players (made
   there by the group's own side, or agreed by its representative) and of its members;
 - an unapproved group's representative's: nothing beyond its members' own accounts,
-  except the results entered for the group (which its members entered).
+  except the results entered for the group (which its members entered, each a game
+  they played: only an approved group's representative enters others' games).
 
 Nobody changes, withdraws or takes over a result their word does not already cover;
 an event takes over only results its organiser's word covers, never another event's;
@@ -77,8 +78,8 @@ class Action(StrEnum):
 
 RULES: dict[Action, str] = {
     Action.ENTER: N_(
-        "an account that played in the game; for a group, a member who played or the "
-        "group's representative"
+        "an account that played in the game; for a group, a member who played or, for "
+        "an approved group, its representative"
     ),
     Action.CONFIRM: N_(
         "the account of one of the game's players (for their own line), the "
@@ -308,12 +309,32 @@ def event_covers(event: EventFacts, result: ResultFacts) -> bool:
     own. Another event's result and a server game never."""
     if result.event is not None or result.server:
         return False
-    if event.vouches_for_all or result.entered_by == event.organiser:
+    if result.entered_by == event.organiser:
+        return True
+    return event_vouches(event, result.seats)
+
+
+def event_vouches(event: EventFacts, seats: tuple[SeatTrust, ...]) -> bool:
+    """Whether an event's word stands behind every one of ``seats``: an
+    administrator's or a sanctioned event's, or each seat a player of the event's
+    approved group or the organiser's own."""
+    if event.vouches_for_all:
         return True
     groups = event.vouching_groups
-    return bool(result.seats) and all(
-        s.groups & groups or s.account == event.organiser for s in result.seats
-    )
+    return bool(seats) and all(s.groups & groups or s.account == event.organiser for s in seats)
+
+
+def stands(result: ResultFacts, counts: bool, its_event: EventFacts | None) -> bool:
+    """Whether ``result``, a copy of an event table's game that the closing event's
+    word does not cover (so the close may not withdraw it), stays the copy that
+    counts; else it gives way to the event's own result (kept, never counting). It
+    stays when it counts already (a word strong enough stood behind it: an
+    administrator's or approved groups') or when it is another event's whose own word
+    vouches for it; a copy anyone may enter or withdraw (a player's, an unapproved
+    group's, an event nobody vouches for) never keeps the event's result from counting."""
+    if counts:
+        return True
+    return its_event is not None and event_vouches(its_event, result.seats)
 
 
 def decide(actor: Actor, action: Action, target: Target = None) -> Decision:
@@ -324,7 +345,10 @@ def decide(actor: Actor, action: Action, target: Target = None) -> Decision:
             if entry.group is None:
                 ok = entry.played
             else:
-                ok = entry.member and (entry.played or entry.group.representative == actor.id)
+                # Entering others' games is a word for them: an approved group's
+                # (a free, unapproved group would plant games on strangers' histories).
+                speaks = entry.group.approved and entry.group.representative == actor.id
+                ok = entry.member and (entry.played or speaks)
         case Action.CONFIRM, ResultFacts() as result:
             ok = actor.admin or any(speaks_for(actor, s) for s in result.seats)
         case Action.DISPUTE, ResultFacts() as result:

@@ -2,7 +2,8 @@
 server game entered by itself.
 
 Who may enter: an account that played in the game; for a group, a member who played
-in it, or the group's representative for any of the group's games. What confirms a
+in it, or the representative of an approved group for any of the group's games (an
+unapproved group's representative only games they played). What confirms a
 result as it is entered, and what it then waits for: :mod:`pips.results.trust`.
 """
 

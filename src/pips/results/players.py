@@ -7,14 +7,21 @@ A name on a result becomes a player by these rules, in order:
 1. the name of the account entering the result: that account's player;
 2. a player of the group the result is entered for (without a group: a player the
    person entering has played with) of the same name, however it is capitalised;
-3. an account of that name: its player (so that the account can confirm the result);
+3. an account of that name: its player (so that the account can confirm the result),
+   when the result is entered for no group or the account is a member of the group
+   the name plays for; for an account outside that group the name becomes a new player
+   of the group instead (rule 4, without asking), which the account may claim: the
+   link then waits for the group's representative (or an administrator) to agree;
 4. otherwise a new player of the group, unless the name is close to a known player
    ("Ana Berg" and "Anna Berg", "Jörg Müller" and "Joerg Mueller"): then entry stops
    and asks, "did you mean Anna Berg?", until the name is confirmed as new.
 
 A name that only matches an account made after the player (a stranger registering
 "Anna Berg") never takes over that player's results: rule 2 comes before rule 3, and an
-account becomes a known player's only through an approved claim.
+account becomes a known player's only through an approved claim. Nor does registering
+a name that later appears new on a club's result link that seat to the account without
+the club's word (rule 3): a free account must not become a seat the club's
+representative cannot answer for.
 """
 
 from __future__ import annotations
@@ -166,7 +173,7 @@ class Players:
                 seating.players[key] = self.own_player(session, actor, home, make=make)
             elif key in by_key:
                 seating.players[key] = by_key[key]
-            elif key in accounts:
+            elif key in accounts and (home is None or accounts[key].id in member_ids(home)):
                 seating.players[key] = self.own_player(session, accounts[key], home, make=make)
             else:
                 similar = self._maybe(session, circle, name, key)
@@ -182,7 +189,7 @@ class Players:
                         )
                     seating.players[key] = picked
                     continue
-                if similar and key not in allowed:
+                if similar and key not in allowed and key not in accounts:
                     asked[name] = similar
                     continue
                 # Made by the group's own side (entering for it, its event) or by one

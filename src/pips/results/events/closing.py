@@ -2,13 +2,18 @@
 results, its online games' results are marked as the event's, and the next world list
 counts them (when the organiser's word vouches for them: :mod:`pips.results.trust`).
 
-A table's game entered by hand outside the event (by one of its players, before the
-close) cannot block the close. The same game (its fingerprint: the same numbers
-whatever the order of the seats) is withdrawn, with the organiser's word saying why,
-and the event's result takes its place, where the event's word covers it (entered by
-the organiser, every player of the organiser's approved group, an administrator's or a
-sanctioned event: :mod:`pips.results.authority`); else it stays as it is and the event
-makes no second copy of it. Another event's result is never taken over.
+A table's game entered outside the event (by one of its players, a group, another
+event, before the close) can neither block the close nor keep the event's result from
+being made: the close always records each table's game as the event's. The other copy
+of the same game (its fingerprint: the same numbers whatever the order of the seats)
+is withdrawn, with the organiser's word saying why, where the event's word covers it
+(entered by the organiser, every player of the organiser's approved group, an
+administrator's or a sanctioned event: :mod:`pips.results.authority`). Else both are
+kept and the game counts once: the other copy stays the one that counts if it counts
+already or is another event's that its own word vouches for
+(:func:`~pips.results.authority.stands`), and the event's result is kept beside it,
+not rated; otherwise the other copy gives way (no longer rated, its fingerprint given
+to the event's result), and withdrawing it takes nothing from the event.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from typing import Any
 from sqlalchemy import select, update
 
 from pips.core.phrase import phrase
-from pips.results.authority import Action, TakeOver, decide
+from pips.results.authority import Action, TakeOver, decide, stands
 from pips.results.common import Conflict, Context, ResultsError, counted
 from pips.results.entries import refuse_duplicates, result_row, store_results
 from pips.results.entry import Checked, Entry, Line, check
@@ -86,13 +91,13 @@ class Closing:
                             replace(self._from_score(event, one, t, t.scores[-1]), label=label)
                         )
             fingerprints = [g.fingerprint() for g in games]
-            kept = self._take_over(session, event, games, fingerprints, actor)
-            if kept:
-                # The same game entered before by hand, which the event's word does
-                # not cover: it stays as it is, and the event makes no second copy.
-                games = [g for g, fp in zip(games, fingerprints, strict=True) if fp not in kept]
-                fingerprints = [fp for fp in fingerprints if fp not in kept]
-            refuse_duplicates(session, games, fingerprints, actor)
+            kept, standing = self._take_over(session, event, games, fingerprints, actor)
+            refuse_duplicates(
+                session,
+                [g for g, fp in zip(games, fingerprints, strict=True) if fp not in standing],
+                [fp for fp in fingerprints if fp not in standing],
+                actor,
+            )
             people: dict[str, Player] = {}
             for p in event.players:
                 if p.player_id is not None:
@@ -106,6 +111,14 @@ class Closing:
             ]
             for row in rows:
                 row.event_id = event.id
+                other = standing.get(row.fingerprint or "")
+                if other is not None:
+                    # Kept beside the copy that counts: the game counts once.
+                    row.fingerprint, row.rated = None, False
+                    row.unrated = phrase(
+                        "the same game as result {number}, which counts in its place",
+                        number=other,
+                    )
             online = [t.table_id for one in event.drawn for t in one.tables if t.table_id]
             if online:
                 session.execute(
@@ -118,7 +131,7 @@ class Closing:
                 summary = {
                     "results": len(made),
                     "counting": sum(1 for r in made if counted(r)),
-                    "kept": len(kept),
+                    "kept": kept,
                     "waiting": waits_of(session, made),
                 }
                 session.rollback()
@@ -132,40 +145,57 @@ class Closing:
         games: list[Checked],
         fingerprints: list[str],
         actor: int,
-    ) -> set[str]:
-        """Withdraw the results entered by hand of the very games the event's tables
-        played, where the event's word covers them (:mod:`pips.results.authority`):
-        the event's own result takes their place. The fingerprints of those it does
-        not cover (another's result, another event's) are returned: they stay."""
+    ) -> tuple[int, dict[str, int]]:
+        """Withdraw the results of the very games the event's tables played that the
+        event's word covers (:mod:`pips.results.authority`): the event's own result
+        takes their place. Of the others (the module says which), those that stand are
+        returned by fingerprint (the event's result is kept beside them, not counting)
+        and the rest give way; with how many of them are kept beside the event's."""
         known = session.scalars(select(Result).where(Result.fingerprint.in_(fingerprints))).all()
         labels = dict(zip(fingerprints, (g.label for g in games), strict=True))
         closer = actor_facts(session, actor)
         facts = event_facts(session, event)
-        kept: set[str] = set()
+        kept = 0
+        standing: dict[str, int] = {}
         for row in known:
             if row.event_id == event.id:
                 continue
-            if not decide(closer, Action.TAKE_OVER, TakeOver(facts, result_facts(session, row))):
-                kept.add(row.fingerprint or "")
-                continue
             table = labels.get(row.fingerprint or "", "") or "?"
-            row.status, row.fingerprint = "withdrawn", None
-            row.reviews.append(
-                ResultReview(
-                    user_id=actor,
-                    action="withdraw",
-                    comment=phrase(
-                        "the same game as {table} of the event {name}, whose result takes "
-                        "its place",
-                        table=table,
-                        name=event.name,
-                    ),
+            result = result_facts(session, row)
+            if decide(closer, Action.TAKE_OVER, TakeOver(facts, result)):
+                row.status, row.fingerprint = "withdrawn", None
+                row.reviews.append(
+                    ResultReview(
+                        user_id=actor,
+                        action="withdraw",
+                        comment=phrase(
+                            "the same game as {table} of the event {name}, whose result "
+                            "takes its place",
+                            table=table,
+                            name=event.name,
+                        ),
+                    )
                 )
+                session.flush()
+                self.holds.release(session, row, phrase("the result was withdrawn"))
+                self.holds.recheck(session, causes([row]))
+                continue
+            kept += 1
+            its_event = session.get(Event, row.event_id) if row.event_id else None
+            other = None if its_event is None else event_facts(session, its_event)
+            if stands(result, counted(row), other):
+                standing[row.fingerprint or ""] = row.id
+                continue
+            # Not the organiser's to withdraw: it stays, but the event's result is
+            # the one that counts (and its fingerprint is the event's now).
+            row.fingerprint, row.rated = None, False
+            row.unrated = phrase(
+                "the same game as {table} of the event {name}, whose result counts in its place",
+                table=table,
+                name=event.name,
             )
             session.flush()
-            self.holds.release(session, row, phrase("the result was withdrawn"))
-            self.holds.recheck(session, causes([row]))
-        return kept
+        return kept, standing
 
     def _from_score(
         self, event: Event, one: EventRound, table: EventTable, score: EventScore

@@ -189,10 +189,12 @@ async def confirm_closing(request: Request, key: str, actor: int) -> HTMLRespons
     if summary["kept"]:
         lines.append(
             ngettext(
-                "{count} game was entered by hand before, by someone this event's word "
-                "does not cover: that result stays as it is.",
-                "{count} games were entered by hand before, by someone this event's word "
-                "does not cover: those results stay as they are.",
+                "{count} game was entered before outside this event, by someone its word "
+                "does not cover: that result is kept beside the event's, and the game "
+                "counts once.",
+                "{count} games were entered before outside this event, by someone its "
+                "word does not cover: those results are kept beside the event's, and each "
+                "game counts once.",
                 summary["kept"],
             ).format(count=summary["kept"])
         )
