@@ -131,6 +131,7 @@ class Players:
         make: bool = True,
         clubs: Mapping[str, Group] | None = None,
         speaks_for: Collection[int] = (),
+        accounts_consent: bool = False,
     ) -> BatchPlayers:
         """The players of ``names`` (rules 1 to 4 of this module); raises
         :class:`UnknownPlayers` for a name that may be a known player and is neither
@@ -141,7 +142,10 @@ class Players:
         event's "Name; Club"): the player is found among that club's players, without
         a question, or made there, the club's until its representative agrees unless
         the one entering speaks for it (``speaks_for``: the groups whose word they
-        give, :mod:`pips.results.authority`)."""
+        give, :mod:`pips.results.authority`).
+        ``accounts_consent``: each account named consents for itself before its seat
+        counts (an online event's players accept their seats), so rule 3 links an
+        account of the name whatever its group."""
         allowed = {name_key(n) for n in new_names}
         chosen = {name_key(n): int(i) for n, i in (known or {}).items()}
         wanted: dict[str, str] = {}
@@ -173,7 +177,9 @@ class Players:
                 seating.players[key] = self.own_player(session, actor, home, make=make)
             elif key in by_key:
                 seating.players[key] = by_key[key]
-            elif key in accounts and (home is None or accounts[key].id in member_ids(home)):
+            elif key in accounts and (
+                home is None or accounts_consent or accounts[key].id in member_ids(home)
+            ):
                 seating.players[key] = self.own_player(session, accounts[key], home, make=make)
             else:
                 similar = self._maybe(session, circle, name, key)

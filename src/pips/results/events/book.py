@@ -297,6 +297,8 @@ class Events:
                 list(new_players),
                 known=known_players,
                 clubs={k: groups[c] for k, c in given_clubs.items() if c in groups},
+                # An online event's accounts each accept their seat themselves.
+                accounts_consent=event.online,
                 speaks_for=manager.represents
                 if not manager.admin
                 else {g.id for g in groups.values()},
