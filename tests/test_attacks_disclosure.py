@@ -150,6 +150,10 @@ def test_the_events_list_gives_an_events_key_only_to_those_who_act_on_it(site: S
     root = site.admin()
     anna, ben, olga = site.person("Anna"), site.person("Ben"), site.person("Olga")
     slug = site.approved_group(anna, "Kiel", root)
+    # Ben is Kiel's member: a name on a club's event is linked to an account only with
+    # the club's word (docs/results.md, players rule 3), so the seat "Ben" is his.
+    assert anna.post(f"/api/groups/{slug}/members", {"name": "Ben"}).status_code == 200
+    assert ben.post(f"/api/groups/{slug}/join", {}).status_code == 200
     body = {"name": "Kieler Abend", "game": "fido", "date": "2026-10-10", "rounds": 1}
     made = anna.post("/api/events", {**body, "group": slug})
     assert made.status_code == 201, made.text

@@ -216,12 +216,31 @@ def test_a_representative_vouches_only_for_the_groups_members(shared_server: Ser
     """Attack 4: an approved group's representative entered counting losses for any
     account, one that never played in the group included. Now the representative's
     word vouches for the group's members only; anyone else's line waits for their own
-    confirmation, and an invitation they did not accept makes nobody a member."""
+    confirmation, and an invitation they did not accept makes nobody a member.
+
+    A mere name is no longer a way to an account either: "Viktor" new on the club's
+    result is the club's new player, not Viktor's account's (players rule 3 asks the
+    group's word), so the attack now needs Viktor's own player named outright."""
     server = shared_server
     _, rep, slug, _ = club(server, "Vouch", ["Vera", "Willi"])
     victim = person(server, "Viktor")
-    rid = enter(rep, fido(DAY, ("Vera", 50, 0), ("Willi", 20, 2), ("Viktor", 0, 30)), group=slug)[0]
+    # Viktor's own player, from a game he entered himself.
+    own = enter(victim, fido(DAY, ("Viktor", 30, 0), ("Vicky", 10, 1), ("Vito", 0, 5)))[0]
+    (viktor,) = [p["player"] for p in result(victim, own)["players"] if p["name"] == "Viktor"]
+    lines = (("Vera", 50, 0), ("Willi", 20, 2), ("Viktor", 0, 30))
+    # Naming Viktor's own player: the line waits for him.
+    made = rep.post(
+        "/api/results",
+        {
+            "results": [fido(DAY + timedelta(days=1), *lines)],
+            "group": slug,
+            "known_players": {"Viktor": viktor},
+        },
+    )
+    assert made.status_code == 201, made.text
+    rid = int(made.json()["ids"][0])
     shown = result(rep, rid)
+    assert [p["player"] for p in shown["players"] if p["name"] == "Viktor"] == [viktor]
     assert not shown["counts"] and shown["waiting_for"] == ["Viktor"]
     assert "waits for Viktor" in shown["why_not"]
     # The representative confirming again, or inviting Viktor, changes nothing.
@@ -231,6 +250,12 @@ def test_a_representative_vouches_only_for_the_groups_members(shared_server: Ser
     # Viktor disputes it; had he played, his own confirmation would have completed it.
     disputed = victim.post(f"/api/results/{rid}/dispute", {"comment": "I never played them"})
     assert disputed.json()["status"] == "disputed"
+    # By name only, the club's loss is its own new player's, not Viktor's.
+    named = enter(rep, fido(DAY + timedelta(days=2), *lines), group=slug)[0]
+    seat = [p["player"] for p in result(rep, named)["players"] if p["name"] == "Viktor"]
+    assert seat != [viktor]
+    his = victim.http.get("/api/results", params={"player": str(viktor)}).json()["results"]
+    assert sorted(r["id"] for r in his) == [own, rid]
 
 
 def test_a_claim_blocks_nobody_and_one_account_cannot_claim_everyone(
