@@ -33,7 +33,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
     db = Database(f"sqlite:///{tmp_path / 'pips.db'}")
     db.upgrade()
     anna = accounts.create_account(db, "Anna", "password1")
-    accounts.create_account(db, "Ben", "password1")
+    ben = accounts.create_account(db, "Ben", "password1")
     root = accounts.create_account(db, "Root", "password1")
     from pips.results.service import Results
 
@@ -42,6 +42,9 @@ def server(tmp_path: Path) -> Iterator[Server]:
     results.groups.create(anna.id, "Hafenclub")
     results.admin.approve_group(root.id, "hafenclub")
     results.groups.change_member(anna.id, "hafenclub", "Ben", add=True)
+    # Ben accepts: only a member's account is the seat of his name at the club's event
+    # (players rule 3, docs/results.md), so that he enters his own table's result.
+    results.groups.join(ben.id, "hafenclub")
     db.dispose()
     with running(tmp_path) as started:
         yield started

@@ -101,6 +101,12 @@ def test_enter_upload_dispute_and_read_the_world_list(
     anna.fill("input[name=name]", "Ben")
     anna.click("button[value=add]")
     anna.wait_for_selector("#invited:has-text('Ben')")
+    # Ben accepts: only a member's account is the seat of his name on the group's
+    # result (players rule 3, docs/results.md), so that he can dispute it below.
+    ben = sign_in(browser, server, "Ben")
+    ben.goto(server.url + "/groups/domino-club-kiel")
+    ben.click("#membership button[value=join]")
+    ben.wait_for_selector("#members:has-text('Ben')")
 
     # The form, laid out like the sheet for three FIDO players.
     anna.click("nav >> text=Results")
@@ -142,7 +148,6 @@ def test_enter_upload_dispute_and_read_the_world_list(
     assert total(server) == before + 1
 
     # Ben played in it and disputes it.
-    ben = sign_in(browser, server, "Ben")
     ben.goto(result_url)
     ben.fill("input[name=comment]", "I held 3 pips, not 13")
     ben.click("form[action$='/dispute'] button")
