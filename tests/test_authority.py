@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pips.results.authority import (
+    MOST_UNAPPROVED,
     RULES,
     Action,
     Actor,
@@ -22,6 +23,7 @@ from pips.results.authority import (
     EntryFacts,
     EventFacts,
     GroupFacts,
+    HandOver,
     ResultFacts,
     TableFacts,
     TakeOver,
@@ -270,6 +272,49 @@ def test_no_copy_a_free_account_may_withdraw_keeps_an_events_result_from_countin
     own = all(s.account == (its_event.organiser if its_event else None) for s in result.seats)
     assert stands(result, counts=True, its_event=its_event)
     assert stands(result, counts=False, its_event=its_event) == (its_event is not None and own)
+
+
+@settings(max_examples=200)
+@given(st.data())
+def test_the_representatives_role_moves_only_by_its_holders_word_to_a_member(
+    data: st.DataObject,
+) -> None:
+    """Handing a group's role on (``hand-over``): only its representative or an
+    administrator, and only to an account that agreed to be the group's member; a
+    stranger never takes a club's voice, nor is anybody made one unasked."""
+    world = data.draw(worlds())
+    group = world.group(data.draw(st.sampled_from(GROUPS)))
+    handing = HandOver(group, data.draw(st.sampled_from(ACCOUNTS)), data.draw(st.booleans()))
+    for account in ACCOUNTS:
+        allowed = bool(decide(world.actor(account), Action.HAND_OVER, handing))
+        holder = account in world.admins or account == group.representative
+        assert allowed == (holder and handing.member)
+
+
+@settings(max_examples=200)
+@given(st.data())
+def test_founding_gives_no_word_and_floods_no_administrators_list(data: st.DataObject) -> None:
+    """Founding a group (``found``): any account, holding fewer than
+    :data:`MOST_UNAPPROVED` groups not yet approved; the groups of four free accounts of
+    one person stay unapproved and speak for nobody, so founding grants no word: their
+    representative vouches for no seat and decides no claim."""
+    world = data.draw(worlds())
+    for account in ACCOUNTS:
+        actor = world.actor(account)
+        waiting = len(actor.represents - actor.approved)
+        assert bool(decide(actor, Action.FOUND)) == (actor.admin or waiting < MOST_UNAPPROVED)
+    free = World(frozenset(), world.representatives, frozenset())
+    seat = data.draw(seats)
+    for account in ACCOUNTS:
+        assert not decide(free.actor(account), Action.VOUCH, seat)
+        group = data.draw(st.sampled_from(GROUPS))
+        claim = ClaimFacts(
+            claimant=data.draw(st.sampled_from(ACCOUNTS)),
+            claimed_at=datetime(2026, 10, 5),
+            group=free.group(group),
+            agreed_at=datetime(2026, 10, 1),
+        )
+        assert not decide(free.actor(account), Action.DECIDE_CLAIM, claim)
 
 
 def test_the_table_in_the_documentation_is_the_code() -> None:

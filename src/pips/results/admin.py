@@ -11,10 +11,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from pips.core.phrase import phrase
+from pips.results.authority import Action
 from pips.results.common import Conflict, Context, account_named, group_named, need_admin
+from pips.results.facts import need
 from pips.results.holds import Holds, causes
 from pips.results.register import of_group
-from pips.results.vouching import settle_again
+from pips.results.vouching import group_facts, settle_again
 from pips.store.models import Group, Result, User
 
 
@@ -44,8 +46,8 @@ class Administration:
 
     def approve_group(self, actor: int, slug: str, approve: bool = True) -> dict[str, Any]:
         with self.context.db.session() as session, session.begin():
-            need_admin(session, actor)
             group = group_named(session, slug)
+            need(session, actor, Action.APPROVE, group_facts(group))
             if approve and group.approved_at is not None:
                 raise Conflict(phrase("{name} is approved already", name=group.name))
             group.approved_at = self.context.clock() if approve else None

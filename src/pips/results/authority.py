@@ -74,6 +74,12 @@ class Action(StrEnum):
     """Sanction an event: its tables then count whoever plays (:class:`EventFacts`)."""
     MERGE = "merge"
     """Merge two players who are one person (no target)."""
+    FOUND = "found"
+    """Found a group, becoming its representative (no target)."""
+    HAND_OVER = "hand-over"
+    """Hand a group's representative's role to another account (:class:`HandOver`)."""
+    APPROVE = "approve"
+    """Approve a group, or take its approval back (:class:`GroupFacts`)."""
 
 
 RULES: dict[Action, str] = {
@@ -126,6 +132,14 @@ RULES: dict[Action, str] = {
     Action.RUN_EVENT: N_("the event's organiser, or an administrator"),
     Action.SANCTION: N_("an administrator"),
     Action.MERGE: N_("an administrator"),
+    Action.FOUND: N_(
+        "any account that represents fewer than 3 groups not yet approved (a group speaks "
+        "for nobody until an administrator approves it)"
+    ),
+    Action.HAND_OVER: N_(
+        "the group's representative, or an administrator, to a member of the group (who accepted)"
+    ),
+    Action.APPROVE: N_("an administrator"),
 }
 """Who may do what, in words: what docs/results.md's table says (a test holds the two
 together) and what a refusal answers."""
@@ -226,6 +240,16 @@ class TakeOver:
 
 
 @dataclass(frozen=True, slots=True)
+class HandOver:
+    """A group's representative's role handed to the account ``to``, a member of the
+    group (both sides agreed) or not."""
+
+    group: GroupFacts
+    to: int
+    member: bool
+
+
+@dataclass(frozen=True, slots=True)
 class ClaimFacts:
     """A waiting claim: who claims, the player's group, and when the group's side
     answered for the player (``None``: it never agreed, only another proposed it)."""
@@ -262,6 +286,7 @@ Target = (
     | TakeOver
     | GroupFacts
     | ClaimFacts
+    | HandOver
     | EventFacts
     | SeatTrust
     | None
@@ -272,6 +297,9 @@ OWN_CLAIM = N_("nobody decides their own claim")
 SERVER_GAME = N_("a game played on the server is not disputed: the server saw every move")
 CLOSED = N_("the event is closed: its games are results now (withdraw or dispute them there)")
 ANOTHER_EVENT = N_("the result is another event's")
+MOST_UNAPPROVED = 3
+"""Groups not yet approved that one account may represent at once: founding is free,
+but an administrator's list of groups to approve is not a place to flood."""
 
 
 def vouches(actor: Actor, seat: SeatTrust) -> bool:
@@ -394,6 +422,17 @@ def decide(actor: Actor, action: Action, target: Target = None) -> Decision:
             ok = vouches(actor, seat)
         case Action.RUN_EVENT, EventFacts() as event:
             ok = actor.admin or event.organiser == actor.id
+        case Action.FOUND, None:
+            ok = actor.admin or len(actor.represents - actor.approved) < MOST_UNAPPROVED
+        case Action.HAND_OVER, HandOver() as handing:
+            # The role is the group's word: handed only by the one who holds it (or an
+            # administrator, for a club whose representative is gone) and only to an
+            # account that agreed to be the group's member; nobody is made a club's
+            # voice unasked, nor takes the role.
+            holder = actor.admin or handing.group.representative == actor.id
+            ok = holder and handing.member
+        case Action.APPROVE, GroupFacts():
+            ok = actor.admin
         case Action.CLEAR | Action.SANCTION | Action.MERGE, _:
             ok = actor.admin
         case _:

@@ -13,6 +13,7 @@ refused.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import select, update
@@ -27,6 +28,8 @@ from pips.store.models import Player, PlayerClaim, ResultPlayer, User
 
 MOST_WAITING = 3
 """Claims an account may have waiting at once."""
+MOST_AT_ONCE = 500
+"""Claims decided in one step."""
 
 
 class Claims:
@@ -69,38 +72,78 @@ class Claims:
         """Approve or refuse a waiting claim of a player (the oldest, or
         ``claimant``'s): its group's representative or an administrator."""
         with self.context.db.session() as session, session.begin():
-            player = find_player(session, player_id)
-            query = select(PlayerClaim).where(
-                PlayerClaim.player_id == player.id, PlayerClaim.decided_at.is_(None)
-            )
-            if claimant is not None:
-                query = query.join(User, User.id == PlayerClaim.user_id).where(
-                    User.name == claimant
-                )
-            claim = session.scalars(query.order_by(PlayerClaim.id)).first()
-            if claim is None:
-                raise Conflict(phrase("nobody claims {name}", name=player.name))
-            need(session, actor, Action.DECIDE_CLAIM, claim_facts(session, player, claim))
-            now = self.context.clock()
-            claim.decided_at, claim.decided_by, claim.approved = now, actor, approve
-            if approve:
-                others = session.scalars(
-                    select(Player).where(
-                        Player.user_id == claim.user_id,
-                        Player.merged_into.is_(None),
-                        Player.id != player.id,
-                    )
-                ).all()
-                player.user_id = claim.user_id
-                for other in others:
-                    merge_players(session, other, player)
-                # The player is somebody's now: the other claims of it are answered.
-                session.execute(
-                    update(PlayerClaim)
-                    .where(PlayerClaim.player_id == player.id, PlayerClaim.decided_at.is_(None))
-                    .values(decided_at=now, decided_by=actor, approved=False)
-                )
+            self._decide(session, actor, player_id, approve, claimant)
         return self._player(player_id)
+
+    def decide_all(
+        self,
+        actor: int,
+        claims: Sequence[tuple[int, str | None]],
+        approve: bool,
+        *,
+        save: bool = False,
+    ) -> dict[str, Any]:
+        """Approve or refuse many waiting claims in one step (``claims``: each a
+        player's id and the claimant's name, ``None`` for the oldest claim), each as
+        :meth:`decide` would, all or none: one claim the actor may not decide, or
+        that no longer waits, refuses the whole step. Without ``save`` nothing
+        changes: what would be decided is shown (the review before the one step)."""
+        wanted = list(dict.fromkeys(claims))[:MOST_AT_ONCE]
+        with self.context.db.session() as session, session.begin():
+            shown = [self._decide(session, actor, p, approve, c) for p, c in wanted]
+            if not save:
+                session.rollback()
+        return {"approved": approve, "claims": shown, "decided": len(shown), "saved": save}
+
+    def _decide(
+        self,
+        session: Session,
+        actor: int,
+        player_id: int,
+        approve: bool,
+        claimant: str | None,
+    ) -> dict[str, Any]:
+        """One claim decided in the caller's transaction: what was decided."""
+        player = find_player(session, player_id)
+        query = select(PlayerClaim).where(
+            PlayerClaim.player_id == player.id, PlayerClaim.decided_at.is_(None)
+        )
+        if claimant is not None:
+            query = query.join(User, User.id == PlayerClaim.user_id).where(User.name == claimant)
+        claim = session.scalars(query.order_by(PlayerClaim.id)).first()
+        if claim is None:
+            raise Conflict(phrase("nobody claims {name}", name=player.name))
+        need(session, actor, Action.DECIDE_CLAIM, claim_facts(session, player, claim))
+        now = self.context.clock()
+        claim.decided_at, claim.decided_by, claim.approved = now, actor, approve
+        who = session.get(User, claim.user_id)
+        merged: list[str] = []
+        if approve:
+            others = session.scalars(
+                select(Player).where(
+                    Player.user_id == claim.user_id,
+                    Player.merged_into.is_(None),
+                    Player.id != player.id,
+                )
+            ).all()
+            player.user_id = claim.user_id
+            for other in others:
+                merge_players(session, other, player)
+                merged.append(other.name)
+            # The player is somebody's now: the other claims of it are answered.
+            session.execute(
+                update(PlayerClaim)
+                .where(PlayerClaim.player_id == player.id, PlayerClaim.decided_at.is_(None))
+                .values(decided_at=now, decided_by=actor, approved=False)
+            )
+        session.flush()
+        return {
+            "player": player.id,
+            "name": player.name,
+            "claimant": who.name if who is not None else None,
+            "approved": approve,
+            "merged": merged,
+        }
 
     def merge(self, actor: int, source: int, into: int) -> dict[str, Any]:
         """Merge player ``source`` into ``into`` (an administrator: one person entered
@@ -125,13 +168,27 @@ class Claims:
             ).all()
             since: dict[int, Any] = {}
             players: dict[int, Player] = {}
+            mine: dict[int, list[int]] = {}
             for player, claim in rows:
                 if decide(facts, Action.DECIDE_CLAIM, claim_facts(session, player, claim)):
                     since.setdefault(player.id, claim.created_at)
                     players[player.id] = player
+                    mine.setdefault(player.id, []).append(claim.user_id)
+            names = dict(
+                session.execute(
+                    select(User.id, User.name).where(
+                        User.id.in_({u for us in mine.values() for u in us})
+                    )
+                ).all()
+            )
             now = self.context.clock()
             return [
-                {**player_json(session, players[pid], count=False), "waiting_days": (now - at).days}
+                {
+                    **player_json(session, players[pid], count=False),
+                    "waiting_days": (now - at).days,
+                    # The claims of the player this account decides (never its own).
+                    "decides": [names[u] for u in mine[pid]],
+                }
                 for pid, at in since.items()
             ]
 

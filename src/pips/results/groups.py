@@ -19,11 +19,10 @@ from sqlalchemy.orm import Session, selectinload
 from pips.core.names import sort_key
 from pips.core.phrase import phrase
 from pips.i18n import reason
-from pips.results.authority import Action
+from pips.results.authority import Action, GroupFacts, HandOver
 from pips.results.common import (
     Conflict,
     Context,
-    NotAllowed,
     ResultsError,
     account_named,
     group_named,
@@ -57,6 +56,7 @@ class Groups:
         taken: ``Dominoclub Kіel`` with a Cyrillic і beside ``Dominoclub Kiel``)."""
         try:
             with self.context.db.session() as session, session.begin():
+                need(session, actor, Action.FOUND)
                 # Groups are few (a club each): their names are compared here, by the
                 # same skeletons an account's name is.
                 held = session.scalars(select(Group.name)).all()
@@ -176,16 +176,14 @@ class Groups:
         Holds(self.context).recheck(session, causes(rows))
 
     def set_representative(self, actor: int, slug: str, name: str) -> dict[str, Any]:
+        """Hand the representative's role to the member ``name``
+        (:data:`~pips.results.authority.Action.HAND_OVER`: the representative or an
+        administrator, only to a member who accepted)."""
         with self.context.db.session() as session, session.begin():
             group = group_named(session, slug)
-            if group.representative_id != actor:
-                raise NotAllowed(
-                    phrase("only the representative of {name} hands the role on", name=group.name)
-                )
             user = account_named(session, name)
-            if user.id not in member_ids(group):
-                raise ResultsError(
-                    phrase("{name} is not a member of {name2}", name=user.name, name2=group.name)
-                )
+            member = user.id in member_ids(group)
+            facts = GroupFacts(group.id, group.representative_id, group.approved_at is not None)
+            need(session, actor, Action.HAND_OVER, HandOver(facts, user.id, member))
             group.representative_id = user.id
         return self.group(slug, actor)

@@ -56,6 +56,10 @@ ACTIONS = {
 }
 """The reviews of a result, each with the action authority decides."""
 
+BULK = ("reject", "uphold", "clear")
+"""The decisions taken for many results in one step (:meth:`Reviews.decide_all`;
+confirming many is :meth:`Reviews.confirm_all`)."""
+
 
 class Reviews:
     """Confirming, disputing, deciding disputes, withdrawing and clearing results."""
@@ -139,7 +143,12 @@ class Reviews:
                 wants = needed[row.id]
                 mine = frozenset() if wants.admin_only else wants.groups & facts.approved
                 if row.status == "disputed":
-                    why = phrase("a dispute to decide") if facts.admin else None
+                    # A representative sees the disputes its word may decide.
+                    decides = facts.admin or (
+                        bool(facts.approved)
+                        and bool(decide(facts, Action.REJECT, result_facts(session, row)))
+                    )
+                    why = phrase("a dispute to decide") if decides else None
                 elif actor not in said and any(t.account == actor for t in seats[row.id]):
                     why = phrase("your own line to confirm")
                 elif mine and actor not in said:
@@ -227,6 +236,47 @@ class Reviews:
                 "saved": save,
             }
 
+    def decide_all(
+        self,
+        actor: int,
+        action: str,
+        ids: Sequence[int],
+        comment: str = "",
+        *,
+        save: bool = False,
+    ) -> dict[str, Any]:
+        """Decide many results in one step: ``reject`` or ``uphold`` their disputes, or
+        ``clear`` their flags, each as :meth:`review` would (who may is
+        :mod:`pips.results.authority`'s to say, result by result), all or none: one
+        result the actor may not decide, or that waits for no such decision, refuses
+        the whole step. Without ``save`` nothing changes: what would become of each
+        result is shown (the review before the one decision)."""
+        if action not in BULK:
+            raise ResultsError(phrase("the action is one of {choices}", choices=", ".join(BULK)))
+        comment = comment.strip()[:500]
+        wanted = sorted(set(ids))[:MOST_AT_ONCE]
+        with self.context.db.session() as session, session.begin():
+            facts = actor_facts(session, actor)
+            rows = list(session.scalars(select(Result).where(Result.id.in_(wanted))))
+            missing = sorted(set(wanted) - {r.id for r in rows})
+            if missing:
+                raise NotFound(phrase("no result {result_id}", result_id=missing[0]))
+            for row in rows:
+                self._act(session, facts, row, action, comment)
+            shown = [
+                {
+                    "id": row.id,
+                    "date": row.played_on.isoformat(),
+                    "players": [p.name for p in row.players],
+                    "status": row.status,
+                    "counts": counted(row),
+                }
+                for row in rows
+            ]
+            if not save:
+                session.rollback()
+            return {"action": action, "results": shown, "decided": len(shown), "saved": save}
+
     def sanction(
         self, actor: int, key: str, *, sanction: bool = True, save: bool = False
     ) -> dict[str, Any]:
@@ -302,10 +352,15 @@ class Reviews:
 
     @staticmethod
     def _unvouched(session: Session, event: str | None) -> Sequence[Result]:
-        """Results that do not count yet for want of a word (of ``event``, by key)."""
+        """Results that do not count yet for want of a word, and disputes (of
+        ``event``, by key)."""
+        # A dispute waits for a decision whatever word the result had before it.
         query = select(Result).where(
-            Result.status.in_(("provisional", "disputed")),
-            or_(Result.confirmed_by.is_(None), Result.confirmed_by == PLAYERS),
+            or_(
+                Result.status == "disputed",
+                (Result.status == "provisional")
+                & or_(Result.confirmed_by.is_(None), Result.confirmed_by == PLAYERS),
+            )
         )
         if event is not None:
             query = query.where(Result.event_id == find_event(session, event).id)

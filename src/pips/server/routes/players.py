@@ -9,12 +9,13 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import Field
 
 from pips.core.phrase import phrase
 from pips.i18n import _, explain
 from pips.results.service import Filter, ResultsError
 from pips.server.errors import refusals
-from pips.server.requests import Strict
+from pips.server.requests import Name, Strict
 from pips.server.routes.common import BodyRowId, RowId, results_of, run
 from pips.server.web import account, check_csrf, local_path, page, viewer, who
 
@@ -64,6 +65,37 @@ async def decide_claim(
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
     return dict(await run(results.claims.decide, actor, player_id, decision == "approve", claimant))
+
+
+class ClaimOf(Strict):
+    """A waiting claim: the player's id and the claiming account's name (none: the
+    oldest claim of the player)."""
+
+    player: BodyRowId
+    claimant: Name | None = None
+
+
+class DecideClaims(Strict):
+    """Claims to approve (``approve`` true) or refuse in one step; ``save`` false (the
+    default) only shows what would be decided (the review)."""
+
+    claims: list[ClaimOf] = Field(min_length=1, max_length=500)
+    approve: bool
+    save: bool = False
+
+
+@api.post("/api/players/claims", tags=["players"], responses=refusals(403, 404, 409))
+async def decide_claims(request: Request, body: DecideClaims) -> dict[str, Any]:
+    """Approve or refuse many claims at once (a representative's or an
+    administrator's decisions), all or none: each as
+    ``POST /api/players/ID/claim/DECISION`` would; one claim the account may not
+    decide, or that no longer waits, refuses the whole step. Without ``save``: what
+    would be decided, with the players each claimant's other players would merge."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    claims = [(c.player, c.claimant) for c in body.claims]
+    decide = results_of(request).claims.decide_all
+    return dict(await run(decide, actor, claims, body.approve, save=body.save))
 
 
 @api.post("/api/players/{player_id}/agree", tags=["players"], responses=refusals(404, 409))

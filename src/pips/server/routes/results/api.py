@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
@@ -14,7 +14,7 @@ from pips.results.entry import EntryError
 from pips.results.service import Filter
 from pips.server.errors import CsvResponse, refusal, refusals
 from pips.server.limits import Limited
-from pips.server.requests import ResultStatus, Strict
+from pips.server.requests import Comment, ResultStatus, Strict
 from pips.server.routes.common import (
     CSV_BODY,
     BodyRowId,
@@ -183,6 +183,29 @@ async def confirm_results(request: Request, body: ConfirmMany) -> dict[str, Any]
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
     return dict(await run(results_of(request).reviews.confirm_all, actor, body.ids, save=body.save))
+
+
+class DecideMany(Strict):
+    """Results to decide in one step: ``reject`` or ``uphold`` their disputes, or
+    ``clear`` their flags; ``save`` false (the default) only shows what would become
+    of each (the review)."""
+
+    action: Literal["reject", "uphold", "clear"]
+    ids: list[BodyRowId] = Field(min_length=1, max_length=1000)
+    comment: Comment = ""
+    save: bool = False
+
+
+@api.post("/api/results/decide", tags=["results"], responses=refusals(403, 404, 409))
+async def decide_results(request: Request, body: DecideMany) -> dict[str, Any]:
+    """Decide many results at once (an administrator's or a representative's
+    decisions), all or none: each as ``POST /api/results/ID/ACTION`` would; one result
+    the account may not decide, or that waits for no such decision, refuses the whole
+    step. Without ``save``: the results and what each would become."""
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    actor = account(request)
+    decide = results_of(request).reviews.decide_all
+    return dict(await run(decide, actor, body.action, body.ids, body.comment, save=body.save))
 
 
 @api.get("/api/results/{result_id:int}", tags=["results"], responses=refusals(404))

@@ -248,8 +248,10 @@ async def waiting_page(request: Request) -> HTMLResponse:
     me = who(request)
     if me is None or me.user_id is None:
         return page(request, "results_waiting.html", rows=None, status_code=401)
-    rows = await run(results_of(request).reviews.waiting, me.user_id)
-    return page(request, "results_waiting.html", rows=rows)
+    results = results_of(request)
+    rows = await run(results.reviews.waiting, me.user_id)
+    claims = await run(results.claims.waiting, me.user_id)
+    return page(request, "results_waiting.html", rows=rows, claims=claims)
 
 
 @api.post("/results/waiting/confirm", include_in_schema=False)
@@ -271,14 +273,7 @@ async def confirm_waiting(
         try:
             await asyncio.to_thread(results.reviews.confirm_all, actor, ids_shown[:1000], save=True)
         except ResultsError as exc:
-            rows = await run(results.reviews.waiting, actor)
-            return page(
-                request,
-                "results_waiting.html",
-                rows=rows,
-                error=explain(exc),
-                status_code=exc.status,
-            )
+            return await _waiting_refused(request, actor, exc)
         return RedirectResponse("/results/waiting", status_code=303)
     waiting = await run(results.reviews.waiting, actor)
     provisional = [r["id"] for r in waiting if r["status"] == "provisional"]
@@ -303,6 +298,154 @@ async def confirm_waiting(
         fields={"ids": ",".join(str(r["id"]) for r in (review or {}).get("results", []))},
         back="/results/waiting",
     )
+
+
+async def _waiting_refused(request: Request, actor: int, exc: ResultsError) -> HTMLResponse:
+    """The waiting page again, saying why a step was refused (nothing changed)."""
+    results = results_of(request)
+    rows = await run(results.reviews.waiting, actor)
+    claims = await run(results.claims.waiting, actor)
+    return page(
+        request,
+        "results_waiting.html",
+        rows=rows,
+        claims=claims,
+        error=explain(exc),
+        status_code=exc.status,
+    )
+
+
+@api.post("/results/waiting/decide", include_in_schema=False)
+async def decide_waiting(
+    request: Request,
+    action: Annotated[Literal["reject", "uphold"], Form()],
+    csrf: Annotated[str, Form(max_length=200)] = "",
+    confirm: Annotated[Literal["", "yes"], Form()] = "",
+    ids: Annotated[list[str] | None, Form(max_length=1000)] = None,
+    comment: Annotated[str, Form(max_length=500)] = "",
+) -> Response:
+    """Reject or uphold the chosen disputes in one step: first the review (what
+    becomes of each result), then, confirmed, exactly the results it showed."""
+    check_csrf(request, csrf)
+    actor = account(request)
+    results = results_of(request)
+    chosen = row_ids(ids or [])
+    try:
+        if not chosen:
+            raise ResultsError(phrase("choose at least one result"))
+        review = await asyncio.to_thread(
+            results.reviews.decide_all, actor, action, chosen, comment, save=confirm == "yes"
+        )
+    except ResultsError as exc:
+        return await _waiting_refused(request, actor, exc)
+    if confirm == "yes":
+        return RedirectResponse("/results/waiting", status_code=303)
+    lines = [
+        _("Result {id}, {date}: {players}").format(
+            id=r["id"], date=r["date"], players=", ".join(r["players"])
+        )
+        + " · "
+        + (_("withdrawn") if r["status"] == "withdrawn" else _("stands"))
+        + (" · " + _("counts") if r["counts"] else "")
+        for r in review["results"]
+    ]
+    count = len(review["results"])
+    question = (
+        _("Uphold these disputes and withdraw the results?")
+        if action == "uphold"
+        else _("Reject these disputes? The results stand.")
+    )
+    answer = (
+        ngettext("Uphold {count} dispute", "Uphold {count} disputes", count)
+        if action == "uphold"
+        else ngettext("Reject {count} dispute", "Reject {count} disputes", count)
+    )
+    return page(
+        request,
+        "confirm.html",
+        question=question,
+        consequences=lines,
+        answer=answer.format(count=count),
+        action="/results/waiting/decide",
+        fields={
+            "action": action,
+            "ids": ",".join(str(r["id"]) for r in review["results"]),
+            "comment": comment,
+        },
+        back="/results/waiting",
+    )
+
+
+@api.post("/results/waiting/claims", include_in_schema=False)
+async def decide_waiting_claims(
+    request: Request,
+    decision: Annotated[Literal["approve", "refuse"], Form()],
+    csrf: Annotated[str, Form(max_length=200)] = "",
+    confirm: Annotated[Literal["", "yes"], Form()] = "",
+    claims: Annotated[list[str] | None, Form(max_length=500)] = None,
+) -> Response:
+    """Approve or refuse the chosen claims in one step (each ``PLAYER:CLAIMANT``):
+    first the review, then, confirmed, exactly the claims it showed."""
+    check_csrf(request, csrf)
+    actor = account(request)
+    results = results_of(request)
+    chosen = claim_refs(claims or [])
+    approve = decision == "approve"
+    try:
+        if not chosen:
+            raise ResultsError(phrase("choose at least one claim"))
+        review = await asyncio.to_thread(
+            results.claims.decide_all, actor, chosen, approve, save=confirm == "yes"
+        )
+    except ResultsError as exc:
+        return await _waiting_refused(request, actor, exc)
+    if confirm == "yes":
+        return RedirectResponse("/results/waiting", status_code=303)
+    lines = [
+        _("{player}: claimed by {who}").format(player=c["name"], who=c["claimant"])
+        + (
+            " · " + _("merges {names} into it").format(names=", ".join(c["merged"]))
+            if c["merged"]
+            else ""
+        )
+        for c in review["claims"]
+    ]
+    count = len(review["claims"])
+    answer = (
+        ngettext("Approve {count} claim", "Approve {count} claims", count)
+        if approve
+        else ngettext("Refuse {count} claim", "Refuse {count} claims", count)
+    )
+    return page(
+        request,
+        "confirm.html",
+        question=_("Approve these claims?") if approve else _("Refuse these claims?"),
+        consequences=lines,
+        answer=answer.format(count=count),
+        action="/results/waiting/claims",
+        fields={
+            "decision": decision,
+            "claims": "\n".join(f"{c['player']}:{c['claimant']}" for c in review["claims"]),
+        },
+        back="/results/waiting",
+    )
+
+
+def row_ids(values: list[str]) -> list[int]:
+    """Result ids from checkboxes or a review's comma-separated list; anything else
+    is left out (a hostile form changes nothing it did not name)."""
+    found = [p for v in values for p in v.replace(",", " ").split() if p.isdigit()]
+    return [int(p) for p in found if 0 < int(p) < 2**31][:1000]
+
+
+def claim_refs(values: list[str]) -> list[tuple[int, str | None]]:
+    """Claims (``PLAYER:CLAIMANT``, one a line) from checkboxes or a review."""
+    found: list[tuple[int, str | None]] = []
+    for line in (part for v in values for part in v.splitlines()):
+        number, _sep, claimant = line.strip().partition(":")
+        if number.isdigit() and 0 < int(number) < 2**31 and claimant.strip():
+            found.append((int(number), claimant.strip()))
+    return found[:500]
 
 
 @api.get("/results/{result_id:int}", response_class=HTMLResponse, include_in_schema=False)
