@@ -113,7 +113,7 @@ def word_covers(world: World, account: int, result: ResultFacts) -> bool:
     return all(s.account == account or s.groups & vouching for s in result.seats)
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(st.data())
 def test_no_account_withdraws_or_upholds_against_a_result_its_word_does_not_cover(
     data: st.DataObject,
@@ -126,7 +126,7 @@ def test_no_account_withdraws_or_upholds_against_a_result_its_word_does_not_cove
                 assert word_covers(world, account, result), (account, action)
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(st.data())
 def test_a_confirmation_speaks_only_for_seats_the_word_covers(data: st.DataObject) -> None:
     world = data.draw(worlds())
@@ -139,7 +139,7 @@ def test_a_confirmation_speaks_only_for_seats_the_word_covers(data: st.DataObjec
             )
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(st.data())
 def test_an_event_takes_over_only_what_its_organisers_word_covers(
     data: st.DataObject,
@@ -169,7 +169,7 @@ def test_an_event_takes_over_only_what_its_organisers_word_covers(
         )
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(st.data())
 def test_nobody_decides_their_own_claim_and_new_or_unapproved_groups_go_to_an_admin(
     data: st.DataObject,
@@ -195,7 +195,7 @@ def test_nobody_decides_their_own_claim_and_new_or_unapproved_groups_go_to_an_ad
         assert claim.agreed_at is not None and claim.agreed_at <= claim.claimed_at
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_an_unapproved_groups_word_counts_for_nothing_beyond_its_members_accounts(
     data: st.DataObject,
@@ -213,7 +213,7 @@ def test_an_unapproved_groups_word_counts_for_nothing_beyond_its_members_account
         assert not decide(world.actor(1), Action.VOUCH, seat)
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(st.data())
 def test_a_closed_event_changes_no_more_and_a_stranger_corrects_nothing(
     data: st.DataObject,
@@ -230,7 +230,7 @@ def test_a_closed_event_changes_no_more_and_a_stranger_corrects_nothing(
             assert account in world.admins or account == event.organiser or account in accounts
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(st.data())
 def test_only_an_approved_groups_word_enters_games_its_enterer_did_not_play(
     data: st.DataObject,
@@ -250,7 +250,7 @@ def test_only_an_approved_groups_word_enters_games_its_enterer_did_not_play(
             assert entry.group.representative == account and entry.member
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_no_copy_a_free_account_may_withdraw_keeps_an_events_result_from_counting(
     data: st.DataObject,
@@ -274,7 +274,7 @@ def test_no_copy_a_free_account_may_withdraw_keeps_an_events_result_from_countin
     assert stands(result, counts=False, its_event=its_event) == (its_event is not None and own)
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(st.data())
 def test_the_representatives_role_moves_only_by_its_holders_word_to_a_member(
     data: st.DataObject,
@@ -291,7 +291,7 @@ def test_the_representatives_role_moves_only_by_its_holders_word_to_a_member(
         assert allowed == (holder and handing.member)
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(st.data())
 def test_founding_gives_no_word_and_floods_no_administrators_list(data: st.DataObject) -> None:
     """Founding a group (``found``): any account, holding fewer than
