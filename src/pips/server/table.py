@@ -88,6 +88,9 @@ class TableHouse:
     (:meth:`~pips.server.analyses.Analyses.follow`)."""
     work: Work
     """The lanes its bots decide in (:mod:`pips.server.work`)."""
+    announce: Callable[[LiveTable, str], None] = lambda table, what: None
+    """Told when a game starts (``gameStart``) and when it ends, finished or closed
+    unplayed (``gameFinish``): the accounts' event streams (:mod:`pips.server.botapi`)."""
 
 
 @dataclass
@@ -143,6 +146,13 @@ class LiveTable:
 
     def seat_of(self, who: Identity) -> int:
         return self.round.seat_of(who)
+
+    def viewing_seat(self, who: Identity) -> int:
+        """The seat whose view ``who`` is sent: theirs, or the one a stand-in plays for
+        them until they take it back at their turn (a returning bot or person read
+        ``seat: -1`` there before, and lost track of its own hand)."""
+        seat = self.round.seat_of(who)
+        return seat if seat >= 0 else self.round.returning(who)
 
     def visible_to(self, who: Identity | None, invite: str) -> bool:
         """A private table is seen only with its invitation or by those seated at it."""
@@ -221,7 +231,18 @@ class LiveTable:
         for client, who in self.clients.items():
             if client is skip or (event is not None and self.told.get(client, -1) >= made):
                 continue
-            out.append((client, telling.message_for(self.round, self.seat_of(who), shared, event)))
+            out.append(
+                (
+                    client,
+                    telling.message_for(
+                        self.round,
+                        self.viewing_seat(who),
+                        shared,
+                        event,
+                        history=getattr(client, "history", False),
+                    ),
+                )
+            )
             self.told[client] = made
         return out
 
@@ -231,8 +252,10 @@ class LiveTable:
         away = self.away()
         self.clients[client] = who
         self.told[client] = self.round.moves_made
-        seat = self.seat_of(who)
-        state = self.message_for(seat)
+        seat = self.viewing_seat(who)
+        state = telling.message_for(
+            self.round, seat, self._shared(), history=getattr(client, "history", False)
+        )
         state["log"] = telling.log(self.round, seat)
         out: Outgoing = [(client, messages.chat(author, text)) for author, text in self.chat]
         out.append((client, state))
@@ -287,6 +310,7 @@ class LiveTable:
                 self.round.start()
                 await self.house.repository.set_status(self.id, "playing")
                 out = self.publish()
+                self.house.announce(self, "gameStart")
         await self.deliver(out)
         self.pace.schedule()
 
@@ -373,6 +397,7 @@ class LiveTable:
     async def ended(self) -> None:
         """After the end is stored and told: the table stays in memory a while for its
         players' last look, then only in the database (its record, replay and history)."""
+        self.house.announce(self, "gameFinish")
         asyncio.get_running_loop().call_later(self.house.keep_finished, self.house.forget, self)
 
     async def _finish(self) -> None:
