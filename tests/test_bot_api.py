@@ -100,31 +100,30 @@ def pips_bot(server: Server, token: str, *extra: str) -> subprocess.Popen[str]:
     )
 
 
-def test_two_pips_bots_and_a_person_play_a_challenge_to_the_end(server: Server) -> None:
-    one, other = bot_account(server, "EngineOne"), bot_account(server, "EngineTwo")
+def challenge_played(server: Server, person_name: str, first: str, second_token: str) -> str:
+    """A person challenges the bot ``first`` to a game of three whose third seat is
+    open; the bot's program accepts; the second bot (by its token) seeks the table; the
+    person plays on the websocket to the end. The table's id."""
     person = Browser(server)
-    assert register(person, "Rosa").status_code == 303
-    bots = [pips_bot(server, one), pips_bot(server, other, "--accept", "people")]
+    assert register(person, person_name).status_code == 303
     events = Events(person.http)
     events.start()
     try:
-        # Rosa challenges the first bot to a game of three, its third seat open.
         asked = person.post(
-            "/api/challenge/EngineOne",
+            f"/api/challenge/{first}",
             {"game": "draw", "options": {"players": 3}, "seats": [{"kind": "open"}]},
         )
         assert asked.status_code == 201, asked.text
-        assert asked.json()["challenged"] == {"name": "EngineOne", "bot": True}
+        assert asked.json()["challenged"] == {"name": first, "bot": True}
         wait_for(lambda: events.of("challenge"), 30)
-        # Its `pips bot` accepts (the challenge no longer waits); the second bot
+        # The bot's program accepts (the challenge no longer waits); the second bot
         # seeks the next open table of the game: the challenge's.
         wait_for(lambda: person.http.get("/api/challenge").json() == [], 30)
-        with api(server, other) as http:
+        with api(server, second_token) as http:
             answer = http.post("/api/bot/seek", json={"game": "draw", "options": {"players": 3}})
         assert answer.status_code == 200, answer.text
-        found = answer.json()
-        assert found["created"] is False
-        table_id = found["id"]
+        assert answer.json()["created"] is False
+        table_id = str(answer.json()["id"])
         start = wait_for(lambda: events.of("gameStart"), 30)[0]
         assert start["game"]["id"] == table_id
         player = Player(person, table_id)
@@ -132,12 +131,22 @@ def test_two_pips_bots_and_a_person_play_a_challenge_to_the_end(server: Server) 
         player.join(120)
         assert player.error is None, player.error
         record = person.http.get(f"/api/records/{table_id}").json()
-        assert sorted(record["seats"]) == ["EngineOne", "EngineTwo", "Rosa"]
+        assert sorted(record["seats"]) == sorted([person_name, first, record["seats"][2]])
         # Every seat was played by its own: no stand-in made a move.
         assert record.get("stand_ins", []) == []
         wait_for(lambda: events.of("gameFinish"), 30)
+        return table_id
     finally:
         person.http.close()
+
+
+def test_two_pips_bots_and_a_person_play_a_challenge_to_the_end(server: Server) -> None:
+    one, other = bot_account(server, "EngineOne"), bot_account(server, "EngineTwo")
+    bots = [pips_bot(server, one), pips_bot(server, other, "--accept", "people")]
+    table_id = ""
+    try:
+        table_id = challenge_played(server, "Rosa", "EngineOne", other)
+    finally:
         for process in bots:
             process.send_signal(signal.SIGINT)
         outputs = [process.communicate(timeout=30) for process in bots]
@@ -145,7 +154,50 @@ def test_two_pips_bots_and_a_person_play_a_challenge_to_the_end(server: Server) 
         assert process.returncode == 130, complaints
         assert "Traceback" not in complaints
         assert f"game {table_id}: finished" in said, said
-    assert "challenge" in outputs[0][0] and "accept" in outputs[0][0]
+    assert "from Rosa: accepted (200)" in outputs[0][0]
+
+
+def documented(language: str) -> str:
+    """The example bot of docs/bots-api.md in ``language``."""
+    text = (ROOT / "docs" / "bots-api.md").read_text()
+    return text.split(f"```{language}\n", 1)[1].split("```", 1)[0]
+
+
+@pytest.mark.skipif(not Path("/usr/bin/node").exists(), reason="node (Debian's) is not here")
+def test_the_documented_python_and_javascript_bots_play_a_challenge(
+    server: Server, tmp_path: Path
+) -> None:
+    """The two complete bots of docs/bots-api.md, as printed there: the Python one is
+    challenged by a person and accepts; the JavaScript one seeks the open seat; both
+    play to the end."""
+    python_bot, node_bot = tmp_path / "bot.py", tmp_path / "bot.mjs"
+    python_bot.write_text(documented("python"))
+    node_bot.write_text(documented("javascript"))
+    assert len(documented("python").splitlines()) <= 45
+    one, other = bot_account(server, "DocPython"), bot_account(server, "DocNode")
+    programs = [
+        subprocess.Popen(
+            [command, str(path)],
+            env={**os.environ, "PIPS_SERVER": server.url, "PIPS_TOKEN": token},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for command, path, token in (
+            (sys.executable, python_bot, one),
+            ("/usr/bin/node", node_bot, other),
+        )
+    ]
+    try:
+        table_id = challenge_played(server, "Lena", "DocPython", other)
+        record = httpx.get(f"{server.url}/api/records/{table_id}").json()
+        assert {"DocPython", "DocNode"} <= set(record["seats"])
+    finally:
+        for program in programs:
+            program.kill()
+        complaints = [program.communicate(timeout=30)[1] for program in programs]
+    for said in complaints:
+        assert "Error" not in said, said
 
 
 def test_a_returning_bot_reads_its_own_seat_after_a_stand_in(tmp_path: Path) -> None:

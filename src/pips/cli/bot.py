@@ -131,13 +131,18 @@ class BotClient:
             challenge = event["challenge"]
             if challenge["challenged"]["name"] != self.name or challenge["status"] != "created":
                 return
-            verdict = "accept" if self.welcome(challenge) else "decline"
+            welcome = self.welcome(challenge)
+            verdict = "accept" if welcome else "decline"
             answer = http.post(f"/api/challenge/{challenge['id']}/{verdict}")
+            said = (
+                _("challenge {id} from {name}: accepted ({status})")
+                if welcome
+                else _("challenge {id} from {name}: declined ({status})")
+            )
             self.say(
-                _("challenge {id} from {name}: {verdict} ({status})").format(
+                said.format(
                     id=challenge["id"],
                     name=challenge["challenger"]["name"],
-                    verdict=verdict,
                     status=answer.status_code,
                 )
             )
