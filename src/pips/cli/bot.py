@@ -234,13 +234,8 @@ def bot_command(
         fail(_("--engine names the command of an engine"))
     if accept not in POLICIES:
         fail(_("--accept is one of {choices}").format(choices=", ".join(POLICIES)))
-    runner = BotClient(
-        server,
-        token.strip(),
-        engine,
-        accept,
-        tuple(game or ()),  # type: ignore[arg-type]
-    )
+    policy = next(p for p in POLICIES if p == accept)  # checked above: one of them
+    runner = BotClient(server, token.strip(), engine, policy, tuple(game or ()))
     try:
         runner.run()
     finally:

@@ -51,6 +51,8 @@ from pips.server.metrics import Metrics
 from pips.server.routes import (
     account,
     bot,
+    bot_answers,
+    challenges,
     events,
     groups,
     health,
@@ -348,6 +350,7 @@ def create_app(
         lists,
         events,
         bot,
+        challenges,
     ):
         app.include_router(routes.api)
     app.include_router(health.api)
@@ -356,7 +359,7 @@ def create_app(
     def described() -> dict[str, Any]:
         if app.openapi_schema is None:
             app.openapi_schema = describe(undescribed())
-            app.openapi_schema["components"]["schemas"].update(bot.schemas())
+            app.openapi_schema["components"]["schemas"].update(bot_answers.schemas())
         return app.openapi_schema
 
     app.openapi = described  # type: ignore[method-assign]

@@ -147,13 +147,6 @@ class LiveTable:
     def seat_of(self, who: Identity) -> int:
         return self.round.seat_of(who)
 
-    def viewing_seat(self, who: Identity) -> int:
-        """The seat whose view ``who`` is sent: theirs, or the one a stand-in plays for
-        them until they take it back at their turn (a returning bot or person read
-        ``seat: -1`` there before, and lost track of its own hand)."""
-        seat = self.round.seat_of(who)
-        return seat if seat >= 0 else self.round.returning(who)
-
     def visible_to(self, who: Identity | None, invite: str) -> bool:
         """A private table is seen only with its invitation or by those seated at it."""
         if not self.private or secrets.compare_digest(invite, self.invite):
@@ -231,18 +224,7 @@ class LiveTable:
         for client, who in self.clients.items():
             if client is skip or (event is not None and self.told.get(client, -1) >= made):
                 continue
-            out.append(
-                (
-                    client,
-                    telling.message_for(
-                        self.round,
-                        self.viewing_seat(who),
-                        shared,
-                        event,
-                        history=getattr(client, "history", False),
-                    ),
-                )
-            )
+            out.append((client, state_for(self.round, who, client, shared, event)))
             self.told[client] = made
         return out
 
@@ -252,10 +234,8 @@ class LiveTable:
         away = self.away()
         self.clients[client] = who
         self.told[client] = self.round.moves_made
-        seat = self.viewing_seat(who)
-        state = telling.message_for(
-            self.round, seat, self._shared(), history=getattr(client, "history", False)
-        )
+        seat = self.round.viewing_seat(who)
+        state = state_for(self.round, who, client, self._shared())
         state["log"] = telling.log(self.round, seat)
         out: Outgoing = [(client, messages.chat(author, text)) for author, text in self.chat]
         out.append((client, state))
@@ -411,8 +391,7 @@ class LiveTable:
     # -- standing up (issue 51; pips.server.standing), for any client to call -----------
 
     async def abort(self, who: Identity) -> None:
-        """End the table before its first move, at the word of anyone seated at it: it
-        is closed unplayed (no record, no result)."""
+        """Close the table unplayed before its first move, at any seated one's word."""
         await self.standing.abort(who)
 
     async def resign(self, who: Identity) -> None:
@@ -433,8 +412,7 @@ class LiveTable:
         await self.tell_all(messages.chat(author, text))
 
     async def hint(self, seat: int) -> messages.Hint:
-        """The expert bot's advice for ``seat`` at its turn (refused where the table
-        gives no hints)."""
+        """The expert bot's advice for ``seat`` at its turn (refused where none is given)."""
         async with self.lock:
             return self.round.hint(seat)
 
@@ -516,6 +494,21 @@ class LiveTable:
             if close is not None:
                 with contextlib.suppress(Exception):
                     await close(1012)
+
+
+def state_for(
+    game_round: Round,
+    who: Identity,
+    client: Client,
+    shared: messages.SharedState,
+    event: MoveEvent | None = None,
+) -> messages.StateMessage:
+    """The state message ``client`` of ``who`` is sent: the view of their seat (or of
+    the one a stand-in plays for them), keeping the hand's moves for a client that
+    reads them (a bot's game stream, :mod:`pips.server.routes.bot`)."""
+    history = bool(getattr(client, "history", False))
+    seat = game_round.viewing_seat(who)
+    return telling.message_for(game_round, seat, shared, event, history=history)
 
 
 def replayed(stored: StoredTable) -> Round:

@@ -24,14 +24,14 @@ import contextlib
 import json
 import math
 from collections.abc import AsyncIterator
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi.responses import HTMLResponse, StreamingResponse
-from pydantic import BaseModel, Field, StringConstraints, TypeAdapter
+from pydantic import Field, StringConstraints
 
 from pips.games.registry import all_games, find_game
-from pips.i18n import _, say
+from pips.i18n import _
 from pips.server.accounts.identity import AccountError, Identity
 from pips.server.accounts.tokens import SCOPES, Tokens
 from pips.server.botapi import (
@@ -39,15 +39,22 @@ from pips.server.botapi import (
     BotAccounts,
     BotApiError,
     Challenges,
-    Decision,
     bot_pool,
-    challenge_seats,
     ongoing,
     open_tables,
 )
 from pips.server.errors import Refusal, refusal, refusals
 from pips.server.limits import Limited, RateLimit
-from pips.server.requests import MAX_SEATS, BotSeat, GameChoice, OpenSeat, Strict
+from pips.server.requests import GameChoice, OpenSeat, Strict
+from pips.server.routes.bot_answers import (
+    EVENT_SCHEMA,
+    BotAccount,
+    BotRating,
+    Leaderboard,
+    Moved,
+    Seated,
+    TokenMade,
+)
 from pips.server.routes.common import (
     address,
     cluster_of,
@@ -69,98 +76,6 @@ NDJSON = "application/x-ndjson"
 
 TableId = Annotated[str, Path(min_length=1, max_length=24)]
 Username = Annotated[str, Path(min_length=1, max_length=40)]
-
-
-# -- the answers, typed ----------------------------------------------------------------
-
-
-class BotAccount(BaseModel):
-    """An account as the Bot API shows it."""
-
-    name: str
-    bot: bool
-
-
-class TokenMade(BaseModel):
-    """A new API token: ``token`` is shown this once, never again."""
-
-    token: str
-    id: int
-    label: str
-    scopes: list[str]
-
-
-class ChallengeSide(BaseModel):
-    name: str
-    bot: bool
-
-
-class ChallengeOut(BaseModel):
-    """A challenge: who asks whom, to play what, and (once accepted) at which table."""
-
-    id: str
-    status: Literal["created", "accepted", "declined", "canceled"]
-    challenger: ChallengeSide
-    challenged: ChallengeSide
-    game: str
-    options: dict[str, bool | int | str | None]
-    seats: list[dict[str, str]]
-    turn_seconds: int | None
-    table: str | None
-    url: str | None
-
-
-class GameRef(BaseModel):
-    """A table as an event names it."""
-
-    id: str
-    game: str
-    status: str
-    url: str
-
-
-class ChallengeEvent(BaseModel):
-    type: Literal["challenge", "challengeCanceled", "challengeDeclined"]
-    challenge: ChallengeOut
-
-
-class GameEvent(BaseModel):
-    type: Literal["gameStart", "gameFinish"]
-    game: GameRef
-
-
-class Seated(BaseModel):
-    """Where a seek or an accepted challenge seated the asker."""
-
-    id: str
-    url: str
-    seat: int
-    status: str
-    created: bool
-
-
-class Moved(BaseModel):
-    """A move accepted: the moves made since the game began, and the table's status."""
-
-    moves_made: int
-    status: str
-
-
-class BotRating(BaseModel):
-    place: int
-    name: str
-    rating: float
-    mu: float
-    sigma: float
-    games: int
-
-
-class Leaderboard(BaseModel):
-    """The bots' rating pool of one game: openskill's Plackett-Luce over the games bot
-    accounts played with one another at this server (``rating`` is ``mu - 3 sigma``)."""
-
-    game: str
-    bots: list[BotRating]
 
 
 # -- what the routes share ---------------------------------------------------------------
@@ -328,25 +243,6 @@ async def create_token(request: Request, response: Response, body: NewToken) -> 
 # -- the event stream -------------------------------------------------------------------
 
 
-Event = Annotated[ChallengeEvent | GameEvent, Field(discriminator="type")]
-"""One line of the event stream."""
-
-EVENT_SCHEMA = {
-    "oneOf": [
-        {"$ref": "#/components/schemas/ChallengeEvent"},
-        {"$ref": "#/components/schemas/GameEvent"},
-    ]
-}
-
-
-def schemas() -> dict[str, Any]:
-    """The schemas the streams' lines refer to, for the OpenAPI description's
-    components (a streamed answer has no response model FastAPI would add)."""
-    found = TypeAdapter(Event).json_schema(ref_template="#/components/schemas/{model}")
-    defs: dict[str, Any] = found.get("$defs", {})
-    return defs
-
-
 async def ndjson(
     first: list[dict[str, Any]], queue: asyncio.Queue[Any], done: Any
 ) -> AsyncIterator[str]:
@@ -419,161 +315,6 @@ async def stream_events(request: Request) -> StreamingResponse:
             events.close(user_id, queue)
 
     return StreamingResponse(lines(), media_type=NDJSON, headers=headers)
-
-
-# -- challenges ------------------------------------------------------------------------
-
-
-class NewChallenge(GameChoice):
-    """A challenge: the game and its options (parsed into the game's own at once), the
-    turn timer, and the seats beyond the two accounts (open, or a bot a server may
-    seat; greedy bots when left out)."""
-
-    turn_seconds: Annotated[int, Field(ge=5, le=600)] | None = None
-    seats: list[Annotated[OpenSeat | BotSeat, Field(discriminator="kind")]] | None = Field(
-        default=None, max_length=MAX_SEATS
-    )
-
-
-@api.post(
-    "/api/challenge/{username}",
-    tags=["challenges"],
-    status_code=201,
-    operation_id="createChallenge",
-    responses=refusals(401, 404, 429),
-)
-async def create_challenge(
-    request: Request, response: Response, username: Username, body: NewChallenge
-) -> ChallengeOut:
-    """Challenge the account ``username`` (a bot or a person) to a game with these
-    options and turn timer. Both are told on their event streams (``challenge``); the
-    one challenged accepts or declines, the challenger may cancel. A challenge not
-    answered within an hour is gone."""
-    me = account_of(request)
-    response.headers.update(
-        await counted(request, limits_of(request).challenges, f"user:{me.user_id}")
-    )
-    players = body.chosen.players
-    rest = body.seats
-    if rest is None:
-        rest = [BotSeat(kind="bot") for _ in range(max(0, players - 2))]
-    if len(rest) != players - 2:
-        raise Refusal(
-            422,
-            _("{title} with these options has {players} seats: name {others} more").format(
-                title=say(body.spec.title), players=players, others=players - 2
-            ),
-            field="body.seats",
-        )
-    _bots, events, challenges = accounts_services(request)
-    try:
-        asked = await asyncio.to_thread(
-            challenges.create,
-            me,
-            username,
-            body.spec.name,
-            body.chosen.to_json(),
-            [seat.model_dump() for seat in rest],
-            body.turn_seconds,
-        )
-    except BotApiError as exc:
-        raise refused(exc) from None
-    shown = asked.to_json()
-    users = [u for u in (asked.challenger.user_id, asked.challenged.user_id) if u is not None]
-    await events.tell(users, {"type": "challenge", "challenge": shown})
-    return ChallengeOut.model_validate(shown)
-
-
-@api.get(
-    "/api/challenge",
-    tags=["challenges"],
-    operation_id="listChallenges",
-    responses=refusals(401),
-)
-async def list_challenges(request: Request) -> list[ChallengeOut]:
-    """The challenges made to the account or by it that wait for an answer."""
-    me = account_of(request, csrf=False)
-    assert me.user_id is not None
-    _bots, _events, challenges = accounts_services(request)
-    waiting = await asyncio.to_thread(challenges.waiting, me.user_id)
-    return [ChallengeOut.model_validate(asked.to_json()) for asked in waiting]
-
-
-async def decided(request: Request, challenge_id: str, decision: Decision) -> Any:
-    me = account_of(request)
-    assert me.user_id is not None
-    _bots, events, challenges = accounts_services(request)
-    try:
-        asked = await asyncio.to_thread(challenges.decide, challenge_id, me.user_id, decision)
-    except BotApiError as exc:
-        raise refused(exc) from None
-    users = [u for u in (asked.challenger.user_id, asked.challenged.user_id) if u is not None]
-    if decision != "accept":
-        kind = "challengeDeclined" if decision == "decline" else "challengeCanceled"
-        shown = asked.to_json()
-        await events.tell(users, {"type": kind, "challenge": shown})
-        return ChallengeOut.model_validate(shown)
-    spec = find_game(asked.row["game"])
-    try:
-        table = await tables_of(request).create(
-            spec,
-            spec.options_from_json(asked.row["options"]),
-            challenge_seats(asked),
-            asked.challenger,
-            turn_seconds=asked.row["turn_seconds"],
-        )
-    except TableError as exc:
-        raise refused(exc) from None
-    await asyncio.to_thread(challenges.made_table, asked.row["id"], table.id)
-    await table.start_if_ready()
-    return Seated(
-        id=table.id,
-        url=f"/t/{table.id}",
-        seat=table.seat_of(me),
-        status=table.status,
-        created=True,
-    )
-
-
-ChallengeId = Annotated[str, Path(min_length=1, max_length=16)]
-
-
-@api.post(
-    "/api/challenge/{challenge_id}/accept",
-    tags=["challenges"],
-    operation_id="acceptChallenge",
-    responses=refusals(401, 404, 409),
-)
-async def accept_challenge(request: Request, challenge_id: ChallengeId) -> Seated:
-    """Accept a challenge made to you: its table is made, with the challenger and you
-    seated (and the other seats as the challenge named them); both are told
-    ``gameStart`` once every seat is filled."""
-    answer: Seated = await decided(request, challenge_id, "accept")
-    return answer
-
-
-@api.post(
-    "/api/challenge/{challenge_id}/decline",
-    tags=["challenges"],
-    operation_id="declineChallenge",
-    responses=refusals(401, 404, 409),
-)
-async def decline_challenge(request: Request, challenge_id: ChallengeId) -> ChallengeOut:
-    """Decline a challenge made to you (the challenger is told ``challengeDeclined``)."""
-    answer: ChallengeOut = await decided(request, challenge_id, "decline")
-    return answer
-
-
-@api.post(
-    "/api/challenge/{challenge_id}/cancel",
-    tags=["challenges"],
-    operation_id="cancelChallenge",
-    responses=refusals(401, 404, 409),
-)
-async def cancel_challenge(request: Request, challenge_id: ChallengeId) -> ChallengeOut:
-    """Withdraw a challenge you made (the one challenged is told ``challengeCanceled``)."""
-    answer: ChallengeOut = await decided(request, challenge_id, "cancel")
-    return answer
 
 
 # -- seeking, games, moves ---------------------------------------------------------------
