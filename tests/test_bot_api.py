@@ -11,7 +11,6 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,13 +29,10 @@ ROOT = Path(__file__).resolve().parent.parent
 ENGINE = f"{sys.executable} {ROOT / 'tests' / 'bots' / 'heaviest.py'}"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("botapi"), grace=60).start()
-    try:
-        yield running
-    finally:
-        running.stop()
+@pytest.fixture
+def server(shared_server: Server) -> Server:
+    """The module's server of each database (its tests' accounts are their own)."""
+    return shared_server
 
 
 def api(server: Server, token: str | None = None) -> httpx.Client:
@@ -73,12 +69,15 @@ class Events(threading.Thread):
         super().__init__(daemon=True)
         self.client = client
         self.events: list[dict[str, Any]] = []
+        self.opened = threading.Event()
+        """Set once the stream answered: what happens from then on is told on it."""
 
     def run(self) -> None:
         try:
             with self.client.stream("GET", "/api/stream/event") as answer:
                 assert answer.status_code == 200
                 assert answer.headers["content-type"].startswith("application/x-ndjson")
+                self.opened.set()
                 for line in answer.iter_lines():
                     if line.strip():
                         self.events.append(json.loads(line))
@@ -135,6 +134,15 @@ def challenge_played(server: Server, person_name: str, first: str, second_token:
         # Every seat was played by its own: no stand-in made a move.
         assert record.get("stand_ins", []) == []
         wait_for(lambda: events.of("gameFinish"), 30)
+        # A game with a bot account in it is never rated for people (the world list):
+        # bots are rated in a pool of their own.
+        entered = wait_for(
+            lambda: person.http.get("/api/results", params={"player": person_name}).json()[
+                "results"
+            ]
+        )
+        assert not entered[0]["rated"] and not entered[0]["counts"]
+        assert "a bot account played" in entered[0]["unrated"]
         return table_id
     finally:
         person.http.close()

@@ -49,8 +49,18 @@ CHALLENGE_MINUTES = 60
 """Minutes a challenge waits for its answer; older ones are gone."""
 MOST_CHALLENGES = 20
 """Challenges an account may have waiting at once."""
+MOST_RECEIVED = 30
+"""Challenges waiting for one account's answer at once, from everyone together: a
+flood of challenges (from many free accounts) is refused before it buries the ones the
+account wants to see."""
 STREAMS_PER_ACCOUNT = 4
 """Event streams one account may hold open in one server process."""
+GAME_STREAMS_PER_ACCOUNT = 16
+"""Game streams one account may hold open in one server process (a bot playing many
+games at once opens one per game)."""
+WAITING_SEEKS = 3
+"""Waiting tables a bot may sit at, seeking more (a seek flood takes no more seats from
+people's tables than this)."""
 
 
 class BotApiError(TableError):
@@ -128,6 +138,8 @@ class AccountEvents:
     def __init__(self, cluster: Cluster) -> None:
         self.cluster = cluster
         self.streams: dict[int, set[asyncio.Queue[dict[str, Any]]]] = {}
+        self.game_streams: dict[int, int] = {}
+        """Game streams open here, by account."""
         self.tasks: set[asyncio.Task[None]] = set()
         cluster.handlers[self.OP] = self._heard
         cluster.tables.announced.append(self.announce)
@@ -144,6 +156,27 @@ class AccountEvents:
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=1000)
         mine.add(queue)
         return queue
+
+    def open_game(self, user_id: int) -> None:
+        """Count a new game stream of ``user_id``'s; :class:`BotApiError` (429) when the
+        account has too many open here."""
+        held = self.game_streams.get(user_id, 0)
+        if held >= GAME_STREAMS_PER_ACCOUNT:
+            raise BotApiError(
+                phrase(
+                    "an account holds at most {count} game streams",
+                    count=GAME_STREAMS_PER_ACCOUNT,
+                ),
+                429,
+            )
+        self.game_streams[user_id] = held + 1
+
+    def close_game(self, user_id: int) -> None:
+        held = self.game_streams.get(user_id, 0) - 1
+        if held > 0:
+            self.game_streams[user_id] = held
+        else:
+            self.game_streams.pop(user_id, None)
 
     def close(self, user_id: int, queue: asyncio.Queue[dict[str, Any]]) -> None:
         mine = self.streams.get(user_id, set())
@@ -256,20 +289,45 @@ class Challenges:
                 raise BotApiError(phrase("no such player"), 404)
             if them.id == challenger.user_id:
                 raise BotApiError(phrase("you cannot challenge yourself"), 422)
-            waiting = session.scalar(
-                select(func.count())
-                .select_from(Challenge)
-                .where(
-                    Challenge.challenger_id == challenger.user_id,
-                    Challenge.status == "created",
-                    Challenge.created_at > self._since(),
+
+            def waiting(*which: Any) -> int:
+                return int(
+                    session.scalar(
+                        select(func.count())
+                        .select_from(Challenge)
+                        .where(
+                            *which,
+                            Challenge.status == "created",
+                            Challenge.created_at > self._since(),
+                        )
+                    )
+                    or 0
                 )
-            )
-            if (waiting or 0) >= MOST_CHALLENGES:
+
+            mine = Challenge.challenger_id == challenger.user_id
+            if waiting(mine, Challenge.challenged_id == them.id):
+                # One question at a time to one account: asking again is spam.
+                raise BotApiError(
+                    phrase(
+                        "you have challenged {name} already: wait for the answer, or cancel"
+                        " that challenge first",
+                        name=them.name,
+                    )
+                )
+            if waiting(mine) >= MOST_CHALLENGES:
                 raise BotApiError(
                     phrase(
                         "you have {count} challenges waiting: cancel one first",
                         count=MOST_CHALLENGES,
+                    ),
+                    429,
+                )
+            if waiting(Challenge.challenged_id == them.id) >= MOST_RECEIVED:
+                raise BotApiError(
+                    phrase(
+                        "{name} has {count} challenges waiting for an answer: try again later",
+                        name=them.name,
+                        count=MOST_RECEIVED,
                     ),
                     429,
                 )
@@ -329,9 +387,26 @@ class Challenges:
                     Challenge.created_at > self._since(),
                 )
                 .order_by(Challenge.created_at)
-                .limit(2 * MOST_CHALLENGES + 50)
+                .limit(MOST_CHALLENGES + MOST_RECEIVED)
             )
             return [self._asked(session, row) for row in rows]
+
+    def asked_of(self, challenge_id: str, user_id: int) -> Asked:
+        """The challenge ``challenge_id`` made to ``user_id`` that waits for its answer;
+        :class:`BotApiError` (404) if there is none (another's challenge is not told
+        apart from none)."""
+        with self.db.session() as session:
+            row = session.scalars(
+                select(Challenge).where(
+                    Challenge.id == challenge_id[:16],
+                    Challenge.challenged_id == user_id,
+                    Challenge.status == "created",
+                    Challenge.created_at > self._since(),
+                )
+            ).first()
+            if row is None:
+                raise BotApiError(phrase("no such challenge"), 404)
+            return self._asked(session, row)
 
     def decide(self, challenge_id: str, user_id: int, decision: Decision) -> Asked:
         """Accept or decline (the one challenged) or cancel (the challenger) a challenge
@@ -412,6 +487,20 @@ def open_tables(db: Database, game: str, options: dict[str, Any], me: Identity) 
             .limit(50)
         ).all()
     return [table_id for table_id, stored in rows if dict(stored) == options]
+
+
+def waiting_at(db: Database, user_id: int) -> int:
+    """How many tables that wait for players ``user_id`` has a seat at."""
+    with db.session() as session:
+        return int(
+            session.scalar(
+                select(func.count()).where(
+                    GameTable.status == "waiting",
+                    GameTable.id.in_(select(Seat.table_id).where(Seat.user_id == user_id)),
+                )
+            )
+            or 0
+        )
 
 
 def ongoing(db: Database, user_id: int) -> list[dict[str, Any]]:

@@ -81,6 +81,15 @@ return {taken, tostring(tokens)}
 """
 """One token bucket in Redis, taken from atomically (by the server's clock)."""
 
+GIVE_BACK = """
+local tokens = tonumber(redis.call('HGET', KEYS[1], 'tokens'))
+if tokens then
+  redis.call('HSET', KEYS[1], 'tokens', tostring(math.min(tonumber(ARGV[1]), tokens + 1)))
+end
+return 0
+"""
+"""The one token a refused request took, put back into its bucket in Redis."""
+
 
 @dataclass
 class RateLimit:
@@ -106,6 +115,17 @@ class RateLimit:
         if not int(taken):
             self._refuse(float(tokens))
         return float(tokens)
+
+    async def give_back(self, key: str) -> None:
+        """Put back the one :meth:`take` counted for ``key``: what it was taken for was
+        refused, and a refused request spends no allowance (a creation refused by a cap
+        leaves the creation rate as it was)."""
+        if self.shared is not None:
+            await self.shared.eval(GIVE_BACK, 1, f"pips:limit:{self.name}:{key}", self.burst)
+            return
+        if key in self._buckets:
+            tokens, at = self._buckets[key]
+            self._buckets[key] = (min(self.burst, tokens + 1), at)
 
     def _refuse(self, tokens: float) -> None:
         wait = max(1, math.ceil((1 - tokens) * 60 / self.per_minute))

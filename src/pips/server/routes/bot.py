@@ -30,11 +30,14 @@ from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi.responses import HTMLResponse, StreamingResponse
 from pydantic import Field, StringConstraints
 
+from pips.core.names import name_key
 from pips.games.registry import all_games, find_game
 from pips.i18n import _
+from pips.server.accounts.ending import Watch
 from pips.server.accounts.identity import AccountError, Identity
 from pips.server.accounts.tokens import SCOPES, Tokens
 from pips.server.botapi import (
+    WAITING_SEEKS,
     AccountEvents,
     BotAccounts,
     BotApiError,
@@ -42,6 +45,7 @@ from pips.server.botapi import (
     bot_pool,
     ongoing,
     open_tables,
+    waiting_at,
 )
 from pips.server.errors import Refusal, refusal, refusals
 from pips.server.limits import Limited, RateLimit
@@ -63,7 +67,7 @@ from pips.server.routes.common import (
     room_for_a_table,
     tables_of,
 )
-from pips.server.routes.socket import WebClient
+from pips.server.routes.socket import WebClient, let_in_by
 from pips.server.tables import TableError
 from pips.server.web import accounts_of, check_csrf, language_of, page, token_grant, who
 
@@ -112,6 +116,19 @@ async def counted(request: Request, limit: RateLimit, key: str) -> dict[str, str
     return rate_headers(limit, left)
 
 
+@contextlib.asynccontextmanager
+async def spent(request: Request, limit: RateLimit, key: str) -> AsyncIterator[dict[str, str]]:
+    """Count one against ``limit`` for ``key`` (:func:`counted`, its headers), and give
+    it back if what it was counted for is refused: a refused request spends no
+    creation rate (what it bounds is what was made)."""
+    headers = await counted(request, limit, key)
+    try:
+        yield headers
+    except BaseException:
+        await limit.give_back(key)
+        raise
+
+
 def account_of(request: Request, *, csrf: bool = True) -> Identity:
     """The signed-in account asking (by its token, or its session with the CSRF token
     for what changes things); 401 for a guest or nobody."""
@@ -141,6 +158,32 @@ async def bot_of(request: Request, response: Response | None = None) -> Identity
             headers=headers,
         )
     return me
+
+
+async def stream_from_address(request: Request) -> None:
+    """Count a stream as a connection of the address against the cap every websocket
+    counts against (:attr:`~pips.server.limits.Limits.sockets_per_address`, every
+    process together): one person's free accounts together hold no more streams open
+    than one address may. A 429 with ``Retry-After`` past it."""
+    try:
+        await limits_of(request).sockets.open(address(request), False)
+    except Limited as exc:
+        raise refusal(exc, 429) from None
+
+
+def ends_with_its_grant(request: Request, queue: asyncio.Queue[Any]) -> Watch:
+    """End the stream (its last item, ``None``) when its token is revoked or its session
+    signed out, here or at another process, as a websocket is closed then."""
+
+    async def end(key: str) -> None:
+        with contextlib.suppress(asyncio.QueueFull):
+            queue.put_nowait(None)
+
+    return cluster_of(request).endings.watch(let_in_by(request), end)
+
+
+async def stream_ended(request: Request) -> None:
+    await limits_of(request).sockets.close(address(request), False)
 
 
 def refused(exc: TableError) -> Refusal:
@@ -210,33 +253,43 @@ async def create_token(request: Request, response: Response, body: NewToken) -> 
     (counted and throttled as a sign-in), or with a token that already has every scope
     asked for (a token never makes a mightier one). Shown once."""
     grant = token_grant(request)
-    limit = limits_of(request).tokens
-    response.headers.update(await counted(request, limit, address(request)))
-    if grant is not None:
-        missing = [s for s in body.scopes if s not in grant.scopes]
-        if missing:
-            raise Refusal(
-                403,
-                _("this API token may not do that: it needs the scope {scope!r}").format(
-                    scope=missing[0]
-                ),
-                code="scope_missing",
-            )
-        me = grant.identity
-    elif body.name is not None and body.password is not None:
+    async with spent(request, limits_of(request).tokens, address(request)) as headers:
+        response.headers.update(headers)
+        if grant is not None:
+            missing = [s for s in body.scopes if s not in grant.scopes]
+            if missing:
+                raise Refusal(
+                    403,
+                    _("this API token may not do that: it needs the scope {scope!r}").format(
+                        scope=missing[0]
+                    ),
+                    code="scope_missing",
+                )
+            if body.name is not None and name_key(body.name) != name_key(grant.identity.name):
+                # A token makes tokens of its own account only, whatever name it is sent.
+                raise Refusal(
+                    403,
+                    _("an API token makes tokens of its own account only"),
+                    code="scope_missing",
+                    field="body.name",
+                )
+            me = grant.identity
+        elif body.name is not None and body.password is not None:
+            try:
+                me = await accounts_of(request).verify(body.name, body.password, address(request))
+            except AccountError as exc:
+                wait = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
+                raise Refusal(exc.status, str(exc), headers=wait) from None
+        else:
+            me = account_of(request)
+        assert me.user_id is not None
+        tokens: Tokens = request.app.state.tokens
         try:
-            me = await accounts_of(request).verify(body.name, body.password, address(request))
+            token, kept = await asyncio.to_thread(
+                tokens.create, me.user_id, body.label, body.scopes
+            )
         except AccountError as exc:
-            headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
-            raise Refusal(exc.status, str(exc), headers=headers) from None
-    else:
-        me = account_of(request)
-    assert me.user_id is not None
-    tokens: Tokens = request.app.state.tokens
-    try:
-        token, kept = await asyncio.to_thread(tokens.create, me.user_id, body.label, body.scopes)
-    except AccountError as exc:
-        raise Refusal(exc.status, str(exc), field="body.scopes") from None
+            raise Refusal(exc.status, str(exc), field="body.scopes") from None
     return TokenMade(token=token, id=kept["id"], label=kept["label"], scopes=kept["scopes"])
 
 
@@ -294,6 +347,11 @@ async def stream_events(request: Request) -> StreamingResponse:
         answer.headers = {**(answer.headers or {}), **headers}
         raise answer from None
     try:
+        await stream_from_address(request)
+    except BaseException:
+        events.close(me.user_id, queue)
+        raise
+    try:
         first: list[dict[str, Any]] = [
             {"type": "challenge", "challenge": asked.to_json()}
             for asked in await asyncio.to_thread(challenges.waiting, me.user_id)
@@ -304,15 +362,19 @@ async def stream_events(request: Request) -> StreamingResponse:
         ]
     except BaseException:
         events.close(me.user_id, queue)
+        await stream_ended(request)
         raise
     user_id = me.user_id
+    watch = ends_with_its_grant(request, queue)
 
     async def lines() -> AsyncIterator[str]:
         try:
             async for line in ndjson(first, queue, lambda item: False):
                 yield line
         finally:
+            cluster_of(request).endings.forget(watch)
             events.close(user_id, queue)
+            await stream_ended(request)
 
     return StreamingResponse(lines(), media_type=NDJSON, headers=headers)
 
@@ -334,6 +396,15 @@ async def seek(request: Request, response: Response, body: Seek) -> Seated:
     """Take a seat at the oldest public table of this game and options that waits for
     players, or, with none waiting, make one (the other seats open to anyone)."""
     me = await bot_of(request, response)
+    assert me.user_id is not None
+    if await asyncio.to_thread(waiting_at, database_of(request), me.user_id) >= WAITING_SEEKS:
+        raise Refusal(
+            429,
+            _("you wait at {count} tables already: play or leave one of them first").format(
+                count=WAITING_SEEKS
+            ),
+            headers={"Retry-After": "60"},
+        )
     options = body.chosen.to_json()
     calls = cluster_of(request).calls
     for table_id in await asyncio.to_thread(
@@ -413,17 +484,40 @@ async def stream_game(request: Request, table_id: TableId) -> StreamingResponse:
     the game is over; open it again after a break (a stand-in that played meanwhile
     gives the seat back at its turn)."""
     me = await bot_of(request)
-    client = StreamClient(language_of(request))
-    link = await cluster_of(request).connect(table_id, client, me, "")
-    if link is None:
-        raise Refusal(404, _("no such table"))
+    user_id = me.user_id
+    assert user_id is not None
+    _bots, events, _challenges = accounts_services(request)
+    try:
+        events.open_game(user_id)
+    except BotApiError as exc:
+        raise refused(exc) from None
+    try:
+        await stream_from_address(request)
+    except BaseException:
+        events.close_game(user_id)
+        raise
+    try:
+        client = StreamClient(language_of(request))
+        link = await cluster_of(request).connect(table_id, client, me, "")
+        if link is None:
+            raise Refusal(404, _("no such table"))
+    except BaseException:
+        events.close_game(user_id)
+        await stream_ended(request)
+        raise
+    watch = ends_with_its_grant(request, client.queue)
 
     async def lines() -> AsyncIterator[str]:
         try:
             async for line in ndjson([], client.queue, finished):
                 yield line
         finally:
-            await link.leave()
+            cluster_of(request).endings.forget(watch)
+            events.close_game(user_id)
+            try:
+                await link.leave()
+            finally:
+                await stream_ended(request)
 
     headers = rate_headers(limits_of(request).bot, 0)
     del headers["RateLimit"]  # counted in bot_of; the policy is what a client needs

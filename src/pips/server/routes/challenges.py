@@ -15,7 +15,14 @@ from pips.i18n import _, say
 from pips.server.botapi import BotApiError, Decision, challenge_seats
 from pips.server.errors import Refusal, refusals
 from pips.server.requests import MAX_SEATS, BotSeat, GameChoice, OpenSeat
-from pips.server.routes.bot import Username, account_of, accounts_services, counted, refused
+from pips.server.routes.bot import (
+    Username,
+    account_of,
+    accounts_services,
+    counted,
+    refused,
+    spent,
+)
 from pips.server.routes.bot_answers import ChallengeOut, Seated
 from pips.server.routes.common import limits_of, tables_of
 from pips.server.tables import TableError
@@ -39,7 +46,7 @@ class NewChallenge(GameChoice):
     tags=["challenges"],
     status_code=201,
     operation_id="createChallenge",
-    responses=refusals(401, 404, 429),
+    responses=refusals(401, 404, 409, 429),
 )
 async def create_challenge(
     request: Request, response: Response, username: Username, body: NewChallenge
@@ -49,9 +56,10 @@ async def create_challenge(
     one challenged accepts or declines, the challenger may cancel. A challenge not
     answered within an hour is gone."""
     me = account_of(request)
-    response.headers.update(
-        await counted(request, limits_of(request).challenges, f"user:{me.user_id}")
-    )
+    # Every request counts against the account's requests; only a challenge made
+    # counts against its challenges (a refused one is given back, :func:`spent`).
+    limits = limits_of(request)
+    await counted(request, limits.bot, f"user:{me.user_id}")
     players = body.chosen.players
     rest = body.seats
     if rest is None:
@@ -65,18 +73,20 @@ async def create_challenge(
             field="body.seats",
         )
     _bots, events, challenges = accounts_services(request)
-    try:
-        asked = await asyncio.to_thread(
-            challenges.create,
-            me,
-            username,
-            body.spec.name,
-            body.chosen.to_json(),
-            [seat.model_dump() for seat in rest],
-            body.turn_seconds,
-        )
-    except BotApiError as exc:
-        raise refused(exc) from None
+    async with spent(request, limits.challenges, f"user:{me.user_id}") as headers:
+        response.headers.update(headers)
+        try:
+            asked = await asyncio.to_thread(
+                challenges.create,
+                me,
+                username,
+                body.spec.name,
+                body.chosen.to_json(),
+                [seat.model_dump() for seat in rest],
+                body.turn_seconds,
+            )
+        except BotApiError as exc:
+            raise refused(exc) from None
     shown = asked.to_json()
     users = [u for u in (asked.challenger.user_id, asked.challenged.user_id) if u is not None]
     await events.tell(users, {"type": "challenge", "challenge": shown})
@@ -101,7 +111,27 @@ async def list_challenges(request: Request) -> list[ChallengeOut]:
 async def decided(request: Request, challenge_id: str, decision: Decision) -> Any:
     me = account_of(request)
     assert me.user_id is not None
+    limits = limits_of(request)
+    await counted(request, limits.bot, f"user:{me.user_id}")
     _bots, events, challenges = accounts_services(request)
+    if decision == "accept":
+        # The table an accepted challenge makes is the challenger's: counted against
+        # their tables at once, so that challenges accepted by one's own accounts make
+        # no more tables than one may create (the challenge waits meanwhile).
+        try:
+            waiting = await asyncio.to_thread(challenges.asked_of, challenge_id, me.user_id)
+        except BotApiError as exc:
+            raise refused(exc) from None
+        made = await tables_of(request).repository.tables_of(waiting.challenger)
+        if made >= limits.tables_at_once:
+            raise Refusal(
+                429,
+                _(
+                    "{name} has {count} tables waiting or playing: accept again once one of"
+                    " them is over"
+                ).format(name=waiting.challenger.name, count=made),
+                headers={"Retry-After": "60"},
+            )
     try:
         asked = await asyncio.to_thread(challenges.decide, challenge_id, me.user_id, decision)
     except BotApiError as exc:
@@ -141,7 +171,7 @@ ChallengeId = Annotated[str, Path(min_length=1, max_length=16)]
     "/api/challenge/{challenge_id}/accept",
     tags=["challenges"],
     operation_id="acceptChallenge",
-    responses=refusals(401, 404, 409),
+    responses=refusals(401, 404, 409, 429),
 )
 async def accept_challenge(request: Request, challenge_id: ChallengeId) -> Seated:
     """Accept a challenge made to you: its table is made, with the challenger and you
@@ -155,7 +185,7 @@ async def accept_challenge(request: Request, challenge_id: ChallengeId) -> Seate
     "/api/challenge/{challenge_id}/decline",
     tags=["challenges"],
     operation_id="declineChallenge",
-    responses=refusals(401, 404, 409),
+    responses=refusals(401, 404, 409, 429),
 )
 async def decline_challenge(request: Request, challenge_id: ChallengeId) -> ChallengeOut:
     """Decline a challenge made to you (the challenger is told ``challengeDeclined``)."""
@@ -167,7 +197,7 @@ async def decline_challenge(request: Request, challenge_id: ChallengeId) -> Chal
     "/api/challenge/{challenge_id}/cancel",
     tags=["challenges"],
     operation_id="cancelChallenge",
-    responses=refusals(401, 404, 409),
+    responses=refusals(401, 404, 409, 429),
 )
 async def cancel_challenge(request: Request, challenge_id: ChallengeId) -> ChallengeOut:
     """Withdraw a challenge you made (the one challenged is told ``challengeCanceled``)."""
