@@ -62,7 +62,12 @@ class ExternalBot:
 
     def choose(self, view: View, moves: Sequence[Move], rng: random.Random) -> Move:
         legal = [move_to_json(view.seat, move) for move in moves]
-        message = {"protocol": PROTOCOL, "type": "decide", "view": view.to_json(), "legal": legal}
+        return moves[self.decide(view.to_json(), legal)]
+
+    def decide(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> int:
+        """The index in ``legal`` the program chooses for the seat whose ``view`` this
+        is (the one decide line of the protocol; ``pips bot`` sends the server's)."""
+        message = {"protocol": PROTOCOL, "type": "decide", "view": view, "legal": legal}
         process = self._start()
         assert process.stdin is not None and process.stdout is not None
         try:
@@ -71,7 +76,7 @@ class ExternalBot:
         except (BrokenPipeError, OSError):
             raise BotError(f"external bot {self.command!r} exited before its turn") from None
         line = self._read_line(process.stdout)
-        return moves[self._parse(line, legal)]
+        return self._parse(line, legal)
 
     def _read_line(self, stream: IO[str]) -> str:
         deadline = time.monotonic() + self.timeout

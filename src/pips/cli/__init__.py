@@ -27,6 +27,7 @@ from pips.bots.external import BotError
 from pips.cli import (
     analyse,
     backups,
+    bot,
     enter,
     events,
     helptext,
@@ -55,6 +56,7 @@ __all__ = [
     "analyse",
     "app",
     "backups",
+    "bot",
     "enter",
     "events",
     "main",

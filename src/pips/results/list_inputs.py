@@ -18,6 +18,7 @@ from pips.store.models import (
     Player,
     Result,
     ResultPlayer,
+    User,
     WorldList,
     WorldListResult,
     WorldListRow,
@@ -106,11 +107,15 @@ def rated_games(session: Session, game: str, after: date, cutoff: datetime) -> l
     ).all()
     found: dict[int, tuple[date, dict[int, list[str]], dict[int, int]]] = {}
     incomplete: set[int] = set()
+    # Bot accounts are never on the world list (docs/bots-api.md): a result one of them
+    # is in is left out here, whatever else let it through (the server enters their
+    # games unrated; this holds for any way a result may come).
+    bots = set(session.scalars(select(User.id).where(User.bot)))
     meetings: dict[int, Meeting] = {}
     for result_id, played_on, source, entered_at, team, player_id, user_id, rank in rows:
         _, teams, ranks = found.setdefault(result_id, (played_on, defaultdict(list), {}))
-        if player_id is None:
-            incomplete.add(result_id)  # a seat that is nobody's cannot be rated
+        if player_id is None or (user_id is not None and user_id in bots):
+            incomplete.add(result_id)  # a seat that is nobody's, or a bot's, is not rated
         teams[team].append(str(player_id))
         ranks[team] = rank
         if source == "server":

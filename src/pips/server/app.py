@@ -42,12 +42,25 @@ from pips.results.service import Results, publish_due_apart, settings_from_env, 
 from pips.server import accounts
 from pips.server.accounts.tokens import Tokens
 from pips.server.analyses import FOLLOWING, LEVEL, Analyses, KeptAnalyses
+from pips.server.botapi import AccountEvents, BotAccounts, Challenges, unrated_for_bots
 from pips.server.cluster import Cluster
 from pips.server.errors import describe, problem_of, validation_problem
 from pips.server.guard import Guard
 from pips.server.limits import Limits
 from pips.server.metrics import Metrics
-from pips.server.routes import account, events, groups, health, lists, pages, players, socket
+from pips.server.routes import (
+    account,
+    bot,
+    bot_answers,
+    challenges,
+    events,
+    groups,
+    health,
+    lists,
+    pages,
+    players,
+    socket,
+)
 from pips.server.routes import results as results_pages
 from pips.server.routes import tables as tables_api
 from pips.server.tables import UNATTENDED, LiveTable, Tables
@@ -76,13 +89,15 @@ def game_result(
         if table.private
         else None
     )
-    return partial(
-        results.entries.add_server_game,
-        table_id=table.id,
-        record=written,
-        users=users,
-        casual=casual,
-    )
+
+    def enter(session: Session) -> Any:
+        # A bot account's game is never rated for people (bots are rated among bots).
+        unrated = casual or unrated_for_bots(session, users)
+        return results.entries.add_server_game(
+            session, table_id=table.id, record=written, users=users, casual=unrated
+        )
+
+    return enter
 
 
 async def publish_monthly(db: Database, results: Results) -> None:
@@ -129,6 +144,10 @@ class Services:
     analyses: Analyses
     tokens: Tokens
     work: Work
+    bot_accounts: BotAccounts
+    account_events: AccountEvents
+    """Every account's event streams (the Bot API)."""
+    challenges: Challenges
 
     @classmethod
     def made(
@@ -176,7 +195,19 @@ class Services:
         # A session signed out at another process is forgotten here too.
         cluster.endings.listeners.append(people.forget)
         return cls(
-            db, limits, results, metrics, tables, cluster, people, analyses, Tokens(db), work
+            db,
+            limits,
+            results,
+            metrics,
+            tables,
+            cluster,
+            people,
+            analyses,
+            Tokens(db),
+            work,
+            BotAccounts(db),
+            AccountEvents(cluster),
+            Challenges(db),
         )
 
     @asynccontextmanager
@@ -318,6 +349,8 @@ def create_app(
         players,
         lists,
         events,
+        bot,
+        challenges,
     ):
         app.include_router(routes.api)
     app.include_router(health.api)
@@ -326,6 +359,7 @@ def create_app(
     def described() -> dict[str, Any]:
         if app.openapi_schema is None:
             app.openapi_schema = describe(undescribed())
+            app.openapi_schema["components"]["schemas"].update(bot_answers.schemas())
         return app.openapi_schema
 
     app.openapi = described  # type: ignore[method-assign]

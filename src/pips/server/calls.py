@@ -55,6 +55,9 @@ class TableCalls:
             elif message["what"] in STANDING:
                 assert me is not None
                 reply["value"] = await self.stand_here(table, me, message["what"])
+            elif message["what"] == "move":
+                assert me is not None
+                reply["value"] = await self.move_here(table, me, message["extra"])
         except LookupError:
             reply["missing"] = True
         except TableError as exc:
@@ -64,7 +67,13 @@ class TableCalls:
         self.cluster._spawn(self.cluster.publish(message["node"], reply))
 
     async def ask(
-        self, table_id: str, what: str, me: Identity | None, invite: str, language: str
+        self,
+        table_id: str,
+        what: str,
+        me: Identity | None,
+        invite: str,
+        language: str,
+        extra: dict[str, int] | None = None,
     ) -> Any:
         """Ask the table's owner; the answer's ``value``. A table nobody holds is taken
         over here first; :class:`LookupError` if there is no such table."""
@@ -77,6 +86,8 @@ class TableCalls:
                 assert me is not None
                 if what in STANDING:
                     return await self.stand_here(table, me, what)
+                if what == "move":
+                    return await self.move_here(table, me, extra or {})
                 return await self.join_here(table, me, invite)
             owner = await self.cluster._owner(table_id)
             if owner is None:
@@ -93,6 +104,7 @@ class TableCalls:
                 "who": None if me is None else asdict(me),
                 "invite": invite,
                 "language": language,
+                "extra": extra,
             }
             try:
                 if await self.cluster.publish(owner, request):
@@ -127,6 +139,31 @@ class TableCalls:
             raise LookupError(table.id)
         await getattr(table, STANDING[what])(me)
         return {"seat": table.seat_of(me), "status": table.status}
+
+    async def move_here(
+        self, table: LiveTable, me: Identity, move: dict[str, int]
+    ) -> dict[str, Any]:
+        seat = table.seat_of(me)
+        if seat < 0:
+            raise TableError(phrase("you have no seat at this table, or a bot plays it now"))
+        await table.submit_move(seat, move["move"], move["moves_made"])
+        return {"moves_made": table.round.moves_made, "status": table.status}
+
+    async def move(
+        self, table_id: str, me: Identity, move: int, moves_made: int, language: str
+    ) -> dict[str, Any]:
+        """``me`` plays the legal move numbered ``move`` of the list sent at
+        ``moves_made`` (the websocket's move, over HTTP), wherever the table lives: the
+        moves made and the table's status after. :class:`LookupError` if there is no
+        such table, :class:`TableError` if the move is refused."""
+        extra = {"move": move, "moves_made": moves_made}
+        if not self.cluster.several:
+            table = self.cluster.tables.live.get(table_id)
+            if table is None:
+                raise LookupError(table_id)
+            return await self.move_here(table, me, extra)
+        value: dict[str, Any] = await self.ask(table_id, "move", me, "", language, extra)
+        return value
 
     async def stand(self, table_id: str, me: Identity, what: str, language: str) -> dict[str, Any]:
         """``me`` leaves, resigns or aborts (``what``) at the table, wherever it lives:

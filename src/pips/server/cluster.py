@@ -76,6 +76,8 @@ class Cluster:
         self.links: dict[str, RemoteLink] = {}
         self.remotes: dict[str, RemoteClient] = {}
         self.endings = Endings(self)  # the sockets here, by the session or token letting them in
+        self.handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {}
+        """Further messages this node acts on, by ``op`` (the accounts' events)."""
         self.calls = TableCalls(self)
         self.lobby = Lobby(self)
         """What this process asks of the process that owns a table, and answers."""
@@ -290,6 +292,7 @@ class Cluster:
             "owner": self._on_owner,
             "released": self._on_released,
             "ended": self.endings.heard,
+            **self.handlers,
         }.get(str(op))
         if handler is not None:
             await handler(message)
@@ -330,6 +333,7 @@ class Cluster:
     async def _on_arrive(self, message: dict[str, Any]) -> None:
         me = Identity(**message["who"])
         client = RemoteClient(self, message["node"], message["conn"], message["language"], me)
+        client.history = bool(message.get("history", False))  # a bot's game stream
         table = self.tables.live.get(message["table"])
         if table is None:
             await client.close(1012)  # not here (any more): look again
@@ -396,6 +400,7 @@ class Cluster:
                 "who": asdict(me),
                 "invite": invite,
                 "language": socket.language,
+                "history": bool(getattr(socket, "history", False)),
             }
             if await self.publish(owner, arrival):
                 return link

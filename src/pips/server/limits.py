@@ -81,6 +81,15 @@ return {taken, tostring(tokens)}
 """
 """One token bucket in Redis, taken from atomically (by the server's clock)."""
 
+GIVE_BACK = """
+local tokens = tonumber(redis.call('HGET', KEYS[1], 'tokens'))
+if tokens then
+  redis.call('HSET', KEYS[1], 'tokens', tostring(math.min(tonumber(ARGV[1]), tokens + 1)))
+end
+return 0
+"""
+"""The one token a refused request took, put back into its bucket in Redis."""
+
 
 @dataclass
 class RateLimit:
@@ -94,17 +103,29 @@ class RateLimit:
     name: str = "requests"
     """The bucket's name in Redis."""
 
-    async def take(self, key: str) -> None:
+    async def take(self, key: str) -> float:
         """Count one for ``key`` where every process counts (this process alone without
-        a broker); :class:`Limited` when it has had too many."""
+        a broker); :class:`Limited` when it has had too many. What is left (the
+        RateLimit headers of the Bot API say it)."""
         if self.shared is None:
-            self.hit(key)
-            return
+            return self.hit(key)
         taken, tokens = await self.shared.eval(
             BUCKET, 1, f"pips:limit:{self.name}:{key}", self.burst, self.per_minute / 60
         )
         if not int(taken):
             self._refuse(float(tokens))
+        return float(tokens)
+
+    async def give_back(self, key: str) -> None:
+        """Put back the one :meth:`take` counted for ``key``: what it was taken for was
+        refused, and a refused request spends no allowance (a creation refused by a cap
+        leaves the creation rate as it was)."""
+        if self.shared is not None:
+            await self.shared.eval(GIVE_BACK, 1, f"pips:limit:{self.name}:{key}", self.burst)
+            return
+        if key in self._buckets:
+            tokens, at = self._buckets[key]
+            self._buckets[key] = (min(self.burst, tokens + 1), at)
 
     def _refuse(self, tokens: float) -> None:
         wait = max(1, math.ceil((1 - tokens) * 60 / self.per_minute))
@@ -117,8 +138,9 @@ class RateLimit:
             wait,
         )
 
-    def hit(self, key: str) -> None:
-        """Count one for ``key``; :class:`Limited` when it has had too many."""
+    def hit(self, key: str) -> float:
+        """Count one for ``key``; :class:`Limited` when it has had too many. What is
+        left."""
         moment = self.clock()
         if len(self._buckets) > 50_000:
             # Bounded memory under a flood of keys: forget the full buckets.
@@ -130,6 +152,7 @@ class RateLimit:
             self._buckets[key] = (tokens, moment)
             self._refuse(tokens)
         self._buckets[key] = (tokens - 1, moment)
+        return tokens - 1
 
 
 @dataclass
@@ -168,6 +191,18 @@ class Limits:
         default_factory=lambda: RateLimit(10, 30, N_("checks"), name="checks")
     )
     """Result checks and uploads, per address."""
+    bot: RateLimit = field(
+        default_factory=lambda: RateLimit(60, 120, N_("bot requests"), name="bot")
+    )
+    """Requests of the Bot API (moves, seeks, accounts), per account (docs/bots-api.md)."""
+    challenges: RateLimit = field(
+        default_factory=lambda: RateLimit(10, 20, N_("challenges"), name="challenges")
+    )
+    """Challenges made, per account."""
+    tokens: RateLimit = field(
+        default_factory=lambda: RateLimit(5, 5, N_("new tokens"), name="tokens")
+    )
+    """API tokens made through the API, per address."""
     sockets_per_address: int = 50
     """Websockets open at once from one address (every process together): a club
     behind one address plays at many tables, a flood of watchers does not."""
@@ -197,6 +232,9 @@ class Limits:
                 self.analyses,
                 self.events,
                 self.checks,
+                self.bot,
+                self.challenges,
+                self.tokens,
             )
         }
 

@@ -151,6 +151,8 @@ class RemoteClient:
             me,
         )
         self.inbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.history = False
+        """Its views keep the hand's moves (a bot's game stream)."""
 
     async def send(self, message: Any) -> None:
         if self.language != SOURCE:

@@ -228,6 +228,13 @@ class Round:
                 return seat
         return SPECTATOR
 
+    def viewing_seat(self, who: Identity) -> int:
+        """The seat whose view ``who`` is sent: theirs, or the one a stand-in plays for
+        them until they take it back at their turn (a returning bot or person read
+        ``seat: -1`` there before, and lost track of its own hand)."""
+        seat = self.seat_of(who)
+        return seat if seat >= 0 else self.returning(who)
+
     def names(self) -> list[str]:
         return [self.entrants[e].name for e in self.seating_order]
 

@@ -88,6 +88,9 @@ class TableHouse:
     (:meth:`~pips.server.analyses.Analyses.follow`)."""
     work: Work
     """The lanes its bots decide in (:mod:`pips.server.work`)."""
+    announce: Callable[[LiveTable, str], None] = lambda table, what: None
+    """Told when a game starts (``gameStart``) and when it ends, finished or closed
+    unplayed (``gameFinish``): the accounts' event streams (:mod:`pips.server.botapi`)."""
 
 
 @dataclass
@@ -221,7 +224,7 @@ class LiveTable:
         for client, who in self.clients.items():
             if client is skip or (event is not None and self.told.get(client, -1) >= made):
                 continue
-            out.append((client, telling.message_for(self.round, self.seat_of(who), shared, event)))
+            out.append((client, state_for(self.round, who, client, shared, event)))
             self.told[client] = made
         return out
 
@@ -231,8 +234,8 @@ class LiveTable:
         away = self.away()
         self.clients[client] = who
         self.told[client] = self.round.moves_made
-        seat = self.seat_of(who)
-        state = self.message_for(seat)
+        seat = self.round.viewing_seat(who)
+        state = state_for(self.round, who, client, self._shared())
         state["log"] = telling.log(self.round, seat)
         out: Outgoing = [(client, messages.chat(author, text)) for author, text in self.chat]
         out.append((client, state))
@@ -287,6 +290,7 @@ class LiveTable:
                 self.round.start()
                 await self.house.repository.set_status(self.id, "playing")
                 out = self.publish()
+                self.house.announce(self, "gameStart")
         await self.deliver(out)
         self.pace.schedule()
 
@@ -373,6 +377,7 @@ class LiveTable:
     async def ended(self) -> None:
         """After the end is stored and told: the table stays in memory a while for its
         players' last look, then only in the database (its record, replay and history)."""
+        self.house.announce(self, "gameFinish")
         asyncio.get_running_loop().call_later(self.house.keep_finished, self.house.forget, self)
 
     async def _finish(self) -> None:
@@ -386,8 +391,7 @@ class LiveTable:
     # -- standing up (issue 51; pips.server.standing), for any client to call -----------
 
     async def abort(self, who: Identity) -> None:
-        """End the table before its first move, at the word of anyone seated at it: it
-        is closed unplayed (no record, no result)."""
+        """Close the table unplayed before its first move, at any seated one's word."""
         await self.standing.abort(who)
 
     async def resign(self, who: Identity) -> None:
@@ -408,8 +412,7 @@ class LiveTable:
         await self.tell_all(messages.chat(author, text))
 
     async def hint(self, seat: int) -> messages.Hint:
-        """The expert bot's advice for ``seat`` at its turn (refused where the table
-        gives no hints)."""
+        """The expert bot's advice for ``seat`` at its turn (refused where none is given)."""
         async with self.lock:
             return self.round.hint(seat)
 
@@ -491,6 +494,21 @@ class LiveTable:
             if close is not None:
                 with contextlib.suppress(Exception):
                     await close(1012)
+
+
+def state_for(
+    game_round: Round,
+    who: Identity,
+    client: Client,
+    shared: messages.SharedState,
+    event: MoveEvent | None = None,
+) -> messages.StateMessage:
+    """The state message ``client`` of ``who`` is sent: the view of their seat (or of
+    the one a stand-in plays for them), keeping the hand's moves for a client that
+    reads them (a bot's game stream, :mod:`pips.server.routes.bot`)."""
+    history = bool(getattr(client, "history", False))
+    seat = game_round.viewing_seat(who)
+    return telling.message_for(game_round, seat, shared, event, history=history)
 
 
 def replayed(stored: StoredTable) -> Round:

@@ -75,6 +75,8 @@ class Tables:
         self.addresses: dict[str, str] = {}
         """The address (:func:`~pips.server.limits.client_key`) each table made here was
         made from, for the caps on searching bots."""
+        self.announced: list[Callable[[LiveTable, str], None]] = []
+        """Told when a table's game starts or ends (the accounts' event streams)."""
         self.bot_delay = bot_delay
         self.hand_pause = 8 * bot_delay if hand_pause is None else hand_pause
         """Seconds between hands for the sheet before the next hand is played on (the
@@ -91,7 +93,12 @@ class Tables:
             forget=self._forget,
             progressed=progressed,
             work=self.work,
+            announce=self._announce,
         )
+
+    def _announce(self, table: LiveTable, what: str) -> None:
+        for listener in self.announced:
+            listener(table, what)
 
     def _forget(self, table: LiveTable) -> None:
         if self.live.get(table.id) is table:

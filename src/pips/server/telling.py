@@ -172,9 +172,16 @@ def said(game_round: Round, event: MoveEvent) -> str:
 
 
 def message_for(
-    game_round: Round, seat: int, shared: messages.SharedState, event: MoveEvent | None = None
+    game_round: Round,
+    seat: int,
+    shared: messages.SharedState,
+    event: MoveEvent | None = None,
+    *,
+    history: bool = False,
 ) -> messages.StateMessage:
-    """The state message for one seat (or a spectator): its own view only."""
+    """The state message for one seat (or a spectator): its own view only; with
+    ``history`` the view keeps the hand's moves as the seat saw them (a bot's game
+    stream, whose engine reads them as the external-bot protocol gives them)."""
     message: messages.StateMessage = {**shared, "seat": seat}  # type: ignore[typeddict-item]
     match = game_round.match
     if match is None:
@@ -182,14 +189,19 @@ def message_for(
     view = match.current.view(seat)
     # The moves so far are not repeated in every message: ``event`` carries the
     # newest, and the finished record all of them.
-    message["view"] = view.to_json(history=False)
+    message["view"] = view.to_json(history=history)
     if seat >= 0:
         message["hand_order"] = [t.to_json() for t in hand_order(view)]
     if event is not None:
         seen = event.seen_by(seat)
         message["event"] = messages.event_json(seen)
         message["said"] = said(game_round, seen)
-    if seat >= 0 and match.current_seat == seat and game_round.status == "playing":
+    if (
+        seat >= 0
+        and match.current_seat == seat
+        and game_round.status == "playing"
+        and not game_round.is_bot(seat)  # a stand-in's turn is not the person's yet
+    ):
         legal = game_round.offered()
         message["legal"] = [move_to_json(seat, m) for m in legal]
         message["choices"] = distinct(legal)

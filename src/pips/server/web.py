@@ -177,9 +177,17 @@ TAG_SCOPES = {
     "players": "results",
     "administration": "results",
     "world list": "results",
+    "bot": "play",
+    "challenges": "play",
+    "tokens": "*",
 }
 """The scope a token needs to change things, by the operation's tag (to read: ``read``;
-a websocket: ``play``)."""
+a websocket: ``play``; ``*``: any, the route narrows it: a token makes tokens of its own
+scopes only)."""
+
+PLAYING_READS = frozenset({"bot", "challenges"})
+"""Tags whose reads are play too: a bot's event and game streams need ``play``, the one
+scope a bot's token needs."""
 
 
 def scope_needed(connection: HTTPConnection) -> str | None:
@@ -187,10 +195,10 @@ def scope_needed(connection: HTTPConnection) -> str | None:
     page's form, which is a browser's)."""
     if connection.scope["type"] == "websocket":
         return "play"
-    if connection.scope.get("method") in ("GET", "HEAD"):
-        return "read"
     route = connection.scope.get("route")
     tags = list(getattr(route, "tags", None) or [])
+    if connection.scope.get("method") in ("GET", "HEAD"):
+        return "play" if tags and tags[0] in PLAYING_READS else "read"
     return TAG_SCOPES.get(str(tags[0])) if tags else None
 
 
@@ -220,7 +228,7 @@ async def use_token(connection: HTTPConnection) -> None:
         )
     else:
         needed = scope_needed(connection)
-        if needed not in grant.scopes:
+        if needed != "*" and needed not in grant.scopes:
             refused = Refusal(
                 403,
                 _("this API token may not do that: it needs the scope {scope!r}").format(

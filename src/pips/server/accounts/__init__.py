@@ -200,6 +200,11 @@ class Accounts:
     ) -> tuple[str, Identity]:
         """Sign in by name (as written or folded) and password; ``device`` is the
         browser's device cookie, if it has one."""
+        return await self._open(await self.verify(name, password, address, device))
+
+    async def verify(self, name: str, password: str, address: str, device: str = "") -> Identity:
+        """The account of ``name`` if ``password`` is its own, counted and throttled as a
+        sign-in is, opening no session (a token made through the API)."""
         await self.throttle.attempt(address)
         key = names.name_key(name)
         found = await self._db(self._account, key)
@@ -212,7 +217,7 @@ class Accounts:
             await self._db(self.throttle.failed, key, address)
             raise AccountError(_("no such name and password"), 401)
         await self._db(self.throttle.succeeded, key, address)
-        return await self._open(Identity(user_id=found[0], name=found[1]))
+        return Identity(user_id=found[0], name=found[1])
 
     def device_token(self, user_id: int) -> str:
         """The device cookie of a browser that signed in to ``user_id``: with it, the

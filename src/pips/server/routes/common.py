@@ -167,6 +167,7 @@ async def room_for_a_table(request: Request, me: Identity) -> None:
                 "you have {count} tables waiting or playing: finish or leave one of them"
                 " first (your tables are listed in the lobby)"
             ).format(count=mine),
+            headers={"Retry-After": "60"},  # every 429 says when to try again
         )
     try:
         await limits.tables.take(address(request))

@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.requests import HTTPConnection
 
 from pips.core.phrase import phrase
 from pips.i18n import LANGUAGES, SOURCE, speaking, translated
@@ -110,7 +111,7 @@ async def socket(websocket: WebSocket, table_id: str, invite: str = "", lang: st
             await client.send(said)
         await websocket.close(code=ENDED)
 
-    watch = endings.watch(_let_in_by(websocket) if found is not None else (), end)
+    watch = endings.watch(let_in_by(websocket) if found is not None else (), end)
     try:
         await _serve(websocket, client, me, table_id, invite, watch)
     finally:
@@ -118,13 +119,13 @@ async def socket(websocket: WebSocket, table_id: str, invite: str = "", lang: st
         await sockets.close(here, anonymous)
 
 
-def _let_in_by(websocket: WebSocket) -> tuple[str, ...]:
-    """What let the socket in: its API token, else its session (whose ending closes
-    it)."""
-    grant = token_grant(websocket)
+def let_in_by(connection: HTTPConnection) -> tuple[str, ...]:
+    """What let the socket (or the Bot API's stream) in: its API token, else its
+    session (whose ending closes it)."""
+    grant = token_grant(connection)
     if grant is not None:
         return (token_key(grant.token_id),)
-    token = websocket.session.get("token")
+    token = connection.session.get("token")
     return (session_key(token),) if isinstance(token, str) else ()
 
 

@@ -18,6 +18,7 @@ from pips.store.models.events import Event, EventPlayer, EventRound, EventScore,
 from pips.store.models.lists import PublishedListError, WorldList, WorldListResult, WorldListRow
 from pips.store.models.play import (
     ApiToken,
+    Challenge,
     ChatLine,
     GameTable,
     GuestName,
@@ -42,6 +43,7 @@ from pips.store.models.results import (
 __all__ = [
     "ApiToken",
     "Base",
+    "Challenge",
     "ChatLine",
     "Event",
     "EventPlayer",

@@ -38,6 +38,9 @@ class User(Base):
     skeleton: Mapped[str | None] = mapped_column(String(200), nullable=True, index=True)
     """The name's confusable skeleton (Unicode UTS #39): a name that looks like another
     account's or a live guest's is refused (``Honеst`` with a Cyrillic е)."""
+    bot: Mapped[bool] = mapped_column(default=False)
+    """A bot account (docs/bots-api.md): declared once, before its first game; shown as
+    a bot, never on the world list, rated in the bots' pool of its own."""
 
 
 class SignIn(Base):
@@ -124,6 +127,27 @@ class ApiToken(Base):
     used_at: Mapped[datetime | None] = mapped_column(nullable=True)
     """When the token was last used (kept to the minute)."""
     revoked_at: Mapped[datetime | None] = mapped_column(nullable=True)
+
+
+class Challenge(Base):
+    """One account asks another to play (docs/bots-api.md): a game, its options and a
+    turn timer. ``created`` until the one asked accepts (a table is made: ``table_id``)
+    or declines, or the one who asked cancels."""
+
+    __tablename__ = "challenges"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    challenger_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    challenged_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    game: Mapped[str] = mapped_column(String(20))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seats: Mapped[list[Any]] = mapped_column(JSON)
+    """The other seats (``{"kind": "open"}`` or ``{"kind": "bot", "bot": ...}``)."""
+    turn_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    status: Mapped[str] = mapped_column(String(12), default="created", index=True)
+    """``created``, ``accepted``, ``declined`` or ``canceled``."""
+    table_id: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(default=now, index=True)
 
 
 class GuestName(Base):
