@@ -20,7 +20,10 @@ Day = Annotated[str, StringConstraints(max_length=20)]
 
 
 def _days(value: object) -> object:
-    # One field of days as a person writes them: "10.10.2026, 11.10.2026".
+    # One field of days as a person writes them: "10.10.2026, 11.10.2026" (a form's
+    # field of a list type arrives as the list of its values).
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        value = " ".join(value)
     return [d for d in re.split(r"[,;\s]+", value) if d] if isinstance(value, str) else value
 
 
