@@ -42,7 +42,7 @@ def refused_page(answer: Any, *words: str) -> str:
 # -- a new event ---------------------------------------------------------------------------
 
 
-def event_fields(person: Person, **extra: str) -> dict[str, str]:
+def event_fields(person: Person, **extra: Any) -> dict[str, Any]:
     return {
         "csrf": person.csrf,
         "name": "Kieler Herbstturnier",
