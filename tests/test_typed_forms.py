@@ -309,3 +309,36 @@ def test_an_upload_still_saves_what_was_reviewed(site: Site) -> None:
     saved = upload(anna, GAME)
     assert saved.status_code == 200 and "Entered 1 result" in saved.text
     assert site.count() == 1
+
+
+# -- the models themselves -----------------------------------------------------------------
+
+
+def test_a_forms_answers_and_seats_are_gathered_typed() -> None:
+    from pips.server.routes.events.forms import TableForm
+    from pips.server.routes.results.forms import ResultForm
+
+    sent = ResultForm.model_validate(
+        {
+            "name0": "Anna",
+            "points0": "14",
+            "name1": "Ben",
+            # Answered before (hidden), then again by the radio button: the last holds.
+            "pick:Anna": ["new", "17"],
+            "pick:Ben": "new",
+        }
+    )
+    assert sent.name == {0: "Anna", 1: "Ben"} and sent.points == {0: "14"}
+    assert sent.choices() == (["Ben"], {"Anna": 17})
+    assert sent.flat()["name1"] == "Ben"
+    table = TableForm.model_validate({"points0": "3", "pips1": "4", "out": "1"})
+    assert table.values(3) == {
+        "points": ["3", "", ""],
+        "pips": ["", "4", ""],
+        "out": "1",
+        "reason": "",
+    }
+    with pytest.raises(ValueError, match="points123"):
+        TableForm.model_validate({"points123": "3"})
+    with pytest.raises(ValueError, match="picks"):
+        ResultForm.model_validate({"pick:Anna": "0"})

@@ -54,6 +54,10 @@ Seat = Annotated[int, Field(ge=0, lt=MOST_SEATS)]
 
 
 def _pick(value: object) -> Literal["new"] | int:
+    if isinstance(value, list) and value:
+        # A name answered again (a hidden earlier answer, then the radio button): the
+        # last answer holds, as the form lists them.
+        value = value[-1]
     if value == "new":
         return "new"
     if isinstance(value, str) and value.isdigit() and len(value) < 11 and 0 < int(value) <= MAX_ID:
