@@ -12,8 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pips.core.errors import OptionError
 from pips.games.registry import all_games, find_game
 from pips.results.draws import (
+    TableOptions,
     allowed_sizes,
     draw_event,
     draw_round,
@@ -36,6 +38,19 @@ def test_each_game_seats_the_players_its_rules_allow() -> None:
     }
     # With a set chosen, Doubles seats eight and nine too (DB-02).
     assert allowed_sizes(find_game("doubles"), {"set": 12})[-1] == 9
+
+
+def test_an_events_options_are_parsed_once_into_each_tables_own() -> None:
+    """An event's options, typed for each size of table (issue 48): a round's set is
+    these changed (GameOptions.changed), never a second parse of the JSON."""
+    tables = TableOptions.parse(find_game("doubles"), {"set": 12})
+    assert tables.allowed() == tuple(range(2, 10))
+    assert all(options.players == n and options.top == 12 for n, options in tables.sizes.items())
+    nine = tables.with_set(9)
+    assert nine is not None and nine.top == 9 and type(nine) is type(tables.sizes[2])
+    assert tables.with_set(6, players=9) is None  # nine players need a larger set (DB-02)
+    with pytest.raises(OptionError):
+        TableOptions.parse(find_game("fido"), {"wild tiles": 2})
 
 
 def test_seventeen_fido_players_sit_five_four_four_four() -> None:

@@ -29,6 +29,7 @@ from typing import Any
 
 from pips.core.errors import OptionError
 from pips.core.phrase import phrase
+from pips.games.options import GameOptions
 from pips.games.registry import Game
 
 PREFERRED_SIZE = 4
@@ -92,19 +93,51 @@ class RoundDraw:
                 yield frozenset((a, b))
 
 
+@dataclass(frozen=True)
+class TableOptions:
+    """An event's options (every option but the number of players) parsed once, where
+    they enter (a new event, an event read from the database): the game's own typed
+    options for each size of table they seat. Past that, pips carries these and
+    changes them (:meth:`~pips.games.options.GameOptions.changed`), never parses again."""
+
+    sizes: Mapping[int, GameOptions]
+    """A table's options by its number of players, for every number it may seat."""
+
+    @classmethod
+    def parse(cls, spec: Game, options: Mapping[str, Any]) -> TableOptions:
+        """``options`` as ``spec``'s for each table size; :class:`OptionError` when no
+        table can be seated with them."""
+        sizes: dict[int, GameOptions] = {}
+        for players in range(2, LARGEST_TABLE + 1):
+            try:
+                sizes[players] = spec.options_from_json({**options, "players": players})
+            except (OptionError, TypeError, ValueError):
+                continue
+        if not sizes:
+            raise OptionError("players", phrase("no table of this game can be seated"))
+        return cls(sizes)
+
+    def allowed(self) -> tuple[int, ...]:
+        """The numbers of players a table seats."""
+        return tuple(self.sizes)
+
+    def with_set(self, top: int, players: int | None = None) -> GameOptions | None:
+        """A table's options played with double-``top`` (of ``players``, else of any
+        size), or ``None`` where no table is played with that set."""
+        for size, options in self.sizes.items():
+            if players is not None and size != players:
+                continue
+            try:
+                return options.changed(set=top)
+            except (OptionError, TypeError, ValueError):
+                continue
+        return None
+
+
 def allowed_sizes(spec: Game, options: Mapping[str, Any]) -> tuple[int, ...]:
     """The numbers of players a table of ``spec`` seats with the event's ``options``
-    (every option but the number of players)."""
-    sizes = []
-    for players in range(2, LARGEST_TABLE + 1):
-        try:
-            spec.options_from_json({**options, "players": players})
-        except (OptionError, TypeError, ValueError):
-            continue
-        sizes.append(players)
-    if not sizes:
-        raise OptionError("players", phrase("no table of this game can be seated"))
-    return tuple(sizes)
+    (every option but the number of players): :meth:`TableOptions.parse`'s sizes."""
+    return TableOptions.parse(spec, options).allowed()
 
 
 def table_sizes(players: int, allowed: Sequence[int]) -> tuple[tuple[int, ...], int]:

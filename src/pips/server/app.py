@@ -45,6 +45,7 @@ from pips.server.analyses import FOLLOWING, LEVEL, Analyses, KeptAnalyses
 from pips.server.botapi import AccountEvents, BotAccounts, Challenges, unrated_for_bots
 from pips.server.cluster import Cluster
 from pips.server.errors import describe, problem_of, validation_problem
+from pips.server.forms import form_refused
 from pips.server.guard import Guard
 from pips.server.limits import Limits
 from pips.server.metrics import Metrics
@@ -380,6 +381,10 @@ async def friendly_error(request: Request, exc: StarletteHTTPException) -> Respo
 
 async def friendly_refusal(request: Request, exc: RequestValidationError) -> Response:
     i18n.use(language_of(request))
+    # A page's form refused while parsing: its page again, with the error and the input.
+    reshown = await form_refused(request, exc)
+    if reshown is not None:
+        return reshown
     if not wants_page(request):
         return JSONResponse(validation_problem(exc.errors(), exc.body), 422)
     return error_page(request, 422, _("a part of the address is not valid"))

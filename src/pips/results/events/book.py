@@ -44,7 +44,7 @@ from pips.results.common import (
     is_admin,
     slugify,
 )
-from pips.results.draws import allowed_sizes
+from pips.results.draws import TableOptions
 from pips.results.entry import EARLIEST
 from pips.results.events.common import (
     FAR_AHEAD,
@@ -144,12 +144,11 @@ class Events:
             raise ResultsError(exc.args[0]) from None
         chosen = {k: v for k, v in dict(options or {}).items() if k != "players"}
         try:
-            sizes = allowed_sizes(spec, chosen)
+            # The one parse of the event's options: typed from here on.
+            tables = TableOptions.parse(spec, chosen)
         except RuleError as exc:
             raise ResultsError(exc.args[0]) from None
-        if online and any(
-            spec.dealt_by_hand(spec.options_from_json({**chosen, "players": n})) for n in sizes
-        ):
+        if online and any(spec.dealt_by_hand(typed) for typed in tables.sizes.values()):
             raise ResultsError(phrase("an online event's tables deal themselves: no manual deals"))
         if fixed_pairs and not spec.pairs:
             raise ResultsError(phrase("fixed partners are for a game of pairs"))

@@ -15,7 +15,6 @@ from typing import Any
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 
-from pips.core.errors import RuleError
 from pips.core.names import name_key
 from pips.core.phrase import phrase
 from pips.games.registry import find_game
@@ -24,7 +23,7 @@ from pips.results.draws import (
     Apart,
     RoundDraw,
     Table,
-    allowed_sizes,
+    TableOptions,
     draw_pairs_round,
     draw_round,
     draw_swiss_round,
@@ -95,13 +94,15 @@ class EventRounds:
             chosen = method or event.pairing
             if chosen not in ("lot", "swiss"):
                 raise ResultsError(phrase("a round is drawn by lot or swiss"))
+            # The event's options, parsed once as it is read: typed from here on.
+            tables = event_tables(event)
             if top is not None:
-                self._check_set(event, top)
+                self._check_set(event, tables, top)
             seed = secrets.randbelow(2**63)
             if final is not None:
-                drawn = self._final(session, event, number, final, seed)
+                drawn = self._final(session, event, tables, number, final, seed)
             else:
-                drawn = self._draw(session, event, number, seed, method=chosen)
+                drawn = self._draw(session, event, tables, number, seed, method=chosen)
             # A set chosen for a round holds for the rounds after it (day two on
             # double-12) until another is chosen.
             drawn.top = top if top is not None else (event.drawn[-1].top if event.drawn else None)
@@ -121,29 +122,27 @@ class EventRounds:
             row = table_of(round_of(event, number), table)
             if row.scores or row.table_id:
                 raise Conflict(phrase("table {number} has a result: its set stays", number=table))
-            self._check_set(event, top, len(row.seats))
+            self._check_set(event, event_tables(event), top, len(row.seats))
             row.top = top
         return self.events.event(key, actor)
 
     @staticmethod
-    def _check_set(event: Event, top: int, players: int | None = None) -> None:
+    def _check_set(
+        event: Event, tables: TableOptions, top: int, players: int | None = None
+    ) -> None:
         spec = find_game(event.game)
-        sizes = [players] if players else list(allowed_sizes(spec, event.options))
-        for size in sizes:
-            try:
-                spec.options_from_json({**event.options, "set": top, "players": size})
-                return
-            except (RuleError, TypeError, ValueError):
-                continue
+        if tables.with_set(top, players) is not None:
+            return
         raise ResultsError(
             phrase("the {game} is not played with double-{top} here", game=spec.title, top=top)
         )
 
-    def _final(self, session: Any, event: Event, number: int, size: int, seed: int) -> EventRound:
+    def _final(
+        self, session: Any, event: Event, tables: TableOptions, number: int, size: int, seed: int
+    ) -> EventRound:
         """The final table: the ``size`` players leading the standings (not withdrawn),
         seats by lot."""
-        spec = find_game(event.game)
-        if size not in allowed_sizes(spec, event.options):
+        if size not in tables.sizes:
             raise ResultsError(phrase("a table of this game does not seat {count}", count=size))
         if not event.drawn:
             raise Conflict(phrase("a final table is drawn after the rounds"))
@@ -202,6 +201,7 @@ class EventRounds:
             again = self._draw(
                 session,
                 event,
+                event_tables(event),
                 number,
                 secrets.randbelow(2**63),
                 method=last.method,
@@ -222,6 +222,7 @@ class EventRounds:
         self,
         session: Any,
         event: Event,
+        tables: TableOptions,
         number: int,
         seed: int,
         *,
@@ -248,7 +249,7 @@ class EventRounds:
             clubs={p.name: p.club for p in playing},
             seeds={p.name: p.seed for p in playing if p.seed} if not earlier else {},
         )
-        sizes = allowed_sizes(spec, event.options)
+        sizes = tables.allowed()
         if event.fixed_pairs:
             pairs: dict[int, list[str]] = {}
             for p in playing:
@@ -401,3 +402,9 @@ class EventRounds:
             one = round_of(event, number)
             if one.status == "starting":
                 one.status = "drawn"
+
+
+def event_tables(event: Event) -> TableOptions:
+    """``event``'s options as it comes out of the database, parsed once into the game's
+    typed options for each size of its tables (:class:`TableOptions`)."""
+    return TableOptions.parse(find_game(event.game), event.options)

@@ -173,20 +173,3 @@ async def room_for_a_table(request: Request, me: Identity) -> None:
         await limits.tables.take(address(request))
     except Limited as exc:
         raise refusal(exc, 429) from None
-
-
-def choices(data: Any, limit: int = 1000) -> tuple[list[str], dict[str, int]]:
-    """What a form answered to "which player is meant?": names confirmed as new
-    players (``new_players`` boxes, or a ``pick:NAME`` of ``new``) and names given a
-    known player (``pick:NAME`` of the player's number)."""
-    new = [str(n) for n in data.getlist("new_players")][:limit]
-    known: dict[str, int] = {}
-    for field, value in list(data.multi_items())[: limit * 4]:
-        if not field.startswith("pick:"):
-            continue
-        name, picked = field[5:][:100], str(value)
-        if picked == "new":
-            new.append(name)
-        elif picked.isdigit() and len(picked) < 10:
-            known[name] = int(picked)
-    return new, known

@@ -4,23 +4,21 @@ organiser's forms."""
 from __future__ import annotations
 
 import asyncio
-import re
-from typing import Any
+from typing import Annotated
 
 from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from pips.i18n import _, explain
-from pips.results.entry import GAMES, EntryError
-from pips.results.entry_formats import decode_csv, parse_int
+from pips.results.entry import EntryError
+from pips.results.entry_formats import decode_csv
 from pips.results.players import UnknownPlayers
 from pips.results.service import ResultsError
-from pips.server.routes.common import choices, results_of, run
+from pips.server.forms import reshown_by
+from pips.server.routes.common import results_of, run
 from pips.server.routes.events.common import (
-    MAX_NAMES,
     MAX_UPLOAD,
     Key,
-    NewEvent,
     RoundNumber,
     TableNumber,
     clubs_and_teams,
@@ -41,6 +39,12 @@ from pips.server.routes.events.common import (
     warnings_said,
 )
 from pips.server.routes.events.decisions import confirm_many
+from pips.server.routes.events.forms import (
+    EventButtons,
+    EventForm,
+    TableForm,
+    table_values_sent,
+)
 from pips.server.web import account, check_csrf
 
 api = APIRouter()
@@ -51,43 +55,26 @@ async def events_page(request: Request) -> HTMLResponse:
     return await events_listing(request)
 
 
+async def event_form_again(request: Request, error: str, sent: dict[str, str]) -> Response:
+    return await events_listing(request, error=error, form=sent, status_code=422)
+
+
 @api.post("/events", include_in_schema=False)
-async def create_from_form(request: Request) -> Response:
-    data = await request.form()
-    check_csrf(request, str(data.get("csrf", "")))
+@reshown_by(EventForm, event_form_again)
+async def create_from_form(request: Request, form: Annotated[EventForm, Form()]) -> Response:
+    check_csrf(request, form.csrf)
     actor = account(request)
-    form = {k: str(v) for k, v in data.items() if isinstance(v, str)}
     try:
-        options: dict[str, bool | int | str | None] = {}
-        if form.get("set", "").strip():
-            options["set"] = parse_int(form["set"], "set")
-        if form.get("target", "").strip():
-            options["target"] = parse_int(form["target"], "target")
-        body = NewEvent(
-            name=form.get("name", "")[:200],
-            game=form.get("game", GAMES[0])[:40],
-            date=form.get("date", "")[:20],
-            rounds=max(1, min(50, parse_int(form.get("rounds", "1") or "1", "rounds"))),
-            options=options,
-            place=form.get("place", "")[:200],
-            group=form.get("group") or None,
-            online=form.get("online") == "on",
-            bots=form.get("bots") == "on",
-            fixed_pairs=form.get("fixed_pairs") == "on",
-            days=[d for d in re.split(r"[,;\s]+", form.get("days", "")[:500]) if d],
-            pairing="swiss" if form.get("pairing") == "swiss" else "lot",
-            tiebreaks=[str(t)[:20] for t in data.getlist("tiebreaks")][:5]
-            or ["wins", "average-place"],
-            check_in=form.get("check_in") == "on",
-        )
         await count_new_event(request, actor)
-        made = await asyncio.to_thread(create_event_of, results_of(request), actor, body)
+        made = await asyncio.to_thread(create_event_of, results_of(request), actor, form.event())
     except (ResultsError, EntryError) as exc:
         status = exc.status if isinstance(exc, ResultsError) else 422
-        return await events_listing(request, error=explain(exc), form=form, status_code=status)
+        return await events_listing(
+            request, error=explain(exc), form=form.shown(), status_code=status
+        )
     except HTTPException as exc:
         return await events_listing(
-            request, error=str(exc.detail), form=form, status_code=exc.status_code
+            request, error=str(exc.detail), form=form.shown(), status_code=exc.status_code
         )
     return RedirectResponse(f"/events/{made['key']}", status_code=303)
 
@@ -97,20 +84,35 @@ async def event_page(request: Request, key: Key) -> HTMLResponse:
     return await event_shown(request, key)
 
 
+async def event_page_again(request: Request, error: str, sent: dict[str, str]) -> Response:
+    key = request.path_params["key"]
+    names = sent.get("names", "")[:50_000]
+    return await event_shown(request, key, error=error, names=names, status_code=422)
+
+
+def needed(value: int | None, what: str) -> int:
+    """A field the action needs (a button's hidden field): missing, the form is refused."""
+    if value is None:
+        raise EntryError(_("{field} {what}").format(field=what, what=_("is missing")))
+    return value
+
+
 @api.post("/events/{key}/{action}", include_in_schema=False)
-async def event_form(request: Request, key: Key, action: str) -> Response:
+@reshown_by(EventButtons, event_page_again)
+async def event_form(
+    request: Request, key: Key, action: str, form: Annotated[EventButtons, Form()]
+) -> Response:
     """The organiser's buttons on the event page: players, withdraw, draw, redraw,
     start, close; and a player's own: accept."""
-    data = await request.form()
-    check_csrf(request, str(data.get("csrf", "")))
+    check_csrf(request, form.csrf)
     actor = account(request)
     results = results_of(request)
-    text = str(data.get("names", ""))[:50_000]
+    text = form.names
     try:
         if action == "players":
             names, pairs = names_and_pairs(text)
             clubs, teams = clubs_and_teams(text)
-            new, known = choices(data, MAX_NAMES)
+            new, known = form.choices()
             await asyncio.to_thread(
                 results.events.add_players,
                 actor,
@@ -123,47 +125,37 @@ async def event_form(request: Request, key: Key, action: str) -> Response:
                 teams=teams,
             )
         elif action == "withdraw":
-            player = parse_int(str(data.get("player", "")), "player")
-            if data.get("confirm") != "yes":
+            player = needed(form.player, _("player"))
+            if form.confirm != "yes":
                 return await confirm_withdrawal(request, key, player)
             await asyncio.to_thread(results.events.withdraw_player, actor, key, player)
         elif action == "draw":
-            method = str(data.get("method", "")) or None
-            top = str(data.get("set", "")).strip()
             await asyncio.to_thread(
-                results.rounds.draw_next,
-                actor,
-                key,
-                method=method if method in ("lot", "swiss") else None,
-                top=parse_int(top, _("set")) if top else None,
+                results.rounds.draw_next, actor, key, method=form.method, top=form.set
             )
         elif action == "final":
-            size = parse_int(str(data.get("size", "")), _("players"))
+            size = needed(form.size, _("players"))
             await asyncio.to_thread(results.rounds.draw_next, actor, key, final=size)
         elif action == "seeds":
             await asyncio.to_thread(results.events.seed, actor, key, None)
         elif action == "accept":
-            player = parse_int(str(data.get("player", "")), "player")
+            player = needed(form.player, _("player"))
             await asyncio.to_thread(results.events.accept, actor, key, player)
         elif action == "check-in":
-            player = parse_int(str(data.get("player", "")), "player")
-            present = data.get("present") == "on"
-            await asyncio.to_thread(results.events.check_in, actor, key, player, present)
+            player = needed(form.player, _("player"))
+            await asyncio.to_thread(results.events.check_in, actor, key, player, form.present)
         elif action == "redraw":
-            number = parse_int(str(data.get("round", "")), "round")
+            number = needed(form.round, _("round"))
             await asyncio.to_thread(results.rounds.redraw, actor, key, number)
         elif action == "start":
-            number = parse_int(str(data.get("round", "")), "round")
-            absent = [str(n) for n in data.getlist("absent")][:MAX_NAMES]
-            await start_online_round(request, actor, key, number, absent)
+            number = needed(form.round, _("round"))
+            await start_online_round(request, actor, key, number, list(form.absent))
         elif action == "close":
-            if data.get("confirm") != "yes":
+            if form.confirm != "yes":
                 return await confirm_closing(request, key, actor)
             await asyncio.to_thread(results.closing.close, actor, key)
         elif action in ("confirm", "sanction"):
-            review = await confirm_many(
-                request, key, actor, action, save=data.get("confirm") == "yes"
-            )
+            review = await confirm_many(request, key, actor, action, save=form.confirm == "yes")
             if review is not None:
                 return review
         else:
@@ -193,28 +185,39 @@ async def table_page(
     return await table_shown(request, key, number, table)
 
 
+async def table_page_again(request: Request, error: str, sent: dict[str, str]) -> Response:
+    path = request.path_params
+    return await table_shown(
+        request,
+        path["key"],
+        int(path["number"]),
+        int(path["table"]),
+        error=error,
+        values=table_values_sent(sent),
+        status_code=422,
+    )
+
+
 @api.post("/events/{key}/rounds/{number}/tables/{table}", include_in_schema=False)
+@reshown_by(TableForm, table_page_again)
 async def table_form(
-    request: Request, key: Key, number: RoundNumber, table: TableNumber
+    request: Request,
+    key: Key,
+    number: RoundNumber,
+    table: TableNumber,
+    form: Annotated[TableForm, Form()],
 ) -> Response:
-    data = await request.form()
-    check_csrf(request, str(data.get("csrf", "")))
+    check_csrf(request, form.csrf)
     actor = account(request)
     results = results_of(request)
     shown = await run(results.events.event, key, actor)
     seats = seats_of(shown, number, table)
-    values: dict[str, Any] = {
-        "points": [str(data.get(f"points{i}", "")).strip() for i in range(len(seats))],
-        "pips": [str(data.get(f"pips{i}", "")).strip() for i in range(len(seats))],
-        "out": str(data.get("out", "")),
-        "reason": str(data.get("reason", ""))[:500],
-    }
+    values = form.values(len(seats))
     # A result is saved only as it was shown for review: the form carries the
     # fingerprint of the values the review showed, and any change shows it again.
-    reviewed = str(data.get("reviewed", ""))
     try:
         lines = table_lines(shown["game"], seats, values)
-        if data.get("action") != "save" or reviewed != fingerprint_of(values):
+        if form.action != "save" or form.reviewed != fingerprint_of(values):
             review = await asyncio.to_thread(
                 results.scores.preview,
                 actor,
@@ -222,7 +225,7 @@ async def table_form(
                 number,
                 table,
                 lines,
-                reason=values["reason"],
+                reason=form.reason,
             )
             return await table_shown(request, key, number, table, values=values, review=review)
         await asyncio.to_thread(
@@ -232,7 +235,7 @@ async def table_form(
             number,
             table,
             lines,
-            reason=values["reason"],
+            reason=form.reason,
             source="form",
         )
     except (ResultsError, EntryError) as exc:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any
 
 from fastapi import HTTPException, Request
@@ -142,7 +142,9 @@ def preview(checked: Checked, new: Sequence[str] = ()) -> dict[str, Any]:
     }
 
 
-def form_values(data: Any) -> dict[str, Any]:
+def form_values(data: Mapping[str, str]) -> dict[str, Any]:
+    """The entry form's values (a parsed :class:`~pips.server.routes.results.forms.
+    ResultForm`'s, or a refused one's as sent) as its page shows them."""
     game = str(data.get("game", GAMES[0]))
     spec = find_game(game if game in GAMES else GAMES[0])
     try:
@@ -166,7 +168,7 @@ def form_values(data: Any) -> dict[str, Any]:
         for seat in team[1:]:
             lines[seat]["points"] = lines[team[0]]["points"]
     return {
-        "game": game,
+        "game": spec.name,
         "players": players,
         "set": str(data.get("set", "")),
         "date": str(data.get("date", "")),

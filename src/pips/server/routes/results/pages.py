@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
+from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from pips.core.phrase import phrase
@@ -17,18 +17,17 @@ from pips.results.entry_formats import decode_csv
 from pips.results.plausible import unusual
 from pips.results.players import UnknownPlayers
 from pips.results.service import Filter, ResultsError
+from pips.server.forms import reshown_by
 from pips.server.requests import ResultStatus
 from pips.server.routes.common import (
     PageNumber,
     Players,
     RowId,
     SetSize,
-    choices,
     results_of,
     run,
 )
 from pips.server.routes.results.common import (
-    MAX_BATCH,
     MAX_UPLOAD,
     csv_games,
     enter_csv_of,
@@ -40,6 +39,7 @@ from pips.server.routes.results.common import (
     text_fingerprint,
     upload_page_of,
 )
+from pips.server.routes.results.forms import ResultForm, UploadForm
 from pips.server.web import account, check_csrf, page, viewer, who
 
 api = APIRouter()
@@ -103,18 +103,23 @@ async def new_result(
     return await form_page(request, results, form)
 
 
-@api.post("/results/new", response_class=HTMLResponse, include_in_schema=False)
-async def post_result(request: Request) -> Response:
+async def result_form_again(request: Request, error: str, sent: dict[str, str]) -> Response:
     results = results_of(request)
-    data = await request.form()
-    check_csrf(request, str(data.get("csrf", "")))
+    return await form_page(request, results, form_values(sent), error=error, status_code=422)
+
+
+@api.post("/results/new", response_class=HTMLResponse, include_in_schema=False)
+@reshown_by(ResultForm, result_form_again)
+async def post_result(request: Request, sent: Annotated[ResultForm, Form()]) -> Response:
+    results = results_of(request)
+    check_csrf(request, sent.csrf)
     actor = account(request)
-    form = form_values(data)
+    form = form_values(sent.flat())
     try:
         checked = results.entries.check(form_entry(form))
     except EntryError as exc:
         return await form_page(request, results, form, error=explain(exc), status_code=422)
-    new_players, known_players = choices(data, MAX_BATCH)
+    new_players, known_players = sent.choices()
     # The answers to "which player is meant?" go along with the form from now on.
     form["picked"] = {
         **dict.fromkeys(new_players, "new"),
@@ -130,7 +135,7 @@ async def post_result(request: Request) -> Response:
             group=form["group"] or None,
             new_players=new_players,
             known_players=known_players,
-            save=data.get("action") == "save",
+            save=sent.action == "save",
         )
     except UnknownPlayers as exc:
         return await form_page(
@@ -148,7 +153,7 @@ async def post_result(request: Request) -> Response:
         return await form_page(
             request, results, form, checked=checked, error=detail, status_code=status
         )
-    if data.get("action") != "save":
+    if sent.action != "save":
         return await form_page(
             request, results, form, checked=checked, new_players=entered.new_players
         )
@@ -161,28 +166,32 @@ async def upload_page(request: Request) -> HTMLResponse:
     return await upload_page_of(request, results)
 
 
+async def upload_again(request: Request, error: str, sent: dict[str, str]) -> Response:
+    results = results_of(request)
+    return await upload_page_of(
+        request,
+        results,
+        error=error,
+        status_code=422,
+        group=sent.get("group", "")[:60],
+        new_players=sent.get("new_players", "")[:20_000],
+    )
+
+
 @api.post("/results/upload", response_class=HTMLResponse, include_in_schema=False)
-async def upload(
-    request: Request,
-    file: UploadFile | None = None,
-    csrf: str = Form(""),
-    group: str = Form(""),
-    new_players: str = Form(""),
-    csv_text: str = Form("", max_length=MAX_UPLOAD),
-    reviewed: str = Form("", max_length=64),
-    action: str = Form("check", max_length=10),
-) -> Response:
+@reshown_by(UploadForm, upload_again)
+async def upload(request: Request, form: Annotated[UploadForm, Form()]) -> Response:
     """A CSV is checked and shown first (every game's finals, places and warnings);
     only the reviewed text, sent back unchanged with "save", is entered."""
     results = results_of(request)
-    check_csrf(request, csrf)
+    check_csrf(request, form.csrf)
     actor = account(request)
-    if file is not None and file.filename:
-        body = await file.read(MAX_UPLOAD + 1)
+    if form.file is not None and form.file.filename:
+        body = await form.file.read(MAX_UPLOAD + 1)
     else:
-        body = csv_text.encode("utf-8")
-    picked_new, known = choices(await request.form(), MAX_BATCH)
-    new = names_in(new_players) + picked_new
+        body = form.csv_text.encode("utf-8")
+    group, action, reviewed = form.group, form.action, form.reviewed
+    new, known = form.choices(names_in(form.new_players))
     new_players = ", ".join(new)
     text = ""
     try:
