@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, NamedTuple
 from xml.sax.saxutils import escape
@@ -33,7 +34,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import PageBreak, Paragraph, Spacer, Table
+from reportlab.platypus import KeepInFrame, KeepTogether, PageBreak, Paragraph, Spacer, Table
 
 from pips import __version__, i18n
 from pips.core.errors import RuleError
@@ -42,6 +43,7 @@ from pips.games.registry import Game, find_game
 from pips.games.traits import SheetKind
 from pips.i18n import _, say
 from pips.results.draws import RoundDraw
+from pips.results.draws import Table as DrawnTable
 from pips.results.entry import NAME_LENGTH
 from pips.results.paper import (
     CARD_NUMBER,
@@ -199,9 +201,12 @@ def _sheet_story(
     target: int | None,
     group: str,
     wide: bool | None = None,
+    at: AtTable | None = None,
 ) -> SheetStory:
     """The flowables of one sheet, whether it wants a landscape page (more than six
-    players, or ``wide`` when given), its title and its footer."""
+    players, or ``wide`` when given), its title and its footer. ``at``: the event,
+    round and table the sheet belongs to (printed in its head, each seat's club under
+    its name, and the footer points to the event's page)."""
     try:
         spec = find_game(game)
     except RuleError as exc:
@@ -241,10 +246,11 @@ def _sheet_story(
     ]
     wide = players > 6 if wide is None else wide
     width = (landscape(A4) if wide else A4)[0] - 28 * mm
-    sheet = PaperSheet(spec, options, labels, width)
+    clubs = [at.clubs.get(name, "") for name in labels] if at else []
+    sheet = PaperSheet(spec, options, labels, width, clubs)
     story: list[Any] = [
         Paragraph(escape(_("{game} — score sheet").format(game=say(spec.title))), TITLE),
-        sheet.header(place, day, group),
+        sheet.header(place, day, group, at),
     ]
     kind = spec.sheet
     if kind is SheetKind.SCORING_PLAYS:
@@ -255,13 +261,47 @@ def _sheet_story(
         story += sheet.one_hand()
     else:
         story += sheet.hands(rows or 16)
-    story += [Spacer(1, 3 * mm), sheet.signatures()]
+    # The end of a sheet (who went out, the final scores, the signatures) is read and
+    # signed as one: it never starts on one page and ends on the next.
+    story[-1:] = [KeepTogether([story[-1], Spacer(1, 3 * mm), sheet.signatures()])]
     rules = ", ".join(dict.fromkeys(sheet.rule_ids))
-    footer = _(
-        "Enter the result on the pips server (Results, Enter a result) or as a "
-        "CSV row per player. Rules: {rules} (pips rules, SPEC). pips {version}."
-    ).format(rules=say(spec.title) + (": " + rules if rules else ""), version=__version__)
+    said_rules = say(spec.title) + (": " + rules if rules else "")
+    if at is not None and at.address:
+        # A sheet of an event is entered at the event: a result entered as any other
+        # would be withdrawn when the event closes (its own tables' results count).
+        footer = _(
+            "Enter this table's result on the event's page: {address} ({where}). "
+            "Rules: {rules}. pips {version}."
+        ).format(address=at.address, where=at.where(), rules=said_rules, version=__version__)
+    else:
+        footer = _(
+            "Enter the result on the pips server (Results, Enter a result) or as a CSV "
+            "row per player. Rules: {rules}. pips {version}."
+        ).format(rules=said_rules, version=__version__)
     return SheetStory(story, wide, _("{game} — score sheet").format(game=say(spec.title)), footer)
+
+
+@dataclass(frozen=True)
+class AtTable:
+    """What makes a sheet and a card belong to their table: the event, the round (or
+    its final table), the table, the day and each seat's club (the player's own, as
+    the event lists it, not the organiser's)."""
+
+    event: str
+    round: int
+    table: int
+    final: bool = False
+    day: date | None = None
+    clubs: Mapping[str, str] = field(default_factory=dict)
+    address: str = ""
+    """Where the table's result is entered: the event's page."""
+
+    def round_word(self) -> str:
+        return _("Final table") if self.final else _("Round {round}").format(round=self.round)
+
+    def where(self) -> str:
+        """ "Round 3, table 5" (or "Final table, table 1") in the current language."""
+        return _("{round}, table {table}").format(round=self.round_word(), table=self.table)
 
 
 def round_sheets(
@@ -276,22 +316,29 @@ def round_sheets(
     event: str = "",
     tops: Mapping[int, int] | None = None,
     language: str | None = None,
+    clubs: Mapping[str, str] | None = None,
+    final: bool = False,
+    address: str = "",
 ) -> bytes:
     """One PDF for a round of an event: for every table a card to stand on it (the
-    table's number to be read across the room, the round, the players in seat order)
-    and its score sheet with the names filled in, each on one page (a sheet of
-    double-15 or more on two). ``tops`` gives a table (by number) a set of its own."""
+    table's number to be read across the room, the event, the round or "final table",
+    the day, the set, the players in seat order with their clubs), always one page,
+    and its score sheet with the names and clubs filled in and the event, round and
+    table in its head, on one page (a sheet of double-12 for seven or more, or of
+    double-15 or more, on two, its end block never split). ``tops`` gives a table (by
+    number) a set of its own; ``address`` is the event's page, where the sheets'
+    footers send the results."""
     with i18n.speaking(language or i18n.current()):
         wide = any(len(table.seats) > 6 for table in drawn.tables)
         styles = stylesheet()
         story: list[Any] = []
+        title = say(find_game(game).title)
         for table in drawn.tables:
-            story.append(Footer(""))  # a card stands on the table: no note at its foot
-            story += table_card(
-                drawn.number, table.number, table.seats, say(find_game(game).title), event, wide
-            )
-            story.append(PageBreak())
             table_top = (tops or {}).get(table.number, top)
+            at = AtTable(event, drawn.number, table.number, final, day, dict(clubs or {}), address)
+            story.append(Footer(""))  # a card stands on the table: no note at its foot
+            story.append(table_card(at, table.seats, title, _set_of(game, table, table_top), wide))
+            story.append(PageBreak())
             sheet = _sheet_story(
                 game,
                 len(table.seats),
@@ -303,6 +350,7 @@ def round_sheets(
                 target,
                 group,
                 wide,
+                at,
             )
             story += [Footer(sheet.footer), *sheet.story, PageBreak()]
         if drawn.byes:
@@ -312,33 +360,57 @@ def round_sheets(
             story.append(Paragraph(escape(said), styles["Heading2"]))
         elif story:
             story.pop()  # no empty page after the last sheet
-        title = _("Round {round}").format(round=drawn.number)
-        return document_bytes(story, wide, title)
+        heading = _("Final table") if final else _("Round {round}").format(round=drawn.number)
+        return document_bytes(story, wide, f"{event} — {heading}" if event else heading)
+
+
+def _set_of(game: str, table: DrawnTable, top: int | None) -> int | None:
+    """The set a table plays: the one given, else the game's for its players."""
+    if top is not None:
+        return top
+    try:
+        return int(find_game(game).options_from_json({"players": len(table.seats)}).top)
+    except (RuleError, TypeError, ValueError):
+        return None
 
 
 def table_card(
-    round_number: int, table: int, seats: Sequence[str], game: str, event: str, wide: bool
-) -> list[Any]:
-    """A table's card: its number as large as the page allows, the round, the game and
-    who sits where, in letters read from the next tables."""
-    width = (landscape(A4) if wide else A4)[0] - 28 * mm
+    at: AtTable, seats: Sequence[str], game: str, top: int | None, wide: bool
+) -> KeepInFrame:
+    """A table's card: its number as large as the page allows, the event, the round
+    (or "final table"), the day, the game and set, and who sits where with their
+    clubs, in letters read from the next tables. Always one page: a final of nine
+    shrinks to fit rather than run onto a second."""
+    page = landscape(A4) if wide else A4
+    width, height = page[0] - 28 * mm, page[1] - 24 * mm - 12  # a frame's padding
     story: list[Any] = []
-    if event:
-        story.append(Paragraph(escape(event), CARD_SMALL))
+    if at.event:
+        story.append(Paragraph(escape(at.event), CARD_SMALL))
+    when = i18n.format_date(at.day) if at.day else ""
     story += [
-        Paragraph(escape(_("Round {round}").format(round=round_number)), CARD_ROUND),
+        Paragraph(escape(at.round_word()), CARD_ROUND),
+        Paragraph(escape(when), CARD_SMALL),
         Paragraph(escape(_("Table")), CARD_ROUND),
-        Paragraph(str(table), CARD_NUMBER),
-        Paragraph(escape(game), CARD_SMALL),
-        Spacer(1, 4 * mm),
+        Paragraph(str(at.table), CARD_NUMBER),
     ]
+    said = [game] + ([_("double-{top}").format(top=top)] if top else [])
+    story += [Paragraph(escape(" · ".join(said)), CARD_SMALL), Spacer(1, 4 * mm)]
+    club_width = (width - 22 * mm) * 0.4 if at.clubs else 0
+    name_width = width - 22 * mm - club_width
     rows = [
-        [Paragraph(str(seat), CARD_SEAT), name_cell(name, width - 22 * mm, CARD_SEAT)]
+        [
+            Paragraph(str(seat), CARD_SEAT),
+            name_cell(name, name_width, CARD_SEAT),
+            name_cell(at.clubs.get(name, ""), club_width, CARD_SMALL) if at.clubs else "",
+        ]
         for seat, name in enumerate(seats, 1)
     ]
+    heads = [Paragraph(escape(_("Seat")), CARD_SMALL), "", ""]
+    if at.clubs:
+        heads[2] = Paragraph(escape(_("Club")), CARD_SMALL)
     listing = Table(
-        [[Paragraph(escape(_("Seat")), CARD_SMALL), ""], *rows],
-        colWidths=[22 * mm, width - 22 * mm],
+        [heads, *rows],
+        colWidths=[22 * mm, name_width, club_width],
         hAlign="LEFT",
     )
     listing.setStyle(
@@ -350,15 +422,23 @@ def table_card(
         )
     )
     story.append(listing)
-    return story
+    return KeepInFrame(width, height, story, mode="shrink")
 
 
 class PaperSheet:
     """The parts of one sheet; names are paragraphs, so a long name wraps inside its
     cell instead of running over the next one."""
 
-    def __init__(self, spec: Game, options: Any, labels: list[str], width: float) -> None:
+    def __init__(
+        self,
+        spec: Game,
+        options: Any,
+        labels: list[str],
+        width: float,
+        clubs: Sequence[str] = (),
+    ) -> None:
         self.spec, self.options, self.labels, self.width = spec, options, labels, width
+        self.clubs = list(clubs) or [""] * len(labels)
         self.rule_ids: list[str] = []
 
     def words(self, text: str) -> Paragraph:
@@ -366,14 +446,21 @@ class PaperSheet:
         self.rule_ids += ids
         return Paragraph(escape(plain), TEXT)
 
-    def header(self, place: str, day: date | None, group: str) -> Table:
+    def header(self, place: str, day: date | None, group: str, at: AtTable | None) -> Table:
         when = i18n.numeric_date(day) if day else "_" * 14
         row = [
             _("Date: {date}").format(date=when),
             _("Place: {place}").format(place=place or "_" * 24),
-            _("Group: {group}").format(group=group or "_" * 20),
-            _("Set: double-{top}").format(top=self.options.top),
         ]
+        if at is not None:
+            # A table of an event: which one; its players' clubs stand under their
+            # names, the organiser's group is no seat's club.
+            if at.event:
+                row.append(_("Event: {name}").format(name=at.event))
+            row += [at.round_word(), _("Table {number}").format(number=at.table)]
+        else:
+            row.append(_("Group: {group}").format(group=group or "_" * 20))
+        row.append(_("Set: double-{top}").format(top=self.options.top))
         divisor = self.spec.traits(self.options).divisor
         if divisor:
             row.append(_("Divisor: {divisor}").format(divisor=divisor))
@@ -386,9 +473,15 @@ class PaperSheet:
         table.setStyle(table_style([("VALIGN", (0, 0), (-1, -1), "TOP")]))
         return table
 
-    def names(self, labels: Sequence[str], width: float) -> list[Paragraph]:
-        """Names as a grid's heads, each wrapped to its column's ``width``."""
-        return [name_cell(name, width, HEAD) for name in labels]
+    def names(self, labels: Sequence[str], width: float) -> list[Any]:
+        """Names as a grid's heads, each wrapped to its column's ``width``, its
+        seat's club (at an event) under it."""
+        return [
+            [name_cell(name, width, HEAD), name_cell(club, width, HEAD_SMALL)]
+            if club
+            else name_cell(name, width, HEAD)
+            for name, club in zip(labels, self.clubs, strict=True)
+        ]
 
     def scoring_plays(self, rows: int) -> list[Any]:
         """A row per scoring play, in two blocks side by side (plays 1 to n/2 on the
@@ -552,7 +645,10 @@ class PaperSheet:
         a landscape one."""
         across = 4 if self.width > 200 * mm else 2
         part = self.width / across
-        cells = [[name_cell(name, part * 0.55, HEAD_SMALL), ""] for name in self.labels]
+        cells = [
+            [_signed(name, club, part * 0.55), ""]
+            for name, club in zip(self.labels, self.clubs, strict=True)
+        ]
         rows = []
         for i in range(0, len(cells), across):
             row: list[Any] = []
@@ -575,6 +671,13 @@ class PaperSheet:
             )
         table.setStyle(table_style(style))
         return table
+
+
+def _signed(name: str, club: str, width: float) -> Any:
+    """A name to sign beside, with its club (at an event) on the line under it."""
+    if not club:
+        return name_cell(name, width, HEAD_SMALL)
+    return [name_cell(name, width, HEAD_SMALL), name_cell(club, width, CELL)]
 
 
 def _sizes(spec: Game, players: int, top: int) -> tuple[int, int] | None:

@@ -97,6 +97,7 @@ async def round_sheets_pdf(request: Request, key: Key, number: RoundNumber) -> R
 
     shown, drawn = await run(results_of(request).rounds.round_draw, key, number)
     top = shown["options"].get("set")
+    this = next(one for one in shown["drawn"] if one["number"] == number)
     try:
         pdf = await printed(
             request,
@@ -105,17 +106,13 @@ async def round_sheets_pdf(request: Request, key: Key, number: RoundNumber) -> R
             drawn,
             top if isinstance(top, int) else None,
             place=shown["place"],
-            day=next(
-                date.fromisoformat(one["date"]) for one in shown["drawn"] if one["number"] == number
-            ),
-            group=shown["group_name"] or "",
+            day=date.fromisoformat(this["date"]),
             event=shown["name"],
-            tops={
-                table["number"]: table["set"]
-                for one in shown["drawn"]
-                if one["number"] == number
-                for table in one["tables"]
-            },
+            tops={table["number"]: table["set"] for table in this["tables"]},
+            # Each seat's own club; the organiser's group is nobody's club here.
+            clubs={p["name"]: p["club"] for p in shown["players"] if p["club"]},
+            final=this["method"] == "final",
+            address=str(request.base_url).rstrip("/") + f"/events/{key}",
         )
     except (SheetError, ValueError) as exc:
         raise refused(exc) from None
