@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import random
 import secrets
-from datetime import date
 from pathlib import Path
 from typing import Annotated
 
@@ -31,7 +30,6 @@ from pips.cli.base import (
 from pips.cli.event_service import account_id, called, event_service, show_event
 from pips.cli.results import DatabaseOption
 from pips.core.errors import RuleError
-from pips.core.phrase import N_
 from pips.i18n import _, explain, say
 from pips.results.draws import RoundDraw, allowed_sizes, draw_event, repeats
 
@@ -485,7 +483,7 @@ def event_standings(
 ) -> None:
     """The standings so far, shown or written as CSV or PDF."""
     from pips.results.listings import standings_sheet
-    from pips.results.standings import Scoring, standings_csv
+    from pips.results.standings_table import standings_csv
 
     shown, lines = called(event_service(database).events.event_standings, key)
     if as_json:
@@ -503,11 +501,9 @@ def event_standings(
     if out_file is None:
         return
     if out_file.suffix.lower() == ".pdf":
-        word = N_("Match points") if shown["scoring"] == Scoring.MATCH_WINS else N_("Points")
-        day = i18n.numeric_date(date.fromisoformat(shown["date"]))
-        data = standings_sheet(shown["name"], day, lines, points_word=word)
+        data = standings_sheet(shown, lines)
     else:
-        data = standings_csv(lines).encode()
+        data = standings_csv(shown, lines).encode()
     files.write_bytes(out_file, data, force)
     out.print(_("wrote {file}").format(file=out_file))
 

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pips.core.names import name_key, sort_key
+from pips.core.names import name_key
 from pips.games.registry import find_game
 from pips.results.events.common import (
     day_of,
@@ -30,6 +30,7 @@ from pips.store.models import (
     EventPlayer,
     Result,
 )
+from pips.text import surname_key
 
 
 def _waiting(session: Session, event: Event) -> list[dict[str, Any]]:
@@ -89,7 +90,7 @@ def event_json(session: Session, event: Event, viewer: int | None = None) -> dic
                 "accepted": p.accepted,
                 "mine": viewer is not None and p.user_id == viewer,
             }
-            for p in sorted(event.players, key=lambda p: sort_key(p.name))
+            for p in sorted(event.players, key=lambda p: surname_key(p.name))
         ],
         "drawn": [
             {

@@ -5,14 +5,14 @@ and an address may ask for so many (:func:`pips.server.routes.common.printed`)."
 from __future__ import annotations
 
 from datetime import date
+from typing import Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from pips.core.phrase import N_
 from pips.games.registry import find_game
-from pips.i18n import _, numeric_date
-from pips.results.standings import Scoring, standings_csv
+from pips.i18n import _, current, numeric_date
+from pips.results.standings_table import standings_csv
 from pips.server.errors import CsvResponse, PdfResponse, refusals
 from pips.server.routes.common import printed, refused, results_of, run
 from pips.server.routes.events.common import (
@@ -30,11 +30,17 @@ api = APIRouter()
     responses=refusals(404),
     response_class=CsvResponse,
 )
-async def standings_as_csv(request: Request, key: Key) -> Response:
-    """The standings so far as CSV."""
+async def standings_as_csv(
+    request: Request, key: Key, of: Literal["players", "clubs", "teams"] = "players"
+) -> Response:
+    """The standings so far as CSV in the reader's language: of the players (place,
+    name, club, points, the chosen tie-breaks, games, marks), the clubs or the teams."""
     shown, lines = await run(results_of(request).events.event_standings, key)
-    headers = {"Content-Disposition": f'attachment; filename="{file_name(shown)}.csv"'}
-    return Response(standings_csv(lines), media_type="text/csv", headers=headers)
+    name = file_name(shown) if of == "players" else f"{file_name(shown)}-{_(of)}"
+    headers = {"Content-Disposition": f'attachment; filename="{name}.csv"'}
+    return Response(
+        standings_csv(shown, lines, of, current()), media_type="text/csv", headers=headers
+    )
 
 
 @api.get(
@@ -44,16 +50,11 @@ async def standings_as_csv(request: Request, key: Key) -> Response:
     response_class=PdfResponse,
 )
 async def standings_as_pdf(request: Request, key: Key) -> Response:
-    """The standings so far on paper."""
+    """The standings so far on paper, with the club and team standings."""
     from pips.results.listings import standings_sheet  # reportlab loads when paper is asked for
 
     shown, lines = await run(results_of(request).events.event_standings, key)
-    word = N_("Match points") if shown["scoring"] == Scoring.MATCH_WINS else N_("Points")
-    day = numeric_date(date.fromisoformat(shown["date"]))
-    subtitle = " · ".join(
-        part for part in (_(find_game(shown["game"]).title), day, shown["place"]) if part
-    )
-    pdf = await printed(request, standings_sheet, shown["name"], subtitle, lines, points_word=word)
+    pdf = await printed(request, standings_sheet, shown, lines, language=current())
     headers = {"Content-Disposition": f'attachment; filename="{file_name(shown)}.pdf"'}
     return Response(pdf, media_type="application/pdf", headers=headers)
 
@@ -78,7 +79,9 @@ async def check_in_pdf(request: Request, key: Key) -> Response:
         )
         if part
     )
-    pdf = await printed(request, check_in_sheet, shown["name"], subtitle, shown["players"])
+    pdf = await printed(
+        request, check_in_sheet, shown["name"], subtitle, shown["players"], language=current()
+    )
     check_in = _("check-in")
     name = f"{file_name(shown)}-{check_in}.pdf"
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
@@ -113,6 +116,7 @@ async def round_sheets_pdf(request: Request, key: Key, number: RoundNumber) -> R
             clubs={p["name"]: p["club"] for p in shown["players"] if p["club"]},
             final=this["method"] == "final",
             address=str(request.base_url).rstrip("/") + f"/events/{key}",
+            language=current(),
         )
     except (SheetError, ValueError) as exc:
         raise refused(exc) from None
