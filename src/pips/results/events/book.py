@@ -407,7 +407,10 @@ class Events:
             .limit(1)
         ).first()
         if newest is None:
-            return []
+            # Seeding "by the list" with no list would seed nobody: said, not done.
+            raise Conflict(
+                phrase("there is no world list of this game yet: give the seeds' order instead")
+            )
         places = dict(
             session.execute(
                 select(WorldListRow.player_id, WorldListRow.place).where(
@@ -416,6 +419,14 @@ class Events:
             ).all()
         )
         listed = [p for p in event.players if p.player_id in places]
+        if not listed:
+            raise Conflict(
+                phrase(
+                    "no player of this event is on the world list of {month}: give the "
+                    "seeds' order instead",
+                    month=newest.month,
+                )
+            )
         return sorted(listed, key=lambda p: places[p.player_id])
 
     def check_in(self, actor: int, key: str, player: int, present: bool = True) -> dict[str, Any]:
@@ -428,6 +439,17 @@ class Events:
             if found is None:
                 raise NotFound(phrase("no player {number} in this event", number=player))
             found.checked_in = present
+            seated = any(
+                found.name_key == name_key(n)
+                for one in event.drawn
+                for t in one.tables
+                for n in t.seats
+            ) or any(found.name_key == name_key(n) for one in event.drawn for n in one.byes)
+            if present and event.check_in and not seated and found.first_round <= len(event.drawn):
+                # Checked in after rounds were drawn without them: a late arrival,
+                # played (and marked) from the next round, as one added late is; a
+                # round drawn but not begun can be drawn again to seat them.
+                found.first_round = len(event.drawn) + 1
         return self.event(key, actor)
 
     def accept(self, actor: int, key: str, player: int) -> dict[str, Any]:
