@@ -44,7 +44,7 @@ from pips.results.common import (
     is_admin,
     slugify,
 )
-from pips.results.draws import allowed_sizes
+from pips.results.draws import CLUBS_APART, allowed_sizes
 from pips.results.entry import EARLIEST
 from pips.results.events.common import (
     FAR_AHEAD,
@@ -121,6 +121,7 @@ class Events:
         tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
         check_in: bool = False,
         counted: int = 3,
+        clubs_apart: str = "normal",
     ) -> dict[str, Any]:
         """A new event, organised by ``actor`` (the representative of ``group``, or an
         administrator without one); bad options are refused and nothing is stored.
@@ -130,7 +131,8 @@ class Events:
         the rounds after the first by lot or by the standings (``swiss``);
         ``tiebreaks`` decide equal points (:data:`~pips.results.standings.TIEBREAKS`);
         with ``check_in`` only players checked in are drawn; a club's or team's
-        standing is its best ``counted`` players' points."""
+        standing is its best ``counted`` players' points; ``clubs_apart``: how
+        strongly the draws keep club-mates apart (:data:`~pips.results.draws.CLUBS_APART`)."""
         name = " ".join(str(name).split())
         if not 2 <= len(name) <= 80:
             raise ResultsError(phrase("an event's name is 2 to 80 characters"))
@@ -167,6 +169,13 @@ class Events:
                 )
         if pairing not in PAIRINGS:
             raise ResultsError(phrase("pairing is one of {choices}", choices=", ".join(PAIRINGS)))
+        if clubs_apart not in CLUBS_APART:
+            raise ResultsError(
+                phrase(
+                    "keeping clubs apart is one of {choices}",
+                    choices=", ".join(CLUBS_APART),
+                )
+            )
         if pairing == "swiss" and fixed_pairs:
             raise ResultsError(phrase("fixed partners are drawn by lot, not by standings"))
         try:
@@ -197,6 +206,7 @@ class Events:
                 tiebreaks=list(chosen_breaks),
                 check_in=check_in,
                 counted=counted,
+                clubs_apart=clubs_apart,
             )
             session.add(row)
             session.flush()

@@ -3,8 +3,10 @@ their results, the standings, and the clubs' and teams' standings."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
+from itertools import combinations
 from typing import Any
 
 from sqlalchemy import select
@@ -48,6 +50,17 @@ def event_json(session: Session, event: Event, viewer: int | None = None) -> dic
     lines = event_standings(event, scores)
     clubs = {p.name: p.club for p in event.players}
     teams = {p.name: p.team for p in event.players}
+    # Each round as it was drawn: the standings before it and who had met.
+    standing_before: dict[int, dict[str, Standing]] = {}
+    met: dict[int, Counter[frozenset[str]]] = {}
+    seen: Counter[frozenset[str]] = Counter()
+    for one in event.drawn:
+        standing_before[one.number] = {
+            s.name: s for s in event_standings(event, scores, before=one.number)
+        }
+        met[one.number] = Counter(seen)
+        for t in one.tables:
+            seen.update(frozenset(p) for p in combinations(t.seats, 2))
     return {
         "key": event.key,
         "name": event.name,
@@ -69,6 +82,7 @@ def event_json(session: Session, event: Event, viewer: int | None = None) -> dic
         "tiebreaks": list(event.tiebreaks or DEFAULT_TIEBREAKS),
         "check_in": event.check_in,
         "counted": event.counted,
+        "clubs_apart": event.clubs_apart,
         "status": event.status,
         "closed_at": None if event.closed_at is None else event.closed_at.isoformat(),
         "sanctioned": event.sanctioned_at is not None,
@@ -101,10 +115,15 @@ def event_json(session: Session, event: Event, viewer: int | None = None) -> dic
                 "method": one.method,
                 "top": one.top,
                 "byes": list(one.byes),
+                "clubs_apart": event.clubs_apart or "normal",
+                "seeds_apart": one.number == 1 and any(p.seed for p in event.players),
                 "tables": [
                     {
                         "number": t.number,
                         "seats": list(t.seats),
+                        "before": seats_before(
+                            t.seats, standing_before[one.number], met[one.number], clubs
+                        ),
                         "set": set_of(event, len(t.seats), one, t),
                         "table_id": t.table_id,
                         "mine": viewer is not None
@@ -141,3 +160,29 @@ def standing_json(s: Standing, players: Mapping[str, EventPlayer]) -> dict[str, 
         "late_from": None if player is None or player.first_round == 1 else player.first_round,
         "club": "" if player is None else player.club,
     }
+
+
+def seats_before(
+    seats: Sequence[str],
+    before: Mapping[str, Standing],
+    met: Counter[frozenset[str]],
+    clubs: Mapping[str, str],
+) -> list[dict[str, Any]]:
+    """Each seat of a table as the draw saw it, so that the pairing can be checked:
+    the player's points and rank before the round (``None`` before any game), whom at
+    the table they had met before (a repeat) and who at it is of their club."""
+    shown = []
+    for name in seats:
+        line = before.get(name)
+        played = line is not None and (line.games > 0 or line.byes > 0)
+        club = clubs.get(name, "")
+        shown.append(
+            {
+                "name": name,
+                "points": line.points if played and line else None,
+                "rank": line.place if played and line else None,
+                "repeats": [o for o in seats if o != name and met[frozenset((name, o))]],
+                "club_mates": [o for o in seats if o != name and club and clubs.get(o) == club],
+            }
+        )
+    return shown

@@ -10,8 +10,10 @@ from typing import Literal
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from pips.core.phrase import phrase
 from pips.games.registry import find_game
 from pips.i18n import _, current, numeric_date
+from pips.results.common import NotFound
 from pips.results.standings_table import standings_csv
 from pips.server.errors import CsvResponse, PdfResponse, refusals
 from pips.server.routes.common import printed, refused, results_of, run
@@ -122,5 +124,25 @@ async def round_sheets_pdf(request: Request, key: Key, number: RoundNumber) -> R
         raise refused(exc) from None
     round_word = _("round")
     name = f"{file_name(shown)}-{round_word}-{number}.pdf"
+    headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+    return Response(pdf, media_type="application/pdf", headers=headers)
+
+
+@api.get(
+    "/events/{key}/rounds/{number}/pairings.pdf",
+    tags=["events"],
+    responses=refusals(404, 429, 503),
+    response_class=PdfResponse,
+)
+async def pairings_pdf(request: Request, key: Key, number: RoundNumber) -> Response:
+    """A round's pairings to check: each table's players with their points and rank
+    before the round, repeats and club-mates marked, and how the round was drawn."""
+    from pips.results.pairings import pairings_sheet
+
+    shown = await run(results_of(request).events.event, key)
+    if not any(one["number"] == number for one in shown["drawn"]):
+        raise refused(NotFound(phrase("round {number} has not been drawn", number=number)))
+    pdf = await printed(request, pairings_sheet, shown, number, language=current())
+    name = f"{file_name(shown)}-{_('pairings')}-{number}.pdf"
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
     return Response(pdf, media_type="application/pdf", headers=headers)
