@@ -30,7 +30,7 @@ from pips.cli.base import (
 from pips.cli.event_service import account_id, called, event_service, show_event
 from pips.cli.results import DatabaseOption
 from pips.core.errors import RuleError
-from pips.i18n import _, explain, say
+from pips.i18n import _, explain, ngettext, say
 from pips.results.draws import RoundDraw, allowed_sizes, draw_event, repeats
 
 event = typer.Typer(
@@ -111,9 +111,11 @@ def event_draw(
     drawn = _drawn(game, names, players, rounds, top, seed)
     count = sum(len(t.seats) for t in drawn[0].tables) + len(drawn[0].byes)
     out.print(
-        _("{game}: {count} players, {rounds} round(s), seed {seed}").format(
-            game=_(spec_for(game).title), count=count, rounds=rounds, seed=seed
-        ),
+        ngettext(
+            "{game}: {count} players, {rounds} round, seed {seed}",
+            "{game}: {count} players, {rounds} rounds, seed {seed}",
+            rounds,
+        ).format(game=_(spec_for(game).title), count=count, rounds=rounds, seed=seed),
         markup=False,
     )
     for one in drawn:
@@ -188,9 +190,11 @@ def event_sheets(
         fail(explain(exc))
     files.write_bytes(out_file, pdf, force)
     out.print(
-        _("wrote {file}: round {round}, {tables} table(s)").format(
-            file=out_file, round=drawn.number, tables=len(drawn.tables)
-        )
+        ngettext(
+            "wrote {file}: round {round}, {tables} table",
+            "wrote {file}: round {round}, {tables} tables",
+            len(drawn.tables),
+        ).format(file=out_file, round=drawn.number, tables=len(drawn.tables))
     )
 
 

@@ -38,7 +38,8 @@ async def standings_as_csv(
     """The standings so far as CSV in the reader's language: of the players (place,
     name, club, points, the chosen tie-breaks, games, marks), the clubs or the teams."""
     shown, lines = await run(results_of(request).events.event_standings, key)
-    name = file_name(shown) if of == "players" else f"{file_name(shown)}-{_(of)}"
+    suffix = {"players": "", "clubs": "-" + _("clubs"), "teams": "-" + _("teams")}[of]
+    name = file_name(shown) + suffix
     headers = {"Content-Disposition": f'attachment; filename="{name}.csv"'}
     return Response(
         standings_csv(shown, lines, of, current()), media_type="text/csv", headers=headers
