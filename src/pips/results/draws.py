@@ -72,7 +72,7 @@ suffers; ``strong``: worth moving two players a table from their place by the
 standings in a Swiss round (a swap costs two moves, :data:`SWISS` each); ``strict``:
 worth more than two players meeting again (:data:`REPEAT`). Nobody moves more than
 one table from their place in a Swiss round, whatever the setting
-(``benchmarks/bench_clubs_apart.py`` measures club-mate pairs per round at each)."""
+(``benchmarks/clubs_apart.py`` measures club-mate pairs per round at each)."""
 
 
 @dataclass(frozen=True)
