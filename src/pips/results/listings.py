@@ -19,6 +19,7 @@ from pips.results.paper import (
     CELL,
     FOOTNOTE,
     HEAD,
+    TEXT,
     TITLE,
     document_bytes,
     name_cell,
@@ -51,7 +52,7 @@ def standings_sheet(
         game = i18n.say(find_game(str(shown["game"])).title)
         story: list[Any] = [
             Paragraph(escape(title), TITLE),
-            Paragraph(escape(standings_subtitle(shown, game)), styles["Heading3"]),
+            Paragraph(escape(standings_subtitle(shown, game)), TEXT),
             Spacer(1, 3 * mm),
         ]
         width = landscape(A4)[0] - 28 * mm

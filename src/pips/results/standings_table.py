@@ -173,3 +173,43 @@ def final_explained(shown: Mapping[str, Any]) -> str:
         "The final table: its {count} players are ranked first, by their places at the "
         "final table, whatever their points; the points are those of the rounds before it."
     ).format(count=seats)
+
+
+def table_csv(table: StandingsTable) -> str:
+    """A standings table as CSV for people, in the language it was made in: where the
+    decimal sign is a comma (German), fields are separated by semicolons and the file
+    starts with a byte-order mark, as a German spreadsheet expects; a name a
+    spreadsheet would run as a formula is written as text."""
+    import csv
+    import io
+
+    from pips.results.entry_formats import safe_cell
+
+    comma = i18n.decimal(0.5, 1) == "0,5"
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=";" if comma else ",", lineterminator="\n")
+    writer.writerow(table.heads)
+    for row in table.rows:
+        # Figures as they are (a negative score is no formula); words made safe.
+        writer.writerow(
+            [cell if i in table.numeric else safe_cell(cell) for i, cell in enumerate(row)]
+        )
+    return ("\ufeff" if comma else "") + out.getvalue()
+
+
+def standings_csv(
+    shown: Mapping[str, Any],
+    lines: Sequence[Standing],
+    of: str = "players",
+    language: str | None = None,
+) -> str:
+    """The event's standings as CSV in ``language`` (the current one when not given):
+    of its players (``players``), its clubs (``clubs``) or its teams (``teams``)."""
+    with i18n.speaking(language or i18n.current()):
+        if of == "clubs":
+            table = group_table(shown["clubs"], shown["counted"], _("Club"))
+        elif of == "teams":
+            table = group_table(shown["teams"], shown["counted"], _("Team"))
+        else:
+            table = standings_table(shown, lines)
+        return table_csv(table)
