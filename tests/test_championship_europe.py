@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import random
+import re
 from collections import Counter
 from itertools import combinations
 from typing import Any
@@ -261,9 +262,9 @@ def pages_of(pdf: bytes) -> list[str]:
 
 
 def words_in(words: str, text: str) -> bool:
-    """Every word of ``words`` on the page (a name may wrap at a space or a hyphen)."""
-    flat = text.replace("-\n", "-").replace("\n", " ")
-    return all(word in flat for word in words.split())
+    """Every word of ``words`` on the page (a name may wrap at a space or after a
+    hyphen, and a cell beside it may come between its lines)."""
+    return all(part in text for part in re.findall(r"[^\s-]+-?", words))
 
 
 def german(person: Person, path: str, **params: Any) -> bytes:

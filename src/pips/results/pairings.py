@@ -100,6 +100,7 @@ def pairings_sheet(shown: Mapping[str, Any], number: int, *, language: str | Non
     from reportlab.lib import colors
     from reportlab.lib.pagesizes import A4, landscape
     from reportlab.lib.units import mm
+    from reportlab.pdfbase.pdfmetrics import stringWidth
     from reportlab.platypus import Paragraph, Spacer
 
     from pips.results.listings import listing
@@ -118,7 +119,11 @@ def pairings_sheet(shown: Mapping[str, Any], number: int, *, language: str | Non
         ]
         heads, rows = pairings_rows(shown, one)
         width = landscape(A4)[0] - 28 * mm
-        widths = [14 * mm, 12 * mm, 0.26 * width, 0.2 * width, 22 * mm, 22 * mm]
+        # The figures' columns as wide as their heads (a head never breaks in a word).
+        figures = [
+            stringWidth(h, HEAD.fontName, HEAD.fontSize) + 14 for h in heads[:2] + heads[4:6]
+        ]
+        widths = [*figures[:2], 0.26 * width, 0.2 * width, *figures[2:]]
         widths.append(width - sum(widths))
         cells: list[list[Any]] = [[Paragraph(escape(h), HEAD) for h in heads]]
         for row in rows:

@@ -32,6 +32,7 @@ from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import KeepInFrame, KeepTogether, PageBreak, Paragraph, Spacer, Table
@@ -64,6 +65,9 @@ from pips.results.paper import (
     stylesheet,
     table_style,
 )
+
+HEAD_TEXT = ParagraphStyle("sheet-which", parent=TEXT, fontName=SANS_BOLD, spaceAfter=2)
+"""The line naming an event's sheet's event, round and table."""
 
 SCORING_ROWS: dict[tuple[int, int], int] = {
     (6, 3): 15,
@@ -249,9 +253,13 @@ def _sheet_story(
     clubs = [at.clubs.get(name, "") for name in labels] if at else []
     sheet = PaperSheet(spec, options, labels, width, clubs)
     story: list[Any] = [
-        Paragraph(escape(_("{game} — score sheet").format(game=say(spec.title))), TITLE),
-        sheet.header(place, day, group, at),
+        Paragraph(escape(_("{game} — score sheet").format(game=say(spec.title))), TITLE)
     ]
+    if at is not None:
+        # Which table of which event the sheet belongs to, in one line of its own.
+        which = [at.event, at.round_word(), _("Table {number}").format(number=at.table)]
+        story.append(Paragraph(escape(" · ".join(w for w in which if w)), HEAD_TEXT))
+    story.append(sheet.header(place, day, group, at))
     kind = spec.sheet
     if kind is SheetKind.SCORING_PLAYS:
         story += sheet.scoring_plays(rows or SCORING_ROWS.get((options.top, players), 26))
@@ -452,13 +460,9 @@ class PaperSheet:
             _("Date: {date}").format(date=when),
             _("Place: {place}").format(place=place or "_" * 24),
         ]
-        if at is not None:
-            # A table of an event: which one; its players' clubs stand under their
-            # names, the organiser's group is no seat's club.
-            if at.event:
-                row.append(_("Event: {name}").format(name=at.event))
-            row += [at.round_word(), _("Table {number}").format(number=at.table)]
-        else:
+        if at is None:
+            # At an event the line above names event, round and table; its players'
+            # clubs stand under their names (the organiser's group is no seat's club).
             row.append(_("Group: {group}").format(group=group or "_" * 20))
         row.append(_("Set: double-{top}").format(top=self.options.top))
         divisor = self.spec.traits(self.options).divisor
