@@ -295,6 +295,8 @@ def check_round_papers(
         assert f"/events/{key}" in sheet.replace("\n", "")  # results go to the event
         assert "Ergebnisse, Ergebnis eintragen" not in sheet
         assert "pips rules" not in sheet and "SPEC" not in sheet
+        # The result form's words: "Punkte im Spiel", "Augen übrig", "ist raus".
+        assert "Punkte im Spiel" in sheet and "Augen übrig" in sheet and "Ist raus" in sheet
 
 
 @pytest.mark.parametrize("site", database_urls(), indirect=True)
