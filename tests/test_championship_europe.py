@@ -270,7 +270,7 @@ def words_in(words: str, text: str) -> bool:
 def german(person: Person, path: str, **params: Any) -> bytes:
     response = person.client.get(path, params=params, headers={"Accept-Language": "de"})
     assert response.status_code == 200, response.text[:500]
-    return response.content
+    return bytes(response.content)
 
 
 def check_round_papers(
@@ -485,6 +485,12 @@ def test_a_european_championship_on_paper(site: Site) -> None:
         assert words_in(name, text), name
     for club in set(club_of.values()):
         assert words_in(club, text)
+
+    # The same on a page, in the reader's language.
+    page = anna.client.get(f"/events/{key}/standings", headers={"Accept-Language": "de"})
+    assert page.status_code == 200 and "nach Durchgang 7 von 7" in page.text
+    assert "<th>Buchholz</th>" in page.text and 'id="clubs-standings"' in page.text
+    assert "Finaltisch: Platz 1" in page.text and "Mannschaftswertung" in page.text
 
     # The same as CSV, in German and in English, and the clubs' and teams' standings.
     rows = list(

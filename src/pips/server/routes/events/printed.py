@@ -1,6 +1,7 @@
-"""What an event prints: standings (CSV, PDF), the check-in list, and a round's table
-cards and score sheets. A PDF is made in the lane of papers, once per what it shows,
-and an address may ask for so many (:func:`pips.server.routes.common.printed`)."""
+"""What an event prints: standings (a page, CSV, PDF), the check-in list, a round's
+pairings, and its table cards and score sheets. A PDF is made in the lane of papers,
+once per what it shows, and an address may ask for so many
+(:func:`pips.server.routes.common.printed`)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ from datetime import date
 from typing import Literal
 
 from fastapi import APIRouter, Request
-from fastapi.responses import Response
+from fastapi.responses import HTMLResponse, Response
 
 from pips.core.phrase import phrase
 from pips.games.registry import find_game
-from pips.i18n import _, current, numeric_date
+from pips.i18n import _, current, numeric_date, speaking
 from pips.results.common import NotFound
 from pips.results.standings_table import standings_csv
 from pips.server.errors import CsvResponse, PdfResponse, refusals
@@ -22,6 +23,7 @@ from pips.server.routes.events.common import (
     RoundNumber,
     file_name,
 )
+from pips.server.web import language_of, page
 
 api = APIRouter()
 
@@ -147,3 +149,30 @@ async def pairings_pdf(request: Request, key: Key, number: RoundNumber) -> Respo
     name = f"{file_name(shown)}-{_('pairings')}-{number}.pdf"
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
     return Response(pdf, media_type="application/pdf", headers=headers)
+
+
+@api.get("/events/{key}/standings", response_class=HTMLResponse, include_in_schema=False)
+async def standings_page(request: Request, key: Key) -> HTMLResponse:
+    """The standings as the PDF and CSV have them, on a page in the reader's language:
+    the players' (with the chosen tie-breaks and marks), the clubs' and the teams'."""
+    from pips.results.standings_table import (
+        final_explained,
+        group_table,
+        standings_subtitle,
+        standings_table,
+    )
+
+    shown, lines = await run(results_of(request).events.event_standings, key)
+    with speaking(language_of(request)):
+        game = _(find_game(shown["game"]).title)
+        tables = [(standings_table(shown, lines), "standings", "")]
+        if shown["clubs"]:
+            clubs = group_table(shown["clubs"], shown["counted"], _("Club"))
+            tables.append((clubs, "clubs-standings", _("Club standings")))
+        if shown["teams"]:
+            teams = group_table(shown["teams"], shown["counted"], _("Team"))
+            tables.append((teams, "teams-standings", _("Team standings")))
+        said, explained = standings_subtitle(shown, game), final_explained(shown)
+    return page(
+        request, "standings.html", event=shown, tables=tables, subtitle=said, explained=explained
+    )
