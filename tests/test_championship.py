@@ -148,7 +148,7 @@ def test_a_championship_of_120_players_over_two_days(site: Site) -> None:
         text = "\n".join(page.extract_text() or "" for page in document.pages)
     # By last name in German order (umlauts with their vowels: Ötztal among the O's).
     listed = [line.removeprefix("x ") for line in text.splitlines() if "-0" in line or "-1" in line]
-    names_listed = [next(n for n in names if ln.startswith(n)) for ln in listed]
+    names_listed = [n for ln in listed for n in names if ln.startswith(n + " ")]
     assert names_listed == sorted(names_listed, key=surname_key)
     assert names_listed.index(next(n for n in names if "Ötztal" in n)) < names_listed.index(
         next(n for n in names if "Zürich" in n)

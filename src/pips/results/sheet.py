@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, NamedTuple
 from xml.sax.saxutils import escape
@@ -35,7 +34,7 @@ from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import KeepInFrame, KeepTogether, PageBreak, Paragraph, Spacer, Table
+from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Spacer, Table
 
 from pips import __version__, i18n
 from pips.core.errors import RuleError
@@ -43,14 +42,10 @@ from pips.core.phrase import N_
 from pips.games.registry import Game, find_game
 from pips.games.traits import SheetKind
 from pips.i18n import _, say
+from pips.results.cards import AtTable, set_of_table, table_card
 from pips.results.draws import RoundDraw
-from pips.results.draws import Table as DrawnTable
 from pips.results.entry import NAME_LENGTH
 from pips.results.paper import (
-    CARD_NUMBER,
-    CARD_ROUND,
-    CARD_SEAT,
-    CARD_SMALL,
     CELL,
     HEAD,
     HEAD_SMALL,
@@ -60,6 +55,7 @@ from pips.results.paper import (
     TITLE,
     Footer,
     document_bytes,
+    fair_widths,
     name_cell,
     ruled_grid,
     stylesheet,
@@ -164,29 +160,6 @@ def score_sheet(
         return document_bytes([Footer(sheet.footer), *sheet.story], sheet.wide, sheet.title)
 
 
-def fair_widths(natural: Sequence[float], width: float) -> list[float]:
-    """Column widths adding up to ``width`` for cells whose words want ``natural``
-    widths: a cell that fits in a fair share keeps its own width (a date, "Divisor: 5"
-    stays on one line), the cells that do not share what is left equally and wrap.
-
-    >>> fair_widths([50, 200, 60], 300)
-    [50, 190.0, 60]
-    >>> fair_widths([50, 60], 300)
-    [145.0, 155.0]
-    """
-    if sum(natural) <= width:
-        spare = (width - sum(natural)) / len(natural)
-        return [w + spare for w in natural]
-    kept: dict[int, float] = {}
-    while True:
-        left = [i for i in range(len(natural)) if i not in kept]
-        share = (width - sum(kept.values())) / len(left)
-        fitting = [i for i in left if natural[i] <= share]
-        if not fitting:
-            return [kept.get(i, share) for i in range(len(natural))]
-        kept.update((i, natural[i]) for i in fitting)
-
-
 class SheetStory(NamedTuple):
     story: list[Any]
     wide: bool
@@ -289,29 +262,6 @@ def _sheet_story(
     return SheetStory(story, wide, _("{game} — score sheet").format(game=say(spec.title)), footer)
 
 
-@dataclass(frozen=True)
-class AtTable:
-    """What makes a sheet and a card belong to their table: the event, the round (or
-    its final table), the table, the day and each seat's club (the player's own, as
-    the event lists it, not the organiser's)."""
-
-    event: str
-    round: int
-    table: int
-    final: bool = False
-    day: date | None = None
-    clubs: Mapping[str, str] = field(default_factory=dict)
-    address: str = ""
-    """Where the table's result is entered: the event's page."""
-
-    def round_word(self) -> str:
-        return _("Final table") if self.final else _("Round {round}").format(round=self.round)
-
-    def where(self) -> str:
-        """ "Round 3, table 5" (or "Final table, table 1") in the current language."""
-        return _("{round}, table {table}").format(round=self.round_word(), table=self.table)
-
-
 def round_sheets(
     game: str,
     drawn: RoundDraw,
@@ -345,7 +295,9 @@ def round_sheets(
             table_top = (tops or {}).get(table.number, top)
             at = AtTable(event, drawn.number, table.number, final, day, dict(clubs or {}), address)
             story.append(Footer(""))  # a card stands on the table: no note at its foot
-            story.append(table_card(at, table.seats, title, _set_of(game, table, table_top), wide))
+            story.append(
+                table_card(at, table.seats, title, set_of_table(game, table, table_top), wide)
+            )
             story.append(PageBreak())
             sheet = _sheet_story(
                 game,
@@ -370,67 +322,6 @@ def round_sheets(
             story.pop()  # no empty page after the last sheet
         heading = _("Final table") if final else _("Round {round}").format(round=drawn.number)
         return document_bytes(story, wide, f"{event} — {heading}" if event else heading)
-
-
-def _set_of(game: str, table: DrawnTable, top: int | None) -> int | None:
-    """The set a table plays: the one given, else the game's for its players."""
-    if top is not None:
-        return top
-    try:
-        return int(find_game(game).options_from_json({"players": len(table.seats)}).top)
-    except (RuleError, TypeError, ValueError):
-        return None
-
-
-def table_card(
-    at: AtTable, seats: Sequence[str], game: str, top: int | None, wide: bool
-) -> KeepInFrame:
-    """A table's card: its number as large as the page allows, the event, the round
-    (or "final table"), the day, the game and set, and who sits where with their
-    clubs, in letters read from the next tables. Always one page: a final of nine
-    shrinks to fit rather than run onto a second."""
-    page = landscape(A4) if wide else A4
-    width, height = page[0] - 28 * mm, page[1] - 24 * mm - 12  # a frame's padding
-    story: list[Any] = []
-    if at.event:
-        story.append(Paragraph(escape(at.event), CARD_SMALL))
-    when = i18n.format_date(at.day) if at.day else ""
-    story += [
-        Paragraph(escape(at.round_word()), CARD_ROUND),
-        Paragraph(escape(when), CARD_SMALL),
-        Paragraph(escape(_("Table")), CARD_ROUND),
-        Paragraph(str(at.table), CARD_NUMBER),
-    ]
-    said = [game] + ([_("double-{top}").format(top=top)] if top else [])
-    story += [Paragraph(escape(" · ".join(said)), CARD_SMALL), Spacer(1, 4 * mm)]
-    club_width = (width - 22 * mm) * 0.4 if at.clubs else 0
-    name_width = width - 22 * mm - club_width
-    rows = [
-        [
-            Paragraph(str(seat), CARD_SEAT),
-            name_cell(name, name_width, CARD_SEAT),
-            name_cell(at.clubs.get(name, ""), club_width, CARD_SMALL) if at.clubs else "",
-        ]
-        for seat, name in enumerate(seats, 1)
-    ]
-    heads = [Paragraph(escape(_("Seat")), CARD_SMALL), "", ""]
-    if at.clubs:
-        heads[2] = Paragraph(escape(_("Club")), CARD_SMALL)
-    listing = Table(
-        [heads, *rows],
-        colWidths=[22 * mm, name_width, club_width],
-        hAlign="LEFT",
-    )
-    listing.setStyle(
-        table_style(
-            [
-                ("LINEBELOW", (0, 1), (-1, -1), 0.5, colors.grey),
-                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-            ]
-        )
-    )
-    story.append(listing)
-    return KeepInFrame(width, height, story, mode="shrink")
 
 
 class PaperSheet:

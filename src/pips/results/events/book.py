@@ -394,7 +394,7 @@ class Events:
                 raise Conflict(phrase("the first round is drawn: seeds no longer change"))
             by_key = {p.name_key: p for p in event.players}
             if order is None:
-                ranked = self._by_world_list(session, event)
+                ranked = by_world_list(session, event)
             else:
                 ranked = []
                 for name in order:
@@ -407,37 +407,6 @@ class Events:
             for number, p in enumerate(dict.fromkeys(ranked), 1):
                 p.seed = number
         return self.event(key, actor)
-
-    @staticmethod
-    def _by_world_list(session: Any, event: Event) -> list[EventPlayer]:
-        newest = session.scalars(
-            select(WorldList)
-            .where(WorldList.game == event.game)
-            .order_by(WorldList.month.desc())
-            .limit(1)
-        ).first()
-        if newest is None:
-            # Seeding "by the list" with no list would seed nobody: said, not done.
-            raise Conflict(
-                phrase("there is no world list of this game yet: give the seeds' order instead")
-            )
-        places = dict(
-            session.execute(
-                select(WorldListRow.player_id, WorldListRow.place).where(
-                    WorldListRow.list_id == newest.id, WorldListRow.player_id.is_not(None)
-                )
-            ).all()
-        )
-        listed = [p for p in event.players if p.player_id in places]
-        if not listed:
-            raise Conflict(
-                phrase(
-                    "no player of this event is on the world list of {month}: give the "
-                    "seeds' order instead",
-                    month=newest.month,
-                )
-            )
-        return sorted(listed, key=lambda p: places[p.player_id])
 
     def check_in(self, actor: int, key: str, player: int, present: bool = True) -> dict[str, Any]:
         """Mark a player here (or not): an event with a check-in draws only players
@@ -510,3 +479,36 @@ def event_key() -> str:
         key = secrets.token_urlsafe(9)
         if key[0].isalnum():
             return key
+
+
+def by_world_list(session: Any, event: Event) -> list[EventPlayer]:
+    """The event's players on the newest world list of its game, the best first;
+    :class:`Conflict` (nothing seeded) when there is no list, or none of them is on it."""
+    newest = session.scalars(
+        select(WorldList)
+        .where(WorldList.game == event.game)
+        .order_by(WorldList.month.desc())
+        .limit(1)
+    ).first()
+    if newest is None:
+        # Seeding "by the list" with no list would seed nobody: said, not done.
+        raise Conflict(
+            phrase("there is no world list of this game yet: give the seeds' order instead")
+        )
+    places = dict(
+        session.execute(
+            select(WorldListRow.player_id, WorldListRow.place).where(
+                WorldListRow.list_id == newest.id, WorldListRow.player_id.is_not(None)
+            )
+        ).all()
+    )
+    listed = [p for p in event.players if p.player_id in places]
+    if not listed:
+        raise Conflict(
+            phrase(
+                "no player of this event is on the world list of {month}: give the "
+                "seeds' order instead",
+                month=newest.month,
+            )
+        )
+    return sorted(listed, key=lambda p: places[p.player_id])
