@@ -19,6 +19,7 @@ import pytest
 from pips.results.draws import Apart, Cost, draw_round, draw_swiss_round
 from pips.results.entry import Line
 from pips.results.standings import TableResult, group_standings, standings
+from pips.text import surname_key
 from tests.databases import one_database
 from tests.test_events import event_of
 from tests.test_results_server import Person, Site
@@ -145,10 +146,12 @@ def test_a_championship_of_120_players_over_two_days(site: Site) -> None:
     assert listing.status_code == 200
     with pdfplumber.open(io.BytesIO(listing.content)) as document:
         text = "\n".join(page.extract_text() or "" for page in document.pages)
-    # German order: umlauts with their vowels (Ömer among the O's, not after Z).
+    # By last name in German order (umlauts with their vowels: Ötztal among the O's).
     listed = [line.removeprefix("x ") for line in text.splitlines() if "-0" in line or "-1" in line]
-    assert listed.index(next(ln for ln in listed if ln.startswith("Ömer"))) < listed.index(
-        next(ln for ln in listed if ln.startswith("Zoë"))
+    names_listed = [n for ln in listed for n in names if ln.startswith(n + " ")]
+    assert names_listed == sorted(names_listed, key=surname_key)
+    assert names_listed.index(next(n for n in names if "Ötztal" in n)) < names_listed.index(
+        next(n for n in names if "Zürich" in n)
     )
     # Seeds: the first of every club, in club order: the top 30 sit at 30 tables.
     seeds = [n for n in names if n.startswith(("Jürgen", "Bärbel", "Anna-Katharina"))][:30]

@@ -147,7 +147,7 @@ def test_pips_event_draw_prints_every_round_and_replays_from_its_seed(
     )
     assert code == 0
     assert first.count("Round ") == 3 and first.count("Table ") == 12
-    assert "FIDO divisor game: 17 players, 3 round(s), seed 7" in first
+    assert "FIDO divisor game: 17 players, 3 rounds, seed 7" in first
     code, again, _ = run(
         ["event", "draw", "fido", "--names", names, "--rounds", "3", "--seed", "7"], capsys
     )
@@ -217,7 +217,7 @@ def test_a_rounds_table_cards_and_sheets_in_one_pdf(
         ],
         capsys,
     )
-    assert code == 0 and "round 2, 4 table(s)" in written, err
+    assert code == 0 and "round 2, 4 tables" in written, err
     with pdfplumber.open(pdf) as document:
         pages = [page.extract_text() or "" for page in document.pages]
     text = "\n".join(pages)
@@ -225,7 +225,7 @@ def test_a_rounds_table_cards_and_sheets_in_one_pdf(
     assert len(pages) == 2 * len(tables)
     for number, seats in enumerate(tables, 1):
         card = pages[2 * (number - 1)]
-        assert card.startswith(f"Durchgang 2\nTisch\n{number}\n"), card
+        assert card.startswith(f"Durchgang 2\n03.10.2026\nTisch\n{number}\n"), card
         rows = card.split("\nSitz\n")[1].splitlines()
         assert [row.split(" ", 1) for row in rows] == [
             [str(seat), name] for seat, name in enumerate(seats, 1)

@@ -239,7 +239,9 @@ def test_standings_export_as_csv_and_pdf(site: Site) -> None:
     german = anna.client.get(
         f"/events/{key}/standings.csv", headers={"Accept-Language": "de"}
     ).content.decode("utf-8")
-    assert german.startswith("\ufeffPlatz;SpielerIn;Punkte;Siege;Partien")
+    assert german.startswith(
+        "\ufeffPlatz;SpielerIn;Verein;Punkte;Siege;Ø-Platz;Partien;Anmerkungen"
+    )
     rows = list(csv.DictReader(io.StringIO(german.lstrip("\ufeff")), delimiter=";"))
     assert [r["SpielerIn"] for r in rows] == [s["name"] for s in event_of(anna, key)["standings"]]
     assert all("," in r["Ø-Platz"] for r in rows)

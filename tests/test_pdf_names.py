@@ -53,7 +53,28 @@ def standings() -> bytes:
     lines = [
         Standing(place, name, 100 - place, 1, 2, 0, 1.5) for place, name in enumerate(NAMES, 1)
     ]
-    return standings_sheet("EM", "Durchgang 2", lines, points_word="points", language="de")
+    players = [
+        {"name": n, "club": "Klub Łódź", "first_round": 1, "withdrawn_from": None} for n in NAMES
+    ]
+    shown = {
+        "name": "EM",
+        "game": "fido",
+        "date": "2026-11-28",
+        "schedule": None,
+        "place": "Wien",
+        "rounds": 2,
+        "status": "open",
+        "scoring": "points",
+        "tiebreaks": ["buchholz"],
+        "counted": 3,
+        "players": players,
+        "drawn": [{"method": "lot"}, {"method": "swiss"}],
+        "clubs": [
+            {"place": 1, "name": "Klub Łódź", "points": 294, "players": 8, "counted": NAMES[:3]}
+        ],
+        "teams": [],
+    }
+    return standings_sheet(shown, lines, language="de")
 
 
 def check_in() -> bytes:

@@ -219,7 +219,8 @@ def test_a_german_sheet_reads_back_in_german(game: str, players: int) -> None:
     if game == "fido":
         assert "FIDO-Divisorspiel" in flat and "Satz: Doppel-12" in flat
         assert "Summe der Enden S ohne Rest durch 7 teilbar" in flat
-        for label in ("Punktende Züge", "Raus (x eintragen)", "Augen in der Hand (Abzug)"):
+        # The words of the web's result form: "Punkte im Spiel", "Augen übrig", "ist raus".
+        for label in ("Punktende Züge", "Ist raus (x)", "Punkte im Spiel", "Augen übrig (Abzug)"):
             assert label in flat
         assert "Endstand" in flat and "Platz" in flat and "im Talon" in flat
         assert "SpielerIn 4" in flat

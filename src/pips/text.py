@@ -28,6 +28,8 @@ names look alike, and how names sort.
     True
     >>> sorted(["Zorn", "Äpfel", "Apfel", "Öl", "Ozean"], key=sort_key)
     ['Apfel', 'Äpfel', 'Öl', 'Ozean', 'Zorn']
+    >>> sorted(["Zofia", "Łukasz", "Şükrü", "Jiří", "Søren"], key=sort_key)
+    ['Jiří', 'Łukasz', 'Søren', 'Şükrü', 'Zofia']
 """
 
 from __future__ import annotations
@@ -86,6 +88,17 @@ def skeleton(name: str) -> str:
 def sort_key(text: str) -> bytes:
     """A key that sorts ``text`` as German readers expect."""
     return bytes(_collator().getSortKey(text))
+
+
+def surname_key(name: str) -> tuple[bytes, bytes]:
+    """A key that sorts people's names by their last name, then the whole name, as
+    a check-in list is read ("Dąbrowski" among the D's, "Łukasz Ziółkowski" among
+    the Z's).
+
+    >>> sorted(["Zofia Nowak", "Łukasz Ziółkowski", "Anna Dąbrowska"], key=surname_key)
+    ['Anna Dąbrowska', 'Zofia Nowak', 'Łukasz Ziółkowski']
+    """
+    return sort_key(name.rsplit(" ", 1)[-1]), sort_key(name)
 
 
 def alike(name: str, others: Iterable[str]) -> str | None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import random
 import secrets
-from datetime import date
 from pathlib import Path
 from typing import Annotated
 
@@ -31,8 +30,7 @@ from pips.cli.base import (
 from pips.cli.event_service import account_id, called, event_service, show_event
 from pips.cli.results import DatabaseOption
 from pips.core.errors import RuleError
-from pips.core.phrase import N_
-from pips.i18n import _, explain, say
+from pips.i18n import _, explain, ngettext, say
 from pips.results.draws import RoundDraw, allowed_sizes, draw_event, repeats
 
 event = typer.Typer(
@@ -113,9 +111,11 @@ def event_draw(
     drawn = _drawn(game, names, players, rounds, top, seed)
     count = sum(len(t.seats) for t in drawn[0].tables) + len(drawn[0].byes)
     out.print(
-        _("{game}: {count} players, {rounds} round(s), seed {seed}").format(
-            game=_(spec_for(game).title), count=count, rounds=rounds, seed=seed
-        ),
+        ngettext(
+            "{game}: {count} players, {rounds} round, seed {seed}",
+            "{game}: {count} players, {rounds} rounds, seed {seed}",
+            rounds,
+        ).format(game=_(spec_for(game).title), count=count, rounds=rounds, seed=seed),
         markup=False,
     )
     for one in drawn:
@@ -190,9 +190,11 @@ def event_sheets(
         fail(explain(exc))
     files.write_bytes(out_file, pdf, force)
     out.print(
-        _("wrote {file}: round {round}, {tables} table(s)").format(
-            file=out_file, round=drawn.number, tables=len(drawn.tables)
-        )
+        ngettext(
+            "wrote {file}: round {round}, {tables} table",
+            "wrote {file}: round {round}, {tables} tables",
+            len(drawn.tables),
+        ).format(file=out_file, round=drawn.number, tables=len(drawn.tables))
     )
 
 
@@ -485,7 +487,7 @@ def event_standings(
 ) -> None:
     """The standings so far, shown or written as CSV or PDF."""
     from pips.results.listings import standings_sheet
-    from pips.results.standings import Scoring, standings_csv
+    from pips.results.standings_table import standings_csv
 
     shown, lines = called(event_service(database).events.event_standings, key)
     if as_json:
@@ -503,11 +505,9 @@ def event_standings(
     if out_file is None:
         return
     if out_file.suffix.lower() == ".pdf":
-        word = N_("Match points") if shown["scoring"] == Scoring.MATCH_WINS else N_("Points")
-        day = i18n.numeric_date(date.fromisoformat(shown["date"]))
-        data = standings_sheet(shown["name"], day, lines, points_word=word)
+        data = standings_sheet(shown, lines)
     else:
-        data = standings_csv(lines).encode()
+        data = standings_csv(shown, lines).encode()
     files.write_bytes(out_file, data, force)
     out.print(_("wrote {file}").format(file=out_file))
 

@@ -216,7 +216,7 @@ def ranking_export(
 
     service = results_service(database)
     try:
-        text = service.register.export(month or last_month(), group)
+        text = service.register.export(month or last_month(), group, i18n.current())
     except ResultsError as exc:
         fail(explain(exc))
     if out_file is None:

@@ -76,19 +76,3 @@ def name_key(name: str) -> str:
     and spaces folded)."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
     return " ".join(folded.split())
-
-
-GERMAN_LETTERS = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss"})
-
-
-def sort_key(name: str) -> tuple[str, str]:
-    """How names are put in order, as a German list does (DIN 5007, variant 1):
-    umlauts with their vowels (Müller before Muster), ß as ss, accents and case
-    ignored; names that differ only so keep a fixed order.
-
-    >>> sorted(["Zoe", "Özdemir", "Müller", "Muster", "Ohm", "anna"], key=sort_key)
-    ['anna', 'Müller', 'Muster', 'Ohm', 'Özdemir', 'Zoe']
-    """
-    folded = unicodedata.normalize("NFC", name).casefold().translate(GERMAN_LETTERS)
-    bare = "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c))
-    return bare, name

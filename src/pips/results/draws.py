@@ -50,8 +50,9 @@ COOLING = 0.998
 REPEAT = 100
 """What two players meeting again costs a draw (squared over their meetings)."""
 CLUB = 10
-"""What two players of one club at a table cost: kept apart as long as that does not
-make anyone meet again."""
+"""What two players of one club at a table cost by default (``normal``): kept apart
+as long as that does not make anyone meet again, nor, in a Swiss round, move anyone
+from their table by the standings."""
 SEEDED = 1000
 """What two of the top seeds (as many as there are tables) at one table cost: seeds are
 spread first of all."""
@@ -60,14 +61,31 @@ SWISS = 30
 Swiss round: a repeat is worth moving two players a table, a club pair is not."""
 
 
+CLUBS_APART: dict[str, int] = {
+    "off": 0,
+    "normal": CLUB,
+    "strong": 4 * SWISS,
+    "strict": 3 * REPEAT,
+}
+"""How strongly a draw keeps club-mates apart, the organiser's setting: what two of
+one club at a table cost. ``off``: not at all; ``normal``: as long as nothing else
+suffers; ``strong``: worth moving two players a table from their place by the
+standings in a Swiss round (a swap costs two moves, :data:`SWISS` each); ``strict``:
+worth more than two players meeting again (:data:`REPEAT`). Nobody moves more than
+one table from their place in a Swiss round, whatever the setting
+(``benchmarks/clubs_apart.py`` measures club-mate pairs per round at each)."""
+
+
 @dataclass(frozen=True)
 class Apart:
     """Whom a draw keeps apart besides players who met: players of one club (``clubs``:
-    player to club, empty for none) and the top seeds (``seeds``: player to seed, 1
-    the strongest), one per table."""
+    player to club, empty for none), each pair costing ``club_cost``
+    (:data:`CLUBS_APART`), and the top seeds (``seeds``: player to seed, 1 the
+    strongest), one per table."""
 
     clubs: Mapping[str, str] = field(default_factory=dict)
     seeds: Mapping[str, int] = field(default_factory=dict)
+    club_cost: int = CLUB
 
 
 @dataclass(frozen=True)
@@ -263,7 +281,7 @@ class Cost:
             total += REPEAT * self.met.get(frozenset((a, b)), 0) ** 2
             club = clubs.get(a, "")
             if club and club == clubs.get(b, ""):
-                total += CLUB
+                total += self.apart.club_cost
             if seeds.get(a, 0) and seeds.get(b, 0) and max(seeds[a], seeds[b]) <= self.tables:
                 total += SEEDED
         if self.home:

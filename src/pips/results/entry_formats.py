@@ -399,13 +399,40 @@ def csv_rows(number: object, result: Checked) -> Iterable[dict[str, object]]:
         }
 
 
-def write_csv(games: Iterable[tuple[object, Checked]]) -> str:
+GERMAN_HEADS = {
+    "game_no": "Spiel-Nr.",
+    "date": "Datum",
+    "place": "Ort",
+    "game": "Spielart",
+    "set": "Satz",
+    "divisor": "Divisor",
+    "seat": "Sitz",
+    "player": "SpielerIn",
+    "running": "Punkte",
+    "pips": "Augen",
+    "out": "Raus",
+    "final": "Endstand",
+    "rank": "Platz",
+    "target": "Ziel",
+}
+"""The export's heads in German: each one the upload reads back (:data:`COLUMN_NAMES`)."""
+
+
+def write_csv(games: Iterable[tuple[object, Checked]], language: str = "en") -> str:
+    """The results CSV (:data:`CSV_FIELDS`). In German as a German spreadsheet reads
+    it: German heads, dates as 03.10.2026, "ja" for who went out, fields separated by
+    semicolons, a byte-order mark first; the upload reads either back."""
+    german = language == "de"
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n")
-    writer.writeheader()
+    writer = csv.writer(out, delimiter=";" if german else ",", lineterminator="\n")
+    writer.writerow([GERMAN_HEADS[f] for f in CSV_FIELDS] if german else CSV_FIELDS)
     for number, result in games:
-        writer.writerows(csv_rows(number, result))
-    return out.getvalue()
+        for row in csv_rows(number, result):
+            if german:
+                row["date"] = result.entry.played_on.strftime("%d.%m.%Y")
+                row["out"] = "ja" if row["out"] else ""
+            writer.writerow([row[f] for f in CSV_FIELDS])
+    return ("\ufeff" if german else "") + out.getvalue()
 
 
 def entry_from_record(data: Mapping[str, Any], played_on: date) -> Entry:

@@ -16,7 +16,6 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
-from pips.core.names import sort_key
 from pips.core.phrase import phrase
 from pips.i18n import reason
 from pips.results.authority import Action, GroupFacts, HandOver
@@ -32,7 +31,7 @@ from pips.results.facts import need
 from pips.results.holds import Holds, causes
 from pips.results.vouching import MEMBER, group_facts, settle_again
 from pips.store.models import Group, GroupMember, Player, Result, ResultPlayer
-from pips.text import NameTaken, check_held
+from pips.text import NameTaken, check_held, sort_key
 
 INVITED, ASKED = "invited", "asked"
 NAME_LENGTH = 60

@@ -3,12 +3,14 @@ score sheets."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph, Spacer, Table
 
 from pips import __version__, i18n
@@ -17,66 +19,115 @@ from pips.results.paper import (
     CELL,
     FOOTNOTE,
     HEAD,
+    TEXT,
     TITLE,
     document_bytes,
     name_cell,
     stylesheet,
     table_style,
 )
+from pips.results.standings import Standing
+from pips.results.standings_table import (
+    StandingsTable,
+    final_explained,
+    group_table,
+    standings_subtitle,
+    standings_table,
+)
 
 
 def standings_sheet(
-    title: str,
-    subtitle: str,
-    lines: Sequence[Any],
-    *,
-    points_word: str,
-    language: str | None = None,
+    shown: Mapping[str, Any], lines: Sequence[Standing], *, language: str | None = None
 ) -> bytes:
-    """An event's standings on paper: ``lines`` are
-    :class:`~pips.results.standings.Standing`; ``points_word`` heads the points column
-    (points, or match points for pairs)."""
+    """An event's standings on paper, as organisers know them from chess-results
+    (:mod:`pips.results.standings_table`): the players' table (place, name, club,
+    points, the chosen tie-breaks, games, marks), why the final table's players stand
+    first, then the club and the team standings. ``shown`` is the event as its JSON
+    shows it, ``lines`` its standings."""
+    from pips.games.registry import find_game
+
     with i18n.speaking(language or i18n.current()):
         styles = stylesheet()
+        title = str(shown["name"])
+        game = i18n.say(find_game(str(shown["game"])).title)
         story: list[Any] = [
-            Paragraph(escape(title), styles["Title"]),
-            Paragraph(escape(subtitle), styles["Heading3"]),
-            Spacer(1, 4 * mm),
+            Paragraph(escape(title), TITLE),
+            Paragraph(escape(standings_subtitle(shown, game)), TEXT),
+            Spacer(1, 3 * mm),
         ]
-        heads = [_("Rank"), _("Player"), _(points_word), _("Wins"), _("Games")]
-        heads += [_("Byes"), _("avg. place")]
-        rows: list[list[Any]] = [[Paragraph(escape(h), HEAD) for h in heads]]
-        for s in lines:
-            rows.append(
-                [
-                    str(s.place),
-                    Paragraph(escape(s.name), CELL),
-                    str(s.points),
-                    str(s.wins),
-                    str(s.games),
-                    str(s.byes),
-                    i18n.decimal(s.average_place, 2) if s.games else "—",
+        width = landscape(A4)[0] - 28 * mm
+        players = standings_table(shown, lines)
+        story.append(_standings_grid(players, width, name_column=1, club_column=2))
+        explained = final_explained(shown)
+        if explained:
+            story += [Spacer(1, 2 * mm), Paragraph(escape(explained), FOOTNOTE)]
+        for groups, head, heading in (
+            (shown.get("clubs") or [], _("Club"), _("Club standings")),
+            (shown.get("teams") or [], _("Team"), _("Team standings")),
+        ):
+            if groups:
+                table = group_table(groups, int(shown["counted"]), head)
+                story += [
+                    Spacer(1, 5 * mm),
+                    Paragraph(escape(heading), styles["Heading3"]),
+                    _standings_grid(table, width, name_column=1, club_column=None),
                 ]
-            )
-        widths = [14 * mm, 60 * mm, 28 * mm, 16 * mm, 16 * mm, 18 * mm, 24 * mm]
-        table = listing(
-            rows,
-            widths,
-            [("ALIGN", (2, 1), (-1, -1), "RIGHT"), ("FONTSIZE", (0, 1), (-1, -1), 9)],
-        )
-        story.append(table)
         footnote = _("pips {version}: standings as entered so far.").format(version=__version__)
+        if shown.get("status") == "closed":
+            footnote = _("pips {version}: final standings.").format(version=__version__)
         story += [Spacer(1, 4 * mm), Paragraph(escape(footnote), FOOTNOTE)]
-        return document_bytes(story, False, title)
+        return document_bytes(story, True, title)
+
+
+def _standings_grid(
+    table: StandingsTable, width: float, *, name_column: int, club_column: int | None
+) -> Table:
+    """A standings table on paper: figures narrow and right-aligned, names and clubs
+    wrapped in their cells, the final table's rows set apart by a rule under them."""
+    count = len(table.heads)
+    figures = [c for c in table.numeric if c < count]
+    # A column of figures is as wide as its head (a head never breaks inside a word).
+    narrow = {
+        c: max(12 * mm, stringWidth(table.heads[c], HEAD.fontName, HEAD.fontSize) + 14)
+        for c in figures
+    }
+    words = [c for c in range(count) if c not in figures]
+    rest = width - sum(narrow.values())
+    share = {name_column: 0.34, **({club_column: 0.28} if club_column is not None else {})}
+    left = 1 - sum(share.values())
+    others = [c for c in words if c not in share]
+    widths = []
+    for column in range(count):
+        if column in figures:
+            widths.append(narrow[column])
+        elif column in share:
+            widths.append(rest * share[column])
+        else:
+            widths.append(rest * left / max(1, len(others)))
+    rows: list[list[Any]] = [[Paragraph(escape(h), HEAD) for h in table.heads]]
+    for row in table.rows:
+        rows.append(
+            [
+                cell if column in figures else name_cell(cell, widths[column], CELL)
+                for column, cell in enumerate(row)
+            ]
+        )
+    extra: list[tuple[Any, ...]] = [("FONTSIZE", (0, 1), (-1, -1), 8)]
+    extra += [("ALIGN", (c, 1), (c, -1), "RIGHT") for c in figures]
+    if table.finalists:
+        extra.append(("LINEBELOW", (0, table.finalists), (-1, table.finalists), 1.5, colors.black))
+        extra.append(("BACKGROUND", (0, 1), (-1, table.finalists), colors.HexColor("#f3efe2")))
+    return listing(rows, widths, extra)
 
 
 def check_in_sheet(
     title: str, subtitle: str, players: Sequence[Any], *, language: str | None = None
 ) -> bytes:
-    """An event's check-in list on paper: every player in German alphabetical order
-    (:func:`pips.core.names.sort_key`) with their club, a box to tick and a line to
-    sign. ``players`` are the event's players as its JSON shows them."""
-    from pips.core.names import sort_key
+    """An event's check-in list on paper: every player by last name (ICU's German
+    collation, :func:`pips.text.surname_key`: "Łukasz" among the L's, not after Z)
+    with their club, a box to tick and a line to sign. ``players`` are the event's
+    players as its JSON shows them."""
+    from pips.text import surname_key
 
     with i18n.speaking(language or i18n.current()):
         styles = stylesheet()
@@ -88,7 +139,7 @@ def check_in_sheet(
         heads = [_("here"), _("Player"), _("Club"), _("Signature")]
         widths = [14 * mm, 70 * mm, 50 * mm, 48 * mm]
         rows: list[list[Any]] = [[Paragraph(escape(h), HEAD) for h in heads]]
-        for p in sorted(players, key=lambda p: sort_key(str(p["name"]))):
+        for p in sorted(players, key=lambda p: surname_key(str(p["name"]))):
             rows.append(
                 [
                     "x" if p.get("checked_in") else "",

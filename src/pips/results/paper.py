@@ -266,3 +266,26 @@ def ruled_grid(
         ]
     table.setStyle(table_style(style))
     return table
+
+
+def fair_widths(natural: Sequence[float], width: float) -> list[float]:
+    """Column widths adding up to ``width`` for cells whose words want ``natural``
+    widths: a cell that fits in a fair share keeps its own width (a date, "Divisor: 5"
+    stays on one line), the cells that do not share what is left equally and wrap.
+
+    >>> fair_widths([50, 200, 60], 300)
+    [50, 190.0, 60]
+    >>> fair_widths([50, 60], 300)
+    [145.0, 155.0]
+    """
+    if sum(natural) <= width:
+        spare = (width - sum(natural)) / len(natural)
+        return [w + spare for w in natural]
+    kept: dict[int, float] = {}
+    while True:
+        left = [i for i in range(len(natural)) if i not in kept]
+        share = (width - sum(kept.values())) / len(left)
+        fitting = [i for i in left if natural[i] <= share]
+        if not fitting:
+            return [kept.get(i, share) for i in range(len(natural))]
+        kept.update((i, natural[i]) for i in fitting)

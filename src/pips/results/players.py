@@ -35,12 +35,13 @@ from typing import Any
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from pips.core.names import name_key, sort_key
+from pips.core.names import name_key
 from pips.core.phrase import joined, phrase
 from pips.results.common import Conflict, Context, NotFound, ResultsError, group_named
 from pips.results.groups import member_ids
 from pips.results.vouching import MEMBER
 from pips.store.models import Group, GroupMember, Player, PlayerClaim, Result, ResultPlayer, User
+from pips.text import sort_key
 
 CLOSE = 0.8
 """How alike two names must be (difflib's ratio of their loose forms) to ask."""

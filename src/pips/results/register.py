@@ -159,11 +159,12 @@ class Register:
             )
         return shown
 
-    def export(self, month: str, group: str | None = None) -> str:
+    def export(self, month: str, group: str | None = None, language: str = "en") -> str:
         """The month's results as the CSV a group sends to its federation. For a
         published month: exactly the results its lists counted for the first time
         (the month's own and the late ones they took in), whatever happened to them
-        since; before that, the results of the month that count now."""
+        since; before that, the results of the month that count now. In ``language``
+        (:func:`~pips.results.entry_formats.write_csv`)."""
         first, after = month_bounds(month)
         with self.context.db.session() as session:
             found = group_named(session, group) if group else None
@@ -180,7 +181,7 @@ class Register:
             )
             if found is not None:
                 query = query.where(of_group(found.id))
-            return write_csv((row.id, _checked(row)) for row in session.scalars(query))
+            return write_csv(((row.id, _checked(row)) for row in session.scalars(query)), language)
 
 
 def of_group(group: int) -> ColumnElement[bool]:

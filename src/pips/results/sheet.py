@@ -31,9 +31,10 @@ from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import PageBreak, Paragraph, Spacer, Table
+from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Spacer, Table
 
 from pips import __version__, i18n
 from pips.core.errors import RuleError
@@ -41,13 +42,10 @@ from pips.core.phrase import N_
 from pips.games.registry import Game, find_game
 from pips.games.traits import SheetKind
 from pips.i18n import _, say
+from pips.results.cards import AtTable, set_of_table, table_card
 from pips.results.draws import RoundDraw
 from pips.results.entry import NAME_LENGTH
 from pips.results.paper import (
-    CARD_NUMBER,
-    CARD_ROUND,
-    CARD_SEAT,
-    CARD_SMALL,
     CELL,
     HEAD,
     HEAD_SMALL,
@@ -57,11 +55,15 @@ from pips.results.paper import (
     TITLE,
     Footer,
     document_bytes,
+    fair_widths,
     name_cell,
     ruled_grid,
     stylesheet,
     table_style,
 )
+
+HEAD_TEXT = ParagraphStyle("sheet-which", parent=TEXT, fontName=SANS_BOLD, spaceAfter=2)
+"""The line naming an event's sheet's event, round and table."""
 
 SCORING_ROWS: dict[tuple[int, int], int] = {
     (6, 3): 15,
@@ -158,29 +160,6 @@ def score_sheet(
         return document_bytes([Footer(sheet.footer), *sheet.story], sheet.wide, sheet.title)
 
 
-def fair_widths(natural: Sequence[float], width: float) -> list[float]:
-    """Column widths adding up to ``width`` for cells whose words want ``natural``
-    widths: a cell that fits in a fair share keeps its own width (a date, "Divisor: 5"
-    stays on one line), the cells that do not share what is left equally and wrap.
-
-    >>> fair_widths([50, 200, 60], 300)
-    [50, 190.0, 60]
-    >>> fair_widths([50, 60], 300)
-    [145.0, 155.0]
-    """
-    if sum(natural) <= width:
-        spare = (width - sum(natural)) / len(natural)
-        return [w + spare for w in natural]
-    kept: dict[int, float] = {}
-    while True:
-        left = [i for i in range(len(natural)) if i not in kept]
-        share = (width - sum(kept.values())) / len(left)
-        fitting = [i for i in left if natural[i] <= share]
-        if not fitting:
-            return [kept.get(i, share) for i in range(len(natural))]
-        kept.update((i, natural[i]) for i in fitting)
-
-
 class SheetStory(NamedTuple):
     story: list[Any]
     wide: bool
@@ -199,9 +178,12 @@ def _sheet_story(
     target: int | None,
     group: str,
     wide: bool | None = None,
+    at: AtTable | None = None,
 ) -> SheetStory:
     """The flowables of one sheet, whether it wants a landscape page (more than six
-    players, or ``wide`` when given), its title and its footer."""
+    players, or ``wide`` when given), its title and its footer. ``at``: the event,
+    round and table the sheet belongs to (printed in its head, each seat's club under
+    its name, and the footer points to the event's page)."""
     try:
         spec = find_game(game)
     except RuleError as exc:
@@ -241,11 +223,16 @@ def _sheet_story(
     ]
     wide = players > 6 if wide is None else wide
     width = (landscape(A4) if wide else A4)[0] - 28 * mm
-    sheet = PaperSheet(spec, options, labels, width)
+    clubs = [at.clubs.get(name, "") for name in labels] if at else []
+    sheet = PaperSheet(spec, options, labels, width, clubs)
     story: list[Any] = [
-        Paragraph(escape(_("{game} — score sheet").format(game=say(spec.title))), TITLE),
-        sheet.header(place, day, group),
+        Paragraph(escape(_("{game} — score sheet").format(game=say(spec.title))), TITLE)
     ]
+    if at is not None:
+        # Which table of which event the sheet belongs to, in one line of its own.
+        which = [at.event, at.round_word(), _("Table {number}").format(number=at.table)]
+        story.append(Paragraph(escape(" · ".join(w for w in which if w)), HEAD_TEXT))
+    story.append(sheet.header(place, day, group, at))
     kind = spec.sheet
     if kind is SheetKind.SCORING_PLAYS:
         story += sheet.scoring_plays(rows or SCORING_ROWS.get((options.top, players), 26))
@@ -255,12 +242,23 @@ def _sheet_story(
         story += sheet.one_hand()
     else:
         story += sheet.hands(rows or 16)
-    story += [Spacer(1, 3 * mm), sheet.signatures()]
+    # The end of a sheet (who went out, the final scores, the signatures) is read and
+    # signed as one: it never starts on one page and ends on the next.
+    story[-1:] = [KeepTogether([story[-1], Spacer(1, 3 * mm), sheet.signatures()])]
     rules = ", ".join(dict.fromkeys(sheet.rule_ids))
-    footer = _(
-        "Enter the result on the pips server (Results, Enter a result) or as a "
-        "CSV row per player. Rules: {rules} (pips rules, SPEC). pips {version}."
-    ).format(rules=say(spec.title) + (": " + rules if rules else ""), version=__version__)
+    said_rules = say(spec.title) + (": " + rules if rules else "")
+    if at is not None and at.address:
+        # A sheet of an event is entered at the event: a result entered as any other
+        # would be withdrawn when the event closes (its own tables' results count).
+        footer = _(
+            "Enter this table's result on the event's page: {address} ({where}). "
+            "Rules: {rules}. pips {version}."
+        ).format(address=at.address, where=at.where(), rules=said_rules, version=__version__)
+    else:
+        footer = _(
+            "Enter the result on the pips server (Results, Enter a result) or as a CSV "
+            "row per player. Rules: {rules}. pips {version}."
+        ).format(rules=said_rules, version=__version__)
     return SheetStory(story, wide, _("{game} — score sheet").format(game=say(spec.title)), footer)
 
 
@@ -276,22 +274,31 @@ def round_sheets(
     event: str = "",
     tops: Mapping[int, int] | None = None,
     language: str | None = None,
+    clubs: Mapping[str, str] | None = None,
+    final: bool = False,
+    address: str = "",
 ) -> bytes:
     """One PDF for a round of an event: for every table a card to stand on it (the
-    table's number to be read across the room, the round, the players in seat order)
-    and its score sheet with the names filled in, each on one page (a sheet of
-    double-15 or more on two). ``tops`` gives a table (by number) a set of its own."""
+    table's number to be read across the room, the event, the round or "final table",
+    the day, the set, the players in seat order with their clubs), always one page,
+    and its score sheet with the names and clubs filled in and the event, round and
+    table in its head, on one page (a sheet of double-12 for seven or more, or of
+    double-15 or more, on two, its end block never split). ``tops`` gives a table (by
+    number) a set of its own; ``address`` is the event's page, where the sheets'
+    footers send the results."""
     with i18n.speaking(language or i18n.current()):
         wide = any(len(table.seats) > 6 for table in drawn.tables)
         styles = stylesheet()
         story: list[Any] = []
+        title = say(find_game(game).title)
         for table in drawn.tables:
+            table_top = (tops or {}).get(table.number, top)
+            at = AtTable(event, drawn.number, table.number, final, day, dict(clubs or {}), address)
             story.append(Footer(""))  # a card stands on the table: no note at its foot
-            story += table_card(
-                drawn.number, table.number, table.seats, say(find_game(game).title), event, wide
+            story.append(
+                table_card(at, table.seats, title, set_of_table(game, table, table_top), wide)
             )
             story.append(PageBreak())
-            table_top = (tops or {}).get(table.number, top)
             sheet = _sheet_story(
                 game,
                 len(table.seats),
@@ -303,6 +310,7 @@ def round_sheets(
                 target,
                 group,
                 wide,
+                at,
             )
             story += [Footer(sheet.footer), *sheet.story, PageBreak()]
         if drawn.byes:
@@ -312,53 +320,24 @@ def round_sheets(
             story.append(Paragraph(escape(said), styles["Heading2"]))
         elif story:
             story.pop()  # no empty page after the last sheet
-        title = _("Round {round}").format(round=drawn.number)
-        return document_bytes(story, wide, title)
-
-
-def table_card(
-    round_number: int, table: int, seats: Sequence[str], game: str, event: str, wide: bool
-) -> list[Any]:
-    """A table's card: its number as large as the page allows, the round, the game and
-    who sits where, in letters read from the next tables."""
-    width = (landscape(A4) if wide else A4)[0] - 28 * mm
-    story: list[Any] = []
-    if event:
-        story.append(Paragraph(escape(event), CARD_SMALL))
-    story += [
-        Paragraph(escape(_("Round {round}").format(round=round_number)), CARD_ROUND),
-        Paragraph(escape(_("Table")), CARD_ROUND),
-        Paragraph(str(table), CARD_NUMBER),
-        Paragraph(escape(game), CARD_SMALL),
-        Spacer(1, 4 * mm),
-    ]
-    rows = [
-        [Paragraph(str(seat), CARD_SEAT), name_cell(name, width - 22 * mm, CARD_SEAT)]
-        for seat, name in enumerate(seats, 1)
-    ]
-    listing = Table(
-        [[Paragraph(escape(_("Seat")), CARD_SMALL), ""], *rows],
-        colWidths=[22 * mm, width - 22 * mm],
-        hAlign="LEFT",
-    )
-    listing.setStyle(
-        table_style(
-            [
-                ("LINEBELOW", (0, 1), (-1, -1), 0.5, colors.grey),
-                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-            ]
-        )
-    )
-    story.append(listing)
-    return story
+        heading = _("Final table") if final else _("Round {round}").format(round=drawn.number)
+        return document_bytes(story, wide, f"{event} — {heading}" if event else heading)
 
 
 class PaperSheet:
     """The parts of one sheet; names are paragraphs, so a long name wraps inside its
     cell instead of running over the next one."""
 
-    def __init__(self, spec: Game, options: Any, labels: list[str], width: float) -> None:
+    def __init__(
+        self,
+        spec: Game,
+        options: Any,
+        labels: list[str],
+        width: float,
+        clubs: Sequence[str] = (),
+    ) -> None:
         self.spec, self.options, self.labels, self.width = spec, options, labels, width
+        self.clubs = list(clubs) or [""] * len(labels)
         self.rule_ids: list[str] = []
 
     def words(self, text: str) -> Paragraph:
@@ -366,14 +345,17 @@ class PaperSheet:
         self.rule_ids += ids
         return Paragraph(escape(plain), TEXT)
 
-    def header(self, place: str, day: date | None, group: str) -> Table:
+    def header(self, place: str, day: date | None, group: str, at: AtTable | None) -> Table:
         when = i18n.numeric_date(day) if day else "_" * 14
         row = [
             _("Date: {date}").format(date=when),
             _("Place: {place}").format(place=place or "_" * 24),
-            _("Group: {group}").format(group=group or "_" * 20),
-            _("Set: double-{top}").format(top=self.options.top),
         ]
+        if at is None:
+            # At an event the line above names event, round and table; its players'
+            # clubs stand under their names (the organiser's group is no seat's club).
+            row.append(_("Group: {group}").format(group=group or "_" * 20))
+        row.append(_("Set: double-{top}").format(top=self.options.top))
         divisor = self.spec.traits(self.options).divisor
         if divisor:
             row.append(_("Divisor: {divisor}").format(divisor=divisor))
@@ -386,9 +368,15 @@ class PaperSheet:
         table.setStyle(table_style([("VALIGN", (0, 0), (-1, -1), "TOP")]))
         return table
 
-    def names(self, labels: Sequence[str], width: float) -> list[Paragraph]:
-        """Names as a grid's heads, each wrapped to its column's ``width``."""
-        return [name_cell(name, width, HEAD) for name in labels]
+    def names(self, labels: Sequence[str], width: float) -> list[Any]:
+        """Names as a grid's heads, each wrapped to its column's ``width``, its
+        seat's club (at an event) under it."""
+        return [
+            [name_cell(name, width, HEAD), name_cell(club, width, HEAD_SMALL)]
+            if club
+            else name_cell(name, width, HEAD)
+            for name, club in zip(labels, self.clubs, strict=True)
+        ]
 
     def scoring_plays(self, rows: int) -> list[Any]:
         """A row per scoring play, in two blocks side by side (plays 1 to n/2 on the
@@ -552,7 +540,10 @@ class PaperSheet:
         a landscape one."""
         across = 4 if self.width > 200 * mm else 2
         part = self.width / across
-        cells = [[name_cell(name, part * 0.55, HEAD_SMALL), ""] for name in self.labels]
+        cells = [
+            [_signed(name, club, part * 0.55), ""]
+            for name, club in zip(self.labels, self.clubs, strict=True)
+        ]
         rows = []
         for i in range(0, len(cells), across):
             row: list[Any] = []
@@ -575,6 +566,13 @@ class PaperSheet:
             )
         table.setStyle(table_style(style))
         return table
+
+
+def _signed(name: str, club: str, width: float) -> Any:
+    """A name to sign beside, with its club (at an event) on the line under it."""
+    if not club:
+        return name_cell(name, width, HEAD_SMALL)
+    return [name_cell(name, width, HEAD_SMALL), name_cell(club, width, CELL)]
 
 
 def _sizes(spec: Game, players: int, top: int) -> tuple[int, int] | None:

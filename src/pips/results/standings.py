@@ -22,8 +22,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pips.core.names import sort_key
 from pips.core.phrase import N_, phrase
+from pips.text import sort_key
 
 
 class Scoring(StrEnum):
@@ -118,7 +118,7 @@ def standings(
     points: dict[str, int] = dict.fromkeys(players, 0)
     wins: dict[str, int] = dict.fromkeys(players, 0)
     games: dict[str, int] = dict.fromkeys(players, 0)
-    place_sum: dict[str, int] = dict.fromkeys(players, 0)
+    place_sum: dict[str, float] = dict.fromkeys(players, 0.0)
     best: dict[str, int] = {}
     sat_out: dict[str, int] = dict.fromkeys(players, 0)
     for result in regular:
@@ -126,7 +126,7 @@ def standings(
             points[name] = points.get(name, 0) + final
             wins[name] = wins.get(name, 0) + (place == 1)
             games[name] = games.get(name, 0) + 1
-            place_sum[name] = place_sum.get(name, 0) + place
+            place_sum[name] = place_sum.get(name, 0.0) + as_at_four(place, len(result.players))
             best[name] = max(best.get(name, final), final)
     for _round, name in byes:
         sat_out[name] = sat_out.get(name, 0) + 1
@@ -160,7 +160,13 @@ def standings(
         return sat_out.get(name, 0)  # fewer-byes
 
     def key(name: str) -> tuple[float, ...]:
-        finalist = (final_place[name],) if name in final_place else (10**6,)
+        # Finalists first, by their final place; then everyone who played, by points
+        # and tie-breaks; a player with no game yet (absent, or arriving later) last,
+        # whatever the points of those who played (FIDO's can be below zero).
+        finalist = (
+            final_place.get(name, 10**6),
+            0 if games.get(name, 0) or name in final_place else 1,
+        )
         if scoring is Scoring.MATCH_WINS:
             return (*finalist, -wins.get(name, 0), -points.get(name, 0))
         return (
@@ -189,6 +195,21 @@ def standings(
             )
         )
     return lines
+
+
+def as_at_four(place: int, size: int) -> float:
+    """A place at a table of ``size`` as the place it is worth at a table of four, for
+    the average place: the share of the table finishing ahead, counting a shared
+    place half, ``(place − ½) / size``, put on a table of four's scale. At a table
+    of four a place is itself; the last of five (4.1) did worse than the last of
+    four (4.0), having lost to one more, and the first of five (0.9) better than the
+    first of four; at any table size the middle is 2.5, so players at larger tables
+    are neither favoured nor held back.
+
+    >>> as_at_four(4, 4), as_at_four(5, 5), as_at_four(1, 5), as_at_four(3, 5)
+    (4.0, 4.1, 0.9, 2.5)
+    """
+    return round(4 * (place - 0.5) / size + 0.5, 6)
 
 
 @dataclass(frozen=True)
@@ -225,48 +246,3 @@ def group_standings(
         place = out[-1].place if out and out[-1].points == total else index + 1
         out.append(GroupStanding(place, group, total, names, size))
     return out
-
-
-STANDINGS_FIELDS = ("place", "name", "points", "wins", "games", "byes", "average_place")
-STANDINGS_HEADS = (
-    N_("Rank"),
-    N_("Player"),
-    N_("Points"),
-    N_("Wins"),
-    N_("Games"),
-    N_("Byes"),
-    N_("avg. place"),
-)
-"""The columns' heads as a person reads them, in the reader's language."""
-
-
-def standings_csv(lines: Iterable[Standing], language: str | None = None) -> str:
-    """The standings as CSV for people: one row per player, heads and numbers in
-    ``language`` (the current one when not given). Where the decimal sign is a comma
-    (German), fields are separated by semicolons and the file starts with a byte-order
-    mark, as a German spreadsheet expects; a name a spreadsheet would run as a formula
-    is written as text."""
-    import csv
-    import io
-
-    from pips import i18n
-    from pips.results.entry_formats import safe_cell
-
-    with i18n.speaking(language or i18n.current()):
-        comma = i18n.decimal(0.5, 1) == "0,5"
-        out = io.StringIO()
-        writer = csv.writer(out, delimiter=";" if comma else ",", lineterminator="\n")
-        writer.writerow([i18n._(head) for head in STANDINGS_HEADS])
-        for s in lines:
-            writer.writerow(
-                [
-                    s.place,
-                    safe_cell(s.name),
-                    s.points,
-                    s.wins,
-                    s.games,
-                    s.byes,
-                    i18n.decimal(s.average_place, 2) if s.games else "",
-                ]
-            )
-    return ("\ufeff" if comma else "") + out.getvalue()

@@ -44,7 +44,7 @@ from pips.results.common import (
     is_admin,
     slugify,
 )
-from pips.results.draws import TableOptions
+from pips.results.draws import CLUBS_APART, TableOptions
 from pips.results.entry import EARLIEST
 from pips.results.events.common import (
     FAR_AHEAD,
@@ -121,6 +121,7 @@ class Events:
         tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
         check_in: bool = False,
         counted: int = 3,
+        clubs_apart: str = "normal",
     ) -> dict[str, Any]:
         """A new event, organised by ``actor`` (the representative of ``group``, or an
         administrator without one); bad options are refused and nothing is stored.
@@ -130,7 +131,8 @@ class Events:
         the rounds after the first by lot or by the standings (``swiss``);
         ``tiebreaks`` decide equal points (:data:`~pips.results.standings.TIEBREAKS`);
         with ``check_in`` only players checked in are drawn; a club's or team's
-        standing is its best ``counted`` players' points."""
+        standing is its best ``counted`` players' points; ``clubs_apart``: how
+        strongly the draws keep club-mates apart (:data:`~pips.results.draws.CLUBS_APART`)."""
         name = " ".join(str(name).split())
         if not 2 <= len(name) <= 80:
             raise ResultsError(phrase("an event's name is 2 to 80 characters"))
@@ -166,6 +168,13 @@ class Events:
                 )
         if pairing not in PAIRINGS:
             raise ResultsError(phrase("pairing is one of {choices}", choices=", ".join(PAIRINGS)))
+        if clubs_apart not in CLUBS_APART:
+            raise ResultsError(
+                phrase(
+                    "keeping clubs apart is one of {choices}",
+                    choices=", ".join(CLUBS_APART),
+                )
+            )
         if pairing == "swiss" and fixed_pairs:
             raise ResultsError(phrase("fixed partners are drawn by lot, not by standings"))
         try:
@@ -196,6 +205,7 @@ class Events:
                 tiebreaks=list(chosen_breaks),
                 check_in=check_in,
                 counted=counted,
+                clubs_apart=clubs_apart,
             )
             session.add(row)
             session.flush()
@@ -385,7 +395,7 @@ class Events:
                 raise Conflict(phrase("the first round is drawn: seeds no longer change"))
             by_key = {p.name_key: p for p in event.players}
             if order is None:
-                ranked = self._by_world_list(session, event)
+                ranked = by_world_list(session, event)
             else:
                 ranked = []
                 for name in order:
@@ -399,26 +409,6 @@ class Events:
                 p.seed = number
         return self.event(key, actor)
 
-    @staticmethod
-    def _by_world_list(session: Any, event: Event) -> list[EventPlayer]:
-        newest = session.scalars(
-            select(WorldList)
-            .where(WorldList.game == event.game)
-            .order_by(WorldList.month.desc())
-            .limit(1)
-        ).first()
-        if newest is None:
-            return []
-        places = dict(
-            session.execute(
-                select(WorldListRow.player_id, WorldListRow.place).where(
-                    WorldListRow.list_id == newest.id, WorldListRow.player_id.is_not(None)
-                )
-            ).all()
-        )
-        listed = [p for p in event.players if p.player_id in places]
-        return sorted(listed, key=lambda p: places[p.player_id])
-
     def check_in(self, actor: int, key: str, player: int, present: bool = True) -> dict[str, Any]:
         """Mark a player here (or not): an event with a check-in draws only players
         checked in."""
@@ -429,6 +419,17 @@ class Events:
             if found is None:
                 raise NotFound(phrase("no player {number} in this event", number=player))
             found.checked_in = present
+            seated = any(
+                found.name_key == name_key(n)
+                for one in event.drawn
+                for t in one.tables
+                for n in t.seats
+            ) or any(found.name_key == name_key(n) for one in event.drawn for n in one.byes)
+            if present and event.check_in and not seated and found.first_round <= len(event.drawn):
+                # Checked in after rounds were drawn without them: a late arrival,
+                # played (and marked) from the next round, as one added late is; a
+                # round drawn but not begun can be drawn again to seat them.
+                found.first_round = len(event.drawn) + 1
         return self.event(key, actor)
 
     def accept(self, actor: int, key: str, player: int) -> dict[str, Any]:
@@ -479,3 +480,36 @@ def event_key() -> str:
         key = secrets.token_urlsafe(9)
         if key[0].isalnum():
             return key
+
+
+def by_world_list(session: Any, event: Event) -> list[EventPlayer]:
+    """The event's players on the newest world list of its game, the best first;
+    :class:`Conflict` (nothing seeded) when there is no list, or none of them is on it."""
+    newest = session.scalars(
+        select(WorldList)
+        .where(WorldList.game == event.game)
+        .order_by(WorldList.month.desc())
+        .limit(1)
+    ).first()
+    if newest is None:
+        # Seeding "by the list" with no list would seed nobody: said, not done.
+        raise Conflict(
+            phrase("there is no world list of this game yet: give the seeds' order instead")
+        )
+    places = dict(
+        session.execute(
+            select(WorldListRow.player_id, WorldListRow.place).where(
+                WorldListRow.list_id == newest.id, WorldListRow.player_id.is_not(None)
+            )
+        ).all()
+    )
+    listed = [p for p in event.players if p.player_id in places]
+    if not listed:
+        raise Conflict(
+            phrase(
+                "no player of this event is on the world list of {month}: give the "
+                "seeds' order instead",
+                month=newest.month,
+            )
+        )
+    return sorted(listed, key=lambda p: places[p.player_id])

@@ -216,10 +216,16 @@ def sync_online(session: Session, event: Event, now: datetime) -> None:
             )
 
 
-def event_standings(event: Event, scores: Mapping[int, Score]) -> list[Standing]:
+def event_standings(
+    event: Event, scores: Mapping[int, Score], before: int | None = None
+) -> list[Standing]:
+    """The event's standings; ``before``: as they stood before that round was played
+    (its own and later rounds left out), by which a round was drawn."""
     results = []
     byes = []
     for one in event.drawn:
+        if before is not None and one.number >= before:
+            continue
         byes += [(one.number, name) for name in one.byes]
         for t in one.tables:
             if t.id in scores:

@@ -20,6 +20,7 @@ from pips.core.phrase import phrase
 from pips.games.registry import find_game
 from pips.results.common import Conflict, Context, ResultsError
 from pips.results.draws import (
+    CLUBS_APART,
     Apart,
     RoundDraw,
     Table,
@@ -248,6 +249,7 @@ class EventRounds:
         apart = Apart(
             clubs={p.name: p.club for p in playing},
             seeds={p.name: p.seed for p in playing if p.seed} if not earlier else {},
+            club_cost=CLUBS_APART.get(event.clubs_apart or "normal", CLUBS_APART["normal"]),
         )
         sizes = tables.allowed()
         if event.fixed_pairs:

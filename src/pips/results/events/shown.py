@@ -3,14 +3,16 @@ their results, the standings, and the clubs' and teams' standings."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
+from itertools import combinations
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pips.core.names import name_key, sort_key
+from pips.core.names import name_key
 from pips.games.registry import find_game
 from pips.results.events.common import (
     day_of,
@@ -30,6 +32,7 @@ from pips.store.models import (
     EventPlayer,
     Result,
 )
+from pips.text import surname_key
 
 
 def _waiting(session: Session, event: Event) -> list[dict[str, Any]]:
@@ -47,6 +50,17 @@ def event_json(session: Session, event: Event, viewer: int | None = None) -> dic
     lines = event_standings(event, scores)
     clubs = {p.name: p.club for p in event.players}
     teams = {p.name: p.team for p in event.players}
+    # Each round as it was drawn: the standings before it and who had met.
+    standing_before: dict[int, dict[str, Standing]] = {}
+    met: dict[int, Counter[frozenset[str]]] = {}
+    seen: Counter[frozenset[str]] = Counter()
+    for one in event.drawn:
+        standing_before[one.number] = {
+            s.name: s for s in event_standings(event, scores, before=one.number)
+        }
+        met[one.number] = Counter(seen)
+        for t in one.tables:
+            seen.update(frozenset(p) for p in combinations(t.seats, 2))
     return {
         "key": event.key,
         "name": event.name,
@@ -68,6 +82,7 @@ def event_json(session: Session, event: Event, viewer: int | None = None) -> dic
         "tiebreaks": list(event.tiebreaks or DEFAULT_TIEBREAKS),
         "check_in": event.check_in,
         "counted": event.counted,
+        "clubs_apart": event.clubs_apart,
         "status": event.status,
         "closed_at": None if event.closed_at is None else event.closed_at.isoformat(),
         "sanctioned": event.sanctioned_at is not None,
@@ -89,7 +104,7 @@ def event_json(session: Session, event: Event, viewer: int | None = None) -> dic
                 "accepted": p.accepted,
                 "mine": viewer is not None and p.user_id == viewer,
             }
-            for p in sorted(event.players, key=lambda p: sort_key(p.name))
+            for p in sorted(event.players, key=lambda p: surname_key(p.name))
         ],
         "drawn": [
             {
@@ -100,10 +115,15 @@ def event_json(session: Session, event: Event, viewer: int | None = None) -> dic
                 "method": one.method,
                 "top": one.top,
                 "byes": list(one.byes),
+                "clubs_apart": event.clubs_apart or "normal",
+                "seeds_apart": one.number == 1 and any(p.seed for p in event.players),
                 "tables": [
                     {
                         "number": t.number,
                         "seats": list(t.seats),
+                        "before": seats_before(
+                            t.seats, standing_before[one.number], met[one.number], clubs
+                        ),
                         "set": set_of(event, len(t.seats), one, t),
                         "table_id": t.table_id,
                         "mine": viewer is not None
@@ -140,3 +160,29 @@ def standing_json(s: Standing, players: Mapping[str, EventPlayer]) -> dict[str, 
         "late_from": None if player is None or player.first_round == 1 else player.first_round,
         "club": "" if player is None else player.club,
     }
+
+
+def seats_before(
+    seats: Sequence[str],
+    before: Mapping[str, Standing],
+    met: Counter[frozenset[str]],
+    clubs: Mapping[str, str],
+) -> list[dict[str, Any]]:
+    """Each seat of a table as the draw saw it, so that the pairing can be checked:
+    the player's points and rank before the round (``None`` before any game), whom at
+    the table they had met before (a repeat) and who at it is of their club."""
+    shown = []
+    for name in seats:
+        line = before.get(name)
+        played = line is not None and (line.games > 0 or line.byes > 0)
+        club = clubs.get(name, "")
+        shown.append(
+            {
+                "name": name,
+                "points": line.points if played and line else None,
+                "rank": line.place if played and line else None,
+                "repeats": [o for o in seats if o != name and met[frozenset((name, o))]],
+                "club_mates": [o for o in seats if o != name and club and clubs.get(o) == club],
+            }
+        )
+    return shown

@@ -57,6 +57,9 @@ class Event(Base):
     pairing: Mapped[str] = mapped_column(String(8), default="lot")
     """How rounds after the first are drawn: ``lot`` (avoiding repeats) or ``swiss``
     (by the standings)."""
+    clubs_apart: Mapped[str] = mapped_column(String(8), default="normal")
+    """How strongly the draw keeps club-mates apart
+    (:data:`pips.results.draws.CLUBS_APART`): off, normal, strong, strict."""
     tiebreaks: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
     """The organiser's tie-breaks (:data:`pips.results.standings.TIEBREAKS`)."""
     check_in: Mapped[bool] = mapped_column(default=False)

@@ -84,6 +84,8 @@ class NewEvent(Strict):
     """Draw only players checked in."""
     counted: int = Field(default=3, ge=1, le=20)
     """A club's or team's best players whose points make its standing."""
+    clubs_apart: Literal["off", "normal", "strong", "strict"] = "normal"
+    """How strongly the draws keep club-mates apart (docs/events.md)."""
 
 
 class DrawBody(Strict):
@@ -242,6 +244,7 @@ def create_event_of(results: Results, actor: int, body: NewEvent) -> dict[str, A
         tiebreaks=body.tiebreaks,
         check_in=body.check_in,
         counted=body.counted,
+        clubs_apart=body.clubs_apart,
     )
 
 

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import Field
 
-from pips.i18n import say
+from pips.i18n import current, say
 from pips.results.entry import EntryError
 from pips.results.service import Filter
 from pips.server.errors import CsvResponse, refusal, refusals
@@ -148,7 +148,7 @@ async def list_results(
 async def export_csv(request: Request, month: str, group: str | None = None) -> Response:
     """A month's counted results in the federation's fields (SPEC F-25)."""
     results = results_of(request)
-    text = await run(results.register.export, month, group)
+    text = await run(results.register.export, month, group, current())
     name = f"pips-results-{month}{'-' + group if group else ''}.csv"
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
     return Response(text, media_type="text/csv", headers=headers)
