@@ -346,6 +346,39 @@ class Events:
                     p.withdrawn_from = len(event.drawn) + 1
         return self.event(key, actor)
 
+    def remove_player(self, actor: int, key: str, player: int) -> dict[str, Any]:
+        """Take back a player added by mistake (a name typed twice, the wrong person):
+        only while no round has drawn them, seated or sitting out; a player who has
+        been drawn withdraws instead, and their games stay. With fixed partners the
+        pair goes together."""
+        with self.context.db.session() as session, session.begin():
+            event = open_event(session, key)
+            need_manager(session, event, actor)
+            going = next((p for p in event.players if p.id == player), None)
+            if going is None:
+                raise NotFound(phrase("no player {number} in this event", number=player))
+            leaving = [
+                p
+                for p in event.players
+                if p is going or (going.pair is not None and p.pair == going.pair)
+            ]
+            drawn = {
+                name_key(name)
+                for one in event.drawn
+                for name in [*(n for t in one.tables for n in t.seats), *one.byes]
+            }
+            for p in leaving:
+                if p.name_key in drawn:
+                    raise Conflict(
+                        phrase(
+                            "{name} has been drawn: withdraw them instead (their games stay)",
+                            name=p.name,
+                        )
+                    )
+            for p in leaving:
+                event.players.remove(p)
+        return self.event(key, actor)
+
     @staticmethod
     def _label(text: str | None) -> str:
         """A club's or team's name as kept (spaces tidied, at most 80 characters)."""

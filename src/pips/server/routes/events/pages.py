@@ -106,6 +106,9 @@ async def event_form(request: Request, key: Key, action: str) -> Response:
     actor = account(request)
     results = results_of(request)
     text = str(data.get("names", ""))[:50_000]
+    # Back where the organiser was (Post/Redirect/Get): a tick on the 80th player of
+    # 120 returns to that player, not to the top of the page.
+    anchor = ""
     try:
         if action == "players":
             names, pairs = names_and_pairs(text)
@@ -127,6 +130,11 @@ async def event_form(request: Request, key: Key, action: str) -> Response:
             if data.get("confirm") != "yes":
                 return await confirm_withdrawal(request, key, player)
             await asyncio.to_thread(results.events.withdraw_player, actor, key, player)
+            anchor = f"#player-{player}"
+        elif action == "remove":
+            player = parse_int(str(data.get("player", "")), "player")
+            await asyncio.to_thread(results.events.remove_player, actor, key, player)
+            anchor = "#players"
         elif action == "draw":
             method = str(data.get("method", "")) or None
             top = str(data.get("set", "")).strip()
@@ -149,6 +157,7 @@ async def event_form(request: Request, key: Key, action: str) -> Response:
             player = parse_int(str(data.get("player", "")), "player")
             present = data.get("present") == "on"
             await asyncio.to_thread(results.events.check_in, actor, key, player, present)
+            anchor = f"#player-{player}"
         elif action == "redraw":
             number = parse_int(str(data.get("round", "")), "round")
             await asyncio.to_thread(results.rounds.redraw, actor, key, number)
@@ -179,7 +188,7 @@ async def event_form(request: Request, key: Key, action: str) -> Response:
         if exc.status_code == 404:
             raise
         return await event_shown(request, key, error=str(exc.detail), status_code=exc.status_code)
-    return RedirectResponse(f"/events/{key}", status_code=303)
+    return RedirectResponse(f"/events/{key}{anchor}", status_code=303)
 
 
 @api.get(
