@@ -56,7 +56,9 @@ def test_a_rounds_page_tells_results_in_and_missing_and_who_sits_where(site: Sit
     missing = one["tables"][1]["number"]
     assert re.search(rf'id="missing"[^>]*>Missing: table {missing}<', text), text
     # Who sits where: every player once, alphabetically as a German list is read.
-    listed = re.findall(r'<li><span class="name"><a href="[^"]+">([^<]+)</a>', text)
+    listed = re.findall(
+        r'<li><span class="who"><span class="name"><a href="[^"]+">([^<]+)</a>', text
+    )
     names = [n.split(";")[0] for n in NAMES]
     assert sorted(listed) == sorted(names) and len(listed) == 8
     assert listed[:3] == ["Anna Berg", "Ben Ohm", "Cleo Zabel"]
@@ -162,3 +164,30 @@ def test_a_player_added_by_mistake_is_removed_before_they_play(site: Site) -> No
     assert refused.status_code == 409
     assert "withdraw them instead" in refused.text
     assert len(event_of(anna, key)["players"]) == 9
+
+
+def test_a_name_typed_twice_in_one_club_is_caught(site: Site) -> None:
+    anna, key = with_players(site)
+    # "Jorg Muller" of SC Kiel beside "Jörg Müller" of SC Kiel: one person typed twice.
+    twice = anna.post(
+        f"/api/events/{key}/players",
+        {"names": ["Jorg Muller"], "clubs": {"Jorg Muller": "SC Kiel"}},
+    )
+    assert twice.status_code == 409 and "Jörg Müller" in twice.text, twice.text
+    # Within one list as well.
+    both = anna.post(
+        f"/api/events/{key}/players",
+        {
+            "names": ["Eva Groß", "Eva Gross"],
+            "clubs": {"Eva Groß": "Hafenclub", "Eva Gross": "Hafenclub"},
+        },
+    )
+    assert both.status_code == 409, both.text
+    assert len(event_of(anna, key)["players"]) == 8
+    # Confirmed as a new player, it is another person.
+    confirmed = anna.post(
+        f"/api/events/{key}/players",
+        {"names": ["Joerg Mueller"], "clubs": {"Joerg Mueller": "SC Kiel"},
+         "new_players": ["Joerg Mueller"]},
+    )  # fmt: skip
+    assert confirmed.status_code == 200, confirmed.text

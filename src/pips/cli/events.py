@@ -32,7 +32,7 @@ from pips.cli.event_service import account_id, called, event_service, show_event
 from pips.cli.results import DatabaseOption
 from pips.core.errors import RuleError
 from pips.core.phrase import N_
-from pips.i18n import _, explain, say
+from pips.i18n import _, explain, ngettext, say
 from pips.results.draws import RoundDraw, allowed_sizes, draw_event, repeats
 
 event = typer.Typer(
@@ -190,9 +190,11 @@ def event_sheets(
         fail(explain(exc))
     files.write_bytes(out_file, pdf, force)
     out.print(
-        _("wrote {file}: round {round}, {tables} table(s)").format(
-            file=out_file, round=drawn.number, tables=len(drawn.tables)
-        )
+        ngettext(
+            "wrote {file}: round {round}, {tables} table",
+            "wrote {file}: round {round}, {tables} tables",
+            len(drawn.tables),
+        ).format(file=out_file, round=drawn.number, tables=len(drawn.tables))
     )
 
 

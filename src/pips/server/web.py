@@ -88,6 +88,7 @@ templates.env.filters["day"] = _day
 templates.env.filters["tiebreak"] = _tiebreak
 templates.env.filters["number"] = _number
 templates.env.filters["form_word"] = form_word
+templates.env.filters["month"] = lambda month: i18n.month_name(str(month))
 templates.env.filters["slug"] = slugify  # a club's address on an event's pages
 # Words the core and the services made (pips.core.phrase), said in the reader's language.
 templates.env.globals["say"] = i18n.say

@@ -60,7 +60,7 @@ from pips.results.events.common import (
 )
 from pips.results.events.shown import event_json
 from pips.results.facts import actor_facts, need
-from pips.results.players import Players
+from pips.results.players import Players, loose_key
 from pips.results.standings import (
     DEFAULT_TIEBREAKS,
     Standing,
@@ -281,6 +281,7 @@ class Events:
                 )
             known = {p.name_key for p in event.players}
             keys = [name_key(n) for n in wanted]
+            self._no_look_alikes(event, wanted, clubs or {}, {name_key(n) for n in new_players})
             for name, folded in zip(wanted, keys, strict=True):
                 if folded in known or keys.count(folded) > 1:
                     raise Conflict(phrase("{name} is already a player of this event", name=name))
@@ -345,6 +346,36 @@ class Events:
                 if p is leaving or (leaving.pair is not None and p.pair == leaving.pair):
                     p.withdrawn_from = len(event.drawn) + 1
         return self.event(key, actor)
+
+    @staticmethod
+    def _no_look_alikes(
+        event: Event, wanted: Sequence[str], clubs: Mapping[str, str], confirmed: set[str]
+    ) -> None:
+        """Refuse a name typed like another player of the same club in this event or in
+        the same list ("Jorg Muller" beside "Jörg Müller": one person typed twice,
+        umlauts and accents aside) unless it was confirmed as a new player."""
+        club_of = {name_key(n): slugify(c) for n, c in clubs.items()}
+        # A name given without a club plays for the event's group (see _club_of).
+        usual = "" if event.group is None else slugify(event.group.name)
+        seen = {
+            (loose_key(p.name), slugify(p.club or "")): p.name
+            for p in event.players
+            if p.withdrawn_from is None
+        }
+        for name in wanted:
+            folded = name_key(name)
+            place = (loose_key(name), club_of.get(folded, usual))
+            other = seen.get(place)
+            if other is not None and name_key(other) != folded and folded not in confirmed:
+                raise Conflict(
+                    phrase(
+                        "{name} looks like {other} of the same club, typed twice: if they "
+                        "are two players, add {name} as a new player",
+                        name=name,
+                        other=other,
+                    )
+                )
+            seen.setdefault(place, name)
 
     def remove_player(self, actor: int, key: str, player: int) -> dict[str, Any]:
         """Take back a player added by mistake (a name typed twice, the wrong person):

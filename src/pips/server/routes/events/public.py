@@ -7,6 +7,7 @@ does and change nothing."""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request
@@ -14,10 +15,12 @@ from fastapi.responses import HTMLResponse
 
 from pips.core.names import name_key, sort_key
 from pips.i18n import _
-from pips.results.common import slugify
+from pips.results.common import SPELLED_OUT, slugify
+from pips.results.service import Results
 from pips.server.routes.common import results_of, run
 from pips.server.routes.events.common import Key, PlayerId, RoundNumber
 from pips.server.web import page, viewer
+from pips.store.models import Event
 
 api = APIRouter()
 
@@ -90,10 +93,28 @@ def player_rounds(shown: dict[str, Any], player: dict[str, Any]) -> list[dict[st
     return rows
 
 
+UNSPLIT = str.maketrans(
+    {"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i", "ħ": "h"}
+)
+"""Letters that Unicode does not split into a letter and an accent, as people type
+them on a keyboard without them ("Søren Kjærgaard" as "soren kjaergaard")."""
+
+
+def typed_forms(text: str) -> tuple[str, str]:
+    """``text`` as people type it without its accents: umlauts as their vowels ("jorg
+    muller") and spelled out ("joerg mueller"); case and spaces aside."""
+    plain = " ".join(unicodedata.normalize("NFC", text).casefold().translate(UNSPLIT).split())
+    forms = []
+    for spelling in (plain, plain.translate(SPELLED_OUT)):
+        split = unicodedata.normalize("NFKD", spelling)
+        forms.append("".join(c for c in split if not unicodedata.combining(c)))
+    return forms[0], forms[1]
+
+
 def found_by_name(shown: dict[str, Any], text: str) -> list[dict[str, Any]]:
     """The players whose name holds ``text`` (case, accents and umlauts aside: "jorg"
-    finds "Jörg"), each with their table in the newest round."""
-    wanted = sort_key(" ".join(text.split()))[0]
+    and "joerg" find "Jörg"), each with their table in the newest round."""
+    wanted = typed_forms(text)[0]
     if not wanted:
         return []
     last = shown["drawn"][-1] if shown["drawn"] else None
@@ -101,7 +122,7 @@ def found_by_name(shown: dict[str, Any], text: str) -> list[dict[str, Any]]:
     return [
         {**p, "now": seats.get(p["name"])}
         for p in shown["players"]
-        if wanted in sort_key(p["name"])[0] or wanted in slugify(p["name"]).replace("-", " ")
+        if any(wanted in form for form in typed_forms(p["name"]))
     ]
 
 
@@ -111,6 +132,25 @@ def round_counts(one: dict[str, Any]) -> dict[str, Any]:
         table["number"] for table in one["tables"] if not table["result"] and not table["table_id"]
     ]
     return {"done": len(one["tables"]) - len(missing), "missing": missing}
+
+
+def where_played(results: Results, event_id: int, names: list[str]) -> dict[str, Any] | None:
+    """The event a result was played at (its key and name), and its round and table
+    when exactly one of the event's tables had these players (a result made by closing
+    an event keeps only the event)."""
+    with results.context.db.session() as session:
+        event = session.get(Event, event_id)
+        if event is None:
+            return None
+        wanted = sorted(name_key(n) for n in names)
+        tables = [
+            (one.number, table.number)
+            for one in event.drawn
+            for table in one.tables
+            if sorted(name_key(n) for n in table.seats) == wanted
+        ]
+        number, table = tables[0] if len(tables) == 1 else (None, None)
+        return {"key": event.key, "name": event.name, "round": number, "table": table}
 
 
 async def _event(request: Request, key: str) -> dict[str, Any]:

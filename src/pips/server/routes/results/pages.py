@@ -4,7 +4,7 @@ uploads with their preview, review."""
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -40,6 +40,7 @@ from pips.server.routes.results.common import (
     text_fingerprint,
     upload_page_of,
 )
+from pips.server.routes.events.public import where_played
 from pips.server.web import account, check_csrf, page, viewer, who
 
 api = APIRouter()
@@ -305,11 +306,20 @@ async def confirm_waiting(
     )
 
 
+async def played_at(request: Request, shown: dict[str, Any]) -> dict[str, Any] | None:
+    """Where a result from an event was played, for the links of its page."""
+    if shown.get("event") is None:
+        return None
+    names = [p["name"] for p in shown["players"]]
+    found = await run(where_played, results_of(request), shown["event"], names)
+    return dict(found) if found else None
+
+
 @api.get("/results/{result_id:int}", response_class=HTMLResponse, include_in_schema=False)
 async def result_page(request: Request, result_id: RowId) -> HTMLResponse:
     results = results_of(request)
     shown = await run(results.register.result, result_id, viewer(request))
-    return page(request, "result.html", result=shown)
+    return page(request, "result.html", result=shown, played_at=await played_at(request, shown))
 
 
 @api.post("/results/{result_id:int}/{action}", include_in_schema=False)
@@ -324,6 +334,11 @@ async def review_form(
     except ResultsError as exc:
         shown = await run(results.register.result, result_id, viewer(request))
         return page(
-            request, "result.html", status_code=exc.status, result=shown, error=explain(exc)
+            request,
+            "result.html",
+            status_code=exc.status,
+            result=shown,
+            error=explain(exc),
+            played_at=await played_at(request, shown),
         )
     return RedirectResponse(f"/results/{result_id}", status_code=303)
