@@ -27,6 +27,7 @@ from pips.server.routes.common import (
     results_of,
     run,
 )
+from pips.server.routes.events.public import where_played
 from pips.server.routes.results.common import (
     MAX_BATCH,
     MAX_UPLOAD,
@@ -40,7 +41,6 @@ from pips.server.routes.results.common import (
     text_fingerprint,
     upload_page_of,
 )
-from pips.server.routes.events.public import where_played
 from pips.server.web import account, check_csrf, page, viewer, who
 
 api = APIRouter()
