@@ -295,3 +295,21 @@ def test_the_catalog_finds_every_word_the_scripts_mark() -> None:
         for found in re.finditer(r'\bt\("([^"\\]+)"', script.read_text(encoding="utf-8"))
     }
     assert marked and marked <= set(web.SCRIPT_MESSAGES), marked - set(web.SCRIPT_MESSAGES)
+
+
+def test_a_figure_in_a_phrase_reads_in_the_readers_form() -> None:
+    """Issue 51: the exercises' values were f-strings in the phrases' calls (+0.53 in
+    German too, and pybabel warned of each). A figure keeps its decimals and its sign
+    and takes the reader's decimal sign."""
+    from pips.core.phrase import Figure, phrase
+
+    said = phrase(
+        "{choice} expects {value}, {difference} less.",
+        choice="6-4",
+        value=Figure(-0.531, sign=True),
+        difference=Figure(1.2),
+    )
+    assert said == "6-4 expects -0.53, 1.20 less."
+    with i18n.speaking("de"):
+        assert i18n.say(said) == "6-4 erwartet -0,53, 1,20 weniger."
+        assert i18n.say(phrase("{value}", value=Figure(0.5, sign=True))) == "+0,50"

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from pips.core.errors import RuleError
-from pips.core.phrase import N_, Phrase
+from pips.core.phrase import N_, Figure, Phrase
 
 LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
 """The languages pips speaks, by code, each named in itself."""
@@ -117,6 +117,8 @@ def _said_field(value: Any) -> Any:
     # A phrase in a phrase is said too; a figure gets the language's decimal sign.
     if isinstance(value, Phrase):
         return say(value)
+    if isinstance(value, Figure):
+        return decimal(value, value.digits, signed=value.sign)
     if isinstance(value, float):
         from babel.numbers import format_decimal
 
@@ -257,12 +259,16 @@ def format_number(value: float, language: str | None = None, digits: int = 0) ->
     return format_decimal(value, format=pattern, locale=language or current())
 
 
-def decimal(value: float, digits: int = 2, language: str | None = None) -> str:
+def decimal(
+    value: float, digits: int = 2, language: str | None = None, *, signed: bool = False
+) -> str:
     """``value`` with ``digits`` decimals and the language's decimal sign, without
-    grouping (tables of figures: 12.34 / 12,34)."""
+    grouping (tables of figures: 12.34 / 12,34); ``signed``: with its sign (+0.53)."""
     from babel.numbers import format_decimal
 
     pattern = "0" + ("." + "0" * digits if digits else "")
+    if signed:
+        pattern = f"+{pattern};-{pattern}"
     return format_decimal(value, format=pattern, locale=language or current())
 
 
