@@ -159,6 +159,16 @@ async def post_result(request: Request) -> Response:
 @api.get("/results/upload", response_class=HTMLResponse, include_in_schema=False)
 async def upload_page(request: Request) -> HTMLResponse:
     results = results_of(request)
+    done = request.session.pop(UPLOADED, None)
+    if isinstance(done, dict):
+        more = int(done.get("more") or 0)
+        return await upload_page_of(
+            request,
+            results,
+            entered=from_ranges(str(done.get("ids", ""))),
+            new=[str(n) for n in done.get("new", [])] + ([f"… (+{more})"] if more else []),
+            group=str(done.get("group", "")),
+        )
     return await upload_page_of(request, results)
 
 
@@ -239,9 +249,43 @@ async def upload(
             reviewed=fingerprint,
             picked={name: str(number) for name, number in known.items()},
         )
-    return await upload_page_of(
-        request, results, entered=entered.ids, new=entered.new_players, group=group
-    )
+    # Post/Redirect/Get: a reload of the answer shows it again, it does not enter the
+    # file twice. What was entered rides along in the session, once (its numbers as
+    # ranges: a file's results are numbered one after another).
+    request.session[UPLOADED] = {
+        "ids": id_ranges(entered.ids),
+        "new": entered.new_players[:MOST_NAMES_SHOWN],
+        "more": max(0, len(entered.new_players) - MOST_NAMES_SHOWN),
+        "group": group,
+    }
+    return RedirectResponse("/results/upload#entered", status_code=303)
+
+
+UPLOADED = "uploaded"
+MOST_NAMES_SHOWN = 40
+"""New players named after an upload (a session cookie holds a few kilobytes)."""
+
+
+def id_ranges(ids: list[int]) -> str:
+    """Numbers as ranges, "12-57,60"."""
+    parts: list[str] = []
+    for number in sorted(ids):
+        if parts and "-" in parts[-1] and int(parts[-1].split("-")[1]) == number - 1:
+            parts[-1] = f"{parts[-1].split('-')[0]}-{number}"
+        elif parts and "-" not in parts[-1] and int(parts[-1]) == number - 1:
+            parts[-1] = f"{parts[-1]}-{number}"
+        else:
+            parts.append(str(number))
+    return ",".join(parts)
+
+
+def from_ranges(text: str) -> list[int]:
+    found: list[int] = []
+    for part in text.split(","):
+        low, _dash, high = part.partition("-")
+        if low.isdigit() and (not high or high.isdigit()):
+            found.extend(range(int(low), int(high or low) + 1))
+    return found[:10_000]
 
 
 @api.get("/results/waiting", response_class=HTMLResponse, include_in_schema=False)
