@@ -222,3 +222,39 @@ def test_the_public_pages_read_on_a_phone_and_a_desk(
     page.goto(f"{server.url}/events/{key}")
     nothing_scrolls_sideways(page)
     shot(page, f"event-public-{size}")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_running_points_stay_on_one_line_on_a_phone(
+    browser: Browser, championship: tuple[Server, str], language: str
+) -> None:
+    """Issue 51: "running points" wrapped in the review of a table's result on a
+    phone. It keeps one line, and nothing scrolls sideways."""
+    server, key = championship
+    anna = organiser(
+        browser,
+        server,
+        "phone",
+        locale=language,
+    )
+    anna.set_extra_http_headers({"Accept-Language": language, "X-Forwarded-For": an_address()})
+    anna.goto(f"{server.url}/events/{key}/rounds/1")
+    anna.locator("#round-tables tr.missing a.enter").first.click()
+    anna.wait_for_selector("#table-result")
+    seats = anna.locator("fieldset.seat").count()
+    for seat in range(seats):
+        anna.fill(f"input[name=points{seat}]", str(10 + 5 * seat))
+        anna.fill(f"input[name=pips{seat}]", "0" if seat == 0 else "4")
+    anna.check("input[name=out][value='0']")
+    anna.click("#check-table")
+    anna.wait_for_selector("#review")
+    head = anna.locator("#review th.points-head")
+    # The lines its words take (the cell itself is as tall as its row).
+    lines = anna.evaluate(
+        "(e) => { const r = document.createRange(); r.selectNodeContents(e);"
+        " return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size; }",
+        head.element_handle(),
+    )
+    assert lines == 1, head.inner_text()
+    nothing_scrolls_sideways(anna)
+    shot(anna, f"event-table-review-phone-{language}")
