@@ -232,16 +232,16 @@ def format_date(day: date, language: str | None = None) -> str:
     return babel_date(day, format="medium", locale=language or current())
 
 
-def month_name(month: str, language: str | None = None) -> str:
-    """A month given as ``2026-11`` in words: "November 2026" (in German too); any
-    other text as it is."""
+def month_name(month: str, language: str | None = None, *, short: bool = False) -> str:
+    """A month given as ``2026-11`` in words: "November 2026" (in German too; ``short``:
+    "Nov. 2026"); any other text as it is."""
     from babel.dates import format_date as babel_date
 
     try:
         first = date.fromisoformat(f"{month[:7]}-01")
     except ValueError:
         return month
-    return babel_date(first, format="LLLL y", locale=language or current())
+    return babel_date(first, format="LLL y" if short else "LLLL y", locale=language or current())
 
 
 def numeric_date(day: date, language: str | None = None) -> str:
