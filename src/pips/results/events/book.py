@@ -337,15 +337,21 @@ class Events:
         with self.context.db.session() as session, session.begin():
             event = open_event(session, key)
             need_manager(session, event, actor)
-            leaving = next((p for p in event.players if p.id == player), None)
-            if leaving is None:
-                raise NotFound(phrase("no player {number} in this event", number=player))
+            leaving = self._player_of(event, player)
             if leaving.withdrawn_from is not None:
                 raise Conflict(phrase("{name} has already withdrawn", name=leaving.name))
             for p in event.players:
                 if p is leaving or (leaving.pair is not None and p.pair == leaving.pair):
                     p.withdrawn_from = len(event.drawn) + 1
         return self.event(key, actor)
+
+    @staticmethod
+    def _player_of(event: Event, player: int) -> EventPlayer:
+        """The event's player numbered ``player``, or :class:`NotFound`."""
+        found = next((p for p in event.players if p.id == player), None)
+        if found is None:
+            raise NotFound(phrase("no player {number} in this event", number=player))
+        return found
 
     @staticmethod
     def _no_look_alikes(
@@ -385,9 +391,7 @@ class Events:
         with self.context.db.session() as session, session.begin():
             event = open_event(session, key)
             need_manager(session, event, actor)
-            going = next((p for p in event.players if p.id == player), None)
-            if going is None:
-                raise NotFound(phrase("no player {number} in this event", number=player))
+            going = self._player_of(event, player)
             leaving = [
                 p
                 for p in event.players
@@ -488,10 +492,7 @@ class Events:
         with self.context.db.session() as session, session.begin():
             event = open_event(session, key)
             need_manager(session, event, actor)
-            found = next((p for p in event.players if p.id == player), None)
-            if found is None:
-                raise NotFound(phrase("no player {number} in this event", number=player))
-            found.checked_in = present
+            self._player_of(event, player).checked_in = present
         return self.event(key, actor)
 
     def accept(self, actor: int, key: str, player: int) -> dict[str, Any]:
