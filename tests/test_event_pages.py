@@ -191,3 +191,35 @@ def test_a_name_typed_twice_in_one_club_is_caught(site: Site) -> None:
          "new_players": ["Joerg Mueller"]},
     )  # fmt: skip
     assert confirmed.status_code == 200, confirmed.text
+
+
+def test_a_new_event_preselects_the_organisers_only_club(site: Site) -> None:
+    root = site.admin()
+    anna = site.person("Anna")
+    slug = site.approved_group(anna, "Kiel", root)
+    page = anna.client.get("/events").text
+    assert re.search(rf'<option value="{slug}" selected>', page), page
+
+
+def test_a_result_of_an_event_links_its_event_round_and_table(site: Site) -> None:
+    anna, key = with_players(site)
+    assert form(anna, f"/events/{key}/draw").status_code == 303
+    rng = __import__("random").Random(3)
+    for table in event_of(anna, key)["drawn"][0]["tables"]:
+        entered = anna.post(
+            f"/api/events/{key}/rounds/1/tables/{table['number']}",
+            {"players": lines_for(table["seats"], rng)},
+        )
+        assert entered.status_code == 200, entered.text
+    closed = anna.post(f"/api/events/{key}/close")
+    assert closed.status_code == 200, closed.text
+    listed = anna.client.get("/api/results", params={"month": "2026-10"}).json()["results"]
+    result = listed[0]
+    page = anna.client.get(f"/results/{result['id']}", headers={"Accept-Language": "de"}).text
+    shown = event_of(anna, key)["drawn"][0]["tables"]
+    names = {p["name"] for p in result["players"]}
+    table = next(t for t in shown if set(t["seats"]) == names)
+    assert f'href="/events/{key}"' in page
+    assert f'href="/events/{key}/rounds/1/tables/{table["number"]}"' in page
+    # Nobody disputed it: nothing to withdraw a dispute of.
+    assert "/resolve" not in page
