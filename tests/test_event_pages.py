@@ -223,3 +223,16 @@ def test_a_result_of_an_event_links_its_event_round_and_table(site: Site) -> Non
     assert f'href="/events/{key}/rounds/1/tables/{table["number"]}"' in page
     # Nobody disputed it: nothing to withdraw a dispute of.
     assert "/resolve" not in page
+
+
+def test_the_admin_page_says_the_games_name_and_since_today(site: Site) -> None:
+    from tests.test_results_server import fido
+
+    root = site.admin()
+    anna = site.person("Anna")
+    entered = anna.enter(fido("2026-10-09", ("Anna", 14, 0), ("Ben", 17, 13), ("Cleo", 9, 1)))
+    assert entered.status_code in (200, 201), entered.text
+    page = root.client.get("/admin", headers={"Accept-Language": "de"}).text
+    unconfirmed = page[page.index('id="unconfirmed"') :][:3000]
+    assert "wartet seit heute" in unconfirmed and "0 Tagen" not in unconfirmed, unconfirmed
+    assert "FIDO-Divisorspiel" in unconfirmed and "(fido," not in unconfirmed
