@@ -236,3 +236,24 @@ def test_the_admin_page_says_the_games_name_and_since_today(site: Site) -> None:
     unconfirmed = page[page.index('id="unconfirmed"') :][:3000]
     assert "wartet seit heute" in unconfirmed and "0 Tagen" not in unconfirmed, unconfirmed
     assert "FIDO-Divisorspiel" in unconfirmed and "(fido," not in unconfirmed
+
+
+def test_a_representative_asks_for_approval_and_the_administrators_see_it(site: Site) -> None:
+    root = site.admin()
+    anna = site.person("Anna")
+    made = anna.post("/api/groups", {"name": "Neumühle"})
+    assert made.status_code == 201, made.text
+    slug = made.json()["slug"]
+    ben = site.person("Ben")
+    # Only the representative asks.
+    assert form(ben, f"/groups/{slug}/ask-approval").status_code == 403
+    asked = form(anna, f"/groups/{slug}/ask-approval")
+    assert asked.status_code == 303 and asked.headers["location"] == f"/groups/{slug}#approval"
+    page = anna.client.get(f"/groups/{slug}", headers={"Accept-Language": "de"}).text
+    assert 'id="approval-asked"' in page and 'id="ask-approval"' not in page
+    admin = root.client.get("/admin", headers={"Accept-Language": "de"}).text
+    listed = admin[admin.index('id="groups"') :][:1500]
+    assert "Neumühle" in listed and "Genehmigung erbeten am" in listed, listed
+    approved = root.post(f"/api/groups/{slug}/approve", {"approve": True})
+    assert approved.status_code == 200
+    assert form(anna, f"/groups/{slug}/ask-approval").status_code == 409
