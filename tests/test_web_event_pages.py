@@ -157,6 +157,7 @@ def test_the_organiser_checks_in_without_losing_their_place(
     anna.fill("#search", "jorg muller")
     visible = anna.locator("#players li[id^=player-]:visible")
     assert visible.count() == 1 and "Jörg Müller" in visible.inner_text()
+    assert anna.inner_text("#search-count") == "1 player"
     assert anna.locator("#standings tbody tr:visible").count() == 1
     shot(anna, f"event-120-search-{size}")
     anna.fill("#search", "")

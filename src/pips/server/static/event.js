@@ -21,7 +21,8 @@
         row.hidden = !hit;
         if (hit && row.matches("#players li")) shown += 1;
       }
-      count.textContent = wanted ? t("{count} players", { count: shown }) : "";
+      const found = shown === 1 ? t("1 player") : t("{count} players", { count: shown });
+      count.textContent = wanted ? found : "";
     });
   }
   const csrf = document.querySelector("meta[name=csrf]")?.content ?? "";
