@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import random
+import signal
 import subprocess
 import sys
 import threading
@@ -555,6 +556,26 @@ def test_nothing_a_server_started_outlives_it_killed_with_minus_9(tmp_path: Path
     finally:
         server.kill()
     wait_for(lambda: gone(started))
+
+
+def test_a_server_stopped_with_sigterm_leaves_no_semaphore_behind(tmp_path: Path) -> None:
+    """Issue 51: `pips serve` stopped with SIGTERM printed multiprocessing's "leaked
+    semaphore objects" (uvicorn raises the signal again once it has stopped, and
+    Python's default then killed the process before its exit handlers unlinked the
+    papers' pool's semaphores). It ends through Python's exit now, quietly, with a
+    SIGTERM's status."""
+    server = Server(tmp_path).start()
+    assert server.process is not None
+    pid = server.process.pid
+    # The papers' process (and with it the resource tracker) starts with the server.
+    wait_for(lambda: any("resource_tracker" in command_line(p) for p in descendants(pid)))
+    wait_for(lambda: any("spawn_main" in command_line(p) for p in descendants(pid)))
+    started = descendants(pid)
+    server.process.send_signal(signal.SIGTERM)
+    assert server.process.wait(timeout=120) == 128 + signal.SIGTERM
+    wait_for(lambda: gone(started))
+    said = (tmp_path / "server.log").read_text()
+    assert "leaked semaphore" not in said and "Traceback" not in said, said
 
 
 @needs_cluster

@@ -295,3 +295,38 @@ def test_the_catalog_finds_every_word_the_scripts_mark() -> None:
         for found in re.finditer(r'\bt\("([^"\\]+)"', script.read_text(encoding="utf-8"))
     }
     assert marked and marked <= set(web.SCRIPT_MESSAGES), marked - set(web.SCRIPT_MESSAGES)
+
+
+def test_a_figure_in_a_phrase_reads_in_the_readers_form() -> None:
+    """Issue 51: the exercises' values were f-strings in the phrases' calls (+0.53 in
+    German too, and pybabel warned of each). A figure keeps its decimals and its sign
+    and takes the reader's decimal sign."""
+    from pips.core.phrase import Figure, phrase
+
+    said = phrase(
+        "{choice} expects {value}, {difference} less.",
+        choice="6-4",
+        value=Figure(-0.531, sign=True),
+        difference=Figure(1.2),
+    )
+    assert said == "6-4 expects -0.53, 1.20 less."
+    with i18n.speaking("de"):
+        assert i18n.say(said) == "6-4 erwartet -0,53, 1,20 weniger."
+        assert i18n.say(phrase("{value}", value=Figure(0.5, sign=True))) == "+0,50"
+
+
+def test_the_rating_chart_speaks_the_readers_language() -> None:
+    """Issue 50: the rating chart's words were English on a German page."""
+    import matplotlib
+
+    from pips.server.routes.lists import _plot
+
+    history = [
+        {"month": "2026-10", "rating": 1.5, "mu": 20.0, "sigma": 5.0, "place": 2},
+        {"month": "2026-11", "rating": 2.25, "mu": 21.0, "sigma": 4.0, "place": 1},
+    ]
+    with matplotlib.rc_context({"svg.fonttype": "none"}), i18n.speaking("de"):
+        svg = _plot("Anna", "FIDO divisor game", history).decode()
+    words = set(re.findall(r">([^<>]{2,60})</text>", svg))
+    assert {"Platz", "Schätzung ± Unsicherheit", "Okt 2026", "Nov 2026", "1,5"} <= words, words
+    assert "place" not in words and "mu ± sigma" not in words

@@ -341,7 +341,7 @@ def test_published_months_never_change_and_late_results_enter_the_next_month(
     )
     assert late.status_code == 201
     shown = anna.client.get(f"/results/{late.json()['ids'][0]}")
-    assert 'id="late"' in shown.text and "from the list of 2026-11" in shown.text
+    assert 'id="late"' in shown.text and "from the list of November 2026" in shown.text
     october = site.results.lists.compute_month("2026-10")
     assert [(x["game"], x["games"], x["late"]) for x in october] == [("fido", 3, 0)]
     first = anna.client.get("/api/lists/fido", params={"month": "2026-10"}).json()

@@ -617,3 +617,21 @@ def test_a_tile_tapped_while_disconnected_is_told_not_dropped(
     page.wait_for_selector("#message:has-text('not sent')")
     assert "try again once reconnected" in page.inner_text("#message")
     silent.close()
+
+
+def test_a_spectator_reads_the_end_of_a_match_once(browser: Browser, server: Server) -> None:
+    """Issue 51: with no seat of one's own (a spectator, or a player a stand-in played
+    for: seat -1) the end of the match was said twice, as the heading and again below
+    it. It is the heading, once."""
+    page = as_guest(browser, server, "Zuschauerin", viewport={"width": 390, "height": 844})
+    practice_table(
+        page, server, "family", {"players": 2, "target": 60}, ["bot:greedy", "bot:random"], seed=6
+    )
+    page.wait_for_selector("#outcome", timeout=60_000)
+    said = page.locator("#sheet").inner_text()
+    ended = page.inner_text("#outcome")
+    assert ended.startswith(("Match over", "Game over")), ended
+    assert said.count(ended) == 1, said
+    assert page.locator("#sheet-title #outcome").count() == 1
+    shot(page, "table-spectator-match-over-phone")
+    assert page.errors == []  # type: ignore[attr-defined]

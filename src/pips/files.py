@@ -27,7 +27,7 @@ def problem(path: Path, exc: OSError | UnicodeDecodeError, writing: bool = False
                 "{path} is not UTF-8 text (byte {byte} at position {position}): "
                 "is it the right file?",
                 path=path,
-                byte=f"0x{exc.object[exc.start]:02x}",
+                byte=format(exc.object[exc.start], "#04x"),
                 position=exc.start,
             )
         )

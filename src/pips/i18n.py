@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from pips.core.errors import RuleError
-from pips.core.phrase import N_, Phrase
+from pips.core.phrase import N_, Figure, Phrase
 
 LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
 """The languages pips speaks, by code, each named in itself."""
@@ -117,6 +117,8 @@ def _said_field(value: Any) -> Any:
     # A phrase in a phrase is said too; a figure gets the language's decimal sign.
     if isinstance(value, Phrase):
         return say(value)
+    if isinstance(value, Figure):
+        return decimal(value, value.digits, signed=value.sign)
     if isinstance(value, float):
         from babel.numbers import format_decimal
 
@@ -230,6 +232,18 @@ def format_date(day: date, language: str | None = None) -> str:
     return babel_date(day, format="medium", locale=language or current())
 
 
+def month_name(month: str, language: str | None = None, *, short: bool = False) -> str:
+    """A month given as ``2026-11`` in words: "November 2026" (in German too; ``short``:
+    "Nov. 2026"); any other text as it is."""
+    from babel.dates import format_date as babel_date
+
+    try:
+        first = date.fromisoformat(f"{month[:7]}-01")
+    except ValueError:
+        return month
+    return babel_date(first, format="LLL y" if short else "LLLL y", locale=language or current())
+
+
 def numeric_date(day: date, language: str | None = None) -> str:
     """``day`` in digits: 2026-10-03 in English (ISO 8601), 03.10.2026 in German."""
     if (language or current()) == "de":
@@ -245,12 +259,16 @@ def format_number(value: float, language: str | None = None, digits: int = 0) ->
     return format_decimal(value, format=pattern, locale=language or current())
 
 
-def decimal(value: float, digits: int = 2, language: str | None = None) -> str:
+def decimal(
+    value: float, digits: int = 2, language: str | None = None, *, signed: bool = False
+) -> str:
     """``value`` with ``digits`` decimals and the language's decimal sign, without
-    grouping (tables of figures: 12.34 / 12,34)."""
+    grouping (tables of figures: 12.34 / 12,34); ``signed``: with its sign (+0.53)."""
     from babel.numbers import format_decimal
 
     pattern = "0" + ("." + "0" * digits if digits else "")
+    if signed:
+        pattern = f"+{pattern};-{pattern}"
     return format_decimal(value, format=pattern, locale=language or current())
 
 

@@ -354,6 +354,24 @@ def save_or_stop() -> None:
     nothing is saved (scripts say ``--yes``)."""
     if not sys.stdin.isatty():
         fail(_("nothing saved: add --yes to save without being asked"))
-    if not typer.confirm(_("Save this result?"), default=False):
+    if not yes_or_no(_("Save this result?")):
         err.print(_("Nothing saved."))
         raise typer.Exit(1)
+
+
+def yes_or_no(question: str, *, default: bool = False) -> bool:
+    """A yes-or-no question in the reader's language: ``[j/N]`` in German, which takes
+    "j" and "ja" (click's own ``[y/N]`` refused them), and "y" and "yes" as well; Enter
+    gives ``default``, anything else is asked again."""
+    yes, no = _("y"), _("n")
+    hint = f"[{yes.upper()}/{no}]" if default else f"[{yes}/{no.upper()}]"
+    while True:
+        answer = typer.prompt(f"{question} {hint}", default="", show_default=False)
+        word = answer.strip().casefold()
+        if not word:
+            return default
+        if word in {yes, _("yes").casefold(), "y", "yes"}:
+            return True
+        if word in {no, _("no").casefold(), "n", "no"}:
+            return False
+        err.print(_("Answer {yes} or {no}.").format(yes=yes, no=no), markup=False)

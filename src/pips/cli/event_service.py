@@ -15,6 +15,7 @@ from pips.cli.base import (
     out,
     spec_for,
 )
+from pips.core.phrase import N_
 from pips.i18n import _, explain
 
 
@@ -47,6 +48,14 @@ def called(function: Any, *args: Any, **kwargs: Any) -> Any:
         fail(explain(exc))
 
 
+ROUND_STATES = {
+    "drawn": N_("drawn, not started"),
+    "playing": N_("being played"),
+    "closed": N_("over"),
+}
+"""A round's state in words, as the event's page says it."""
+
+
 def show_event(shown: dict[str, Any]) -> None:
     """An event in the terminal: its rounds' tables and the standings."""
     out.print(
@@ -61,7 +70,7 @@ def show_event(shown: dict[str, Any]) -> None:
             else _("Round {number}").format(number=one["number"])
         )
         day = i18n.numeric_date(date.fromisoformat(one.get("date") or shown["date"]))
-        out.print(f"\n{heading} · {day} ({one['status']})", markup=False)
+        out.print(f"\n{heading} · {day} ({_(ROUND_STATES[one['status']])})", markup=False)
         for table in one["tables"]:
             result = table["result"]
             said = (

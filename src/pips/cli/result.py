@@ -16,7 +16,16 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from pips.cli.base import app, complete_game, fail, game_help, out, parse_set, save_or_stop
+from pips.cli.base import (
+    app,
+    complete_game,
+    fail,
+    game_help,
+    out,
+    parse_set,
+    save_or_stop,
+    yes_or_no,
+)
 from pips.cli.results import DatabaseOption, results_service
 from pips.i18n import _, explain, numeric_date, say
 
@@ -167,9 +176,7 @@ def _ask_lines(spec: Any, players: int | None) -> list[Any]:
         points = typer.prompt(f"  {say(columns.points)}", type=int) if columns.points else 0
         pips = typer.prompt(_("  pips left"), type=int) if columns.pips else 0
         went_out = (
-            typer.confirm(_("  went out?"), default=pips == 0)
-            if columns.out and pips == 0
-            else False
+            yes_or_no(_("  went out?"), default=pips == 0) if columns.out and pips == 0 else False
         )
         given.append(Line(name, points, pips, went_out))
     return given

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -194,6 +195,12 @@ def serve(
         "proxy_headers": True,
         "forwarded_allow_ips": forwarded_allow_ips,
     }
+    # uvicorn stops on SIGTERM and then raises it again, for the handler that was
+    # there before: Python's default killed the process on the spot, so its exit
+    # handlers never ran and multiprocessing's resource tracker found the papers' and
+    # analyses' pools' semaphores never unlinked ("leaked semaphore objects"). Ended as
+    # by sys.exit, the process runs them; its status is still a SIGTERM's (128 + 15).
+    signal.signal(signal.SIGTERM, _exit_when_stopped)
     if workers == 1:
         uvicorn.run(settings_app(settings), **common)
         return
@@ -210,6 +217,10 @@ def serve(
         timeout_worker_healthcheck=60,
         **common,
     )
+
+
+def _exit_when_stopped(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 LIMIT_NAMES = tuple(Limits().rates())

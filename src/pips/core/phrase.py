@@ -47,6 +47,32 @@ class Phrase(str):
         return f"phrase({self.template!r}, **{self.fields!r})"
 
 
+class Figure(float):
+    """A number in a phrase with a fixed number of decimals, and a sign if asked: it
+    reads +0.53 in English and +0,53 in German (:func:`pips.i18n.say` gives it the
+    reader's decimal sign). An f-string in a phrase's call fixed the English form,
+    and ``pybabel`` warns of every one."""
+
+    digits: int
+    sign: bool
+
+    def __new__(cls, value: float, digits: int = 2, *, sign: bool = False) -> Figure:
+        made = super().__new__(cls, value)
+        made.digits = digits
+        made.sign = sign
+        return made
+
+    def __format__(self, spec: str) -> str:
+        if spec:
+            return super().__format__(spec)
+        return format(float(self), ("+" if self.sign else "") + f".{self.digits}f")
+
+    def __str__(self) -> str:
+        return self.__format__("")
+
+    __repr__ = __str__
+
+
 def phrase(template: str, **fields: Any) -> Phrase:
     """A :class:`Phrase`; the name ``pybabel`` looks for."""
     return Phrase(template, fields)

@@ -72,7 +72,12 @@ class Administration:
                 .limit(200)
             ).all()
             groups = session.scalars(
-                select(Group).where(Group.approved_at.is_(None)).order_by(Group.created_at)
+                select(Group)
+                .where(Group.approved_at.is_(None))
+                # Those whose representative asked first, the longest waiting first.
+                .order_by(
+                    Group.approval_asked_at.is_(None), Group.approval_asked_at, Group.created_at
+                )
             ).all()
             return {
                 "disputed": [
@@ -88,7 +93,14 @@ class Administration:
                 ],
                 "held": self.holds.open_holds(session),
                 "groups": [
-                    {"name": g.name, "slug": g.slug, "representative": g.representative.name}
+                    {
+                        "name": g.name,
+                        "slug": g.slug,
+                        "representative": g.representative.name,
+                        "asked": None
+                        if g.approval_asked_at is None
+                        else g.approval_asked_at.isoformat(timespec="seconds"),
+                    }
                     for g in groups
                 ],
             }

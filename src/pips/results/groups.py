@@ -101,7 +101,24 @@ class Groups:
                 "membership": mine,
                 "created_at": group.created_at.isoformat(),
                 "approved": group.approved_at is not None,
+                "approval_asked": None
+                if group.approval_asked_at is None
+                else group.approval_asked_at.isoformat(timespec="seconds"),
             }
+
+    def ask_approval(self, actor: int, slug: str) -> dict[str, Any]:
+        """The representative asks an administrator to approve the group (its word
+        then confirms its members' results); asked once, the administrators' page
+        lists it among the groups that asked."""
+        with self.context.db.session() as session, session.begin():
+            group = group_named(session, slug)
+            if group.representative_id != actor:
+                raise NotAllowed(phrase("only the group's representative asks for its approval"))
+            if group.approved_at is not None:
+                raise Conflict(phrase("{name} is approved already", name=group.name))
+            if group.approval_asked_at is None:
+                group.approval_asked_at = self.context.clock()
+        return self.group(slug, actor)
 
     def listing(self, member: int | None = None) -> list[dict[str, Any]]:
         with self.context.db.session() as session:

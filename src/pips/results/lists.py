@@ -72,7 +72,7 @@ class WorldLists:
                         "the list of {month} was published on {day} UTC and published lists "
                         "never change",
                         month=month,
-                        day=f"{done.computed_at:%Y-%m-%d %H:%M}",
+                        day=done.computed_at.strftime("%Y-%m-%d %H:%M"),
                     )
                 )
             lists = []

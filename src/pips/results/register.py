@@ -250,13 +250,13 @@ def why_not_counted(
         return phrase("held for an administrator: {reason}", reason=row.flag or "")
     if orphans and len(orphans) == 1:
         return phrase(
-            "provisional: {name} belongs to no approved group and has no account, so it "
+            "{name} belongs to no approved group and has no account, so it "
             "counts once an administrator confirms it",
             name=orphans[0],
         )
     if orphans:
         return phrase(
-            "provisional: {names} belong to no approved group and have no account, so it "
+            "{names} belong to no approved group and have no account, so it "
             "counts once an administrator confirms it",
             names=", ".join(orphans),
         )
@@ -267,7 +267,7 @@ def why_not_counted(
         )
     if orphans is None and deciders and waiting:
         return phrase(
-            "provisional: it counts once {names} confirm it for their clubs' players and "
+            "it counts once {names} confirm it for their clubs' players and "
             "{waiting} their own lines, or once an administrator does",
             names=Phrase(" / ".join(deciders)),
             waiting=", ".join(waiting),
@@ -279,17 +279,17 @@ def why_not_counted(
         )
     if orphans is None and len(deciders) > 1:
         return phrase(
-            "provisional: it counts once {names} confirm it, each for their club's players, "
+            "it counts once {names} confirm it, each for their club's players, "
             "or once an administrator does",
             names=Phrase(", ".join(deciders)),
         )
     if orphans is None and deciders:
         return phrase(
-            "provisional: it counts once {names} or an administrator confirms it",
+            "it counts once {names} or an administrator confirms it",
             names=Phrase(" / ".join(deciders)),
         )
     return phrase(
-        "provisional: none of its players belongs to an approved group, so it counts "
+        "none of its players belongs to an approved group, so it counts "
         "once an administrator confirms it (or its players join a club that vouches "
         "for them)"
     )

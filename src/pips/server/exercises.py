@@ -22,7 +22,7 @@ from typing import Any
 from sqlalchemy import select
 
 from pips import record
-from pips.core.phrase import phrase
+from pips.core.phrase import Figure, phrase
 from pips.display import replay_positions
 from pips.server.accounts.identity import Identity
 from pips.store.db import Database
@@ -139,7 +139,7 @@ def answer(db: Database, who: Identity, exercise_id: str, choice: str) -> dict[s
         phrase(
             "The best play is {best}: its expected result is {value}.",
             best=best,
-            value=f"{values[best]:+.2f}",
+            value=Figure(values[best], sign=True),
         )
     ]
     if not right:
@@ -147,16 +147,16 @@ def answer(db: Database, who: Identity, exercise_id: str, choice: str) -> dict[s
             phrase(
                 "{choice} expects {value}, {difference} less.",
                 choice=choice,
-                value=f"{values[choice]:+.2f}",
-                difference=f"{difference:.2f}",
+                value=Figure(values[choice], sign=True),
+                difference=Figure(difference),
             )
         )
     said.append(
         phrase(
             "In the game you played {played} ({value}), {loss} less than the best.",
             played=played,
-            value=f"{values.get(played, 0.0):+.2f}",
-            loss=f"{float(found.decision['loss']):.2f}",
+            value=Figure(values.get(played, 0.0), sign=True),
+            loss=Figure(float(found.decision["loss"])),
         )
     )
     return {

@@ -20,6 +20,7 @@ from pips import __version__, i18n
 from pips.core.phrase import N_
 from pips.games.registry import all_games
 from pips.i18n import _
+from pips.results.common import slugify
 from pips.server import accounts
 from pips.server.accounts.identity import Identity
 from pips.server.accounts.tokens import Grant, Tokens
@@ -87,6 +88,8 @@ templates.env.filters["day"] = _day
 templates.env.filters["tiebreak"] = _tiebreak
 templates.env.filters["number"] = _number
 templates.env.filters["form_word"] = form_word
+templates.env.filters["month"] = lambda month: i18n.month_name(str(month))
+templates.env.filters["slug"] = slugify  # a club's address on an event's pages
 # Words the core and the services made (pips.core.phrase), said in the reader's language.
 templates.env.globals["say"] = i18n.say
 

@@ -60,7 +60,7 @@ from pips.results.events.common import (
 )
 from pips.results.events.shown import event_json
 from pips.results.facts import actor_facts, need
-from pips.results.players import Players
+from pips.results.players import Players, loose_key
 from pips.results.standings import (
     DEFAULT_TIEBREAKS,
     Standing,
@@ -290,6 +290,7 @@ class Events:
                 )
             known = {p.name_key for p in event.players}
             keys = [name_key(n) for n in wanted]
+            self._no_look_alikes(event, wanted, clubs or {}, {name_key(n) for n in new_players})
             for name, folded in zip(wanted, keys, strict=True):
                 if folded in known or keys.count(folded) > 1:
                     raise Conflict(phrase("{name} is already a player of this event", name=name))
@@ -347,14 +348,81 @@ class Events:
         with self.context.db.session() as session, session.begin():
             event = open_event(session, key)
             need_manager(session, event, actor)
-            leaving = next((p for p in event.players if p.id == player), None)
-            if leaving is None:
-                raise NotFound(phrase("no player {number} in this event", number=player))
+            leaving = self._player_of(event, player)
             if leaving.withdrawn_from is not None:
                 raise Conflict(phrase("{name} has already withdrawn", name=leaving.name))
             for p in event.players:
                 if p is leaving or (leaving.pair is not None and p.pair == leaving.pair):
                     p.withdrawn_from = len(event.drawn) + 1
+        return self.event(key, actor)
+
+    @staticmethod
+    def _player_of(event: Event, player: int) -> EventPlayer:
+        """The event's player numbered ``player``, or :class:`NotFound`."""
+        found = next((p for p in event.players if p.id == player), None)
+        if found is None:
+            raise NotFound(phrase("no player {number} in this event", number=player))
+        return found
+
+    @staticmethod
+    def _no_look_alikes(
+        event: Event, wanted: Sequence[str], clubs: Mapping[str, str], confirmed: set[str]
+    ) -> None:
+        """Refuse a name typed like another player of the same club in this event or in
+        the same list ("Jorg Muller" beside "Jörg Müller": one person typed twice,
+        umlauts and accents aside) unless it was confirmed as a new player."""
+        club_of = {name_key(n): slugify(c) for n, c in clubs.items()}
+        # A name given without a club plays for the event's group (see _club_of).
+        usual = "" if event.group is None else slugify(event.group.name)
+        seen = {
+            (loose_key(p.name), slugify(p.club or "")): p.name
+            for p in event.players
+            if p.withdrawn_from is None
+        }
+        for name in wanted:
+            folded = name_key(name)
+            place = (loose_key(name), club_of.get(folded, usual))
+            other = seen.get(place)
+            if other is not None and name_key(other) != folded and folded not in confirmed:
+                raise Conflict(
+                    phrase(
+                        "{name} looks like {other} of the same club, typed twice: if they "
+                        "are two players, add {name} as a new player",
+                        name=name,
+                        other=other,
+                    )
+                )
+            seen.setdefault(place, name)
+
+    def remove_player(self, actor: int, key: str, player: int) -> dict[str, Any]:
+        """Take back a player added by mistake (a name typed twice, the wrong person):
+        only while no round has drawn them, seated or sitting out; a player who has
+        been drawn withdraws instead, and their games stay. With fixed partners the
+        pair goes together."""
+        with self.context.db.session() as session, session.begin():
+            event = open_event(session, key)
+            need_manager(session, event, actor)
+            going = self._player_of(event, player)
+            leaving = [
+                p
+                for p in event.players
+                if p is going or (going.pair is not None and p.pair == going.pair)
+            ]
+            drawn = {
+                name_key(name)
+                for one in event.drawn
+                for name in [*(n for t in one.tables for n in t.seats), *one.byes]
+            }
+            for p in leaving:
+                if p.name_key in drawn:
+                    raise Conflict(
+                        phrase(
+                            "{name} has been drawn: withdraw them instead (their games stay)",
+                            name=p.name,
+                        )
+                    )
+            for p in leaving:
+                event.players.remove(p)
         return self.event(key, actor)
 
     @staticmethod
@@ -415,9 +483,7 @@ class Events:
         with self.context.db.session() as session, session.begin():
             event = open_event(session, key)
             need_manager(session, event, actor)
-            found = next((p for p in event.players if p.id == player), None)
-            if found is None:
-                raise NotFound(phrase("no player {number} in this event", number=player))
+            found = self._player_of(event, player)
             found.checked_in = present
             seated = any(
                 found.name_key == name_key(n)

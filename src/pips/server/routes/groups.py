@@ -187,6 +187,19 @@ async def group_approval(
     return RedirectResponse(f"/groups/{slug}", status_code=303)
 
 
+@api.post("/groups/{slug}/ask-approval", include_in_schema=False)
+async def group_asks_approval(request: Request, slug: str, csrf: str = Form("")) -> Response:
+    """The representative asks an administrator to approve the group."""
+    results = results_of(request)
+    check_csrf(request, csrf)
+    actor = account(request)
+    try:
+        await asyncio.to_thread(results.groups.ask_approval, actor, slug)
+    except ResultsError as exc:
+        return await _group_page(request, results, slug, error=explain(exc), status_code=exc.status)
+    return RedirectResponse(f"/groups/{slug}#approval", status_code=303)
+
+
 async def _group_page(
     request: Request,
     results: Results,

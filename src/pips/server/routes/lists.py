@@ -11,7 +11,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from pips.games.registry import find_game
-from pips.i18n import _, ngettext
+from pips.i18n import _, decimal, month_name, ngettext
 from pips.results.entry import GAMES
 from pips.results.rating import NAME as RATING_NAME
 from pips.results.rating import worked_example
@@ -235,7 +235,8 @@ async def player_plot(request: Request, game: str, player: str) -> Response:
 
 def _plot(name: str, title: str, history: list[dict[str, Any]]) -> bytes:
     """The rating month by month, its own scale (the band of mu ± sigma drawn faint
-    behind it, never setting the axis), and the place below, best at the top."""
+    behind it, never setting the axis), and the place below, best at the top; every
+    word in the reader's language (the papers' lane says it in theirs)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -254,12 +255,12 @@ def _plot(name: str, title: str, history: list[dict[str, Any]]) -> bytes:
         [h["mu"] + h["sigma"] for h in history],
         color="tab:blue",
         alpha=0.08,
-        label="mu ± sigma",
+        label=_("estimate ± uncertainty"),
     )
-    top.plot(x, ratings, marker="o", color="tab:blue", label=RATING_NAME)
+    top.plot(x, ratings, marker="o", color="tab:blue", label=_(RATING_NAME))
     for i, value in zip(x, ratings, strict=True):
         top.annotate(
-            f"{value:.1f}",
+            decimal(value, 1),
             (i, value),
             textcoords="offset points",
             xytext=(0, 7),
@@ -267,15 +268,16 @@ def _plot(name: str, title: str, history: list[dict[str, Any]]) -> bytes:
             fontsize="small",
         )
     top.set_ylim(low - margin, high + margin * 1.5)
-    top.set_title(f"{name} · {title}")
-    top.set_ylabel(RATING_NAME)
+    top.set_title(f"{name} · {_(title)}")
+    top.set_ylabel(_(RATING_NAME))
     top.legend(loc="lower right", fontsize="x-small")
     places = [h["place"] for h in history]
     bottom.plot(x, places, marker="s", color="tab:green")
-    bottom.set_ylabel("place")
+    bottom.set_ylabel(_("place"))
     bottom.invert_yaxis()
     bottom.set_ylim(max(places) + 1, max(0.5, min(places) - 1))
-    bottom.set_xticks(x, months)
+    # Months in the reader's words ("Nov. 2026"), as the page beside the chart.
+    bottom.set_xticks(x, [month_name(m, short=True) for m in months])
     bottom.set_xlim(-0.6, len(months) - 0.4)
     bottom.tick_params(axis="x", labelrotation=45, labelsize="small")
     figure.tight_layout()

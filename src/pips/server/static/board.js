@@ -590,13 +590,20 @@ const PASS_WORD = { pass: t("pass"), knock: t("knock") };
       const title = body.querySelector("#sheet-title");
       const hand = document.createElement("h3");
       hand.textContent = title.textContent;
-      title.textContent = verdict(msg) || ended;
-      const head = document.createElement("p");
+      const said = verdict(msg);
+      const head = document.createElement(said ? "p" : "span");
       head.className = "outcome";
       head.id = "outcome";
       head.textContent = ended;
-      title.after(head);
-      head.after(hand);
+      if (said) {
+        title.textContent = said;
+        title.after(head);
+      } else {
+        // Nobody's own verdict (a spectator, or a seat a stand-in played: seat -1):
+        // the heading is who won, said once, not twice (issue 51).
+        title.replaceChildren(head);
+      }
+      (said ? head : title).after(hand);
       if (msg.hands && msg.hands.length > 1) body.insertAdjacentHTML("beforeend", matchSheetHtml(msg));
     }
     sheetActions(msg, over.match_over);

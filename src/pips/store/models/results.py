@@ -34,6 +34,9 @@ class Group(Base):
     """When a site administrator approved the group: its representative's word then
     confirms the group's results (docs/results.md, "Which results count")."""
     approved_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    approval_asked_at: Mapped[datetime | None] = mapped_column(nullable=True)
+    """When its representative asked an administrator to approve it (issue 50): the
+    administrators' page lists the groups that asked first."""
 
     representative: Mapped[User] = relationship(foreign_keys=[representative_id])
     members: Mapped[list[GroupMember]] = relationship(

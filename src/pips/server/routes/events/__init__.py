@@ -11,9 +11,9 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from pips.server.routes.events import api as json_api
-from pips.server.routes.events import pages, printed
+from pips.server.routes.events import pages, printed, public
 
 api = APIRouter()
 """Every route of events, the JSON API's first (its paths are matched in this order)."""
-for part in (json_api, printed, pages):
+for part in (json_api, printed, public, pages):
     api.include_router(part.api)

@@ -471,6 +471,12 @@ async def event_shown(
         asked=asked or {},
         names=names,
         csv_review=csv_review,
+        ids={p["name"]: p["id"] for p in shown["players"]},
+        drawn_names={
+            name
+            for one in shown["drawn"]
+            for name in [*(n for t in one["tables"] for n in t["seats"]), *one["byes"]]
+        },
     )
 
 

@@ -108,6 +108,9 @@ async def event_form(
     actor = account(request)
     results = results_of(request)
     text = form.names
+    # Back where the organiser was (Post/Redirect/Get): a tick on the 80th player of
+    # 120 returns to that player, not to the top of the page.
+    anchor = ""
     try:
         if action == "players":
             names, pairs = names_and_pairs(text)
@@ -129,6 +132,11 @@ async def event_form(
             if form.confirm != "yes":
                 return await confirm_withdrawal(request, key, player)
             await asyncio.to_thread(results.events.withdraw_player, actor, key, player)
+            anchor = f"#player-{player}"
+        elif action == "remove":
+            player = needed(form.player, _("player"))
+            await asyncio.to_thread(results.events.remove_player, actor, key, player)
+            anchor = "#players"
         elif action == "draw":
             await asyncio.to_thread(
                 results.rounds.draw_next, actor, key, method=form.method, top=form.set
@@ -144,6 +152,7 @@ async def event_form(
         elif action == "check-in":
             player = needed(form.player, _("player"))
             await asyncio.to_thread(results.events.check_in, actor, key, player, form.present)
+            anchor = f"#player-{player}"
         elif action == "redraw":
             number = needed(form.round, _("round"))
             await asyncio.to_thread(results.rounds.redraw, actor, key, number)
@@ -171,7 +180,7 @@ async def event_form(
         if exc.status_code == 404:
             raise
         return await event_shown(request, key, error=str(exc.detail), status_code=exc.status_code)
-    return RedirectResponse(f"/events/{key}", status_code=303)
+    return RedirectResponse(f"/events/{key}{anchor}", status_code=303)
 
 
 @api.get(

@@ -4,7 +4,7 @@ uploads with their preview, review."""
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -27,6 +27,7 @@ from pips.server.routes.common import (
     results_of,
     run,
 )
+from pips.server.routes.events.public import where_played
 from pips.server.routes.results.common import (
     MAX_UPLOAD,
     csv_games,
@@ -163,6 +164,16 @@ async def post_result(request: Request, sent: Annotated[ResultForm, Form()]) -> 
 @api.get("/results/upload", response_class=HTMLResponse, include_in_schema=False)
 async def upload_page(request: Request) -> HTMLResponse:
     results = results_of(request)
+    done = request.session.pop(UPLOADED, None)
+    if isinstance(done, dict):
+        more = int(done.get("more") or 0)
+        return await upload_page_of(
+            request,
+            results,
+            entered=from_ranges(str(done.get("ids", ""))),
+            new=[str(n) for n in done.get("new", [])] + ([f"… (+{more})"] if more else []),
+            group=str(done.get("group", "")),
+        )
     return await upload_page_of(request, results)
 
 
@@ -247,9 +258,43 @@ async def upload(request: Request, form: Annotated[UploadForm, Form()]) -> Respo
             reviewed=fingerprint,
             picked={name: str(number) for name, number in known.items()},
         )
-    return await upload_page_of(
-        request, results, entered=entered.ids, new=entered.new_players, group=group
-    )
+    # Post/Redirect/Get: a reload of the answer shows it again, it does not enter the
+    # file twice. What was entered rides along in the session, once (its numbers as
+    # ranges: a file's results are numbered one after another).
+    request.session[UPLOADED] = {
+        "ids": id_ranges(entered.ids),
+        "new": entered.new_players[:MOST_NAMES_SHOWN],
+        "more": max(0, len(entered.new_players) - MOST_NAMES_SHOWN),
+        "group": group,
+    }
+    return RedirectResponse("/results/upload#entered", status_code=303)
+
+
+UPLOADED = "uploaded"
+MOST_NAMES_SHOWN = 40
+"""New players named after an upload (a session cookie holds a few kilobytes)."""
+
+
+def id_ranges(ids: list[int]) -> str:
+    """Numbers as ranges, "12-57,60"."""
+    parts: list[str] = []
+    for number in sorted(ids):
+        if parts and "-" in parts[-1] and int(parts[-1].split("-")[1]) == number - 1:
+            parts[-1] = f"{parts[-1].split('-')[0]}-{number}"
+        elif parts and "-" not in parts[-1] and int(parts[-1]) == number - 1:
+            parts[-1] = f"{parts[-1]}-{number}"
+        else:
+            parts.append(str(number))
+    return ",".join(parts)
+
+
+def from_ranges(text: str) -> list[int]:
+    found: list[int] = []
+    for part in text.split(","):
+        low, _dash, high = part.partition("-")
+        if low.isdigit() and (not high or high.isdigit()):
+            found.extend(range(int(low), int(high or low) + 1))
+    return found[:10_000]
 
 
 @api.get("/results/waiting", response_class=HTMLResponse, include_in_schema=False)
@@ -457,11 +502,20 @@ def claim_refs(values: list[str]) -> list[tuple[int, str | None]]:
     return found[:500]
 
 
+async def played_at(request: Request, shown: dict[str, Any]) -> dict[str, Any] | None:
+    """Where a result from an event was played, for the links of its page."""
+    if shown.get("event") is None:
+        return None
+    names = [p["name"] for p in shown["players"]]
+    found = await run(where_played, results_of(request), shown["event"], names)
+    return dict(found) if found else None
+
+
 @api.get("/results/{result_id:int}", response_class=HTMLResponse, include_in_schema=False)
 async def result_page(request: Request, result_id: RowId) -> HTMLResponse:
     results = results_of(request)
     shown = await run(results.register.result, result_id, viewer(request))
-    return page(request, "result.html", result=shown)
+    return page(request, "result.html", result=shown, played_at=await played_at(request, shown))
 
 
 @api.post("/results/{result_id:int}/{action}", include_in_schema=False)
@@ -476,6 +530,11 @@ async def review_form(
     except ResultsError as exc:
         shown = await run(results.register.result, result_id, viewer(request))
         return page(
-            request, "result.html", status_code=exc.status, result=shown, error=explain(exc)
+            request,
+            "result.html",
+            status_code=exc.status,
+            result=shown,
+            error=explain(exc),
+            played_at=await played_at(request, shown),
         )
     return RedirectResponse(f"/results/{result_id}", status_code=303)
