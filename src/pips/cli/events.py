@@ -30,7 +30,6 @@ from pips.cli.base import (
 from pips.cli.event_service import account_id, called, event_service, show_event
 from pips.cli.results import DatabaseOption
 from pips.core.errors import RuleError
-from pips.core.phrase import N_
 from pips.i18n import _, explain, ngettext, say
 from pips.results.draws import RoundDraw, allowed_sizes, draw_event, repeats
 

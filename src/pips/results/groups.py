@@ -22,6 +22,7 @@ from pips.results.authority import Action, GroupFacts, HandOver
 from pips.results.common import (
     Conflict,
     Context,
+    NotAllowed,
     ResultsError,
     account_named,
     group_named,

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Path, Query, Request
 from fastapi.responses import HTMLResponse
 
-from pips.core.names import name_key, sort_key
+from pips.core.names import name_key
 from pips.i18n import _
 from pips.results.common import SPELLED_OUT, slugify
 from pips.results.service import Results
@@ -21,6 +21,7 @@ from pips.server.routes.common import results_of, run
 from pips.server.routes.events.common import Key, PlayerId, RoundNumber
 from pips.server.web import page, viewer
 from pips.store.models import Event
+from pips.text import sort_key
 
 api = APIRouter()
 
@@ -46,7 +47,7 @@ def round_of(shown: dict[str, Any], number: int) -> dict[str, Any]:
 
 def seating(shown: dict[str, Any], one: dict[str, Any]) -> list[dict[str, Any]]:
     """Who sits where in round ``one``, in the order of the event's list of players
-    (:func:`~pips.core.names.sort_key`): name, club, table and seat; a player who sits
+    (:func:`~pips.text.sort_key`): name, club, table and seat; a player who sits
     out has no table."""
     players = players_by_key(shown)
     rows = []
