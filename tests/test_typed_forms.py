@@ -67,6 +67,7 @@ def event_fields(person: Person, **extra: Any) -> dict[str, Any]:
         ({"rounds": "drei"}, "Durchgänge ist keine ganze Zahl"),
         ({"rounds": "5000"}, "Durchgänge darf höchstens 50 sein"),
         ({"pairing": "by-money"}, "pairing"),
+        ({"clubs_apart": "never-ever"}, "clubs_apart"),
         ({"tiebreaks": ["wins"] * 6}, "Feinwertung"),
         ({"days": " ".join(["10.10.2026"] * 51)}, "Tage"),
     ],
@@ -92,6 +93,27 @@ def test_a_new_event_by_its_form_is_made_as_before(site: Site) -> None:
     shown = event_of(root, key)
     assert shown["options"] == {"set": 9} and shown["online"] is True
     assert shown["tiebreaks"][:2] == ["buchholz", "wins"]
+
+
+def test_the_event_form_keeps_club_mates_apart_as_the_organiser_chose(site: Site) -> None:
+    """Issue 50, item 7: how strongly the draws keep clubs apart is the organiser's
+    setting on the page too, with exactly the strengths the draws know."""
+    from typing import get_args
+
+    from pips.results.draws import CLUBS_APART
+    from pips.server.routes.events.common import ClubsApart
+
+    assert set(get_args(ClubsApart)) == set(CLUBS_APART)
+    root = site.admin()
+    page = root.client.get("/events").text
+    assert page.count('name="clubs_apart"') == 1
+    for value in CLUBS_APART:
+        assert f'value="{value}"' in page
+    made = root.client.post(
+        "/events", data=event_fields(root, clubs_apart="strong"), follow_redirects=False
+    )
+    assert made.status_code == 303, made.text[:2000]
+    assert event_of(root, made.headers["location"].rsplit("/", 1)[-1])["clubs_apart"] == "strong"
 
 
 # -- the event page's buttons ------------------------------------------------------------

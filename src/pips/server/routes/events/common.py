@@ -59,6 +59,10 @@ TableNumber = Annotated[int, Path(ge=1, le=MOST_TABLES)]
 PlayerId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 
 
+ClubsApart = Literal["off", "normal", "strong", "strict"]
+"""The organiser's setting for club-mates at one table (:data:`pips.results.draws.CLUBS_APART`)."""
+
+
 class NewEvent(Strict):
     """An event to create (see docs/events.md)."""
 
@@ -84,7 +88,7 @@ class NewEvent(Strict):
     """Draw only players checked in."""
     counted: int = Field(default=3, ge=1, le=20)
     """A club's or team's best players whose points make its standing."""
-    clubs_apart: Literal["off", "normal", "strong", "strict"] = "normal"
+    clubs_apart: ClubsApart = "normal"
     """How strongly the draws keep club-mates apart (docs/events.md)."""
 
 

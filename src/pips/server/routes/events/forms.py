@@ -14,7 +14,7 @@ from pips.results.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 from pips.server.forms import SEAT_FIELDS, Number, PageForm, Picks, Seat, gather, seat_values
 from pips.server.requests import OPTION_WORD, Name
 from pips.server.routes.common import BodyRowId
-from pips.server.routes.events.common import MAX_NAMES, NewEvent
+from pips.server.routes.events.common import MAX_NAMES, ClubsApart, NewEvent
 
 Day = Annotated[str, StringConstraints(max_length=20)]
 
@@ -34,7 +34,7 @@ class EventForm(PageForm):
     name: str = Field("", max_length=200, title=N_("Name"))
     game: str = Field(GAMES[0], max_length=OPTION_WORD, title=N_("Game"))
     date: str = Field("", max_length=20, title=N_("Date"))
-    place: str = Field("", max_length=200, title=N_("Place"))
+    place: str = Field("", max_length=200, title=N_("Venue"))
     rounds: int = Field(1, ge=1, le=50, title=N_("Rounds"))
     set: int | None = Field(None, ge=0, le=30, title=N_("Set"))
     target: int | None = Field(None, ge=1, le=1_000_000, title=N_("Played to"))
@@ -45,6 +45,7 @@ class EventForm(PageForm):
     check_in: bool = False
     days: Annotated[list[Day], BeforeValidator(_days)] = Field([], max_length=50, title=N_("Days"))
     pairing: Literal["lot", "swiss"] = "lot"
+    clubs_apart: ClubsApart = "normal"
     tiebreaks: list[Annotated[str, StringConstraints(max_length=20)]] = Field(
         list(DEFAULT_TIEBREAKS), max_length=len(TIEBREAKS), title=N_("Tie-breaks")
     )
@@ -69,6 +70,7 @@ class EventForm(PageForm):
             fixed_pairs=self.fixed_pairs,
             days=self.days,
             pairing=self.pairing,
+            clubs_apart=self.clubs_apart,
             tiebreaks=self.tiebreaks or list(DEFAULT_TIEBREAKS),
             check_in=self.check_in,
         )
@@ -86,6 +88,7 @@ class EventForm(PageForm):
             "group": self.group or "",
             "days": ", ".join(self.days),
             "pairing": self.pairing,
+            "clubs_apart": self.clubs_apart,
         }
         for box in ("online", "bots", "fixed_pairs", "check_in"):
             if getattr(self, box):
