@@ -10,6 +10,7 @@ are tested on the service (:class:`pips.server.botapi.Challenges`)."""
 from __future__ import annotations
 
 import contextlib
+import os
 import secrets
 from collections.abc import Iterator
 from datetime import date, datetime
@@ -193,6 +194,17 @@ def test_accepted_challenges_make_no_more_tables_than_the_challenger_may(server:
     token = bot_account(server, "Sammlerbot")
     for _ in range(3):
         farmer.create("draw", {"players": 2}, [{"kind": "me"}, {"kind": "open"}])
+    # The cap of tables at once says when to try again too.
+    says_when(
+        farmer.post(
+            "/api/tables",
+            {
+                "game": "draw",
+                "options": {"players": 2},
+                "seats": [{"kind": "me"}, {"kind": "open"}],
+            },
+        )
+    )
     asked = farmer.post("/api/challenge/Sammlerbot", {"game": "draw", "options": {"players": 2}})
     assert asked.status_code == 201
     with api(server, token) as http:
@@ -456,3 +468,37 @@ def test_a_revoked_token_ends_its_streams(server: Server) -> None:
     assert not events.is_alive()
     events.client.close()
     owner.http.close()
+
+
+@pytest.mark.parametrize("shared", [False, True], ids=["in-memory", "redis"])
+def test_a_refused_request_gives_its_count_back(shared: bool) -> None:
+    """:meth:`RateLimit.give_back` returns the one a refused request took, in memory and
+    in Redis (several processes), never above the burst."""
+    import asyncio
+
+    from pips.server.limits import Limited, RateLimit
+
+    broker = os.environ.get("PIPS_TEST_REDIS_URL")
+    if shared and not broker:
+        pytest.skip("needs PIPS_TEST_REDIS_URL")
+
+    async def scene() -> None:
+        limit = RateLimit(2, 0.001, name=f"test-{secrets.token_hex(4)}")
+        if shared:
+            import redis.asyncio as aioredis
+
+            limit.shared = aioredis.from_url(str(broker))
+        key = "someone"
+        await limit.give_back(key)  # nothing taken yet: still two
+        await limit.take(key)
+        await limit.take(key)
+        with pytest.raises(Limited):
+            await limit.take(key)
+        await limit.give_back(key)
+        await limit.take(key)  # the one given back
+        with pytest.raises(Limited):
+            await limit.take(key)
+        if shared:
+            await limit.shared.aclose()
+
+    asyncio.run(scene())
