@@ -347,7 +347,8 @@ async def friendly_error(request: Request, exc: StarletteHTTPException) -> Respo
 async def friendly_refusal(request: Request, exc: RequestValidationError) -> Response:
     i18n.use(language_of(request))
     if not wants_page(request):
-        return JSONResponse(validation_problem(exc.errors(), exc.body), 422)
+        status, problem = validation_problem(exc.errors(), exc.body)
+        return JSONResponse(problem, status)
     return error_page(request, 422, _("a part of the address is not valid"))
 
 

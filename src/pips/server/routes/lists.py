@@ -19,6 +19,7 @@ from pips.results.service import month_of
 from pips.server.errors import PdfResponse, refusal, refusals
 from pips.server.routes.common import (
     Count,
+    Month,
     Offset,
     PageNumber,
     Players,
@@ -38,7 +39,7 @@ api = APIRouter()
 
 @api.get("/api/lists/{game}", tags=["world list"], responses=refusals(404))
 async def get_list(
-    request: Request, game: str, month: str | None = None, offset: Offset = 0, limit: Count = PAGE
+    request: Request, game: str, month: Month | None = None, offset: Offset = 0, limit: Count = PAGE
 ) -> dict[str, Any]:
     """A published monthly list (the newest without ``month``)."""
     results = results_of(request)

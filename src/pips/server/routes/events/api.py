@@ -32,7 +32,7 @@ from pips.server.routes.events.common import (
     table_lines_of_body,
     warnings_said,
 )
-from pips.server.web import account, check_csrf, viewer
+from pips.server.web import account, changes_nothing, check_csrf, viewer
 
 api = APIRouter()
 
@@ -203,6 +203,7 @@ async def enter_table(
     tags=["events"],
     responses=refusals(404, 409),
 )
+@changes_nothing
 async def check_table(
     request: Request, key: Key, number: RoundNumber, table: TableNumber, body: TableResultBody
 ) -> dict[str, Any]:

@@ -12,13 +12,13 @@ from pydantic import Field
 from pips.i18n import say
 from pips.results.entry import EntryError
 from pips.results.service import Filter
-from pips.server.errors import CsvResponse, refusal, refusals
-from pips.server.limits import Limited
+from pips.server.errors import CsvResponse, refusals
 from pips.server.requests import ResultStatus, Strict
 from pips.server.routes.common import (
     CSV_BODY,
     BodyRowId,
     Count,
+    Month,
     Offset,
     RowId,
     address,
@@ -26,6 +26,7 @@ from pips.server.routes.common import (
     refused,
     results_of,
     run,
+    spend,
 )
 from pips.server.routes.results.common import (
     ResultsBatch,
@@ -36,21 +37,19 @@ from pips.server.routes.results.common import (
     names_in,
     preview,
 )
-from pips.server.web import account, check_csrf, viewer, who
+from pips.server.web import account, changes_nothing, check_csrf, viewer, who
 
 api = APIRouter()
 
 
 @api.post("/api/results/check", tags=["results"], responses=refusals(404, 409, 429))
+@changes_nothing
 async def check_results(request: Request, body: ResultsBatch) -> list[dict[str, Any]]:
     """Check results without saving them: each one's final scores and places. Open to
     anyone, so it is rate-limited per address and checked one batch at a time."""
     results = results_of(request)
     limits = limits_of(request)
-    try:
-        await limits.checks.take(address(request))
-    except Limited as exc:
-        raise refusal(exc, 429) from None
+    await spend(request, limits.checks, address(request))
     async with limits.checking:
         checked = await asyncio.to_thread(checked_all, results, body.results)
     me = who(request)
@@ -126,7 +125,7 @@ async def list_results(
     request: Request,
     group: str | None = None,
     game: str | None = None,
-    month: str | None = None,
+    month: Month | None = None,
     player: str | None = None,
     status: ResultStatus | None = None,
     limit: Count = 50,
@@ -145,7 +144,7 @@ async def list_results(
 @api.get(
     "/api/results/export.csv", tags=["results"], responses=refusals(404), response_class=CsvResponse
 )
-async def export_csv(request: Request, month: str, group: str | None = None) -> Response:
+async def export_csv(request: Request, month: Month, group: str | None = None) -> Response:
     """A month's counted results in the federation's fields (SPEC F-25)."""
     results = results_of(request)
     text = await run(results.register.export, month, group)
