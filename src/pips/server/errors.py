@@ -434,7 +434,11 @@ def describe(schema: dict[str, Any]) -> dict[str, Any]:
     may be refused anywhere), 422 (a NUL in any address), 413 and 400 for a body, all
     in :class:`Problem`; FastAPI's own validation error schema replaced."""
     components = schema.setdefault("components", {}).setdefault("schemas", {})
-    components["Problem"] = Problem.model_json_schema(ref_template="#/components/schemas/{model}")
+    problem = Problem.model_json_schema(ref_template="#/components/schemas/{model}")
+    # The models it refers to beside it, where its references point (a generator
+    # resolves #/components/schemas/Candidate, not a $defs inside Problem).
+    components.update(problem.pop("$defs", {}))
+    components["Problem"] = problem
     for unused in ("HTTPValidationError", "ValidationError"):
         components.pop(unused, None)
     for path, operations in schema.get("paths", {}).items():

@@ -34,7 +34,7 @@ from typing_extensions import TypedDict
 
 from pips.core.phrase import phrase
 from pips.core.view import MoveEvent, event_to_json
-from pips.server.errors import Code, parts
+from pips.server.errors import Code, json_path, parts
 
 VERSION: Literal[1] = 1
 MAX_FRAME = 2048
@@ -124,10 +124,10 @@ def parse(frame: str | bytes) -> Incoming:
     except ValidationError as exc:
         first = exc.errors()[0]
         # The message's type comes first in the location (the union's tag): left out.
-        location = [str(p) for p in first["loc"]]
-        if location[:1] == [str(data.get("type"))]:
+        location = list(first["loc"])
+        if [str(p) for p in location[:1]] == [str(data.get("type"))]:
             location = location[1:]
-        where = ".".join(location) or "message"
+        where = json_path(location) or "message"
         raise ProtocolError(f"{where}: {first['msg']}", field=where) from None
 
 

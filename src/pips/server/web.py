@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 from datetime import UTC, date, datetime
 from pathlib import Path
-from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo

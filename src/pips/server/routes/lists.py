@@ -71,7 +71,18 @@ async def rating_history(request: Request, game: str, player: str) -> list[dict[
     return list(await run(results.lists.player_history, game, player_id))
 
 
-@api.get("/api/lists/{game}/{month:month}/games.json", tags=["world list"], responses=refusals(404))
+@api.get(
+    "/api/lists/{game}/months/{month:month}/games.json",
+    tags=["world list"],
+    responses=refusals(404),
+)
+@api.get(
+    # Its first address: kept for links already given, left out of the description,
+    # where it was ambiguous beside /api/lists/{game}/players/{player}.
+    "/api/lists/{game}/{month:month}/games.json",
+    include_in_schema=False,
+    name="list_inputs_first_address",
+)
 async def list_inputs(request: Request, game: str, month: str) -> dict[str, Any]:
     """What a published list was computed from: its games in order (teams of player
     numbers, places, each update's weight) and its rows, to compute it again with

@@ -198,9 +198,24 @@ def asker(request: Request, table_id: str) -> Identity:
     return me
 
 
-@api.post("/api/tables/{table_id}/leave", tags=["tables"], responses=refusals(404, 409))
-@api.post("/api/tables/{table_id}/resign", tags=["tables"], responses=refusals(404, 409))
-@api.post("/api/tables/{table_id}/abort", tags=["tables"], responses=refusals(404, 409))
+@api.post(
+    "/api/tables/{table_id}/leave",
+    tags=["tables"],
+    responses=refusals(404, 409),
+    name="leave_table",
+)
+@api.post(
+    "/api/tables/{table_id}/resign",
+    tags=["tables"],
+    responses=refusals(404, 409),
+    name="resign_table",
+)
+@api.post(
+    "/api/tables/{table_id}/abort",
+    tags=["tables"],
+    responses=refusals(404, 409),
+    name="abort_table",
+)
 async def stand_up(request: Request, table_id: str) -> dict[str, Any]:
     """Stand up from a table you have a seat at. ``abort``: before its first move, the
     table closes unplayed. ``resign``: give the game up; where no other person plays
