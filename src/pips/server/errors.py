@@ -438,6 +438,11 @@ def describe(schema: dict[str, Any]) -> dict[str, Any]:
     # The models it refers to beside it, where its references point (a generator
     # resolves #/components/schemas/Candidate, not a $defs inside Problem).
     components.update(problem.pop("$defs", {}))
+    # As answered: rule and field always there (null where none), candidates only for
+    # a question of names (a generator makes the first required, the last optional).
+    problem["required"] = ["code", "message", "rule", "field"]
+    for name in ("rule", "field", "candidates"):
+        problem["properties"][name].pop("default", None)
     components["Problem"] = problem
     for unused in ("HTTPValidationError", "ValidationError"):
         components.pop(unused, None)

@@ -33,6 +33,14 @@ from pips.server.requests import (
     Strict,
     game_options,
 )
+from pips.server.responses import (
+    OptionsChecked,
+    RecordPublished,
+    RematchMade,
+    Seated,
+    SessionInfo,
+    TableMade,
+)
 from pips.server.routes.common import (
     address,
     cluster_of,
@@ -73,27 +81,28 @@ async def look(request: HTTPConnection, table_id: str, invite: str) -> Look:
 
 
 @api.get("/api/session", tags=["accounts"])
-async def session_info(request: Request) -> dict[str, Any]:
+async def session_info(request: Request) -> SessionInfo:
     """Who this session is, and the CSRF token its POSTs must carry."""
     me = who(request)
-    return {
-        "name": None if me is None else me.name,
-        "account": me is not None and me.user_id is not None,
-        "csrf": accounts.csrf_token(request.session),
-    }
+    return SessionInfo(
+        name=None if me is None else me.name,
+        account=me is not None and me.user_id is not None,
+        csrf=accounts.csrf_token(request.session),
+    )
 
 
 @api.get("/api/tables", tags=["tables"])
-async def list_tables(request: Request) -> list[dict[str, Any]]:
+async def list_tables(request: Request) -> list[messages.TableSummary]:
     """Public tables that are waiting or being played."""
     playing, _finished = await cluster_of(request).public()
-    return playing
+    return playing  # type: ignore[return-value]  # summaries, as the lobby keeps them
 
 
 @api.get("/api/tables/{table_id}", tags=["tables"], responses=refusals(404))
-async def get_table(request: Request, table_id: str, invite: str = "") -> dict[str, Any]:
-    """One table as a spectator sees it (a private one: with ``?invite=``)."""
-    return (await look(request, table_id, invite)).state
+async def get_table(request: Request, table_id: str, invite: str = "") -> messages.StateMessage:
+    """One table as a spectator sees it (a private one: with ``?invite=``): the state
+    message its websocket sends a spectator (seat -1)."""
+    return (await look(request, table_id, invite)).state  # type: ignore[return-value]
 
 
 class Choice(Strict):
@@ -104,7 +113,7 @@ class Choice(Strict):
 
 @api.post("/api/games/{game}/check", tags=["tables"], responses=refusals(404))
 @changes_nothing
-async def check_options(game: str, body: Choice) -> dict[str, Any]:
+async def check_options(game: str, body: Choice) -> OptionsChecked:
     """Whether ``options`` make a game of ``game``: its summary in one line and how
     many seats it has; else refused as creating the table would be (422 with the
     rule it comes from and the option to change, ``body.options.NAME``: the one
@@ -134,11 +143,11 @@ async def check_options(game: str, body: Choice) -> dict[str, Any]:
             rule="F-24",
             field="body.options.deal_mode",
         )
-    return {"brief": say(spec.in_brief(options)), "players": options.players}
+    return OptionsChecked(brief=say(spec.in_brief(options)), players=options.players)
 
 
 @api.post("/api/tables", tags=["tables"], status_code=201, responses=refusals(429))
-async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
+async def create_table(request: Request, body: NewTable) -> TableMade:
     """Create a table; the caller (signed in or a guest) takes the seat marked ``me``.
     Needs the ``X-CSRF-Token`` header of the session. A refusal spends none of the
     address's rate of new tables."""
@@ -162,15 +171,16 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
             exc.field = f"body.{exc.field}"  # named as the request's own fields are
         raise refusal(exc, 429 if isinstance(exc, Crowded) else 422) from None
     await table.start_if_ready()
-    return {"id": table.id, "invite": table.invite, "url": f"/t/{table.id}"}
+    return TableMade(id=table.id, invite=table.invite, url=f"/t/{table.id}")
 
 
 @api.post("/api/tables/{table_id}/join", tags=["tables"], responses=refusals(404, 409))
-async def join_table(request: Request, table_id: str, invite: str = "") -> dict[str, Any]:
+async def join_table(request: Request, table_id: str, invite: str = "") -> Seated:
     """Take an open seat."""
     me = signed_in(request)
     try:
-        return await cluster_of(request).calls.join(table_id, me, invite, language_of(request))
+        joined = await cluster_of(request).calls.join(table_id, me, invite, language_of(request))
+        return Seated.model_validate(joined)
     except LookupError:
         raise HTTPException(404, _("no such table")) from None
     except TableError as exc:
@@ -216,7 +226,7 @@ def asker(request: Request, table_id: str) -> Identity:
     responses=refusals(404, 409),
     name="abort_table",
 )
-async def stand_up(request: Request, table_id: str) -> dict[str, Any]:
+async def stand_up(request: Request, table_id: str) -> Seated:
     """Stand up from a table you have a seat at. ``abort``: before its first move, the
     table closes unplayed. ``resign``: give the game up; where no other person plays
     the table closes without a result, else a bot plays your seat to the end.
@@ -227,7 +237,8 @@ async def stand_up(request: Request, table_id: str) -> dict[str, Any]:
     me = asker(request, table_id)
     what = request.url.path.rsplit("/", 1)[-1]
     try:
-        return await cluster_of(request).calls.stand(table_id, me, what, language_of(request))
+        stood = await cluster_of(request).calls.stand(table_id, me, what, language_of(request))
+        return Seated.model_validate(stood)
     except LookupError:
         raise HTTPException(404, _("you have no seat at this table")) from None
     except TableError as exc:
@@ -235,7 +246,7 @@ async def stand_up(request: Request, table_id: str) -> dict[str, Any]:
 
 
 @api.post("/api/tables/{table_id}/rematch", tags=["tables"], responses=refusals(404, 409, 429))
-async def rematch(request: Request, table_id: str) -> dict[str, Any]:
+async def rematch(request: Request, table_id: str) -> RematchMade:
     """A rematch of a finished table, for anyone who played at it: the first to ask
     makes it (the same game, options, bots and privacy; their own seat taken, every
     other person's kept for them); the others are seated at it by asking too."""
@@ -261,7 +272,7 @@ async def rematch(request: Request, table_id: str) -> dict[str, Any]:
             seated = (await cluster_of(request).calls.join(fresh, me, "", language_of(request)))[
                 "seat"
             ] >= 0
-    return {"id": fresh, "url": f"/t/{fresh}", "seated": seated}
+    return RematchMade(id=fresh, url=f"/t/{fresh}", seated=seated)
 
 
 async def finished_record(request: Request, table_id: str) -> dict[str, Any]:
@@ -331,7 +342,7 @@ async def analysed(request: Request, table_id: str) -> Analysis:
 
 
 @api.post("/api/records/{table_id}/publish", tags=["records"], responses=refusals(404))
-async def publish_record(request: Request, table_id: str) -> dict[str, Any]:
+async def publish_record(request: Request, table_id: str) -> RecordPublished:
     """A person who played at a finished private table asks to publish it: its record,
     replay and result become public once every person who played there asked."""
     me = signed_in(request)
@@ -339,7 +350,7 @@ async def publish_record(request: Request, table_id: str) -> dict[str, Any]:
         public = await tables_of(request).repository.publish(table_id, me)
     except TableError as exc:
         raise refusal(exc, 404) from None
-    return {"id": table_id, "public": public}
+    return RecordPublished(id=table_id, public=public)
 
 
 @api.get("/api/players/{name}/history", tags=["players"], responses=refusals(404))

@@ -14,6 +14,7 @@ from pips.results.entry import EntryError
 from pips.results.service import Filter
 from pips.server.errors import CsvResponse, refusals
 from pips.server.requests import ResultStatus, Strict
+from pips.server.responses import CsvEntered, ResultChecked, ResultsEntered
 from pips.server.routes.common import (
     CSV_BODY,
     BodyRowId,
@@ -44,7 +45,7 @@ api = APIRouter()
 
 @api.post("/api/results/check", tags=["results"], responses=refusals(404, 409, 429))
 @changes_nothing
-async def check_results(request: Request, body: ResultsBatch) -> list[dict[str, Any]]:
+async def check_results(request: Request, body: ResultsBatch) -> list[ResultChecked]:
     """Check results without saving them: each one's final scores and places. Open to
     anyone, so it is rate-limited per address and checked one batch at a time."""
     results = results_of(request)
@@ -72,11 +73,11 @@ async def check_results(request: Request, body: ResultsBatch) -> list[dict[str, 
             save=False,
         )
         new = entered.new_players
-    return [preview(c, new) for c in checked]
+    return [ResultChecked.model_validate(preview(c, new)) for c in checked]
 
 
 @api.post("/api/results", tags=["results"], status_code=201, responses=refusals(404, 409))
-async def enter_results(request: Request, body: ResultsBatch) -> dict[str, Any]:
+async def enter_results(request: Request, body: ResultsBatch) -> ResultsEntered:
     """Enter finished games (all or none). Needs an account and ``X-CSRF-Token``."""
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
@@ -93,7 +94,9 @@ async def enter_results(request: Request, body: ResultsBatch) -> dict[str, Any]:
         known_players=body.known_players,
     )
     ids = entered.ids
-    return {"ids": ids, "urls": [f"/results/{i}" for i in ids], "new_players": entered.new_players}
+    return ResultsEntered(
+        ids=ids, urls=[f"/results/{i}" for i in ids], new_players=entered.new_players
+    )
 
 
 @api.post(
@@ -105,7 +108,7 @@ async def enter_results(request: Request, body: ResultsBatch) -> dict[str, Any]:
 )
 async def enter_csv(
     request: Request, group: str | None = None, new_players: str = ""
-) -> dict[str, Any]:
+) -> CsvEntered:
     """Enter the games of a CSV body (``text/csv``, the columns of ``pips ranking
     export``), all or none. ``new_players``: names, comma-separated, confirmed as new
     players though they look like known ones."""
@@ -117,7 +120,7 @@ async def enter_csv(
     except EntryError as exc:
         raise refused(exc) from None
     entered = await run(enter_csv_of, results, actor, games, group, names_in(new_players))
-    return {"ids": entered.ids, "new_players": entered.new_players}
+    return CsvEntered(ids=entered.ids, new_players=entered.new_players)
 
 
 @api.get("/api/results", tags=["results"], responses=refusals(404))
