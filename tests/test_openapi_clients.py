@@ -37,6 +37,7 @@ from websockets.sync.client import connect
 from pips.results.entry_formats import CSV_FIELDS
 from pips.server.app import create_app
 from pips.store.db import Database
+from tests.protocol_schema import check_document, check_server_message, document
 from tests.server_helpers import Browser, Server, an_address, register
 
 ROOT = Path(__file__).parent.parent
@@ -126,7 +127,7 @@ def untyped(schema: dict[str, Any], described: dict[str, Any]) -> bool:
     if schema.get("type") == "array":
         return untyped(schema.get("items", {}), described)
     if "anyOf" in schema or "oneOf" in schema:
-        return any(untyped(s, described) for s in schema.get("anyOf", schema.get("oneOf")))
+        return any(untyped(s, described) for s in schema.get("anyOf", schema.get("oneOf", [])))
     if schema.get("type") == "object":
         return not schema.get("properties") and not isinstance(
             schema.get("additionalProperties"), dict
@@ -267,11 +268,24 @@ def token(server: Server, name: str) -> str:
 def test_the_python_client_plays_a_match_and_enters_a_clubs_results(
     server: Server, python_client: Any
 ) -> None:
-    from pips_client.api.groups import approve_group, create_group
-    from pips_client.api.results import enter_csv, list_results
-    from pips_client.api.tables import check_options, create_table, get_table
-    from pips_client.models import ApproveBody, Choice, GroupBody, NewTable, Problem
-    from pips_client.types import File
+    def generated(name: str) -> Any:  # the generated package's modules (made by the fixture)
+        return importlib.import_module(f"pips_client.{name}")
+
+    approve_group, create_group = (
+        generated("api.groups.approve_group"),
+        generated("api.groups.create_group"),
+    )
+    enter_csv, list_results = (
+        generated("api.results.enter_csv"),
+        generated("api.results.list_results"),
+    )
+    check_options, create_table = (
+        generated("api.tables.check_options"),
+        generated("api.tables.create_table"),
+    )
+    get_table, models = generated("api.tables.get_table"), generated("models")
+    ApproveBody, Choice, GroupBody = models.ApproveBody, models.Choice, models.GroupBody
+    NewTable, Problem, File = models.NewTable, models.Problem, generated("types").File
 
     secret = token(server, "Clara Client")
     headers = {"X-Forwarded-For": an_address()}
@@ -406,3 +420,42 @@ def test_openapi_typescript_makes_types_the_compiler_accepts(served: Path, tmp_p
         check=False,
     )
     assert wrong.returncode != 0
+
+
+# -- the AsyncAPI document ----------------------------------------------------------------
+
+
+def test_the_asyncapi_document_says_how_to_connect_and_types_what_a_bot_plays_from(
+    server: Server,
+) -> None:
+    made = document()
+    assert check_document() == []
+    text = json.dumps(made)
+    assert ":class:`" not in text and ":func:`" not in text and "``" not in text
+    assert made["servers"]["pips"]["protocol"] == "wss"
+    schemes = made["components"]["securitySchemes"]
+    assert schemes["token"]["scheme"] == "bearer" and schemes["invite"]["in"] == "query"
+    channel = made["channels"]["/ws/{table_id}"]
+    assert channel["parameters"]["table_id"]["description"]
+    for code in ("4401", "4403", "4404", "4429"):
+        assert code in made["info"]["x-close-codes"] and code in channel["description"]
+    state = made["components"]["messages"]["state"]["payload"]["properties"]
+    assert state["legal"]["items"] == {"$ref": "#/components/schemas/Move"}
+    assert state["event"] == {"$ref": "#/components/schemas/Event"}
+    schemas = made["components"]["schemas"]
+    views = [v["$ref"].rsplit("/", 1)[-1] for v in schemas["View"]["oneOf"]]
+    games = {schemas[v]["properties"]["game"]["const"] for v in views}
+    assert games == {"fido", "family", "draw", "doubles", "partnership"}
+    fido = schemas["ViewFido"]["properties"]["options"]["$ref"].rsplit("/", 1)[-1]
+    assert "mother_theresa" in schemas[fido]["properties"]
+    # A table's state validates against the document, and fails it once its view's
+    # options are not the game's: the schemas can fail.
+    guest = Browser(server, "Vera View")
+    seats = [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}]
+    table = guest.create("draw", {"players": 2}, seats)
+    state = guest.http.get(f"/api/tables/{table}").json()
+    assert state["view"]["game"] == "draw"
+    check_server_message(state)
+    state["view"]["options"]["players"] = "two"
+    with pytest.raises(AssertionError):
+        check_server_message(state)

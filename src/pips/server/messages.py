@@ -35,6 +35,7 @@ from typing_extensions import TypedDict
 from pips.core.phrase import phrase
 from pips.core.view import MoveEvent, event_to_json
 from pips.server.errors import Code, json_path, parts
+from pips.server.protocol_doc import around
 
 VERSION: Literal[1] = 1
 MAX_FRAME = 2048
@@ -345,7 +346,9 @@ def refused(exc: BaseException, code: Code) -> Error:
 
 def asyncapi(version: str) -> dict[str, Any]:
     """The protocol as an AsyncAPI 2.6 document: the channel ``/ws/{table_id}``, what
-    the client publishes and what it subscribes to, each message with its JSON schema."""
+    the client publishes and what it subscribes to, each message with its JSON schema;
+    servers, security, close codes and the typed view, moves and event
+    (:func:`pips.server.protocol_doc.around`)."""
     sent: dict[str, Any] = {
         "move": MoveMessage,
         "chat": ChatMessage,
@@ -366,23 +369,27 @@ def asyncapi(version: str) -> dict[str, Any]:
             messages.setdefault("__schemas__", {})[key] = definition
         messages[name] = {"name": name, "payload": schema}
     schemas = messages.pop("__schemas__", {})
-    return {
-        "asyncapi": "2.6.0",
-        "info": {
-            "title": "pips table protocol",
-            "version": f"{VERSION} (pips {version})",
-            "description": (__doc__ or "").strip(),
-        },
-        "channels": {
-            "/ws/{table_id}": {
-                "parameters": {"table_id": {"schema": {"type": "string"}}},
-                "publish": {
-                    "message": {"oneOf": [{"$ref": f"#/components/messages/{n}"} for n in sent]}
-                },
-                "subscribe": {
-                    "message": {"oneOf": [{"$ref": f"#/components/messages/{n}"} for n in received]}
-                },
-            }
-        },
-        "components": {"messages": messages, "schemas": schemas},
-    }
+    return around(
+        {
+            "asyncapi": "2.6.0",
+            "info": {
+                "title": "pips table protocol",
+                "version": f"{VERSION} (pips {version})",
+                "description": (__doc__ or "").strip(),
+            },
+            "channels": {
+                "/ws/{table_id}": {
+                    "parameters": {"table_id": {"schema": {"type": "string"}}},
+                    "publish": {
+                        "message": {"oneOf": [{"$ref": f"#/components/messages/{n}"} for n in sent]}
+                    },
+                    "subscribe": {
+                        "message": {
+                            "oneOf": [{"$ref": f"#/components/messages/{n}"} for n in received]
+                        }
+                    },
+                }
+            },
+            "components": {"messages": messages, "schemas": schemas},
+        }
+    )
