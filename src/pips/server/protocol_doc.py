@@ -20,14 +20,17 @@ from pips.core.outcome import Ending
 from pips.games.registry import all_games
 
 CLOSE_CODES: dict[int, str] = {
-    1000: "The table closed, or the client said goodbye.",
-    1008: "A frame larger than the protocol takes (2048 bytes), or not a JSON object.",
+    1011: "The link to the process that holds the table broke (several server "
+    "processes): connect again.",
+    1012: "The table left this process (it closed, or another process took it over): "
+    "connect again; a table that is gone answers 4404.",
     4401: "Not (or no longer) signed in: the token is unknown or revoked "
     "(token_invalid), or the browser's session signed out (sign_in_required). "
     "Sign in again, or use another token, and connect anew.",
-    4403: "The token lacks the scope play (scope_missing), or the asker may not "
-    "see this table (a private one without its invitation).",
-    4404: "No such table.",
+    4403: "The token lacks the scope play (scope_missing), or a page of another site "
+    "opened the socket (its Origin is not this server's).",
+    4404: "No such table (a private one, to whoever has neither a seat there nor its "
+    "invitation).",
     4429: "Too many: frames (a client that floods), or sockets open from one "
     "address. Wait, then connect anew.",
 }
