@@ -29,8 +29,7 @@ CLOSE_CODES: dict[int, str] = {
     "Sign in again, or use another token, and connect anew.",
     4403: "The token lacks the scope play (scope_missing), or a page of another site "
     "opened the socket (its Origin is not this server's).",
-    4404: "No such table (a private one, to whoever has neither a seat there nor its "
-    "invitation).",
+    4404: "No such table (a private one, to whoever has neither a seat there nor its invitation).",
     4429: "Too many: frames (a client that floods), or sockets open from one "
     "address. Wait, then connect anew.",
 }

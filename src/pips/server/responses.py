@@ -111,3 +111,38 @@ class Alive(Answer):
 
     ok: Literal[True]
     node: str
+
+
+Membership = Literal["member", "invited", "asked"]
+
+
+class Group(Answer):
+    """A group as its page shows it to the asker: its members are public; invitations
+    and requests to join only to the representative and to the account they name."""
+
+    name: str
+    slug: str = Field(description="Its short name, in addresses and ?group=.")
+    representative: str
+    members: list[str]
+    invited: list[str]
+    asked: list[str]
+    membership: Membership | None = Field(description="The asker's own standing in it.")
+    created_at: str
+    approved: bool = Field(description="An approved group's results are confirmed by it.")
+
+
+class GroupListed(Answer):
+    """A group in the list of groups."""
+
+    name: str
+    slug: str
+    members: int
+    approved: bool
+
+
+class GroupApproval(Answer):
+    """A group approved (or its approval withdrawn) by an administrator."""
+
+    group: str = Field(description="The group's slug.")
+    name: str
+    approved: bool
