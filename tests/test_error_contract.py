@@ -164,6 +164,21 @@ def test_every_429_says_when_and_refusals_spend_no_rate(tight: TestClient) -> No
     assert spent.headers["RateLimit"].startswith('"tables";r=0;')
 
 
+def test_a_refused_event_spends_none_of_the_rate_of_new_events(site: Site) -> None:
+    site.app.state.limits.tune({"events": (1, 1 / 1440)})  # one event a day
+    anna = site.person("Anna")
+    slug = anna.post("/api/groups", {"name": "Annas Runde"}).json()["slug"]
+    body = {"name": "Abend", "game": "fido", "date": "2026-10-10", "rounds": 1}
+    for _ in range(3):  # a group that is not hers: refused, and counted for nothing
+        refused = anna.post("/api/events", {**body, "group": "nirgends"})
+        assert 400 <= refused.status_code < 500 and refused.status_code != 429, refused.text
+    made = anna.post("/api/events", {**body, "group": slug})
+    assert made.status_code == 201, made.text
+    assert made.headers["RateLimit"].startswith('"events";r=0;')
+    spent = anna.post("/api/events", {**body, "group": slug})
+    assert problem(spent, 429) and int(spent.headers["Retry-After"]) > 0
+
+
 def test_a_rate_limited_success_carries_the_ratelimit_fields(site: Site) -> None:
     game = fido("2026-10-03", ("Anna", 14, 0), ("Ben", 3, 5), ("Cem", 1, 9))
     checked = client(site).post("/api/results/check", json={"results": [game]})
