@@ -197,6 +197,15 @@ def test_file_bodies_are_declared(description: dict[str, Any]) -> None:
     assert "text/csv" in csv_answer
 
 
+def test_a_rate_limited_success_declares_its_ratelimit_headers(
+    description: dict[str, Any],
+) -> None:
+    made = description["paths"]["/api/tables"]["post"]["responses"]["201"]
+    assert {"RateLimit", "RateLimit-Policy"} <= set(made["headers"])
+    listed = description["paths"]["/api/tables"]["get"]["responses"]["200"]
+    assert "headers" not in listed
+
+
 # -- clients made from the description ----------------------------------------------------
 
 

@@ -408,6 +408,21 @@ RETRY_AFTER = {
 }
 
 
+RATE_LIMIT = {
+    "RateLimit-Policy": {
+        "description": "The rate limit this operation counts against, as the IETF draft "
+        'draft-ietf-httpapi-ratelimit-headers-10 says it: "NAME";q=REQUESTS;w=SECONDS.',
+        "schema": {"type": "string"},
+    },
+    "RateLimit": {
+        "description": 'What is left of it: "NAME";r=REMAINING;t=SECONDS until it is full '
+        "again (where the request counted against it).",
+        "schema": {"type": "string"},
+    },
+}
+"""The headers of a success of an operation a rate limit counts (docs/api.md)."""
+
+
 def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The ``responses`` of an operation that can answer ``statuses`` besides those every
     operation can (added by :func:`describe`)."""
@@ -458,6 +473,10 @@ def describe(schema: dict[str, Any]) -> dict[str, Any]:
                 shared.add(400)  # a body that is not JSON in UTF-8
             for status in shared:
                 responses.setdefault(str(status), {})
+            if "429" in responses:  # a rate counts it: its successes say what is left
+                for status, described in responses.items():
+                    if status.startswith("2"):
+                        described["headers"] = {**RATE_LIMIT, **described.get("headers", {})}
             for status, described in list(responses.items()):
                 if not (status.isdigit() and int(status) >= 400):
                     continue
