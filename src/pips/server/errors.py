@@ -293,7 +293,7 @@ PYDANTIC_WORDS: dict[str, str] = {
     "date_parsing": N_("is not a date (YYYY-MM-DD)"),
     "date_from_datetime_parsing": N_("is not a date (YYYY-MM-DD)"),
     "datetime_parsing": N_("is not a date and time"),
-    "month": N_("is not a month (YYYY-MM)"),
+    "month": N_("is not a month (YYYY-MM): {value}"),
     "union_tag_invalid": N_("is not one of the kinds allowed"),
     "union_tag_not_found": N_("is not one of the kinds allowed"),
     "value_error": N_("is not valid"),

@@ -25,6 +25,7 @@ from pips.server.limits import Limited, Limits, RateLimit, client_key
 from pips.server.tables import Tables
 from pips.server.work import Busy, Work
 from pips.store.db import Database
+from pips.text import quoted
 
 
 class MonthConvertor(Convertor[str]):
@@ -57,10 +58,17 @@ SetSize = Annotated[int | None, Query(ge=0, le=30)]
 
 def _month(text: str) -> str:
     year, dash, month = text.partition("-")
-    if not (len(year) == 4 and year.isdigit() and dash and month.isdigit() and len(month) == 2):
-        raise PydanticCustomError("month", "is not a month (YYYY-MM)")
-    if not 1 <= int(month) <= 12 or not 1 <= int(year) <= 9998:
-        raise PydanticCustomError("month", "is not a month (YYYY-MM)")
+    if not (
+        len(year) == 4
+        and year.isdigit()
+        and dash
+        and month.isdigit()
+        and len(month) == 2
+        and 1 <= int(month) <= 12
+        and 1 <= int(year) <= 9998
+    ):
+        # The text quoted as it was sent, its controls shown, not obeyed.
+        raise PydanticCustomError("month", "is not a month", {"value": quoted(text)})
     return text
 
 
