@@ -22,6 +22,7 @@ import io
 import itertools
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -30,10 +31,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import jsonschema_rs
 import pytest
 from fastapi import FastAPI
 from websockets.sync.client import connect
 
+from pips.core.view import event_to_json, move_to_json
+from pips.games.match import Match
+from pips.games.registry import all_games, find_game
 from pips.results.entry_formats import CSV_FIELDS
 from pips.server.app import create_app
 from pips.store.db import Database
@@ -461,3 +466,39 @@ def test_the_asyncapi_document_says_how_to_connect_and_types_what_a_bot_plays_fr
     state["view"]["options"]["players"] = "two"
     with pytest.raises(AssertionError):
         check_server_message(state)
+
+
+@pytest.mark.parametrize("game", [spec.name for spec in all_games()])
+def test_every_games_view_moves_and_events_are_in_the_asyncapi_document(game: str) -> None:
+    """Each game's views (a seat's and a spectator's), legal moves and events, through
+    hands to their ends, hold to the document's View, Move and Event."""
+    made = document()
+
+    def validator(name: str) -> Any:
+        root = {"$ref": f"#/components/schemas/{name}", "components": made["components"]}
+        return jsonschema_rs.Draft7Validator(root)
+
+    views, moves, events = validator("View"), validator("Move"), validator("Event")
+    spec = find_game(game)
+    chooser = random.Random(7)
+    match = Match(
+        spec,
+        spec.options_from_json({"players": spec.players[-1] if game != "doubles" else 4}),
+        chooser,
+    )
+    for _ in range(300):
+        if match.is_over:
+            break
+        seat = match.current_seat
+        assert seat is not None
+        for viewer in (seat, -1):
+            view = json.loads(json.dumps(match.current.view(viewer).to_json()))
+            assert not list(views.iter_errors(view)), view
+        legal = list(match.legal_moves())
+        for move in legal:
+            assert not list(moves.iter_errors(json.loads(json.dumps(move_to_json(seat, move)))))
+        event = event_to_json(match.play(chooser.choice(legal)))
+        assert not list(events.iter_errors(json.loads(json.dumps(event)))), event
+    wrong = json.loads(json.dumps(match.current.view(-1).to_json()))
+    wrong["game"] = "fido" if game != "fido" else "draw"
+    assert list(views.iter_errors(wrong)), "a view of one game with another's options"

@@ -68,6 +68,7 @@ TILE = {
     "description": "A tile as [high, low].",
 }
 INTS = {"type": "array", "items": {"type": "integer"}}
+JSON_TYPES = {bool: "boolean", int: "integer", str: "string", float: "number"}
 
 
 def _move_kinds() -> list[dict[str, Any]]:
@@ -174,6 +175,14 @@ def schemas() -> dict[str, Any]:
         options = TypeAdapter(game.options).json_schema(ref_template="#/components/schemas/{model}")
         for name, definition in options.pop("$defs", {}).items():
             found[name] = definition
+        # As a view carries them: the declared options and what follows from them (a
+        # FIDO set's divisor, the hand size), and nothing else, so that a view's
+        # options say which game's they are.
+        shown = game.options_from_json({"players": game.players[0]}).to_json()
+        for key, value in shown.items():
+            if key not in options["properties"]:
+                options["properties"][key] = {"type": [JSON_TYPES[type(value)], "null"]}
+        options["additionalProperties"] = False
         options_name = f"{game.options.__name__}"
         found[options_name] = options
         view_name = f"View{game.options.__name__.removesuffix('Options')}"
