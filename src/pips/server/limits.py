@@ -191,7 +191,7 @@ class RateLimit:
             self._buckets[key] = (tokens, moment)
             self._refuse(tokens)
         self._buckets[key] = (tokens - 1, moment)
-        return tokens - 1
+        return float(tokens - 1)
 
 
 @dataclass
