@@ -406,27 +406,22 @@ def test_openapi_typescript_makes_types_the_compiler_accepts(served: Path, tmp_p
     said = made.stdout + made.stderr
     assert made.returncode == 0, said
     assert "warn" not in said.lower(), said
-    (tmp_path / "client.ts").write_text(WRITTEN_AGAINST_THE_TYPES)
-    compiled = subprocess.run(
-        [str(tools / "tsc"), "--noEmit", "--strict", "client.ts", "pips.d.ts"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+
+    def compiled(code: str) -> subprocess.CompletedProcess[str]:
+        (tmp_path / "client.ts").write_text(code)
+        return subprocess.run(
+            [str(tools / "tsc"), "--noEmit", "--strict", "client.ts", "pips.d.ts"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+
+    accepted = compiled(WRITTEN_AGAINST_THE_TYPES)
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
     # A type error is found: the check can fail.
-    (tmp_path / "client.ts").write_text(WRITTEN_AGAINST_THE_TYPES.replace('"abc"', "7", 1))
-    wrong = subprocess.run(
-        [str(tools / "tsc"), "--noEmit", "--strict", "client.ts", "pips.d.ts"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert wrong.returncode != 0
+    assert compiled(WRITTEN_AGAINST_THE_TYPES.replace('"abc"', "7", 1)).returncode != 0
 
 
 # -- the AsyncAPI document ----------------------------------------------------------------
