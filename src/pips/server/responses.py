@@ -116,7 +116,7 @@ class Alive(Answer):
 Membership = Literal["member", "invited", "asked"]
 
 
-class Group(Answer):
+class GroupShown(Answer):
     """A group as its page shows it to the asker: its members are public; invitations
     and requests to join only to the representative and to the account they name."""
 
