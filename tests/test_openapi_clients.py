@@ -5,7 +5,8 @@ from"), as an outside developer makes them:
   not yet declared are listed, and the list may only shrink);
 * operations are named for what they do, servers are declared, no two paths are
   ambiguous;
-* openapi-python-client makes a client with no warning (with the settings of
+* openapi-python-client (pinned, installed by the test into a virtual environment of
+  its own in the cache) makes a client with no warning (with the settings of
   docs/examples/openapi-python-client.yaml), and that client plays a whole match at a
   real ``pips serve`` (the moves over the table's websocket, which the description
   points to) and enters a club's results from its CSV;
@@ -48,7 +49,31 @@ from tests.server_helpers import Browser, Server, an_address, register
 ROOT = Path(__file__).parent.parent
 SETTINGS = ROOT / "docs" / "examples" / "openapi-python-client.yaml"
 NPM_PACKAGES = Path(__file__).parent / "openapi_typescript"
-VENV_BIN = Path(sys.executable).parent
+GENERATOR = "openapi-python-client==0.29.1"
+"""Pinned, and installed by the test into a virtual environment of its own in the
+cache: it pins typer below 0.28, which pips's own command line is past."""
+
+
+def cache() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pips-tests"
+
+
+def generator() -> Path:
+    """The bin folder of a virtual environment holding :data:`GENERATOR` (and the ruff
+    its post-hook formats with), made once into the cache."""
+    home = cache() / "openapi-python-client"
+    made = home / "bin" / "openapi-python-client"
+    stamp = home / "installed"
+    if not made.exists() or not stamp.exists() or stamp.read_text() != GENERATOR:
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(home)], check=True)
+        subprocess.run(
+            [str(home / "bin" / "python"), "-m", "pip", "install", "--quiet", GENERATOR],
+            check=True,
+            timeout=600,
+        )
+        stamp.write_text(GENERATOR)
+    return home / "bin"
+
 
 UNTYPED = {
     "list_exercises",
@@ -235,9 +260,10 @@ def served(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def python_client(served: Path, tmp_path_factory: pytest.TempPathFactory) -> Any:
     """The package openapi-python-client makes, imported."""
     home = tmp_path_factory.mktemp("python-client")
+    tools = generator()
     made = subprocess.run(
         [
-            str(VENV_BIN / "openapi-python-client"),
+            str(tools / "openapi-python-client"),
             "generate",
             "--path",
             str(served),
@@ -251,7 +277,7 @@ def python_client(served: Path, tmp_path_factory: pytest.TempPathFactory) -> Any
         capture_output=True,
         text=True,
         # Its post-hook formats the client with ruff, found on the PATH.
-        env={**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"},
+        env={**os.environ, "PATH": f"{tools}{os.pathsep}{os.environ.get('PATH', '')}"},
         timeout=600,
         check=False,
     )
@@ -370,8 +396,7 @@ def npm_tools() -> Path:
     if npm is None:
         pytest.skip("npm is not installed (Debian: apt-get install npm)")
     lock = (NPM_PACKAGES / "package-lock.json").read_bytes()
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    home = cache / "pips-tests" / "openapi-typescript"
+    home = cache() / "openapi-typescript"
     kept = home / "package-lock.json"
     installed = home / "node_modules" / ".bin" / "openapi-typescript"
     if not installed.exists() or not kept.exists() or kept.read_bytes() != lock:
