@@ -173,7 +173,8 @@ def test_schemathesis_finds_no_server_error_and_nothing_undocumented(
 
 def test_every_refusal_every_operation_declares_is_the_error_model(site: Site) -> None:
     schema = httpx.get(site.url + "/openapi.json").json()
-    assert schema["components"]["schemas"]["Problem"]["required"] == ["code", "message"]
+    required = schema["components"]["schemas"]["Problem"]["required"]
+    assert required == ["code", "message", "rule", "field"]
     assert "HTTPValidationError" not in schema["components"]["schemas"]
     operations = [
         (path, method, operation)

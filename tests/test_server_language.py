@@ -87,7 +87,7 @@ def test_each_client_of_a_table_reads_it_in_their_own_language(tmp_path: Path) -
         anna = Browser(server, "Anna")
         anna.http.headers["Accept-Language"] = "de-DE,de;q=0.9"
         check = anna.post("/api/games/fido/check", {"options": {"players": 2}}).json()
-        assert check["error"] == "FIDO wird von 3 bis 9 SpielerInnen gespielt, nicht von 2"
+        assert check["message"] == "FIDO wird von 3 bis 9 SpielerInnen gespielt, nicht von 2"
         brief = anna.post("/api/games/fido/check", {"options": {"players": 3, "set": 6}})
         assert brief.json()["brief"].startswith("FIDO-Divisorspiel: 3 SpielerInnen, Doppel-6")
         table = anna.create(

@@ -30,6 +30,7 @@ from fastapi import Depends, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.orm import Session
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -321,6 +322,10 @@ def create_app(
         # works offline and behind a firewall.
         docs_url=None,
         redoc_url=None,
+        # An operation is named for what it does (create_table), the name its function
+        # has: a generated client's methods and models are named by it.
+        generate_unique_id_function=operation_id,
+        servers=[{"url": "/", "description": "this server (every pips server serves its API)"}],
     )
     for name, service in vars(services).items():
         setattr(app.state, name, service)
@@ -367,6 +372,11 @@ def create_app(
     return app
 
 
+def operation_id(route: APIRoute) -> str:
+    """An operation's id: its route's name (unique: ``tests/test_openapi_clients.py``)."""
+    return route.name
+
+
 async def friendly_error(request: Request, exc: StarletteHTTPException) -> Response:
     """A browser following a bad link gets a page in its reader's language; the API
     and scripts get the error model (:class:`pips.server.errors.Problem`)."""
@@ -386,7 +396,8 @@ async def friendly_refusal(request: Request, exc: RequestValidationError) -> Res
     if reshown is not None:
         return reshown
     if not wants_page(request):
-        return JSONResponse(validation_problem(exc.errors(), exc.body), 422)
+        status, problem = validation_problem(exc.errors(), exc.body)
+        return JSONResponse(problem, status)
     return error_page(request, 422, _("a part of the address is not valid"))
 
 

@@ -11,9 +11,10 @@ the limits, the body-size guard, a path no route has), answers with the same JSO
   precise one such as ``csrf_failed``, ``token_invalid``, ``scope_missing``).
 * ``message`` is for people, in the reader's language (``Accept-Language``, or the
   language chosen in a page).
-* ``rule`` is the SPEC id (``F-13``) where a game's rule refused, else ``null``.
-* ``field`` names the part of the request that was wrong (``query.month``,
-  ``body.results.0.name``), where one was.
+* ``rule`` is the SPEC id (``F-13``) where a game's rule refused, else ``null``: never
+  another word (an unknown bot or game is no rule of the SPEC; :func:`spec_rule`).
+* ``field`` is the JSON path of the part of the request that was wrong (``query.month``,
+  ``body.results[0].name``, :func:`json_path`), where one was.
 
 The websocket's ``error`` message carries the same fields (:mod:`pips.server.messages`).
 Which statuses each operation can answer is declared with it (:func:`refusals`) and,
@@ -23,6 +24,8 @@ understood), added to the OpenAPI description by :func:`describe`.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
@@ -99,7 +102,8 @@ class Problem(BaseModel):
     )
     field: str | None = Field(
         default=None,
-        description="The part of the request that was wrong (query.month, body.results.0.name).",
+        description="The JSON path of the part of the request that was wrong (query.month, "
+        "body.seats[1].bot, body.results[0].name).",
     )
     candidates: dict[str, list[Candidate]] | None = Field(
         default=None,
@@ -142,6 +146,35 @@ class Refusal(HTTPException):
         self.candidates = candidates
 
 
+SPEC_ID = re.compile(r"^(C|DB|DR|F|FA|PT)-[0-9]{2}$")
+"""A rule's id in the rules' SPEC (``F-02``, ``PT-11``): the only ``rule`` an error names."""
+
+
+def spec_rule(rule: object) -> str | None:
+    """``rule`` if it is a SPEC id; ``None`` for anything else (a refusal of an unknown
+    bot or game names no rule of the SPEC, though the error that says so has a tag)."""
+    return rule if isinstance(rule, str) and SPEC_ID.match(rule) else None
+
+
+NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+
+
+def json_path(location: Iterable[object]) -> str | None:
+    """A request's part as a JSON path, the one form every ``field`` takes: names
+    joined by dots, a list's items by their index in brackets, a key that is not a
+    plain name quoted (``body.seats[1].bot``, ``body.known_players["Jörg M."]``);
+    ``None`` for no part."""
+    path = ""
+    for part in location:
+        if isinstance(part, int) and not isinstance(part, bool):
+            path += f"[{part}]"
+        elif path and not NAME.match(str(part)):
+            path += f"[{json.dumps(str(part), ensure_ascii=False)}]"
+        else:
+            path += f".{part}" if path else str(part)
+    return path or None
+
+
 def parts(exc: BaseException) -> tuple[Phrase | str, str | None, str | None]:
     """What a refusal says (still to be said in the reader's language), the rule that
     refused and the field at fault, where ``exc`` knows them."""
@@ -153,19 +186,18 @@ def parts(exc: BaseException) -> tuple[Phrase | str, str | None, str | None]:
         words = exc.args[0]
     else:
         words = reason(exc)
-    return (
-        words,
-        rule if isinstance(rule, str) else None,
-        field if isinstance(field, str) else None,
-    )
+    return (words, spec_rule(rule), field if isinstance(field, str) else None)
 
 
 def refusal(exc: BaseException, status: int) -> Refusal:
     """``exc`` (a service's, a table's or a rule's refusal) as the HTTP refusal
     ``status``: a broken rule keeps its id apart from its words; a limit says when to
-    come back."""
+    come back, and what is left of its quota."""
     retry_after = getattr(exc, "retry_after", None)
     headers = {"Retry-After": str(retry_after)} if isinstance(retry_after, int) else None
+    quota = getattr(exc, "quota", None)
+    if headers is not None and quota is not None:
+        headers.update(quota.headers())
     words, rule, field = parts(exc)
     candidates = getattr(exc, "candidates", None)
     return Refusal(
@@ -261,6 +293,7 @@ PYDANTIC_WORDS: dict[str, str] = {
     "date_parsing": N_("is not a date (YYYY-MM-DD)"),
     "date_from_datetime_parsing": N_("is not a date (YYYY-MM-DD)"),
     "datetime_parsing": N_("is not a date and time"),
+    "month": N_("is not a month (YYYY-MM): {value}"),
     "union_tag_invalid": N_("is not one of the kinds allowed"),
     "union_tag_not_found": N_("is not one of the kinds allowed"),
     "value_error": N_("is not valid"),
@@ -270,11 +303,11 @@ PYDANTIC_WORDS: dict[str, str] = {
 "is not valid"."""
 
 
-def _without_tags(location: Sequence[Any], body: Any) -> list[str]:
+def _without_tags(location: Sequence[Any], body: Any) -> list[str | int]:
     """``location`` without the tags pydantic puts in it for a tagged union (a seat's
-    ``kind``: ``body.seats.1.bot.bot`` is ``body.seats.1.bot``), found by walking the
+    ``kind``: ``body.seats.1.bot.bot`` is ``body.seats[1].bot``), found by walking the
     request's ``body`` along it: the first part inside an object whose ``kind`` it is."""
-    kept: list[str] = []
+    kept: list[str | int] = []
     node = body if location[:1] == ["body"] else None
     untagged: object = None
     for number, part in enumerate(location):
@@ -284,7 +317,7 @@ def _without_tags(location: Sequence[Any], body: Any) -> list[str]:
         if isinstance(node, dict) and node.get("kind") == part and untagged is not node:
             untagged = node
             continue
-        kept.append(str(part))
+        kept.append(part if isinstance(part, int) else str(part))
         if isinstance(node, dict):
             node = node.get(part)
         elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
@@ -294,36 +327,43 @@ def _without_tags(location: Sequence[Any], body: Any) -> list[str]:
     return kept
 
 
-def validation_problem(errors: Iterable[Any], body: Any = None) -> dict[str, Any]:
-    """The first of a request's validation errors in the error model: the field it
-    names and what is wrong with it. A rule refused while parsing (a game's options, a
-    bot a server may not seat: :func:`pips.server.requests.rule_broken`) keeps its
-    rule and its words."""
+def validation_problem(errors: Iterable[Any], body: Any = None) -> tuple[int, dict[str, Any]]:
+    """The first of a request's validation errors in the error model, with its status:
+    the field it names and what is wrong with it (422), or a body that is no JSON at
+    all (400 ``bad_request``). A rule refused while parsing (a game's options, a bot a
+    server may not seat: :func:`pips.server.requests.rule_broken`) keeps its rule and
+    its words."""
     first = next(iter(errors), None) or {}
     location = _without_tags(list(first.get("loc", ())), body)
     ctx = first.get("ctx") or {}
+    if first.get("type") == "json_invalid":
+        # Not a wrong field but no JSON: the body as a whole, as the description says.
+        return 400, Problem(
+            code="bad_request", message=_(STATUS_WORDS[400]), field="body"
+        ).model_dump(exclude={"candidates"})
     if first.get("type") == "rule_broken":
         below = ctx.get("field")
-        return Problem(
-            code="rule_broken",
+        rule = spec_rule(ctx.get("rule"))
+        return 422, Problem(
+            code="rule_broken" if rule else "invalid",
             message=visible(say(ctx["said"])),
-            rule=ctx.get("rule"),
-            field=".".join([*location, *([below] if below else [])]) or None,
-        ).model_dump()
-    field = ".".join(location) or None
+            rule=rule,
+            field=json_path([*location, *(str(below).split(".") if below else [])]),
+        ).model_dump(exclude={"candidates"})
+    field = json_path(location)
     words = _(PYDANTIC_WORDS.get(str(first.get("type")), N_("is not valid")))
     try:
         words = words.format(**first.get("ctx", {}))
     except (KeyError, IndexError, ValueError):
         words = _("is not valid")
-    shown = ".".join(location[1:]) or (location[0] if location else _("the request"))
-    if first.get("type") == "json_invalid" or not location[1:]:
+    shown = json_path(location[1:]) or (str(location[0]) if location else _("the request"))
+    if not location[1:]:
         shown = {"body": _("the body"), "query": _("the query")}.get(shown, shown)
-    return Problem(
+    return 422, Problem(
         code="invalid",
         message=visible(_("{field} {what}").format(field=shown, what=words)),
         field=field,
-    ).model_dump()
+    ).model_dump(exclude={"candidates"})
 
 
 # -- the description ---------------------------------------------------------------------
@@ -368,6 +408,21 @@ RETRY_AFTER = {
 }
 
 
+RATE_LIMIT = {
+    "RateLimit-Policy": {
+        "description": "The rate limit this operation counts against, as the IETF draft "
+        'draft-ietf-httpapi-ratelimit-headers-10 says it: "NAME";q=REQUESTS;w=SECONDS.',
+        "schema": {"type": "string"},
+    },
+    "RateLimit": {
+        "description": 'What is left of it: "NAME";r=REMAINING;t=SECONDS until it is full '
+        "again (where the request counted against it).",
+        "schema": {"type": "string"},
+    },
+}
+"""The headers of a success of an operation a rate limit counts (docs/api.md)."""
+
+
 def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The ``responses`` of an operation that can answer ``statuses`` besides those every
     operation can (added by :func:`describe`)."""
@@ -394,7 +449,16 @@ def describe(schema: dict[str, Any]) -> dict[str, Any]:
     may be refused anywhere), 422 (a NUL in any address), 413 and 400 for a body, all
     in :class:`Problem`; FastAPI's own validation error schema replaced."""
     components = schema.setdefault("components", {}).setdefault("schemas", {})
-    components["Problem"] = Problem.model_json_schema(ref_template="#/components/schemas/{model}")
+    problem = Problem.model_json_schema(ref_template="#/components/schemas/{model}")
+    # The models it refers to beside it, where its references point (a generator
+    # resolves #/components/schemas/Candidate, not a $defs inside Problem).
+    components.update(problem.pop("$defs", {}))
+    # As answered: rule and field always there (null where none), candidates only for
+    # a question of names (a generator makes the first required, the last optional).
+    problem["required"] = ["code", "message", "rule", "field"]
+    for name in ("rule", "field", "candidates"):
+        problem["properties"][name].pop("default", None)
+    components["Problem"] = problem
     for unused in ("HTTPValidationError", "ValidationError"):
         components.pop(unused, None)
     for path, operations in schema.get("paths", {}).items():
@@ -409,6 +473,10 @@ def describe(schema: dict[str, Any]) -> dict[str, Any]:
                 shared.add(400)  # a body that is not JSON in UTF-8
             for status in shared:
                 responses.setdefault(str(status), {})
+            if "429" in responses:  # a rate counts it: its successes say what is left
+                for status, described in responses.items():
+                    if status.startswith("2"):
+                        described["headers"] = {**RATE_LIMIT, **described.get("headers", {})}
             for status, described in list(responses.items()):
                 if not (status.isdigit() and int(status) >= 400):
                     continue

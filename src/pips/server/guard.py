@@ -7,6 +7,10 @@
   ``X-Frame-Options: DENY`` for older browsers, ``Referrer-Policy: same-origin``.
   The API's documentation page (``/docs``) starts its viewer (served from this
   server) with an inline script, so it gets a policy that allows that.
+* **Rate limits**: an answer of a rate-limited operation says what is left of the
+  quota it counted against (``RateLimit-Policy`` and ``RateLimit``, the IETF's
+  draft-ietf-httpapi-ratelimit-headers-10), from the :class:`~pips.server.limits.Quota`
+  the operation left in the request's state.
 * **Body sizes**: a request body larger than the limit (the ``Content-Length``, or the
   bytes actually sent) is answered 413 before any route parses it; uploads of results
   have a larger limit than everything else.
@@ -57,6 +61,9 @@ class Guard:
             return
         path = str(scope.get("path", ""))
         policy = DOCS_POLICY if path.startswith(DOCS) else POLICY
+        # The request's state (request.state), made here so that what a route leaves in
+        # it is seen when its answer starts.
+        state = scope.setdefault("state", {})
 
         async def send_guarded(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -67,6 +74,11 @@ class Guard:
                     (b"x-frame-options", b"DENY"),
                     (b"referrer-policy", b"same-origin"),
                 ]
+                quota = state.get("quota")
+                if quota is not None and not any(n == b"ratelimit" for n, _v in headers):
+                    headers += [
+                        (n.lower().encode(), v.encode()) for n, v in quota.headers().items()
+                    ]
                 message["headers"] = headers
             await send(message)
 

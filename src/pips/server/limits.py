@@ -12,12 +12,14 @@ the 2**64 addresses of its own network is still one client.
 
     >>> clock = iter([0.0, 0.0, 0.0, 30.0]).__next__
     >>> limit = RateLimit(burst=2, per_minute=2, clock=clock)
-    >>> limit.hit("a"); limit.hit("a")
+    >>> limit.hit("a"), limit.hit("a")
+    (1.0, 0.0)
     >>> limit.hit("a")
     Traceback (most recent call last):
     ...
     pips.server.limits.Limited: too many requests: try again in 30 seconds
     >>> limit.hit("a")  # half a minute later: one more
+    0.0
 """
 
 from __future__ import annotations
@@ -56,9 +58,10 @@ def client_key(address: str) -> str:
 class Limited(Exception):
     """Too many: ``retry_after`` seconds until one more is allowed."""
 
-    def __init__(self, message: str, retry_after: int) -> None:
+    def __init__(self, message: str, retry_after: int, quota: Quota | None = None) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+        self.quota = quota
 
 
 BUCKET = """
@@ -82,13 +85,36 @@ return {taken, tostring(tokens)}
 """One token bucket in Redis, taken from atomically (by the server's clock)."""
 
 GIVE_BACK = """
+local burst = tonumber(ARGV[1])
 local tokens = tonumber(redis.call('HGET', KEYS[1], 'tokens'))
 if tokens then
-  redis.call('HSET', KEYS[1], 'tokens', tostring(math.min(tonumber(ARGV[1]), tokens + 1)))
+  redis.call('HSET', KEYS[1], 'tokens', tostring(math.min(burst, tokens + 1)))
 end
-return 0
+return 1
 """
-"""The one token a refused request took, put back into its bucket in Redis."""
+"""One token given back to a bucket in Redis (a request refused after it was counted)."""
+
+
+@dataclass(frozen=True)
+class Quota:
+    """What is left of a rate limit for one key, as the IETF's RateLimit header fields
+    say it (draft-ietf-httpapi-ratelimit-headers-10): the policy ``name``, its ``limit``
+    of requests in a ``window`` of seconds (a full bucket, refilled at its rate), the
+    requests ``remaining`` now and the seconds until the bucket is full again
+    (``reset``)."""
+
+    name: str
+    limit: int
+    window: int
+    remaining: int
+    reset: int
+
+    def headers(self) -> dict[str, str]:
+        """``RateLimit-Policy`` and ``RateLimit`` (structured fields, RFC 9651)."""
+        return {
+            "RateLimit-Policy": f'"{self.name}";q={self.limit};w={self.window}',
+            "RateLimit": f'"{self.name}";r={self.remaining};t={self.reset}',
+        }
 
 
 @dataclass
@@ -103,29 +129,41 @@ class RateLimit:
     name: str = "requests"
     """The bucket's name in Redis."""
 
-    async def take(self, key: str) -> float:
+    async def take(self, key: str) -> Quota:
         """Count one for ``key`` where every process counts (this process alone without
-        a broker); :class:`Limited` when it has had too many. What is left (the
-        RateLimit headers of the Bot API say it)."""
+        a broker); :class:`Limited` when it has had too many. What is left of the
+        quota, for the answer's ``RateLimit`` header (:class:`Quota`)."""
         if self.shared is None:
-            return self.hit(key)
+            return self.quota(self.hit(key))
         taken, tokens = await self.shared.eval(
-            BUCKET, 1, f"pips:limit:{self.name}:{key}", self.burst, self.per_minute / 60
+            BUCKET, 1, self._key(key), self.burst, self.per_minute / 60
         )
         if not int(taken):
             self._refuse(float(tokens))
-        return float(tokens)
+        return self.quota(float(tokens))
 
     async def give_back(self, key: str) -> None:
-        """Put back the one :meth:`take` counted for ``key``: what it was taken for was
-        refused, and a refused request spends no allowance (a creation refused by a cap
-        leaves the creation rate as it was)."""
-        if self.shared is not None:
-            await self.shared.eval(GIVE_BACK, 1, f"pips:limit:{self.name}:{key}", self.burst)
-            return
-        if key in self._buckets:
-            tokens, at = self._buckets[key]
+        """Return the one :meth:`take` counted for ``key``: the request it was counted
+        for was refused for another reason, and a refused request spends nothing."""
+        if self.shared is None:
+            tokens, at = self._buckets.get(key, (self.burst, self.clock()))
             self._buckets[key] = (min(self.burst, tokens + 1), at)
+            return
+        await self.shared.eval(GIVE_BACK, 1, self._key(key), self.burst)
+
+    def _key(self, key: str) -> str:
+        return f"pips:limit:{self.name}:{key}"
+
+    def quota(self, tokens: float) -> Quota:
+        """The quota with ``tokens`` left."""
+        per_second = self.per_minute / 60
+        return Quota(
+            self.name,
+            int(self.burst),
+            math.ceil(self.burst / per_second),
+            max(0, int(tokens)),
+            max(0, math.ceil((self.burst - tokens) / per_second)),
+        )
 
     def _refuse(self, tokens: float) -> None:
         wait = max(1, math.ceil((1 - tokens) * 60 / self.per_minute))
@@ -136,10 +174,11 @@ class RateLimit:
                 seconds=wait,
             ),
             wait,
+            self.quota(tokens),
         )
 
     def hit(self, key: str) -> float:
-        """Count one for ``key``; :class:`Limited` when it has had too many. What is
+        """Count one for ``key``; :class:`Limited` when it has had too many. The tokens
         left."""
         moment = self.clock()
         if len(self._buckets) > 50_000:
@@ -152,7 +191,7 @@ class RateLimit:
             self._buckets[key] = (tokens, moment)
             self._refuse(tokens)
         self._buckets[key] = (tokens - 1, moment)
-        return tokens - 1
+        return float(tokens - 1)
 
 
 @dataclass

@@ -34,7 +34,8 @@ from typing_extensions import TypedDict
 
 from pips.core.phrase import phrase
 from pips.core.view import MoveEvent, event_to_json
-from pips.server.errors import Code, parts
+from pips.server.errors import Code, json_path, parts
+from pips.server.protocol_doc import around
 
 VERSION: Literal[1] = 1
 MAX_FRAME = 2048
@@ -124,10 +125,10 @@ def parse(frame: str | bytes) -> Incoming:
     except ValidationError as exc:
         first = exc.errors()[0]
         # The message's type comes first in the location (the union's tag): left out.
-        location = [str(p) for p in first["loc"]]
-        if location[:1] == [str(data.get("type"))]:
+        location = list(first["loc"])
+        if [str(p) for p in location[:1]] == [str(data.get("type"))]:
             location = location[1:]
-        where = ".".join(location) or "message"
+        where = json_path(location) or "message"
         raise ProtocolError(f"{where}: {first['msg']}", field=where) from None
 
 
@@ -345,7 +346,9 @@ def refused(exc: BaseException, code: Code) -> Error:
 
 def asyncapi(version: str) -> dict[str, Any]:
     """The protocol as an AsyncAPI 2.6 document: the channel ``/ws/{table_id}``, what
-    the client publishes and what it subscribes to, each message with its JSON schema."""
+    the client publishes and what it subscribes to, each message with its JSON schema;
+    servers, security, close codes and the typed view, moves and event
+    (:func:`pips.server.protocol_doc.around`)."""
     sent: dict[str, Any] = {
         "move": MoveMessage,
         "chat": ChatMessage,
@@ -366,23 +369,27 @@ def asyncapi(version: str) -> dict[str, Any]:
             messages.setdefault("__schemas__", {})[key] = definition
         messages[name] = {"name": name, "payload": schema}
     schemas = messages.pop("__schemas__", {})
-    return {
-        "asyncapi": "2.6.0",
-        "info": {
-            "title": "pips table protocol",
-            "version": f"{VERSION} (pips {version})",
-            "description": (__doc__ or "").strip(),
-        },
-        "channels": {
-            "/ws/{table_id}": {
-                "parameters": {"table_id": {"schema": {"type": "string"}}},
-                "publish": {
-                    "message": {"oneOf": [{"$ref": f"#/components/messages/{n}"} for n in sent]}
-                },
-                "subscribe": {
-                    "message": {"oneOf": [{"$ref": f"#/components/messages/{n}"} for n in received]}
-                },
-            }
-        },
-        "components": {"messages": messages, "schemas": schemas},
-    }
+    return around(
+        {
+            "asyncapi": "2.6.0",
+            "info": {
+                "title": "pips table protocol",
+                "version": f"{VERSION} (pips {version})",
+                "description": (__doc__ or "").strip(),
+            },
+            "channels": {
+                "/ws/{table_id}": {
+                    "parameters": {"table_id": {"schema": {"type": "string"}}},
+                    "publish": {
+                        "message": {"oneOf": [{"$ref": f"#/components/messages/{n}"} for n in sent]}
+                    },
+                    "subscribe": {
+                        "message": {
+                            "oneOf": [{"$ref": f"#/components/messages/{n}"} for n in received]
+                        }
+                    },
+                }
+            },
+            "components": {"messages": messages, "schemas": schemas},
+        }
+    )

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
@@ -193,12 +194,29 @@ PLAYING_READS = frozenset({"bot", "challenges"})
 scope a bot's token needs."""
 
 
+ANY_SCOPE = ""
+"""What :func:`scope_needed` answers for an operation any live token may do."""
+
+
+Endpoint = TypeVar("Endpoint", bound=Callable[..., Any])
+
+
+def changes_nothing(endpoint: Endpoint) -> Endpoint:
+    """Marks an operation that changes nothing though it is a ``POST`` (a check of
+    what a request would do): any token may ask it, whatever its scopes, and it
+    answers a token as it answers the same account without one."""
+    setattr(endpoint, "changes_nothing", True)  # noqa: B010 (a mark on a function)
+    return endpoint
+
+
 def scope_needed(connection: HTTPConnection) -> str | None:
     """The scope a token needs for this request (``None``: no token may do it, such as a
-    page's form, which is a browser's)."""
+    page's form, which is a browser's; :data:`ANY_SCOPE`: any token may)."""
     if connection.scope["type"] == "websocket":
         return "play"
     route = connection.scope.get("route")
+    if getattr(getattr(route, "endpoint", None), "changes_nothing", False):
+        return ANY_SCOPE
     tags = list(getattr(route, "tags", None) or [])
     if connection.scope.get("method") in ("GET", "HEAD"):
         return "play" if tags and tags[0] in PLAYING_READS else "read"
@@ -231,7 +249,7 @@ async def use_token(connection: HTTPConnection) -> None:
         )
     else:
         needed = scope_needed(connection)
-        if needed != "*" and needed not in grant.scopes:
+        if needed != ANY_SCOPE and needed not in grant.scopes:
             refused = Refusal(
                 403,
                 _("this API token may not do that: it needs the scope {scope!r}").format(

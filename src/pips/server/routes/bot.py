@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import math
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -90,30 +89,15 @@ def accounts_services(request: Request) -> tuple[BotAccounts, AccountEvents, Cha
     return state.bot_accounts, state.account_events, state.challenges
 
 
-def rate_headers(limit: RateLimit, left: float) -> dict[str, str]:
-    """The IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers) of a token
-    bucket: its quota and the seconds it takes to fill again, what is left and the
-    seconds until it is full."""
-    per_second = limit.per_minute / 60
-    window = math.ceil(limit.burst / per_second)
-    left = max(0.0, left)
-    reset = math.ceil((limit.burst - left) / per_second) if left < limit.burst else 0
-    return {
-        "RateLimit-Policy": f'"{limit.name}";q={int(limit.burst)};w={window}',
-        "RateLimit": f'"{limit.name}";r={int(left)};t={reset}',
-    }
-
-
 async def counted(request: Request, limit: RateLimit, key: str) -> dict[str, str]:
     """Count one request against ``limit`` for ``key``: the headers that say what is
     left, or a 429 with ``Retry-After`` and the same headers."""
     try:
-        left = await limit.take(key)
+        quota = await limit.take(key)
     except Limited as exc:
-        refused = refusal(exc, 429)
-        refused.headers = {**(refused.headers or {}), **rate_headers(limit, 0)}
-        raise refused from None
-    return rate_headers(limit, left)
+        # The refusal carries the quota's headers too (r=0, pips.server.errors).
+        raise refusal(exc, 429) from None
+    return quota.headers()
 
 
 @contextlib.asynccontextmanager
@@ -519,7 +503,7 @@ async def stream_game(request: Request, table_id: TableId) -> StreamingResponse:
             finally:
                 await stream_ended(request)
 
-    headers = rate_headers(limits_of(request).bot, 0)
+    headers = limits_of(request).bot.quota(0).headers()
     del headers["RateLimit"]  # counted in bot_of; the policy is what a client needs
     return StreamingResponse(lines(), media_type=NDJSON, headers=headers)
 

@@ -10,7 +10,8 @@ from typing import Annotated, Any
 
 from fastapi import HTTPException, Path, Query, Request
 from fastapi.requests import HTTPConnection
-from pydantic import Field
+from pydantic import AfterValidator, Field
+from pydantic_core import PydanticCustomError
 from starlette.convertors import Convertor, register_url_convertor
 
 from pips.i18n import _
@@ -19,11 +20,12 @@ from pips.results.entry_formats import read_csv
 from pips.results.service import Results, ResultsError
 from pips.server.accounts.identity import Identity
 from pips.server.cluster import Cluster
-from pips.server.errors import refusal
-from pips.server.limits import Limited, Limits, client_key
+from pips.server.errors import Refusal, refusal
+from pips.server.limits import Limited, Limits, RateLimit, client_key
 from pips.server.tables import Tables
 from pips.server.work import Busy, Work
 from pips.store.db import Database
+from pips.text import quoted
 
 
 class MonthConvertor(Convertor[str]):
@@ -52,6 +54,26 @@ Count = Annotated[int, Query(ge=1, le=500)]
 PageNumber = Annotated[int, Query(ge=1, le=1_000_000)]
 Players = Annotated[int, Query(ge=1, le=20)]
 SetSize = Annotated[int | None, Query(ge=0, le=30)]
+
+
+def _month(text: str) -> str:
+    year, dash, month = text.partition("-")
+    if not (
+        len(year) == 4
+        and year.isdigit()
+        and dash
+        and month.isdigit()
+        and len(month) == 2
+        and 1 <= int(month) <= 12
+        and 1 <= int(year) <= 9998
+    ):
+        # The text quoted as it was sent, its controls shown, not obeyed.
+        raise PydanticCustomError("month", "is not a month", {"value": quoted(text)})
+    return text
+
+
+Month = Annotated[str, AfterValidator(_month)]
+"""A month in a query (``2026-10``): another text is refused as ``query.month``."""
 
 CSV_BODY = {
     "requestBody": {
@@ -102,10 +124,7 @@ async def printed(
     papers, once per what it shows (kept while there is room), for an address that has
     not asked for too many (429); 503 when the lane has too many waiting already."""
     work = work_of(request)
-    try:
-        await work.prints.take(address(request))
-    except Limited as exc:
-        raise refusal(exc, 429) from None
+    await spend(request, work.prints, address(request))
     key = work.printed.key(function.__module__, function.__qualname__, args, kwargs)
     try:
         return await work.printed.sheet(
@@ -155,21 +174,42 @@ async def read_upload(request: Request, data: str | bytes, most_games: int) -> l
     return games
 
 
+async def spend(request: HTTPConnection, limit: RateLimit, key: str) -> None:
+    """Count one request of ``key`` against ``limit``: 429 with ``Retry-After`` when it
+    has had too many; else what is left of the quota is left in the request's state, and
+    the answer says it in its ``RateLimit`` headers (:class:`pips.server.guard.Guard`)."""
+    try:
+        request.state.quota = await limit.take(key)
+    except Limited as exc:
+        raise refusal(exc, 429) from None
+
+
+async def refund(request: HTTPConnection, limit: RateLimit, key: str) -> None:
+    """Give back what :func:`spend` counted: the request was refused after all, and a
+    refused request spends nothing."""
+    await limit.give_back(key)
+    request.state.quota = None
+
+
+TABLES_RETRY = 60
+"""Seconds a person with too many tables is told to wait (``Retry-After``): a table of
+theirs ends when its game does, or when they leave it."""
+
+
 async def room_for_a_table(request: Request, me: Identity) -> None:
     """Refuse (429) a new table to a person with too many waiting or playing, or to
-    an address that made too many lately."""
+    an address that made too many lately. Counted against the rate only when the
+    person has room: a refusal spends none of it (and a creation refused later gives
+    it back, :func:`refund`)."""
     limits = limits_of(request)
     mine = await tables_of(request).repository.tables_of(me)
     if mine >= limits.tables_at_once:
-        raise HTTPException(
+        raise Refusal(
             429,
             _(
                 "you have {count} tables waiting or playing: finish or leave one of them"
                 " first (your tables are listed in the lobby)"
             ).format(count=mine),
-            headers={"Retry-After": "60"},  # every 429 says when to try again
+            headers={"Retry-After": str(TABLES_RETRY)},
         )
-    try:
-        await limits.tables.take(address(request))
-    except Limited as exc:
-        raise refusal(exc, 429) from None
+    await spend(request, limits.tables, address(request))

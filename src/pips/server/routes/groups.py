@@ -13,6 +13,7 @@ from pips.i18n import explain
 from pips.results.service import Filter, Results, ResultsError, month_of
 from pips.server.errors import refusals
 from pips.server.requests import Name, Strict
+from pips.server.responses import GroupApproval, GroupListed, GroupShown
 from pips.server.routes.common import refused, results_of, run
 from pips.server.web import account, check_csrf, page, viewer, who
 
@@ -37,66 +38,71 @@ class JoinBody(Strict):
 
 
 @api.get("/api/groups", tags=["groups"])
-async def list_groups(request: Request) -> list[dict[str, Any]]:
+async def list_groups(request: Request) -> list[GroupListed]:
+    """Every group, by name."""
     results = results_of(request)
-    return list(await run(results.groups.listing))
+    return [GroupListed.model_validate(g) for g in await run(results.groups.listing)]
 
 
 @api.post("/api/groups", tags=["groups"], status_code=201, responses=refusals(409))
-async def create_group(request: Request, body: GroupBody) -> dict[str, Any]:
+async def create_group(request: Request, body: GroupBody) -> GroupShown:
     """Found a group; its founder is its first member and representative."""
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results.groups.create, actor, body.name))
+    return GroupShown.model_validate(await run(results.groups.create, actor, body.name))
 
 
 @api.get("/api/groups/{slug}", tags=["groups"], responses=refusals(404))
-async def get_group(request: Request, slug: str) -> dict[str, Any]:
+async def get_group(request: Request, slug: str) -> GroupShown:
     results = results_of(request)
-    return dict(await run(results.groups.group, slug, viewer(request)))
+    return GroupShown.model_validate(await run(results.groups.group, slug, viewer(request)))
 
 
 @api.post("/api/groups/{slug}/members", tags=["groups"], responses=refusals(404, 409))
-async def change_member(request: Request, slug: str, body: MemberBody) -> dict[str, Any]:
+async def change_member(request: Request, slug: str, body: MemberBody) -> GroupShown:
     """Invite an account (or accept one that asked to join), or with ``remove``
     remove a member, by account name: the representative only."""
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(
+    return GroupShown.model_validate(
         await run(results.groups.change_member, actor, slug, body.name, add=not body.remove)
     )
 
 
 @api.post("/api/groups/{slug}/join", tags=["groups"], responses=refusals(404, 409))
-async def join_group(request: Request, slug: str, body: JoinBody) -> dict[str, Any]:
+async def join_group(request: Request, slug: str, body: JoinBody) -> GroupShown:
     """Accept the group's invitation or ask to join it (with ``leave``: leave it, or
     take the request back). An account is a member once both it and the
     representative agreed."""
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results.groups.join, actor, slug, leave=body.leave))
+    return GroupShown.model_validate(await run(results.groups.join, actor, slug, leave=body.leave))
 
 
 @api.post("/api/groups/{slug}/representative", tags=["groups"], responses=refusals(404, 409))
-async def hand_on(request: Request, slug: str, body: MemberBody) -> dict[str, Any]:
+async def hand_on(request: Request, slug: str, body: MemberBody) -> GroupShown:
     """Hand the representative's role to another member."""
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results.groups.set_representative, actor, slug, body.name))
+    return GroupShown.model_validate(
+        await run(results.groups.set_representative, actor, slug, body.name)
+    )
 
 
 @api.post("/api/groups/{slug}/approve", tags=["groups"], responses=refusals(404, 409))
-async def approve_group(request: Request, slug: str, body: ApproveBody) -> dict[str, Any]:
+async def approve_group(request: Request, slug: str, body: ApproveBody) -> GroupApproval:
     """Approve a group (or with ``approve`` false, withdraw the approval): an
     administrator only. An approved group's representative confirms its results."""
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results.admin.approve_group, actor, slug, body.approve))
+    return GroupApproval.model_validate(
+        await run(results.admin.approve_group, actor, slug, body.approve)
+    )
 
 
 @api.get("/api/groups/{slug}/players", tags=["groups"], responses=refusals(404))

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
@@ -15,6 +14,7 @@ from sqlalchemy import text
 
 from pips.server.cluster import Cluster
 from pips.server.metrics import Metrics
+from pips.server.responses import Alive
 from pips.server.routes.common import cluster_of, database_of
 from pips.store.db import Database
 
@@ -22,9 +22,9 @@ api = APIRouter()
 
 
 @api.get("/healthz", tags=["health"])
-async def healthz(request: Request) -> dict[str, Any]:
+async def healthz(request: Request) -> Alive:
     """The process is alive (its event loop answers): its node id."""
-    return {"ok": True, "node": cluster_of(request).node}
+    return Alive(ok=True, node=cluster_of(request).node)
 
 
 class Readiness:

@@ -19,11 +19,10 @@ from pips.i18n import _, say
 from pips.server import accounts, messages
 from pips.server.accounts.identity import Identity
 from pips.server.analyses import Analyses
-from pips.server.errors import SvgResponse, refusal, refusals
+from pips.server.errors import Refusal, SvgResponse, json_path, refusal, refusals, spec_rule
 
 if TYPE_CHECKING:
     from pips.bots.analysis import Analysis
-from pips.server.limits import Limited
 from pips.server.links import Look
 from pips.server.requests import (
     MAX_SEATS,
@@ -34,15 +33,25 @@ from pips.server.requests import (
     Strict,
     game_options,
 )
+from pips.server.responses import (
+    OptionsChecked,
+    RecordPublished,
+    RematchMade,
+    Seated,
+    SessionInfo,
+    TableMade,
+)
 from pips.server.routes.common import (
     address,
     cluster_of,
     limits_of,
+    refund,
     room_for_a_table,
+    spend,
     tables_of,
 )
 from pips.server.tables import TableError
-from pips.server.web import check_csrf, language_of, who
+from pips.server.web import changes_nothing, check_csrf, language_of, who
 from pips.server.work import Crowded
 
 api = APIRouter()
@@ -72,27 +81,28 @@ async def look(request: HTTPConnection, table_id: str, invite: str) -> Look:
 
 
 @api.get("/api/session", tags=["accounts"])
-async def session_info(request: Request) -> dict[str, Any]:
+async def session_info(request: Request) -> SessionInfo:
     """Who this session is, and the CSRF token its POSTs must carry."""
     me = who(request)
-    return {
-        "name": None if me is None else me.name,
-        "account": me is not None and me.user_id is not None,
-        "csrf": accounts.csrf_token(request.session),
-    }
+    return SessionInfo(
+        name=None if me is None else me.name,
+        account=me is not None and me.user_id is not None,
+        csrf=accounts.csrf_token(request.session),
+    )
 
 
 @api.get("/api/tables", tags=["tables"])
-async def list_tables(request: Request) -> list[dict[str, Any]]:
+async def list_tables(request: Request) -> list[messages.TableSummary]:
     """Public tables that are waiting or being played."""
     playing, _finished = await cluster_of(request).public()
-    return playing
+    return playing  # type: ignore[return-value]  # summaries, as the lobby keeps them
 
 
 @api.get("/api/tables/{table_id}", tags=["tables"], responses=refusals(404))
-async def get_table(request: Request, table_id: str, invite: str = "") -> dict[str, Any]:
-    """One table as a spectator sees it (a private one: with ``?invite=``)."""
-    return (await look(request, table_id, invite)).state
+async def get_table(request: Request, table_id: str, invite: str = "") -> messages.StateMessage:
+    """One table as a spectator sees it (a private one: with ``?invite=``): the state
+    message its websocket sends a spectator (seat -1)."""
+    return (await look(request, table_id, invite)).state  # type: ignore[return-value]
 
 
 class Choice(Strict):
@@ -101,40 +111,47 @@ class Choice(Strict):
     options: OptionsJson = Field(default_factory=dict)
 
 
-@api.post("/api/games/{game}/check", tags=["tables"])
-async def check_options(game: str, body: Choice) -> dict[str, Any]:
+@api.post("/api/games/{game}/check", tags=["tables"], responses=refusals(404))
+@changes_nothing
+async def check_options(game: str, body: Choice) -> OptionsChecked:
     """Whether ``options`` make a game of ``game``: its summary in one line and how
-    many seats it has, or the error in plain words with the rule it comes from and the
-    option to change (the one whose default would make the rest valid)."""
+    many seats it has; else refused as creating the table would be (422 with the
+    rule it comes from and the option to change, ``body.options.NAME``: the one
+    whose default would make the rest valid), an unknown game 404. Changes nothing."""
     try:
         spec = find_game(game)
     except RuleError as exc:
-        return {"ok": False, "error": say(exc.detail), "rule": exc.rule, "field": None}
+        raise Refusal(404, say(exc.detail), field="path.game") from None
     try:
         options = game_options(spec, body.options)
     except OptionsRefused as exc:
-        return {"ok": False, "error": say(exc.detail), "rule": exc.rule, "field": exc.field}
+        raise Refusal(
+            422,
+            say(exc.detail),
+            code="rule_broken" if spec_rule(exc.rule) else None,
+            rule=spec_rule(exc.rule),
+            field=json_path(["body", "options", *([exc.field] if exc.field else [])]),
+        ) from None
     if spec.dealt_by_hand(options):
-        return {
-            "ok": False,
-            "error": _(
+        raise Refusal(
+            422,
+            _(
                 "a server table deals itself: manual deals are for entering games "
                 "played at a real table"
             ),
-            "rule": "F-24",
-            "field": "deal_mode",
-        }
-    return {"ok": True, "brief": say(spec.in_brief(options)), "players": options.players}
+            code="rule_broken",
+            rule="F-24",
+            field="body.options.deal_mode",
+        )
+    return OptionsChecked(brief=say(spec.in_brief(options)), players=options.players)
 
 
 @api.post("/api/tables", tags=["tables"], status_code=201, responses=refusals(429))
-async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
+async def create_table(request: Request, body: NewTable) -> TableMade:
     """Create a table; the caller (signed in or a guest) takes the seat marked ``me``.
-    Needs the ``X-CSRF-Token`` header of the session."""
-    check_csrf(request, request.headers.get("x-csrf-token"))
-    me = who(request)
-    if me is None:
-        raise HTTPException(401, _("sign in or choose a guest name first"))
+    Needs the ``X-CSRF-Token`` header of the session. A refusal spends none of the
+    address's rate of new tables."""
+    me = signed_in(request)
     tables = tables_of(request)
     await room_for_a_table(request, me)
     try:
@@ -149,44 +166,67 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
             address=address(request),
         )
     except TableError as exc:
+        await refund(request, limits_of(request).tables, address(request))
         if exc.field is not None:
             exc.field = f"body.{exc.field}"  # named as the request's own fields are
         raise refusal(exc, 429 if isinstance(exc, Crowded) else 422) from None
     await table.start_if_ready()
-    return {"id": table.id, "invite": table.invite, "url": f"/t/{table.id}"}
+    return TableMade(id=table.id, invite=table.invite, url=f"/t/{table.id}")
 
 
 @api.post("/api/tables/{table_id}/join", tags=["tables"], responses=refusals(404, 409))
-async def join_table(request: Request, table_id: str, invite: str = "") -> dict[str, Any]:
+async def join_table(request: Request, table_id: str, invite: str = "") -> Seated:
     """Take an open seat."""
-    check_csrf(request, request.headers.get("x-csrf-token"))
-    me = who(request)
-    if me is None:
-        raise HTTPException(401, _("sign in or choose a guest name first"))
+    me = signed_in(request)
     try:
-        return await cluster_of(request).calls.join(table_id, me, invite, language_of(request))
+        joined = await cluster_of(request).calls.join(table_id, me, invite, language_of(request))
+        return Seated.model_validate(joined)
     except LookupError:
         raise HTTPException(404, _("no such table")) from None
     except TableError as exc:
         raise refusal(exc, 409) from None
 
 
-def asker(request: Request, table_id: str) -> Identity:
-    """Who asks something of table ``table_id`` (with the session's CSRF token), refused
-    unless signed in or a guest; a table id no table can have is no such table."""
-    check_csrf(request, request.headers.get("x-csrf-token"))
+def signed_in(request: Request) -> Identity:
+    """Who asks to change something at a table: refused (401 ``sign_in_required``)
+    unless signed in, a guest or a token's account, and then (a browser) without the
+    session's CSRF token. Asked in this order: with no one to act as there is nothing a
+    forged request could do, and the answer says what is missing first."""
     me = who(request)
     if me is None:
         raise HTTPException(401, _("sign in or choose a guest name first"))
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    return me
+
+
+def asker(request: Request, table_id: str) -> Identity:
+    """Who asks something of table ``table_id`` (:func:`signed_in`); a table id no
+    table can have is no such table."""
+    me = signed_in(request)
     if not 1 <= len(table_id) <= 24:
         raise HTTPException(404, _("no such table"))
     return me
 
 
-@api.post("/api/tables/{table_id}/leave", tags=["tables"], responses=refusals(404, 409))
-@api.post("/api/tables/{table_id}/resign", tags=["tables"], responses=refusals(404, 409))
-@api.post("/api/tables/{table_id}/abort", tags=["tables"], responses=refusals(404, 409))
-async def stand_up(request: Request, table_id: str) -> dict[str, Any]:
+@api.post(
+    "/api/tables/{table_id}/leave",
+    tags=["tables"],
+    responses=refusals(404, 409),
+    name="leave_table",
+)
+@api.post(
+    "/api/tables/{table_id}/resign",
+    tags=["tables"],
+    responses=refusals(404, 409),
+    name="resign_table",
+)
+@api.post(
+    "/api/tables/{table_id}/abort",
+    tags=["tables"],
+    responses=refusals(404, 409),
+    name="abort_table",
+)
+async def stand_up(request: Request, table_id: str) -> Seated:
     """Stand up from a table you have a seat at. ``abort``: before its first move, the
     table closes unplayed. ``resign``: give the game up; where no other person plays
     the table closes without a result, else a bot plays your seat to the end.
@@ -197,7 +237,8 @@ async def stand_up(request: Request, table_id: str) -> dict[str, Any]:
     me = asker(request, table_id)
     what = request.url.path.rsplit("/", 1)[-1]
     try:
-        return await cluster_of(request).calls.stand(table_id, me, what, language_of(request))
+        stood = await cluster_of(request).calls.stand(table_id, me, what, language_of(request))
+        return Seated.model_validate(stood)
     except LookupError:
         raise HTTPException(404, _("you have no seat at this table")) from None
     except TableError as exc:
@@ -205,7 +246,7 @@ async def stand_up(request: Request, table_id: str) -> dict[str, Any]:
 
 
 @api.post("/api/tables/{table_id}/rematch", tags=["tables"], responses=refusals(404, 409, 429))
-async def rematch(request: Request, table_id: str) -> dict[str, Any]:
+async def rematch(request: Request, table_id: str) -> RematchMade:
     """A rematch of a finished table, for anyone who played at it: the first to ask
     makes it (the same game, options, bots and privacy; their own seat taken, every
     other person's kept for them); the others are seated at it by asking too."""
@@ -214,11 +255,14 @@ async def rematch(request: Request, table_id: str) -> dict[str, Any]:
     await room_for_a_table(request, me)
     try:
         fresh, made = await tables.rematch(table_id, me, address(request))
-    except LookupError:
-        raise HTTPException(404, _("no such table")) from None
-    except TableError as exc:
+    except (LookupError, TableError) as exc:
+        await refund(request, limits_of(request).tables, address(request))
+        if isinstance(exc, LookupError):
+            raise HTTPException(404, _("no such table")) from None
         raise refusal(exc, 409) from None
     seated = made
+    if not made:  # seated at a rematch another made: no new table of theirs
+        await refund(request, limits_of(request).tables, address(request))
     if made:
         await tables.live[fresh].start_if_ready()
     else:
@@ -228,7 +272,7 @@ async def rematch(request: Request, table_id: str) -> dict[str, Any]:
             seated = (await cluster_of(request).calls.join(fresh, me, "", language_of(request)))[
                 "seat"
             ] >= 0
-    return {"id": fresh, "url": f"/t/{fresh}", "seated": seated}
+    return RematchMade(id=fresh, url=f"/t/{fresh}", seated=seated)
 
 
 async def finished_record(request: Request, table_id: str) -> dict[str, Any]:
@@ -292,27 +336,21 @@ async def analysed(request: Request, table_id: str) -> Analysis:
     await finished_record(request, table_id)
 
     async def starting() -> None:
-        try:
-            await limits_of(request).analyses.take(address(request))
-        except Limited as exc:
-            raise refusal(exc, 429) from None
+        await spend(request, limits_of(request).analyses, address(request))
 
     return await analyses.of(table_id, lambda: finished_record(request, table_id), starting)
 
 
 @api.post("/api/records/{table_id}/publish", tags=["records"], responses=refusals(404))
-async def publish_record(request: Request, table_id: str) -> dict[str, Any]:
+async def publish_record(request: Request, table_id: str) -> RecordPublished:
     """A person who played at a finished private table asks to publish it: its record,
     replay and result become public once every person who played there asked."""
-    check_csrf(request, request.headers.get("x-csrf-token"))
-    me = who(request)
-    if me is None:
-        raise HTTPException(401, _("sign in or choose a guest name first"))
+    me = signed_in(request)
     try:
         public = await tables_of(request).repository.publish(table_id, me)
     except TableError as exc:
         raise refusal(exc, 404) from None
-    return {"id": table_id, "public": public}
+    return RecordPublished(id=table_id, public=public)
 
 
 @api.get("/api/players/{name}/history", tags=["players"], responses=refusals(404))

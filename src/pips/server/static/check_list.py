@@ -1,5 +1,5 @@
 """Compute a published world list again from its games (the list page links to it):
-    python check_list.py games.json   # saved from /api/lists/GAME/MONTH/games.json
+    python check_list.py games.json   # saved from /api/lists/GAME/months/MONTH/games.json
 The same program as docs/results.md, "Check a month yourself"."""
 
 import json

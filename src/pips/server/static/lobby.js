@@ -68,8 +68,13 @@
     if (mine !== checking) return null;
     const data = await response.json();
     clearErrors();
-    if (!response.ok) { showError(t("these options could not be read")); return null; }
-    if (!data.ok) { $("brief").textContent = ""; showError(data.error, data.rule, data.field); return null; }
+    if (!response.ok) {
+      // The API's error model: the option at fault is body.options.NAME.
+      const option = (data.field || "").startsWith("body.options.") ? data.field.slice(13) : null;
+      $("brief").textContent = "";
+      showError(data.message || t("these options could not be read"), data.rule || null, option);
+      return null;
+    }
     $("brief").textContent = data.brief;
     return data;
   }

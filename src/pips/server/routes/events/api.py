@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 
 from pips.results.entry import EntryError
 from pips.server.errors import refusals
 from pips.server.requests import Strict
-from pips.server.routes.common import CSV_BODY, refused, results_of, run
+from pips.server.routes.common import CSV_BODY, limits_of, refund, refused, results_of, run
 from pips.server.routes.events.common import (
     CheckInBody,
     DrawBody,
@@ -32,7 +32,7 @@ from pips.server.routes.events.common import (
     table_lines_of_body,
     warnings_said,
 )
-from pips.server.web import account, check_csrf, viewer
+from pips.server.web import account, changes_nothing, check_csrf, viewer
 
 api = APIRouter()
 
@@ -50,7 +50,13 @@ async def create_event(request: Request, body: NewEvent) -> dict[str, Any]:
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
     await count_new_event(request, actor)
-    return dict(await run(create_event_of, results_of(request), actor, body))
+    try:
+        made = await run(create_event_of, results_of(request), actor, body)
+    except HTTPException:
+        # Refused (not this group's, a name taken): it spends none of the rate.
+        await refund(request, limits_of(request).events, str(actor))
+        raise
+    return dict(made)
 
 
 @api.get("/api/events/{key}", tags=["events"], responses=refusals(404))
@@ -203,6 +209,7 @@ async def enter_table(
     tags=["events"],
     responses=refusals(404, 409),
 )
+@changes_nothing
 async def check_table(
     request: Request, key: Key, number: RoundNumber, table: TableNumber, body: TableResultBody
 ) -> dict[str, Any]:

@@ -20,7 +20,6 @@ from pips.results.service import Results, ResultsError, slugify
 from pips.results.standings import TIEBREAKS
 from pips.server.accounts.identity import Identity
 from pips.server.errors import refusal
-from pips.server.limits import Limited
 from pips.server.requests import Name, OptionsJson, ResultLine, Strict
 from pips.server.round import SeatHolder
 from pips.server.routes.common import (
@@ -30,6 +29,7 @@ from pips.server.routes.common import (
     results_of,
     room_for_a_table,
     run,
+    spend,
     tables_of,
 )
 from pips.server.routes.events.decisions import waits_said
@@ -224,10 +224,7 @@ async def confirm_closing(request: Request, key: str, actor: int) -> HTMLRespons
 
 
 async def count_new_event(request: Request, actor: int) -> None:
-    try:
-        await limits_of(request).events.take(str(actor))
-    except Limited as exc:
-        raise refusal(exc, 429) from None
+    await spend(request, limits_of(request).events, str(actor))
 
 
 def create_event_of(results: Results, actor: int, body: NewEvent) -> dict[str, Any]:

@@ -12,13 +12,14 @@ from pydantic import Field
 from pips.i18n import current, say
 from pips.results.entry import EntryError
 from pips.results.service import Filter
-from pips.server.errors import CsvResponse, refusal, refusals
-from pips.server.limits import Limited
+from pips.server.errors import CsvResponse, refusals
 from pips.server.requests import Comment, ResultStatus, Strict
+from pips.server.responses import CsvEntered, ResultChecked, ResultsEntered
 from pips.server.routes.common import (
     CSV_BODY,
     BodyRowId,
     Count,
+    Month,
     Offset,
     RowId,
     address,
@@ -26,6 +27,7 @@ from pips.server.routes.common import (
     refused,
     results_of,
     run,
+    spend,
 )
 from pips.server.routes.results.common import (
     ResultsBatch,
@@ -36,21 +38,19 @@ from pips.server.routes.results.common import (
     names_in,
     preview,
 )
-from pips.server.web import account, check_csrf, viewer, who
+from pips.server.web import account, changes_nothing, check_csrf, viewer, who
 
 api = APIRouter()
 
 
 @api.post("/api/results/check", tags=["results"], responses=refusals(404, 409, 429))
-async def check_results(request: Request, body: ResultsBatch) -> list[dict[str, Any]]:
+@changes_nothing
+async def check_results(request: Request, body: ResultsBatch) -> list[ResultChecked]:
     """Check results without saving them: each one's final scores and places. Open to
     anyone, so it is rate-limited per address and checked one batch at a time."""
     results = results_of(request)
     limits = limits_of(request)
-    try:
-        await limits.checks.take(address(request))
-    except Limited as exc:
-        raise refusal(exc, 429) from None
+    await spend(request, limits.checks, address(request))
     async with limits.checking:
         checked = await asyncio.to_thread(checked_all, results, body.results)
     me = who(request)
@@ -73,11 +73,11 @@ async def check_results(request: Request, body: ResultsBatch) -> list[dict[str, 
             save=False,
         )
         new = entered.new_players
-    return [preview(c, new) for c in checked]
+    return [ResultChecked.model_validate(preview(c, new)) for c in checked]
 
 
 @api.post("/api/results", tags=["results"], status_code=201, responses=refusals(404, 409))
-async def enter_results(request: Request, body: ResultsBatch) -> dict[str, Any]:
+async def enter_results(request: Request, body: ResultsBatch) -> ResultsEntered:
     """Enter finished games (all or none). Needs an account and ``X-CSRF-Token``."""
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
@@ -94,7 +94,9 @@ async def enter_results(request: Request, body: ResultsBatch) -> dict[str, Any]:
         known_players=body.known_players,
     )
     ids = entered.ids
-    return {"ids": ids, "urls": [f"/results/{i}" for i in ids], "new_players": entered.new_players}
+    return ResultsEntered(
+        ids=ids, urls=[f"/results/{i}" for i in ids], new_players=entered.new_players
+    )
 
 
 @api.post(
@@ -106,7 +108,7 @@ async def enter_results(request: Request, body: ResultsBatch) -> dict[str, Any]:
 )
 async def enter_csv(
     request: Request, group: str | None = None, new_players: str = ""
-) -> dict[str, Any]:
+) -> CsvEntered:
     """Enter the games of a CSV body (``text/csv``, the columns of ``pips ranking
     export``), all or none. ``new_players``: names, comma-separated, confirmed as new
     players though they look like known ones."""
@@ -118,7 +120,7 @@ async def enter_csv(
     except EntryError as exc:
         raise refused(exc) from None
     entered = await run(enter_csv_of, results, actor, games, group, names_in(new_players))
-    return {"ids": entered.ids, "new_players": entered.new_players}
+    return CsvEntered(ids=entered.ids, new_players=entered.new_players)
 
 
 @api.get("/api/results", tags=["results"], responses=refusals(404))
@@ -126,7 +128,7 @@ async def list_results(
     request: Request,
     group: str | None = None,
     game: str | None = None,
-    month: str | None = None,
+    month: Month | None = None,
     player: str | None = None,
     status: ResultStatus | None = None,
     limit: Count = 50,
@@ -145,7 +147,7 @@ async def list_results(
 @api.get(
     "/api/results/export.csv", tags=["results"], responses=refusals(404), response_class=CsvResponse
 )
-async def export_csv(request: Request, month: str, group: str | None = None) -> Response:
+async def export_csv(request: Request, month: Month, group: str | None = None) -> Response:
     """A month's counted results in the federation's fields (SPEC F-25)."""
     results = results_of(request)
     text = await run(results.register.export, month, group, current())
