@@ -22,6 +22,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.databases import POSTGRES, database_urls, new_database
 from tests.protocol_schema import check_server_message
+from tests.tiers import starting_a_process
 
 if TYPE_CHECKING:
     from pips.server.accounts.identity import Identity
@@ -76,6 +77,7 @@ class Server:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
+        starting_a_process("pips serve")
         env = {**os.environ, "PIPS_HOME": str(self.home), "PIPS_SECRET": "test-secret"}
         self.process = subprocess.Popen(
             [

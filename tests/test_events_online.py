@@ -27,6 +27,7 @@ from tests.test_results_server import Site
 PEOPLE = ["Jürgen", "Bärbel", "Anna", "Ben", "Cleo", "Dörte"]
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("kind", one_database())
 def test_an_online_event_of_two_rounds_with_a_bot_for_the_absent(tmp_path: Path, kind: str) -> None:
     with running(tmp_path, new_database(kind, tmp_path)) as server:

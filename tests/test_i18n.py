@@ -127,6 +127,7 @@ def pips(
     )
 
 
+@pytest.mark.process
 def test_the_commands_errors_in_german_under_a_german_lang() -> None:
     german = pips("simulate", "fido", "--players", "3", "--hands", "0", lang="de_DE.UTF-8")
     assert german.returncode == 2
@@ -143,6 +144,7 @@ def test_the_commands_errors_in_german_under_a_german_lang() -> None:
     assert "Traceback" not in wrong.stderr
 
 
+@pytest.mark.process
 def test_the_commands_help_in_german() -> None:
     env = {"COLUMNS": "200"}
     german = pips("--help", lang="de_DE.UTF-8", extra=env)
@@ -220,6 +222,7 @@ def test_every_word_of_the_pages_scripts_reaches_a_german_page() -> None:
     assert set(web.script_words("de")) == set(web.SCRIPT_MESSAGES)
 
 
+@pytest.mark.process
 def test_the_frameworks_own_words_in_german() -> None:
     """click's (typer's) usage line and its errors: an unknown option, a missing one,
     a bad value, an unknown command."""
@@ -237,6 +240,7 @@ def test_the_frameworks_own_words_in_german() -> None:
     assert "Traceback" not in unknown.stderr + missing.stderr + command.stderr
 
 
+@pytest.mark.process
 def test_the_rules_and_a_bad_record_in_german(tmp_path: Path) -> None:
     """pips rules in the German rules' words; a record that does not read, refused in
     German with the place it fails."""
@@ -250,6 +254,7 @@ def test_the_rules_and_a_bad_record_in_german(tmp_path: Path) -> None:
     assert "Aufzeichnung 1: format muss 'pips.record/1' sein, nicht 'nope'" in checked.stderr
 
 
+@pytest.mark.process
 def test_a_game_in_the_terminal_calls_the_person_du_in_german(tmp_path: Path) -> None:
     """The person's default name is said in their language, and once only: "Du", not
     "You" or "Du (du)"; their own moves are told to them ("Du legst", not "Du legt"); a

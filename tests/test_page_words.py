@@ -10,6 +10,8 @@ import pytest
 
 from tests.server_helpers import Browser, Server, running
 
+pytestmark = pytest.mark.process
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
