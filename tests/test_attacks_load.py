@@ -22,6 +22,7 @@ from fastapi.testclient import TestClient
 from pips.results.entry_formats import CSV_FIELDS, MOST_CELL
 from pips.server.app import create_app
 from pips.server.limits import Limits
+from pips.server.settings import Settings
 from pips.server.work import Work
 from pips.store.db import Database
 from tests.test_events import lines_for, new_event
@@ -258,10 +259,9 @@ def capped(tmp_path: Path) -> Iterator[TestClient]:
     limits = Limits()
     limits.tune({"tables": (100, 100), "sign-in": (100, 100)})
     app = create_app(
-        db,
-        warm=False,
+        Settings(warm=False, publish_lists=False, analyse_while_playing=0),
+        db=db,
         secret="test",
-        publish_lists=False,
         limits=limits,
         work=Work(search_tables=2, search_tables_each=1),
     )
