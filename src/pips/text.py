@@ -1,5 +1,5 @@
 """Text as people read it, through ICU (the ``pyicu-wheels`` build of PyICU): which
-names look alike, and how names sort.
+names look alike, and which a server takes.
 
 * :func:`skeleton` is the confusable skeleton of Unicode's UTS #39 ("Unicode Security
   Mechanisms", section 4): two names look alike when their skeletons are equal, as
@@ -14,9 +14,6 @@ names look alike, and how names sort.
   (an account's, a guest's, a group's): welcome (:func:`pips.core.names.check_name`:
   letters of any language, digits and a little punctuation; no markup, no invisible
   characters), and neither taken nor looking like a name that is (:func:`alike`).
-* :func:`sort_key` sorts names as German readers expect (ICU's German collation:
-  ``Äpfel`` beside ``Apfel``, not after ``Zorn``), for pages and exports in any
-  language.
 
     >>> skeleton("Honest") == skeleton("Hon\\u0435st")
     True
@@ -26,8 +23,6 @@ names look alike, and how names sort.
     True
     >>> skeleton("Dominoclub Kiel") == skeleton("Domino-Club  Kiel")
     True
-    >>> sorted(["Zorn", "Äpfel", "Apfel", "Öl", "Ozean"], key=sort_key)
-    ['Apfel', 'Äpfel', 'Öl', 'Ozean', 'Zorn']
 """
 
 from __future__ import annotations
@@ -44,7 +39,7 @@ from pips.core.names import MAX_LENGTH, check_name, name_key
 from pips.core.phrase import phrase
 
 _local = threading.local()
-"""ICU's checkers and collators are not shared between threads."""
+"""ICU's checkers are not shared between threads."""
 
 
 def _spoof_checker() -> Any:
@@ -52,13 +47,6 @@ def _spoof_checker() -> Any:
     if checker is None:
         checker = _local.checker = icu.SpoofChecker()
     return checker
-
-
-def _collator() -> Any:
-    collator = getattr(_local, "collator", None)
-    if collator is None:
-        collator = _local.collator = icu.Collator.createInstance(icu.Locale("de_DE"))
-    return collator
 
 
 SEPARATORS = str.maketrans("", "", " -.'")
@@ -81,11 +69,6 @@ def skeleton(name: str) -> str:
     folded = name_key(str(checker.getSkeleton(0, written)))
     shape = str(checker.getSkeleton(0, folded)).translate(SEPARATORS)
     return unicodedata.normalize("NFC", shape)
-
-
-def sort_key(text: str) -> bytes:
-    """A key that sorts ``text`` as German readers expect."""
-    return bytes(_collator().getSortKey(text))
 
 
 def alike(name: str, others: Iterable[str]) -> str | None:
