@@ -11,6 +11,7 @@ import sys
 from datetime import date
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
@@ -300,3 +301,56 @@ def test_the_catalog_finds_every_word_the_scripts_mark() -> None:
         for found in re.finditer(r'\bt\("([^"\\]+)"', script.read_text(encoding="utf-8"))
     }
     assert marked and marked <= set(web.SCRIPT_MESSAGES), marked - set(web.SCRIPT_MESSAGES)
+
+
+def _compiler() -> object:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "compile_catalogs", ROOT / "scripts" / "compile_catalogs.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_compiled_catalogs_are_those_of_their_sources() -> None:
+    """The server loads catalogs compiled once (scripts/compile_catalogs.py, run by
+    scripts/catalogs): each ``pips.mo`` holds its ``pips.po``'s translations, and the
+    scripts' messages are those the scripts mark now. After a translation or a script
+    changed: ``python scripts/compile_catalogs.py``."""
+    import gettext
+    import io
+
+    compiler: Any = _compiler()
+    for po in sorted(LOCALE.glob("*/LC_MESSAGES/pips.po")):
+        shipped = gettext.GNUTranslations(po.with_suffix(".mo").open("rb"))
+        fresh = gettext.GNUTranslations(io.BytesIO(compiler.compiled(po)))
+        assert shipped._catalog == fresh._catalog, f"{po}: run python scripts/compile_catalogs.py"  # type: ignore[attr-defined]
+    shipped_words = (LOCALE / "script-messages.json").read_text(encoding="utf-8")
+    assert shipped_words == compiler.script_messages_json(), (
+        "run python scripts/compile_catalogs.py"
+    )
+
+
+@pytest.mark.process
+def test_a_starting_server_compiles_no_catalog_and_extracts_no_message() -> None:
+    """Babel's extractors and catalog compiler are tools of the build, not of the start:
+    making the app and speaking German loads neither (a fresh interpreter, since this
+    one's tests load them)."""
+    probe = (
+        "import sys\n"
+        "from pips import i18n\n"
+        "from pips.server.app import create_app\n"
+        "from pips.server.settings import Settings\n"
+        "create_app(Settings(database='sqlite://', warm=False, publish_lists=False))\n"
+        "with i18n.speaking('de'):\n"
+        "    assert i18n._('no such table') != 'no such table'\n"
+        "print(sorted(m for m in sys.modules if m.startswith('babel.messages')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
