@@ -347,3 +347,23 @@ def test_the_servers_defaults_are_declared_once_in_its_settings() -> None:
         if declared.search(line) and not line.lstrip().startswith("#")
     ]
     assert elsewhere == []
+
+
+def test_a_move_typed_wrong_is_refused_in_the_players_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The notation's refusals (pips.core.notation) are phrases, said at the command's
+    edge in the reader's language, not English f-strings printed as they are."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("hallo\n99\nq\n"))
+    code, out, err = run(
+        ["--lang", "de", "play", "fido", "-p", "3", "--seed", "4", "--text", "--name", "Anna",
+         "--save", str(tmp_path / "game.json")],
+        capsys,
+    )  # fmt: skip
+    assert code == 0, err
+    flat = " ".join(out.split())
+    assert "'hallo' ist kein Stein (schreib ihn wie 12-9)" in flat
+    assert "es gibt keinen Zug 99: wähle 1 bis" in flat
+    assert "not a tile" not in flat and "there is no move" not in flat
