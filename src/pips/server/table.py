@@ -99,7 +99,6 @@ class LiveTable:
     house: TableHouse
     """What the table needs of the server it lives in."""
     bot_delay: float
-    """Seconds a bot waits before its move (:class:`pips.server.settings.Settings`)."""
     private: bool = False
     invite: str = ""
     turn_seconds: int | None = None
