@@ -16,6 +16,7 @@ from tests.databases import database_urls, new_database
 from tests.tiers import UNMARKED
 
 if TYPE_CHECKING:
+    from tests.in_process import InProcess
     from tests.server_helpers import Server
     from tests.test_results_server import Site
 
@@ -54,6 +55,19 @@ def shared_server(
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture(scope="module", params=database_urls())
+def in_process(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[InProcess]:
+    """The app in this process, one per database for a module's tests (as
+    :func:`shared_server`, where the server's process is incidental: HTTP only)."""
+    from tests.in_process import InProcess
+
+    home = tmp_path_factory.mktemp("in-process")
+    with InProcess(home, new_database(request.param, home)) as app:
+        yield app
 
 
 @pytest.fixture(params=database_urls())

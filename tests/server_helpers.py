@@ -189,11 +189,14 @@ class Browser:
     def __init__(self, server: Site, name: str | None = None) -> None:
         self.server = server
         self.address = an_address()
-        self.http = httpx.Client(
-            base_url=server.url,
-            timeout=30,
-            headers={"X-Forwarded-For": self.address},
-            verify=server.tls or True,
+        headers = {"X-Forwarded-For": self.address}
+        in_process = getattr(server, "client", None)  # tests.in_process.InProcess
+        self.http = (
+            in_process(headers)
+            if in_process is not None
+            else httpx.Client(
+                base_url=server.url, timeout=30, headers=headers, verify=server.tls or True
+            )
         )
         self.csrf = self.http.get("/api/session").json()["csrf"]
         if name is not None:
