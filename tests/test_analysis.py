@@ -95,6 +95,7 @@ def test_losses_flags_and_the_summary_add_up() -> None:
     assert [d.choices for d in again.decisions] == [d.choices for d in found.decisions]
 
 
+@pytest.mark.slow
 def test_analyse_writes_its_files_and_refuses_bad_input(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -239,6 +240,7 @@ def played_match(
     return steps
 
 
+@pytest.mark.slow
 def test_a_game_followed_as_it_is_played_is_analysed_as_a_whole_would_be() -> None:
     """The server values a followed game every few moves and at each hand's end; the
     analysis it gives when asked is, decision for decision, the one of the finished

@@ -79,6 +79,7 @@ def browser_at(app: Any, host: str) -> tuple[TestClient, str]:
     return client, str(client.get("/api/session").json()["csrf"])
 
 
+@pytest.mark.slow
 def test_sign_ins_from_one_ipv6_network_share_one_budget(app_site: Any) -> None:
     """Forty clients from one /64 (each at an address of its own) kept the owner from
     signing in: each address had a budget of its own. Now the network has one: ten
@@ -197,6 +198,7 @@ def test_a_full_queue_makes_room_for_a_new_client() -> None:
     assert [label for label, said in gate.answers.items() if said == 503] == ["a2"]
 
 
+@pytest.mark.slow
 def test_the_owner_signs_in_while_forty_addresses_flood(tmp_path: Path) -> None:
     """The attack of issue 48: forty clients at forty addresses post wrong passwords
     while the owner signs in. Before, the ninth hash waiting was refused (503), and the

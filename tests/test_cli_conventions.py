@@ -66,6 +66,7 @@ def command_paths() -> list[list[str]]:
     return found
 
 
+@pytest.mark.slow
 def test_every_help_takes_h_and_reads_well_at_80_columns(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -129,6 +130,7 @@ def test_the_shell_completes_commands_options_and_games(tmp_path: Path) -> None:
     assert "pips.sh" in (tmp_path / ".bashrc").read_text()
 
 
+@pytest.mark.slow
 def test_no_file_is_overwritten_without_force(tmp_path: Path, here: Here) -> None:
     games = tmp_path / "games.jsonl"
     analyses = tmp_path / "analysis"

@@ -20,6 +20,8 @@ import pytest
 
 from tests.terminal import WAIT, Terminal, home, pips_argv
 
+pytestmark = pytest.mark.process  # interrupts real processes, as Ctrl-C does
+
 
 class Running:
     """``pips`` started as a terminal's foreground job (a process group of its own),
@@ -102,7 +104,6 @@ def no_processes_left(text: str) -> None:
 TOURNAMENT = ["--game", "fido", "--players", "3", "--set", "6", "--bots", "greedy,random"]
 
 
-@pytest.mark.process
 def test_ctrl_c_on_a_tournament_keeps_every_finished_deal_and_it_goes_on(
     tmp_path: Path,
 ) -> None:
@@ -146,7 +147,6 @@ def test_a_second_ctrl_c_ends_a_tournament_at_once_with_its_workers(tmp_path: Pa
     no_processes_left(str(out))
 
 
-@pytest.mark.process
 def test_ctrl_c_on_a_simulation_keeps_its_records_and_says_how_to_play_the_rest(
     tmp_path: Path,
 ) -> None:
@@ -180,7 +180,6 @@ def test_ctrl_c_on_a_simulation_keeps_its_records_and_says_how_to_play_the_rest(
     assert games_in(path) == games_in(whole)
 
 
-@pytest.mark.process
 def test_ctrl_c_on_an_analysis_keeps_the_valued_decisions_and_it_goes_on(
     tmp_path: Path,
 ) -> None:
@@ -234,7 +233,6 @@ def test_ctrl_c_in_text_play_saves_the_game_and_says_how_to_resume(tmp_path: Pat
     assert save.exists()
 
 
-@pytest.mark.process
 def test_ctrl_c_in_the_full_screen_client_saves_the_game_and_says_how_to_resume(
     tmp_path: Path,
 ) -> None:

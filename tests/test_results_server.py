@@ -261,6 +261,7 @@ def test_a_german_clubs_file_is_entered_and_its_errors_name_its_games(site: Site
     assert [p["name"] for p in shown["players"]] == ["Jörg Müller", "Zoë Öztürk", "Ben"]
 
 
+@pytest.mark.slow
 def test_confirm_dispute_resolve_withdraw(site: Site) -> None:
     """A result of no group is confirmed once the accounts of all its other players
     confirm it, but only an administrator's (or an approved group's) word makes it
@@ -318,6 +319,7 @@ def test_confirm_dispute_resolve_withdraw(site: Site) -> None:
     )
 
 
+@pytest.mark.slow
 def test_published_months_never_change_and_late_results_enter_the_next_month(
     site: Site,
 ) -> None:
