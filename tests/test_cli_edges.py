@@ -355,8 +355,14 @@ def test_a_move_typed_wrong_is_refused_in_the_players_language(
     """The notation's refusals (pips.core.notation) are phrases, said at the command's
     edge in the reader's language, not English f-strings printed as they are."""
     import io
+    from contextvars import ContextVar
+
+    from pips import i18n
 
     monkeypatch.setattr("sys.stdin", io.StringIO("hallo\n99\nq\n"))
+    # --lang sets this process's language: the next test reads English again.
+    monkeypatch.setattr(i18n, "_default", i18n.SOURCE)
+    monkeypatch.setattr(i18n, "_current", ContextVar[str]("pips_language"))
     code, out, err = run(
         ["--lang", "de", "play", "fido", "-p", "3", "--seed", "4", "--text", "--name", "Anna",
          "--save", str(tmp_path / "game.json")],
