@@ -13,10 +13,19 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.databases import database_urls, new_database
+from tests.tiers import UNMARKED
 
 if TYPE_CHECKING:
+    from tests.in_process import InProcess
     from tests.server_helpers import Server
     from tests.test_results_server import Site
+
+
+@pytest.fixture(autouse=True)
+def _tier(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test not marked ``process`` that starts a server fails (tests/tiers.py)."""
+    if request.node.get_closest_marker("process") is None:
+        monkeypatch.setenv(UNMARKED, request.node.nodeid)
 
 
 @pytest.fixture
@@ -46,6 +55,19 @@ def shared_server(
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture(scope="module", params=database_urls())
+def in_process(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[InProcess]:
+    """The app in this process, one per database for a module's tests (as
+    :func:`shared_server`, where the server's process is incidental: HTTP only)."""
+    from tests.in_process import InProcess
+
+    home = tmp_path_factory.mktemp("in-process")
+    with InProcess(home, new_database(request.param, home)) as app:
+        yield app
 
 
 @pytest.fixture(params=database_urls())
@@ -97,7 +119,22 @@ ones last, and the run ended on one worker's long tail). Longest first, the shor
 fill the gaps at the end."""
 
 
+PROCESS_FIXTURES = frozenset({"server", "shared_server", "behind_a_proxy"})
+"""Fixtures that start real processes (``pips serve``, nginx): a test that uses one is
+marked ``process``, and ``bash scripts/test --quick`` leaves it out."""
+
+BROWSER_FIXTURES = frozenset({"browser", "engine"})
+"""Fixtures that start chromium (through playwright): a test that uses one is marked
+``browser``."""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if used & PROCESS_FIXTURES:
+            item.add_marker(pytest.mark.process)
+        if used & BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.browser)
     rank = {name: number for number, name in enumerate(LONGEST_FIRST)}
     # A stable sort: within a file, and among the other files, the order is kept.
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))

@@ -22,6 +22,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.databases import POSTGRES, database_urls, new_database
 from tests.protocol_schema import check_server_message
+from tests.tiers import starting_a_process
 
 if TYPE_CHECKING:
     from pips.server.accounts.identity import Identity
@@ -76,6 +77,7 @@ class Server:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
+        starting_a_process("pips serve")
         env = {**os.environ, "PIPS_HOME": str(self.home), "PIPS_SECRET": "test-secret"}
         self.process = subprocess.Popen(
             [
@@ -187,11 +189,14 @@ class Browser:
     def __init__(self, server: Site, name: str | None = None) -> None:
         self.server = server
         self.address = an_address()
-        self.http = httpx.Client(
-            base_url=server.url,
-            timeout=30,
-            headers={"X-Forwarded-For": self.address},
-            verify=server.tls or True,
+        headers = {"X-Forwarded-For": self.address}
+        in_process = getattr(server, "client", None)  # tests.in_process.InProcess
+        self.http = (
+            in_process(headers)
+            if in_process is not None
+            else httpx.Client(
+                base_url=server.url, timeout=30, headers=headers, verify=server.tls or True
+            )
         )
         self.csrf = self.http.get("/api/session").json()["csrf"]
         if name is not None:

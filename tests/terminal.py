@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.tiers import starting_a_process
+
 WAIT = 60.0
 """Seconds to wait for a screen: generous, for a busy machine; tests pass far sooner."""
 
@@ -44,6 +46,7 @@ class Terminal:
     ) -> None:
         if shutil.which("tmux") is None:
             pytest.fail("tmux is missing: scripts/test installs it (Debian's tmux)")
+        starting_a_process("a terminal (tmux)")
         self.socket = f"pips-test-{uuid.uuid4().hex[:12]}"
         self.name = "t"
         environment = {**os.environ, **(env or {}), "TERM": "xterm-256color"}

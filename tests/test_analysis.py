@@ -95,6 +95,7 @@ def test_losses_flags_and_the_summary_add_up() -> None:
     assert [d.choices for d in again.decisions] == [d.choices for d in found.decisions]
 
 
+@pytest.mark.slow
 def test_analyse_writes_its_files_and_refuses_bad_input(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -173,6 +174,7 @@ def priorities_of_workers(pid: int) -> tuple[tuple[int, int], list[tuple[int, in
     return (policy, nice), found
 
 
+@pytest.mark.process
 def test_the_server_analyses_a_finished_game_once_and_limits_new_ones(tmp_path: Path) -> None:
     # Three at once, and none more for an hour: however slowly this machine analyses.
     with running(tmp_path, extra=("--limit", "analyses=3/0.016")) as server:
@@ -238,6 +240,7 @@ def played_match(
     return steps
 
 
+@pytest.mark.slow
 def test_a_game_followed_as_it_is_played_is_analysed_as_a_whole_would_be() -> None:
     """The server values a followed game every few moves and at each hand's end; the
     analysis it gives when asked is, decision for decision, the one of the finished
@@ -245,7 +248,8 @@ def test_a_game_followed_as_it_is_played_is_analysed_as_a_whole_would_be() -> No
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
-    from pips.server.analyses import LEVEL, SEED, Analyses
+    from pips.server.analyses import SEED, Analyses
+    from pips.server.settings import Settings
 
     steps = played_match("family", {"players": 2, "target": 40}, ["greedy"] * 2, 4)
     other = played_match("family", {"players": 2, "target": 40}, ["random"] * 2, 5)
@@ -277,12 +281,13 @@ def test_a_game_followed_as_it_is_played_is_analysed_as_a_whole_would_be() -> No
             return valued, found
 
     valued, found = asyncio.run(play_and_ask())
-    whole = analyse(record.replay(final), LEVEL, SEED)
+    whole = analyse(record.replay(final), Settings.analysis_level, SEED)
     assert valued == len(whole.decisions) > 0  # all valued before anyone asked
     assert found.decisions == whole.decisions
     assert started == []
 
 
+@pytest.mark.process
 def test_a_served_game_is_analysed_as_it_is_played(tmp_path: Path) -> None:
     """``pips serve --analyse-while-playing``: a game's analysis is valued in a worker
     process while the game is played; asked for after the game, it is the analysis of

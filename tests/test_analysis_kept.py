@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select, update
 
 from pips.store.db import Database
 from pips.store.models import GameTable
 from tests.server_helpers import Browser, Server, bots, wait_for
+
+pytestmark = pytest.mark.process
 
 
 def test_an_analysis_survives_a_restart(tmp_path: Path) -> None:

@@ -148,6 +148,7 @@ def schemathesis(site: Site, directory: Path, *headers: str) -> subprocess.Compl
     )
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("signed_in", [False, True], ids=["anonymously", "with-a-token"])
 def test_schemathesis_finds_no_server_error_and_nothing_undocumented(
     site: Site, tmp_path: Path, signed_in: bool
@@ -171,6 +172,7 @@ def test_schemathesis_finds_no_server_error_and_nothing_undocumented(
 # -- the description --------------------------------------------------------------------
 
 
+@pytest.mark.process
 def test_every_refusal_every_operation_declares_is_the_error_model(site: Site) -> None:
     schema = httpx.get(site.url + "/openapi.json").json()
     required = schema["components"]["schemas"]["Problem"]["required"]
@@ -225,6 +227,7 @@ def problem(answer: httpx.Response) -> dict[str, Any]:
     return dict(body)
 
 
+@pytest.mark.process
 def test_refusals_share_one_model_in_the_readers_language(site: Site) -> None:
     german = {"Accept-Language": "de-DE,de;q=0.9", "X-Forwarded-For": an_address()}
     month = problem(httpx.get(site.url + "/api/results", params={"month": "x"}, headers=german))
@@ -262,6 +265,7 @@ def test_refusals_share_one_model_in_the_readers_language(site: Site) -> None:
     assert huge.status_code == 413 and problem(huge)["code"] == "too_large"
 
 
+@pytest.mark.process
 def test_a_limit_answers_429_with_retry_after_in_the_model(site: Site) -> None:
     address = an_address()
     batch: dict[str, list[object]] = {"results": []}
@@ -277,12 +281,14 @@ def test_a_limit_answers_429_with_retry_after_in_the_model(site: Site) -> None:
     assert int(limited[0].headers["Retry-After"]) >= 1
 
 
+@pytest.mark.process
 def test_the_events_list_answers(site: Site) -> None:
     """It was a server error (the service's listing was called as the service)."""
     listed = httpx.get(site.url + "/api/events")
     assert listed.status_code == 200 and isinstance(listed.json(), list)
 
 
+@pytest.mark.process
 def test_numbers_too_large_for_the_database_are_422_not_500(site: Site) -> None:
     """schemathesis found it: a player's number of 27 digits in a merge reached SQLite."""
     huge = 109041264165405775496216576
@@ -295,6 +301,7 @@ def test_numbers_too_large_for_the_database_are_422_not_500(site: Site) -> None:
     assert check.status_code == 422 and problem(check)["field"] == "body.known_players.Anna"
 
 
+@pytest.mark.process
 def test_a_nul_character_is_refused_before_any_route(site: Site) -> None:
     """PostgreSQL stores no NUL in text: a NUL anywhere in a request is a 422 in the
     model, never a database error; a file saved as UTF-16 is told how to save it."""
@@ -327,6 +334,7 @@ def test_a_nul_character_is_refused_before_any_route(site: Site) -> None:
     assert upload.status_code == 422 and "UTF-16" in problem(upload)["message"]
 
 
+@pytest.mark.process
 def test_a_chat_line_with_a_control_character_is_refused(site: Site) -> None:
     table = site.open_table()
     with connect(f"{site.server.ws_url}/ws/{table}", additional_headers=site.bearer()) as ws:
@@ -338,6 +346,7 @@ def test_a_chat_line_with_a_control_character_is_refused(site: Site) -> None:
         assert said["type"] == "error" and said["code"] == "invalid" and said["field"] == "text"
 
 
+@pytest.mark.process
 def test_an_unknown_claim_decision_is_a_422_not_a_500(site: Site) -> None:
     answer = httpx.post(site.url + "/api/players/1/claim/maybe", headers=site.bearer())
     assert answer.status_code == 422 and problem(answer)["field"] == "path.decision"
@@ -346,6 +355,7 @@ def test_an_unknown_claim_decision_is_a_422_not_a_500(site: Site) -> None:
 # -- tokens ------------------------------------------------------------------------------
 
 
+@pytest.mark.process
 def test_a_token_is_its_account_without_cookie_or_csrf(site: Site) -> None:
     me = httpx.get(site.url + "/api/session", headers=site.bearer()).json()
     assert me["name"] == "Jürgen" and me["account"] is True
@@ -361,6 +371,7 @@ def test_a_token_is_its_account_without_cookie_or_csrf(site: Site) -> None:
     assert cookie_only.status_code == 403 and cookie_only.json()["code"] == "csrf_failed"
 
 
+@pytest.mark.process
 def test_scopes_narrow_a_token_and_the_account_still_decides(site: Site) -> None:
     reader = site.make_token("Jürgen", "read")
     assert (
@@ -383,6 +394,7 @@ def test_scopes_narrow_a_token_and_the_account_still_decides(site: Site) -> None
     assert form.status_code == 403
 
 
+@pytest.mark.process
 def test_a_revoked_or_unknown_token_is_refused_at_once(site: Site) -> None:
     token = site.make_token("Jürgen", "read")
     assert httpx.get(site.url + "/api/session", headers=site.bearer(token)).status_code == 200
@@ -402,6 +414,7 @@ def test_a_revoked_or_unknown_token_is_refused_at_once(site: Site) -> None:
     assert basic.status_code == 200
 
 
+@pytest.mark.process
 def test_tokens_are_kept_only_as_digests(site: Site) -> None:
     database = site.server.home / "pips.db"
     with sqlite3.connect(database) as db:
@@ -411,6 +424,7 @@ def test_tokens_are_kept_only_as_digests(site: Site) -> None:
     assert site.token.encode() not in database.read_bytes()
 
 
+@pytest.mark.process
 def test_the_account_page_makes_a_token_shows_it_once_and_revokes_it(site: Site) -> None:
     browser = Browser(site.server)
     assert register(browser, "Jörg Müller").status_code in (200, 303)
@@ -450,6 +464,7 @@ def test_the_account_page_makes_a_token_shows_it_once_and_revokes_it(site: Site)
     assert Browser(site.server).http.get("/account").status_code == 401
 
 
+@pytest.mark.process
 def test_pips_admin_tokens_refuses_bad_input_with_a_line(site: Site) -> None:
     for arguments in (
         ("create", "Niemand", "--label", "x", "--scope", "read"),
@@ -462,6 +477,7 @@ def test_pips_admin_tokens_refuses_bad_input_with_a_line(site: Site) -> None:
         assert "Traceback" not in str(refused.value) and "error:" in str(refused.value)
 
 
+@pytest.mark.process
 def test_a_websocket_with_a_token_plays_and_a_bad_one_is_told_why(site: Site) -> None:
     reader = site.make_token("Jürgen", "read")
     table = site.open_table()
@@ -495,6 +511,7 @@ def run_example(
     )
 
 
+@pytest.mark.process
 def test_the_club_script_posts_a_german_spreadsheet(site: Site, tmp_path: Path) -> None:
     token = site.make_token("Jürgen", "results")
     rows = [
@@ -515,6 +532,7 @@ def test_the_club_script_posts_a_german_spreadsheet(site: Site, tmp_path: Path) 
     assert refused.returncode == 1 and "scope_missing" in refused.stderr
 
 
+@pytest.mark.process
 def test_the_token_bot_plays_a_whole_match(site: Site) -> None:
     token = site.make_token("Jürgen", "play")
     done = run_example(site, "token_bot.py", token)

@@ -309,6 +309,7 @@ def missing_in_map(text: str, names: set[str]) -> list[str]:
     return missing
 
 
+@pytest.mark.slow
 def test_every_code_name_in_the_architecture_map_exists() -> None:
     """docs/architecture.md names only what is there: every file, module, class,
     function and attribute it puts in code type (a renamed one is renamed there too)."""

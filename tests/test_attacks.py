@@ -319,6 +319,7 @@ def test_an_exported_place_cannot_be_a_spreadsheet_formula(shared_server: Server
     assert back[0].entry.place == place
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("database", one_database())
 def test_a_player_back_after_the_grace_period_takes_the_seat_back(
     tmp_path: Path, database: str
@@ -383,6 +384,7 @@ def moves_of(written: dict[str, Any]) -> list[dict[str, Any]]:
     return [move for hand in written["hands"] for move in hand["moves"]]
 
 
+@pytest.mark.process
 @on_every_database
 def test_kill_9_at_random_instants_loses_no_acknowledged_move_and_no_result(
     tmp_path: Path, database: str
@@ -535,6 +537,7 @@ def command_line(pid: int) -> str:
         return ""
 
 
+@pytest.mark.process
 def test_nothing_a_server_started_outlives_it_killed_with_minus_9(tmp_path: Path) -> None:
     """Issue 48: a server killed with -9 left its analysis worker (about 160 MB, using
     CPU) and multiprocessing's resource tracker running for good. Here a game is played
@@ -558,6 +561,7 @@ def test_nothing_a_server_started_outlives_it_killed_with_minus_9(tmp_path: Path
     wait_for(lambda: gone(started))
 
 
+@pytest.mark.process
 def test_a_server_stopped_with_sigterm_leaves_no_semaphore_behind(tmp_path: Path) -> None:
     """Issue 51: `pips serve` stopped with SIGTERM printed multiprocessing's "leaked
     semaphore objects" (uvicorn raises the signal again once it has stopped, and
@@ -578,6 +582,7 @@ def test_a_server_stopped_with_sigterm_leaves_no_semaphore_behind(tmp_path: Path
     assert "leaked semaphore" not in said and "Traceback" not in said, said
 
 
+@pytest.mark.process
 @needs_cluster
 def test_the_processes_of_pips_serve_workers_end_with_their_supervisor(tmp_path: Path) -> None:
     """`pips serve --workers 2` killed with -9: uvicorn's server processes once went on
@@ -595,6 +600,7 @@ def test_the_processes_of_pips_serve_workers_end_with_their_supervisor(tmp_path:
     assert "left, 0 tables released" in (tmp_path / "server.log").read_text()
 
 
+@pytest.mark.process
 def test_a_stopped_server_ends_its_busy_analysis_worker(tmp_path: Path) -> None:
     """A test server stopped under load left its workers behind: stopping waited for
     the analysis running (the worker holds its own queue, so once the server was
@@ -627,6 +633,7 @@ def test_a_stopped_server_ends_its_busy_analysis_worker(tmp_path: Path) -> None:
     wait_for(lambda: gone(started))
 
 
+@pytest.mark.process
 def test_a_worker_process_ends_when_the_server_is_killed(tmp_path: Path) -> None:
     """The server rates a month in a worker process (the pool of
     pips.server.workers, as its analyses); killed with -9, it once left that worker

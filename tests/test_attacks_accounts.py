@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import pytest
 from sqlalchemy import select
 
 from pips.store.models import ChatLine
@@ -84,6 +85,7 @@ def everywhere(server: Server, name: str, count: int) -> None:
         db.dispose()
 
 
+@pytest.mark.process
 def test_one_address_gets_a_burst_of_attempts_then_waits(tmp_path: Path) -> None:
     # Ten at once, then (as set here) one every 100 minutes, so that a slow machine does
     # not earn attempts back during the test: the rest are refused, unhashed.

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.test_results_server import Person, Site, fido
 
 DAY = "2026-10-03"
@@ -47,6 +49,7 @@ def strangers_event(mallory: Person, names: list[str], known: dict[str, int]) ->
     return key
 
 
+@pytest.mark.slow
 def test_a_stranger_cannot_withdraw_a_clubs_result_by_an_event_of_the_same_day(
     site: Site,
 ) -> None:
@@ -67,6 +70,7 @@ def test_a_stranger_cannot_withdraw_a_clubs_result_by_an_event_of_the_same_day(
     assert after["status"] == "confirmed" and after["counts"]
 
 
+@pytest.mark.slow
 def test_a_strangers_event_closed_with_the_same_numbers_takes_nothing_over(
     site: Site,
 ) -> None:
@@ -97,6 +101,7 @@ def test_a_strangers_event_closed_with_the_same_numbers_takes_nothing_over(
     assert not beside["counts"] and f"result {rid}" in beside["why_not"], beside
 
 
+@pytest.mark.slow
 def test_joining_a_strangers_event_changes_no_players_group_nor_who_decides_claims(
     site: Site,
 ) -> None:
@@ -132,6 +137,7 @@ def test_joining_a_strangers_event_changes_no_players_group_nor_who_decides_clai
     assert decided.json()["account"] == "Zora Quast"
 
 
+@pytest.mark.slow
 def test_an_approved_clubs_event_does_not_vouch_for_a_player_it_does_not_answer_for(
     site: Site,
 ) -> None:
@@ -154,6 +160,7 @@ def test_an_approved_clubs_event_does_not_vouch_for_a_player_it_does_not_answer_
     assert shown(anna, rid)["id"] == rid
 
 
+@pytest.mark.slow
 def test_a_question_of_names_gives_its_candidates_as_data(site: Site) -> None:
     """Item 5: through the API the candidates existed only inside the message's words;
     now each comes with its id, club and last game, and a player named with its own

@@ -104,6 +104,7 @@ def test_a_manual_deal_in_a_record_with_a_servers_marks_is_suspect(
 # -- 10. a group's name under the rule of an account's ------------------------------------
 
 
+@pytest.mark.slow
 def test_a_group_name_that_looks_like_a_taken_one_or_holds_markup_is_refused(
     site: Site,
 ) -> None:
@@ -144,6 +145,7 @@ def test_a_group_name_that_looks_like_a_taken_one_or_holds_markup_is_refused(
 # -- 13. keys, invitations and ids only to those who may have them ------------------------
 
 
+@pytest.mark.slow
 def test_the_events_list_gives_an_events_key_only_to_those_who_act_on_it(site: Site) -> None:
     """An event's key is its address, which nobody finds by counting (docs/events.md);
     ``GET /api/events`` and the events page handed every key to anyone."""
@@ -172,6 +174,7 @@ def test_the_events_list_gives_an_events_key_only_to_those_who_act_on_it(site: S
         assert f'href="/events/{key}"' in insider.client.get("/events").text
 
 
+@pytest.mark.slow
 def test_a_groups_invitations_are_shown_to_the_two_sides_only(site: Site) -> None:
     anna, ben, olga = site.person("Anna"), site.person("Ben"), site.person("Olga")
     assert anna.post("/api/groups", {"name": "Hafenclub"}).status_code == 201

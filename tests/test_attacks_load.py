@@ -22,6 +22,7 @@ from fastapi.testclient import TestClient
 from pips.results.entry_formats import CSV_FIELDS, MOST_CELL
 from pips.server.app import create_app
 from pips.server.limits import Limits
+from pips.server.settings import Settings
 from pips.server.work import Work
 from pips.store.db import Database
 from tests.test_events import lines_for, new_event
@@ -71,6 +72,7 @@ def moves_while_held(person: Person) -> list[int]:
                 socket.send_text(json.dumps(move))
 
 
+@pytest.mark.slow
 def test_a_table_plays_on_while_the_servers_pdfs_are_held(
     site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -199,6 +201,7 @@ def post_csv(anna: Person, route: str, key: str, body: bytes) -> Any:
 ROUTES = ("api", "page", "round api", "round page")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("newline", ["\r", "\n", "\r\n"], ids=["CR", "LF", "CRLF"])
 def test_every_line_ending_is_read_on_every_upload_route(
     site: Site, uploads: tuple[Person, str], newline: str
@@ -217,6 +220,7 @@ def test_every_line_ending_is_read_on_every_upload_route(
             assert len(answer.json()["tables"]) == len(drawn)
 
 
+@pytest.mark.slow
 def test_a_huge_cell_is_refused_at_its_line_on_every_upload_route(
     uploads: tuple[Person, str],
 ) -> None:
@@ -258,10 +262,9 @@ def capped(tmp_path: Path) -> Iterator[TestClient]:
     limits = Limits()
     limits.tune({"tables": (100, 100), "sign-in": (100, 100)})
     app = create_app(
-        db,
-        warm=False,
+        Settings(warm=False, publish_lists=False, analyse_while_playing=0),
+        db=db,
         secret="test",
-        publish_lists=False,
         limits=limits,
         work=Work(search_tables=2, search_tables_each=1),
     )
@@ -342,6 +345,7 @@ def test_guest_names_at_one_address_are_one_person_for_searching_bots(capped: Te
     assert new_table(other, other_csrf, "search:hard", waiting=True).status_code == 201
 
 
+@pytest.mark.slow
 def test_a_sheet_is_made_once_and_an_address_may_ask_for_so_many(
     site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -40,6 +40,7 @@ from pips.server.accounts.hashing import HashQueue
 from pips.server.accounts.tokens import Tokens
 from pips.server.app import create_app
 from pips.server.limits import RateLimit
+from pips.server.settings import Settings
 from pips.store.db import Database
 from pips.store.models import SignIn, User
 from tests.cluster_helpers import cluster, needs_cluster
@@ -64,7 +65,9 @@ def test_an_ipv6_network_is_one_client() -> None:
 def app_site(tmp_path: Path) -> Iterator[Any]:
     """The app in this process over a fresh SQLite database."""
     db = Database(new_database("sqlite", tmp_path))
-    app = create_app(db, warm=False, secret="test", publish_lists=False)
+    app = create_app(
+        Settings(warm=False, publish_lists=False, analyse_while_playing=0), db=db, secret="test"
+    )
     with TestClient(app):
         yield app
     db.dispose()
@@ -76,6 +79,7 @@ def browser_at(app: Any, host: str) -> tuple[TestClient, str]:
     return client, str(client.get("/api/session").json()["csrf"])
 
 
+@pytest.mark.slow
 def test_sign_ins_from_one_ipv6_network_share_one_budget(app_site: Any) -> None:
     """Forty clients from one /64 (each at an address of its own) kept the owner from
     signing in: each address had a budget of its own. Now the network has one: ten
@@ -194,6 +198,7 @@ def test_a_full_queue_makes_room_for_a_new_client() -> None:
     assert [label for label, said in gate.answers.items() if said == 503] == ["a2"]
 
 
+@pytest.mark.slow
 def test_the_owner_signs_in_while_forty_addresses_flood(tmp_path: Path) -> None:
     """The attack of issue 48: forty clients at forty addresses post wrong passwords
     while the owner signs in. Before, the ninth hash waiting was refused (503), and the
@@ -262,7 +267,9 @@ def test_retaking_a_guest_name_does_not_start_its_day_again(kind: str, tmp_path:
     from pips.store.models import GuestName
 
     db = Database(new_database(kind, tmp_path))
-    app = create_app(db, warm=False, secret="test", publish_lists=False)
+    app = create_app(
+        Settings(warm=False, publish_lists=False, analyse_while_playing=0), db=db, secret="test"
+    )
     with TestClient(app):
         squatter, csrf = browser_at(app, "10.5.0.1")
 
@@ -414,6 +421,7 @@ def test_a_token_revoked_where_no_server_heard_it_closes_its_socket(
     assert told[-1]["code"] == "token_invalid"
 
 
+@pytest.mark.process
 @needs_cluster
 def test_signing_out_at_one_process_closes_the_socket_at_another(tmp_path: Path) -> None:
     """Several processes: the session's socket at the other process closes too, and a

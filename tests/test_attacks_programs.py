@@ -22,7 +22,8 @@ from pips.bots.base import (
 from pips.bots.search import LEVELS, SearchBot
 from pips.core.errors import RuleError
 from pips.server.accounts.identity import Identity
-from tests.server_helpers import Browser, Server, bots, new_round
+from tests.in_process import InProcess
+from tests.server_helpers import Browser, bots, new_round
 
 SPELLINGS = [
     "external:touch {marker}",
@@ -36,10 +37,10 @@ SPELLINGS = [
 
 @pytest.mark.parametrize("spelling", SPELLINGS)
 def test_a_table_with_an_external_bot_seat_is_refused_and_runs_nothing(
-    shared_server: Server, tmp_path: Path, spelling: str
+    in_process: InProcess, tmp_path: Path, spelling: str
 ) -> None:
     marker = tmp_path / "pwned"
-    guest = Browser(shared_server, f"Eve{SPELLINGS.index(spelling)}")
+    guest = Browser(in_process, f"Eve{SPELLINGS.index(spelling)}")
     seats = [{"kind": "me"}, *bots(1), {"kind": "bot", "bot": spelling.format(marker=marker)}]
     response = guest.post(
         "/api/tables", {"game": "fido", "options": {"players": 3}, "seats": seats}
@@ -96,12 +97,12 @@ BUDGETS = ["search:600s", "search:25s", "search:10000000", "Search: 0.5S", "ismc
 
 
 @pytest.mark.parametrize("budget", BUDGETS)
-def test_a_seat_takes_a_bot_level_never_a_budget(shared_server: Server, budget: str) -> None:
+def test_a_seat_takes_a_bot_level_never_a_budget(in_process: InProcess, budget: str) -> None:
     """A client picked a searching bot's budget (``search:600s``, ten million playouts a
     move) and one such table took the search lane from every other table's bots; now a
     seat a client names takes a level only (422 naming the levels), and nothing is
     made. The command line keeps every setting."""
-    guest = Browser(shared_server, f"Mallory{BUDGETS.index(budget)}")
+    guest = Browser(in_process, f"Mallory{BUDGETS.index(budget)}")
     seats = [{"kind": "me"}, {"kind": "bot", "bot": budget}]
     response = guest.post(
         "/api/tables", {"game": "draw", "options": {"players": 2}, "seats": seats}

@@ -15,11 +15,14 @@ from datetime import date, timedelta
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import select
 
 from pips.store.db import Database
 from pips.store.models import Result
 from tests.server_helpers import Browser, Server, bots, first_state, register, wait_for
+
+pytestmark = pytest.mark.process
 
 DAY = (date.today().replace(day=1) - timedelta(days=1)).replace(day=3)
 """A day of last month: what people enter after an evening (backdated, as attackers do)."""

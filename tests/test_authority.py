@@ -11,6 +11,7 @@ from itertools import count
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -139,6 +140,7 @@ def test_a_confirmation_speaks_only_for_seats_the_word_covers(data: st.DataObjec
             )
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.data())
 def test_an_event_takes_over_only_what_its_organisers_word_covers(

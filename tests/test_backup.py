@@ -144,6 +144,7 @@ def lines_of(file: Path) -> list[Any]:
         return list(site.read(stream))[1:]
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(("source", "target"), DRILLS)
 def test_a_site_backed_up_while_played_is_restored_whole_on_the_other_engine(
     tmp_path: Path, source: str, target: str
@@ -346,6 +347,7 @@ def test_scheduled_backups_keep_the_newest_and_tell_their_age(tmp_path: Path) ->
     assert len(backup.scheduled(folder)) == 1
 
 
+@pytest.mark.process
 def test_the_server_backs_up_on_schedule_and_reports_the_age(tmp_path: Path) -> None:
     folder = tmp_path / "backups"
     with running(
@@ -363,6 +365,7 @@ def _age(metrics: str) -> float | None:
     return None
 
 
+@pytest.mark.process
 def test_a_site_moves_between_the_engines_through_a_pipe(tmp_path: Path) -> None:
     """docs/server.md, "Move to PostgreSQL": export to standard output, import from
     standard input, and the rows are the same on the other side."""

@@ -21,6 +21,7 @@ from pips.core.view import SPECTATOR
 from pips.games.registry import find_game
 from pips.server.accounts.identity import Identity
 from pips.server.requests import BotSeat, MeSeat
+from pips.server.settings import Settings
 from pips.server.tables import Tables
 from pips.store.db import Database
 from tests.server_helpers import Browser, Player, Server, an_address, register, wait_for
@@ -221,7 +222,13 @@ def test_a_returning_bot_reads_its_own_seat_after_a_stand_in(tmp_path: Path) -> 
             self.got.append(dict(message))
 
     async def scene() -> None:
-        tables = Tables(Database(f"sqlite:///{tmp_path / 'p.db'}"), bot_delay=3600)
+        defaults = Settings()
+        tables = Tables(
+            Database(f"sqlite:///{tmp_path / 'p.db'}"),
+            bot_delay=3600,
+            grace=defaults.grace,
+            unattended=defaults.unattended,
+        )
         tables.repository.db.upgrade()
         me = Identity(user_id=None, guest="g-1", name="Bo")
         table = await tables.create(

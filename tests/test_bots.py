@@ -172,6 +172,7 @@ def test_bots_decide_from_the_view_alone(bot: Any) -> None:
     assert compared >= 5
 
 
+@pytest.mark.slow
 def test_expert_scores_when_it_can_and_says_why() -> None:
     """F-15: with a scoring play available the expert usually takes it, and its advice
     names its reasons."""
@@ -195,6 +196,7 @@ def test_expert_scores_when_it_can_and_says_why() -> None:
     assert chances > 20 and scored / chances > 0.8
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["search:easy", "ismcts:300"])
 def test_search_beats_random_in_duplicate_partnership_hands(level: str) -> None:
     """A small fixed sample, both pairings of every deal: the search outscores random."""

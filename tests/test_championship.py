@@ -97,6 +97,7 @@ def met_counts(shown: dict[str, Any]) -> Counter[frozenset[str]]:
     return met
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("site", one_database(), indirect=True)
 def test_a_championship_of_120_players_over_two_days(site: Site) -> None:
     root = site.admin()

@@ -118,6 +118,7 @@ def month(person: Person) -> list[dict[str, object]]:
     return [r for r in listed["results"] if r["event"] is not None]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("way", ["each club confirms", "an administrator sanctions"])
 def test_a_championship_of_twelve_clubs_counts_after_one_word_per_club(
     site: Site, way: str

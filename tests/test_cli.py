@@ -220,6 +220,7 @@ def test_quitting_saves_an_unfinished_game(
     assert not replayed.final.is_over
 
 
+@pytest.mark.process
 def test_the_installed_command_runs_without_traceback(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "pips", "simulate", "fido", "--players", "10"],

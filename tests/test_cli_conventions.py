@@ -66,6 +66,7 @@ def command_paths() -> list[list[str]]:
     return found
 
 
+@pytest.mark.slow
 def test_every_help_takes_h_and_reads_well_at_80_columns(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -111,6 +112,7 @@ def test_help_sentences_run_on_and_values_have_words(
     assert code == 0 and "--limit NAME=BURST/PER_MINUTE" in out and "--limit FILE" not in out
 
 
+@pytest.mark.process
 def test_the_shell_completes_commands_options_and_games(tmp_path: Path) -> None:
     def complete(words: str, index: int) -> list[str]:
         done = pips(
@@ -128,6 +130,7 @@ def test_the_shell_completes_commands_options_and_games(tmp_path: Path) -> None:
     assert "pips.sh" in (tmp_path / ".bashrc").read_text()
 
 
+@pytest.mark.slow
 def test_no_file_is_overwritten_without_force(tmp_path: Path, here: Here) -> None:
     games = tmp_path / "games.jsonl"
     analyses = tmp_path / "analysis"
@@ -244,6 +247,7 @@ def test_json_output_parses_and_says_what_the_tables_say(tmp_path: Path, here: H
     }
 
 
+@pytest.mark.process
 def test_enter_asks_before_a_misdeal_and_undo_takes_back_the_last_input(tmp_path: Path) -> None:
     save = tmp_path / "table.json"
     typed = [
@@ -283,6 +287,7 @@ ENGLISH = {
 """English words that no German line of a game has (names and tiles aside)."""
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     "game",
     [

@@ -34,6 +34,7 @@ FAILING_BOTS = {
 }
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("fault", list(FAILING_BOTS))
 def test_a_failing_external_bot_ends_the_game_with_one_line(tmp_path: Path, fault: str) -> None:
     saved = tmp_path / "game.json"
@@ -283,7 +284,8 @@ def test_serve_takes_other_rate_limits_and_refuses_malformed_ones() -> None:
 
     from pips.cli import app
     from pips.cli.serve import read_limit
-    from pips.server.app import Settings, settings_app
+    from pips.server.app import settings_app
+    from pips.server.settings import Settings
 
     assert read_limit("analyses=1/2") == ("analyses", (1.0, 2.0))
     for wrong in ("analyses", "analyses=1", "analyses=0/2", "analyses=-1/2", "speed=1/2", "=1/2"):
@@ -302,7 +304,8 @@ def test_serve_takes_an_analysis_level_of_the_search_and_refuses_others() -> Non
     from pips.bots.search import LEVELS
     from pips.cli import app
     from pips.server.analyses import LEVELS as SERVED
-    from pips.server.app import Settings, settings_app
+    from pips.server.app import settings_app
+    from pips.server.settings import Settings
 
     assert set(SERVED) == set(LEVELS)  # the server names them without loading the search
     for wrong in ("expert", "5000", ""):
@@ -313,3 +316,60 @@ def test_serve_takes_an_analysis_level_of_the_search_and_refuses_others() -> Non
     settings = Settings(database="sqlite://", warm=False, analysis_level="hard")
     made = settings_app(Settings.from_json(settings.to_json()))
     assert made.state.analyses.level == "hard"
+
+
+def test_the_servers_defaults_are_declared_once_in_its_settings() -> None:
+    """``pips serve``'s options default to :class:`~pips.server.settings.Settings`'s
+    values, and no other part of the server declares one of its own: a default changed
+    there is changed everywhere."""
+    import inspect
+    import re
+    from dataclasses import fields
+
+    from pips.cli.serve import serve
+    from pips.server.settings import Settings
+
+    options = inspect.signature(serve).parameters
+    renamed = {"warm": "warm_up"}
+    defaults = Settings()
+    for setting in fields(Settings):
+        option = options.get(renamed.get(setting.name, setting.name))
+        if option is not None:
+            assert option.default == getattr(defaults, setting.name), setting.name
+    server = Path(__file__).parents[1] / "src" / "pips" / "server"
+    # (An analyses' own default, following=0, is "follow none", not the server's.)
+    declared = re.compile(r"\b(bot_delay|grace|unattended|lease|level)\b[^=\n(]*=\s*[\d\"]")
+    elsewhere = [
+        f"{path.name}: {line.strip()}"
+        for path in server.rglob("*.py")
+        if path.name != "settings.py"
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if declared.search(line) and not line.lstrip().startswith("#")
+    ]
+    assert elsewhere == []
+
+
+def test_a_move_typed_wrong_is_refused_in_the_players_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The notation's refusals (pips.core.notation) are phrases, said at the command's
+    edge in the reader's language, not English f-strings printed as they are."""
+    import io
+    from contextvars import ContextVar
+
+    from pips import i18n
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("hallo\n99\nq\n"))
+    # --lang sets this process's language: the next test reads English again.
+    monkeypatch.setattr(i18n, "_default", i18n.SOURCE)
+    monkeypatch.setattr(i18n, "_current", ContextVar[str]("pips_language"))
+    code, out, err = run(
+        ["--lang", "de", "play", "fido", "-p", "3", "--seed", "4", "--text", "--name", "Anna",
+         "--save", str(tmp_path / "game.json")],
+        capsys,
+    )  # fmt: skip
+    assert code == 0, err
+    flat = " ".join(out.split())
+    assert "'hallo' ist kein Stein (schreib ihn wie 12-9)" in flat
+    assert "es gibt keinen Zug 99: wähle 1 bis" in flat
+    assert "not a tile" not in flat and "there is no move" not in flat

@@ -182,6 +182,7 @@ def test_bad_bot_names_give_one_line_and_exit_2(
     assert code == 2 and message in err and "Traceback" not in err + out
 
 
+@pytest.mark.slow
 def test_play_resume_goes_on_with_a_saved_game_and_refuses_bad_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

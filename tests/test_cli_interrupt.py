@@ -16,7 +16,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
+import pytest
+
 from tests.terminal import WAIT, Terminal, home, pips_argv
+
+pytestmark = pytest.mark.process  # interrupts real processes, as Ctrl-C does
 
 
 class Running:

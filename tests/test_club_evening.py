@@ -212,6 +212,7 @@ def test_withdrawing_and_closing_are_asked_twice(site: Site) -> None:
     assert event_of(anna, key)["status"] == "closed"
 
 
+@pytest.mark.slow
 def test_a_championship_and_a_paper_sheet_from_the_command_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

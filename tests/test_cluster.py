@@ -33,6 +33,7 @@ from tests.server_helpers import POSTGRES, Browser, new_database, new_round, reg
 pytestmark = needs_cluster
 
 
+@pytest.mark.process
 def test_players_on_different_processes_play_a_match_watched_from_a_third(tmp_path: Path) -> None:
     url, nodes = cluster(tmp_path, 3)
     try:
@@ -204,6 +205,7 @@ def test_several_processes_need_postgresql_and_a_broker(
         assert words in done.output + str(done.exception), (extra, done.output)
 
 
+@pytest.mark.process
 def test_wrong_passwords_at_either_process_count_for_both(tmp_path: Path) -> None:
     """A guesser whose tries a balancer spreads over two processes gets no more of them
     than at one: five wrong passwords from its address in all, and it waits at both;

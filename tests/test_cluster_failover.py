@@ -9,6 +9,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.cluster_helpers import (
     cluster,
     logs,
@@ -20,7 +22,7 @@ from tests.cluster_helpers import (
 )
 from tests.server_helpers import free_port, wait_for
 
-pytestmark = needs_cluster
+pytestmark = [needs_cluster, pytest.mark.process]
 
 
 def test_a_rolling_restart_under_play_ends_no_game(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.cluster_helpers import (
     cluster,
@@ -22,7 +23,7 @@ from tests.cluster_helpers import (
     two_players_and_a_bot,
 )
 
-pytestmark = needs_cluster
+pytestmark = [needs_cluster, pytest.mark.process]
 
 
 def test_killing_the_owner_again_and_again_loses_no_acknowledged_move(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ import signal
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.cluster_helpers import (
     BROKER,
@@ -20,7 +21,7 @@ from tests.cluster_helpers import (
 )
 from tests.server_helpers import Server, new_database, wait_for
 
-pytestmark = needs_cluster
+pytestmark = [needs_cluster, pytest.mark.process]
 
 
 def test_workers_share_one_port_and_a_sighup_replaces_them_under_play(tmp_path: Path) -> None:

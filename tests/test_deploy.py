@@ -69,6 +69,7 @@ def test_the_proxy_passes_websockets_and_the_players_address() -> None:
 COMPOSE = shutil.which("docker-compose")
 
 
+@pytest.mark.process
 @pytest.mark.skipif(
     COMPOSE is None and not os.environ.get("CI"),
     reason="needs docker-compose (scripts/test installs Debian's)",
@@ -181,6 +182,7 @@ def healthy(front: Front) -> bool:
         return False
 
 
+@pytest.mark.process
 @pytest.mark.skipif(not DRILL, reason="scripts/deploy-drill builds the images and runs this")
 def test_the_deployment_started_for_real(tmp_path: Path) -> None:
     """compose.yaml's set on podman: a game through nginx over TLS, a pips container

@@ -110,6 +110,7 @@ def test_sixteen_players_meet_nobody_twice_in_the_second_round() -> None:
         assert repeats(drawn) == 0, seed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "count", "rounds"), [("fido", 17, 3), ("family", 12, 3)])
 def test_the_draw_repeats_fewer_meetings_than_chance(game: str, count: int, rounds: int) -> None:
     """Measured over 20 simulated events: the draw's repeated meetings against those of

@@ -29,6 +29,7 @@ from pips.core.names import name_key
 from pips.server.app import create_app
 from pips.server.errors import CODES, SPEC_ID, Problem, json_path
 from pips.server.limits import Limits, RateLimit
+from pips.server.settings import Settings
 from pips.store.db import Database
 from pips.store.models import User
 from tests.test_results_server import Site, fido
@@ -117,10 +118,9 @@ def tight(tmp_path: Path) -> Iterator[TestClient]:
     limits = Limits(tables_at_once=1)
     limits.tables = RateLimit(2, 1 / 1440, "new tables", name="tables")
     app = create_app(
-        Database(f"sqlite:///{tmp_path / 'pips.db'}"),
-        warm=False,
+        Settings(warm=False, publish_lists=False),
+        db=Database(f"sqlite:///{tmp_path / 'pips.db'}"),
         secret="t",
-        publish_lists=False,
         limits=limits,
     )
     with TestClient(app) as client:

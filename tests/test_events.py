@@ -15,6 +15,8 @@ from datetime import datetime
 from itertools import combinations
 from typing import Any
 
+import pytest
+
 from pips.results.draws import RoundDraw, Table, repeats
 from pips.results.events.book import event_key
 from tests.test_results_server import Person, Site
@@ -80,6 +82,7 @@ def new_event(site: Site, **extra: Any) -> tuple[Person, str]:
     return anna, made.json()["key"]
 
 
+@pytest.mark.slow
 def test_an_evening_of_17_fido_players_over_three_rounds(site: Site) -> None:
     anna, key = new_event(site)
     # Ben plays at the evening with his own account, and enters his table's results;
@@ -149,6 +152,7 @@ def test_an_evening_of_17_fido_players_over_three_rounds(site: Site) -> None:
     assert anna.post(f"/api/events/{key}/close").status_code == 409
 
 
+@pytest.mark.slow
 def test_a_correction_after_the_round_closed_needs_the_organiser_and_a_reason(
     site: Site,
 ) -> None:
@@ -194,6 +198,7 @@ def test_a_correction_after_the_round_closed_needs_the_organiser_and_a_reason(
     assert finals == {ln["name"]: ln["points"] - ln["pips"] for ln in fixed}
 
 
+@pytest.mark.slow
 def test_late_arrivals_and_withdrawals_change_the_next_round_only(site: Site) -> None:
     anna, key = new_event(site)
     names = [f"Spieler {n}" for n in range(1, 9)]
@@ -251,6 +256,7 @@ def test_standings_export_as_csv_and_pdf(site: Site) -> None:
     assert sheets.status_code == 200 and sheets.content.startswith(b"%PDF-")
 
 
+@pytest.mark.slow
 def test_a_hostile_client_changes_nothing(site: Site) -> None:
     anna, key = new_event(site, rounds=2)
     mallory = site.person("Mallory")
@@ -426,6 +432,7 @@ def test_an_event_key_never_looks_like_an_option() -> None:
     assert all(re.fullmatch(r"[A-Za-z0-9_-]+", key) for key in keys)
 
 
+@pytest.mark.slow
 def test_a_round_drawn_again_after_a_late_arrival_seats_them_and_prints(site: Site) -> None:
     """Issue "A championship across clubs and countries", item 1: "Durchgang N neu
     auslosen" answered 500 (the new draw's round was flushed without its event)."""

@@ -27,6 +27,7 @@ from tests.test_results_server import Site
 PEOPLE = ["Jürgen", "Bärbel", "Anna", "Ben", "Cleo", "Dörte"]
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("kind", one_database())
 def test_an_online_event_of_two_rounds_with_a_bot_for_the_absent(tmp_path: Path, kind: str) -> None:
     with running(tmp_path, new_database(kind, tmp_path)) as server:
@@ -119,6 +120,7 @@ def test_an_online_event_of_two_rounds_with_a_bot_for_the_absent(tmp_path: Path,
         assert any("is in probation" in reason for reason in reasons)
 
 
+@pytest.mark.slow
 def test_an_online_round_seats_only_accounts_that_accepted_and_no_table_of_bots_alone(
     site: Site,
 ) -> None:
@@ -167,6 +169,7 @@ def test_an_online_round_seats_only_accounts_that_accepted_and_no_table_of_bots_
     assert all(t["table_id"] for t in started.json()["drawn"][-1]["tables"])
 
 
+@pytest.mark.slow
 def test_an_online_round_counts_against_its_organisers_tables(site: Site) -> None:
     """The round's start is a new table of the organiser's: with three tables of his
     own waiting, he starts no round (429), as he makes no table."""

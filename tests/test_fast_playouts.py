@@ -191,6 +191,7 @@ print(json.dumps({"compiled": kernel.COMPILED, "traces": out}))
 """
 
 
+@pytest.mark.process
 def test_pure_python_path_gives_the_same_playouts() -> None:
     """With ``PIPS_NO_JIT=1`` the same source runs uncompiled and plays the same moves."""
     cases = json.dumps([[game, options] for game, options in CASES[:1] + CASES[5:]])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -134,6 +135,7 @@ def test_legal_moves_are_exactly_the_moves_play_accepts(options: FidoOptions, se
                 raise AssertionError(f"{move} was accepted but is not listed: {legal}")
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(options_strategy, seeds)
 def test_views_leak_no_hidden_tile(options: FidoOptions, seed: int) -> None:

@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 from tests.protocol_schema import check_server_message
 from tests.server_helpers import Browser, Server, database_urls, new_database
 
+pytestmark = pytest.mark.process
+
 json_values = st.recursive(
     st.none()
     | st.booleans()

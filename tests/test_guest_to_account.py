@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from sqlalchemy import select
 
 from pips.store.db import Database
 from pips.store.models import ResultPlayer, User
 from tests.server_helpers import Browser, Server, bots, first_state
+
+pytestmark = pytest.mark.process
 
 
 def played_to_the_end(web: Browser, table: str) -> None:

@@ -8,11 +8,13 @@ import asyncio
 from pathlib import Path
 
 import httpx
+import pytest
 
 from pips.server.routes.health import Readiness
 from tests.server_helpers import running
 
 
+@pytest.mark.process
 def test_a_process_says_it_is_alive_ready_and_what_it_holds(tmp_path: Path) -> None:
     with running(tmp_path) as server:
         alive = httpx.get(server.url + "/healthz", timeout=10)

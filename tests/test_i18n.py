@@ -11,6 +11,7 @@ import sys
 from datetime import date
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
@@ -127,6 +128,7 @@ def pips(
     )
 
 
+@pytest.mark.process
 def test_the_commands_errors_in_german_under_a_german_lang() -> None:
     german = pips("simulate", "fido", "--players", "3", "--hands", "0", lang="de_DE.UTF-8")
     assert german.returncode == 2
@@ -143,6 +145,7 @@ def test_the_commands_errors_in_german_under_a_german_lang() -> None:
     assert "Traceback" not in wrong.stderr
 
 
+@pytest.mark.process
 def test_the_commands_help_in_german() -> None:
     env = {"COLUMNS": "200"}
     german = pips("--help", lang="de_DE.UTF-8", extra=env)
@@ -220,6 +223,7 @@ def test_every_word_of_the_pages_scripts_reaches_a_german_page() -> None:
     assert set(web.script_words("de")) == set(web.SCRIPT_MESSAGES)
 
 
+@pytest.mark.process
 def test_the_frameworks_own_words_in_german() -> None:
     """click's (typer's) usage line and its errors: an unknown option, a missing one,
     a bad value, an unknown command."""
@@ -237,6 +241,7 @@ def test_the_frameworks_own_words_in_german() -> None:
     assert "Traceback" not in unknown.stderr + missing.stderr + command.stderr
 
 
+@pytest.mark.process
 def test_the_rules_and_a_bad_record_in_german(tmp_path: Path) -> None:
     """pips rules in the German rules' words; a record that does not read, refused in
     German with the place it fails."""
@@ -250,6 +255,7 @@ def test_the_rules_and_a_bad_record_in_german(tmp_path: Path) -> None:
     assert "Aufzeichnung 1: format muss 'pips.record/1' sein, nicht 'nope'" in checked.stderr
 
 
+@pytest.mark.process
 def test_a_game_in_the_terminal_calls_the_person_du_in_german(tmp_path: Path) -> None:
     """The person's default name is said in their language, and once only: "Du", not
     "You" or "Du (du)"; their own moves are told to them ("Du legst", not "Du legt"); a
@@ -330,3 +336,56 @@ def test_the_rating_chart_speaks_the_readers_language() -> None:
     words = set(re.findall(r">([^<>]{2,60})</text>", svg))
     assert {"Platz", "Schätzung ± Unsicherheit", "Okt 2026", "Nov 2026", "1,5"} <= words, words
     assert "place" not in words and "mu ± sigma" not in words
+
+
+def _compiler() -> object:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "compile_catalogs", ROOT / "scripts" / "compile_catalogs.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_compiled_catalogs_are_those_of_their_sources() -> None:
+    """The server loads catalogs compiled once (scripts/compile_catalogs.py, run by
+    scripts/catalogs): each ``pips.mo`` holds its ``pips.po``'s translations, and the
+    scripts' messages are those the scripts mark now. After a translation or a script
+    changed: ``python scripts/compile_catalogs.py``."""
+    import gettext
+    import io
+
+    compiler: Any = _compiler()
+    for po in sorted(LOCALE.glob("*/LC_MESSAGES/pips.po")):
+        shipped = gettext.GNUTranslations(po.with_suffix(".mo").open("rb"))
+        fresh = gettext.GNUTranslations(io.BytesIO(compiler.compiled(po)))
+        assert shipped._catalog == fresh._catalog, f"{po}: run python scripts/compile_catalogs.py"  # type: ignore[attr-defined]
+    shipped_words = (LOCALE / "script-messages.json").read_text(encoding="utf-8")
+    assert shipped_words == compiler.script_messages_json(), (
+        "run python scripts/compile_catalogs.py"
+    )
+
+
+@pytest.mark.process
+def test_a_starting_server_compiles_no_catalog_and_extracts_no_message() -> None:
+    """Babel's extractors and catalog compiler are tools of the build, not of the start:
+    making the app and speaking German loads neither (a fresh interpreter, since this
+    one's tests load them)."""
+    probe = (
+        "import sys\n"
+        "from pips import i18n\n"
+        "from pips.server.app import create_app\n"
+        "from pips.server.settings import Settings\n"
+        "create_app(Settings(database='sqlite://', warm=False, publish_lists=False))\n"
+        "with i18n.speaking('de'):\n"
+        "    assert i18n._('no such table') != 'no such table'\n"
+        "print(sorted(m for m in sys.modules if m.startswith('babel.messages')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -98,6 +98,7 @@ def command(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return core_only(tmp_path, f"from pips.cli import main\nmain({list(args)!r})\n")
 
 
+@pytest.mark.process
 def test_the_rules_records_and_simple_bots_need_no_extra(tmp_path: Path) -> None:
     done = core_only(
         tmp_path,
@@ -124,6 +125,7 @@ print("loaded:", loaded)
     assert "loaded: []" in done.stdout
 
 
+@pytest.mark.process
 def test_the_command_plays_checks_and_replays_without_extras(tmp_path: Path) -> None:
     written = tmp_path / "games.json"
     simulated = command(
@@ -141,6 +143,7 @@ def test_the_command_plays_checks_and_replays_without_extras(tmp_path: Path) -> 
     assert listed.returncode == 0 and "PT-" in listed.stdout
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("args", "extra"),
     [
@@ -160,6 +163,7 @@ def test_a_command_that_needs_a_part_names_what_to_install(
     assert not (tmp_path / "sheet.pdf").exists()
 
 
+@pytest.mark.process
 def test_the_rules_tests_load_no_server_database_or_browser_library() -> None:
     """Most test files need no server: the shared fixtures load its stack only when a
     test asks for a server, a site or a database."""

@@ -28,6 +28,8 @@ from pips.games.registry import find_game
 from pips.sim import play_game
 from tests.web_helpers import ARTIFACTS, browser
 
+pytestmark = [pytest.mark.process, pytest.mark.browser]
+
 __all__ = ["browser"]
 
 STATIC = Path(__file__).parent.parent / "src" / "pips" / "server" / "static"

@@ -160,6 +160,7 @@ MATCHES = {
 }
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(sorted(MATCHES)), st.integers(0, 30), st.data())
 def test_any_corrupted_match_record_is_refused_cleanly_or_still_valid(

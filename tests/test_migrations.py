@@ -238,6 +238,7 @@ def rows_of(connection: Any) -> dict[str, dict[tuple[Any, ...], dict[str, Any]]]
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("revision", REVISIONS[:-1])
 @pytest.mark.parametrize("database", database_urls())
 def test_a_site_filled_at_an_earlier_revision_keeps_its_rows_at_the_newest(

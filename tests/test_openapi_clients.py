@@ -42,6 +42,7 @@ from pips.games.match import Match
 from pips.games.registry import all_games, find_game
 from pips.results.entry_formats import CSV_FIELDS
 from pips.server.app import create_app
+from pips.server.settings import Settings
 from pips.store.db import Database
 from tests.protocol_schema import check_document, check_server_message, document
 from tests.server_helpers import Browser, Server, an_address, register
@@ -131,7 +132,9 @@ answer (:mod:`pips.server.responses`)."""
 def description(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     home = tmp_path_factory.mktemp("description")
     app: FastAPI = create_app(
-        Database(f"sqlite:///{home / 'pips.db'}"), warm=False, secret="t", publish_lists=False
+        Settings(warm=False, publish_lists=False),
+        db=Database(f"sqlite:///{home / 'pips.db'}"),
+        secret="t",
     )
     return app.openapi()
 

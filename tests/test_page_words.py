@@ -8,19 +8,20 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.server_helpers import Browser, Server, running
+from tests.in_process import InProcess
+from tests.server_helpers import Browser
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running(tmp_path_factory.mktemp("words")) as started:
-        yield started
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[InProcess]:
+    with InProcess(tmp_path_factory.mktemp("words")) as app:
+        yield app
 
 
 CODES = ("highest_double", "draw_until_playable", "mother theresa", "losers_only", "set_double")
 
 
-def test_the_table_form_says_its_options_in_words(server: Server) -> None:
+def test_the_table_form_says_its_options_in_words(server: InProcess) -> None:
     guest = Browser(server, "Worte")
     english = guest.http.get("/", headers={"Accept-Language": "en"}).text
     for code in CODES:
@@ -35,7 +36,7 @@ def test_the_table_form_says_its_options_in_words(server: Server) -> None:
         assert 'value="manual"' not in page
 
 
-def test_an_upload_counts_its_games_in_a_proper_plural(server: Server) -> None:
+def test_an_upload_counts_its_games_in_a_proper_plural(server: InProcess) -> None:
     """ "1 game(s) read" (issue 51, item 9): one game, one word."""
     owner = Browser(server)
     assert owner.form("/register", name="Zählerin", password="geheim123").status_code == 303

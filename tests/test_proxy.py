@@ -26,6 +26,7 @@ NGINX = os.environ.get("PIPS_NGINX") or shutil.which("nginx") or "/usr/sbin/ngin
 
 pytestmark = [
     needs_cluster,
+    pytest.mark.process,
     pytest.mark.skipif(
         not Path(NGINX).exists() and not os.environ.get("CI"),
         reason="needs nginx (scripts/test installs Debian's nginx)",

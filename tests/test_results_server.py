@@ -24,6 +24,7 @@ from pips.results.entry_formats import CSV_FIELDS
 from pips.results.service import Results
 from pips.server import accounts
 from pips.server.app import create_app
+from pips.server.settings import Settings
 from pips.store.db import Database
 from pips.store.models import PublishedListError, Result, WorldListRow
 from tests.server_helpers import Browser, Player, database_urls, running
@@ -49,7 +50,10 @@ class Site:
         self.clock = Clock(datetime(2026, 10, 10, 12))
         self.results = Results(self.db, clock=self.clock)
         self.app = create_app(
-            self.db, warm=False, secret="test", results=self.results, publish_lists=False
+            Settings(warm=False, publish_lists=False, analyse_while_playing=0),
+            db=self.db,
+            secret="test",
+            results=self.results,
         )
 
     def person(self, name: str) -> Person:
@@ -261,6 +265,7 @@ def test_a_german_clubs_file_is_entered_and_its_errors_name_its_games(site: Site
     assert [p["name"] for p in shown["players"]] == ["Jörg Müller", "Zoë Öztürk", "Ben"]
 
 
+@pytest.mark.slow
 def test_confirm_dispute_resolve_withdraw(site: Site) -> None:
     """A result of no group is confirmed once the accounts of all its other players
     confirm it, but only an administrator's (or an approved group's) word makes it
@@ -318,6 +323,7 @@ def test_confirm_dispute_resolve_withdraw(site: Site) -> None:
     )
 
 
+@pytest.mark.slow
 def test_published_months_never_change_and_late_results_enter_the_next_month(
     site: Site,
 ) -> None:
@@ -487,6 +493,7 @@ def test_score_sheet_button(site: Site) -> None:
     assert 'action="/sheet.pdf"' in client.get("/results").text
 
 
+@pytest.mark.process
 def test_a_game_played_on_the_server_is_entered_by_itself(tmp_path: Path) -> None:
     """A finished server game appears among the results, confirmed, and unrated
     because bots played in it."""
@@ -517,6 +524,7 @@ def test_a_game_played_on_the_server_is_entered_by_itself(tmp_path: Path) -> Non
         assert [p["rank"] for p in entered["players"]] == record["result"]["ranks"]
 
 
+@pytest.mark.process
 def test_the_server_publishes_a_month_that_is_over_by_itself(tmp_path: Path) -> None:
     """Results entered during October, no list computed: a server started afterwards
     publishes October's list on its own (in a worker process), and only once."""

@@ -84,6 +84,7 @@ def kiel_month(club: Club) -> None:
         )
 
 
+@pytest.mark.slow
 def test_a_thousand_invented_wins_do_not_move_the_list(club: Club) -> None:
     kiel_month(club)
     invented = [
@@ -449,6 +450,7 @@ def test_a_farm_of_rematches_does_not_top_the_list(
     assert listed("2026-10")[0] == "Farmer"
 
 
+@pytest.mark.slow
 def test_a_month_published_with_holds_says_so_and_a_cleared_result_counts_later(
     club: Club,
 ) -> None:

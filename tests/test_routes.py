@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from starlette.routing import BaseRoute, Mount
 
 from pips.server.app import create_app
+from pips.server.settings import Settings
 from pips.store.db import Database
 
 SAMPLES = {"str": "word", "int": "7", "path": "a/b", "month": "2026-10", "float": "1.5"}
@@ -74,7 +75,10 @@ def a_path_of(template: str, other: str) -> str:
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
     folder: Path = tmp_path_factory.mktemp("routes")
-    return create_app(Database(f"sqlite:///{folder}/routes.db"), warm=False, publish_lists=False)
+    return create_app(
+        Settings(warm=False, publish_lists=False, analyse_while_playing=0),
+        db=Database(f"sqlite:///{folder}/routes.db"),
+    )
 
 
 def test_the_walk_finds_every_kind_of_route(app: FastAPI) -> None:

@@ -22,6 +22,8 @@ from tests.server_helpers import (
     wait_for,
 )
 
+pytestmark = pytest.mark.process
+
 on_every_database = pytest.mark.parametrize("database", database_urls())
 once = pytest.mark.parametrize("database", one_database())
 

@@ -19,6 +19,8 @@ from tests.server_helpers import (
     running,
 )
 
+pytestmark = pytest.mark.process
+
 
 def language(html: str) -> str:
     found = re.search(r'<html lang="(\w+)">', html)

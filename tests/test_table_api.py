@@ -8,7 +8,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from tests.server_helpers import Browser, Server, first_state
+
+pytestmark = pytest.mark.process
 
 
 def check(web: Browser, game: str, options: dict[str, Any], status: int = 200) -> dict[str, Any]:

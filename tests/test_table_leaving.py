@@ -7,7 +7,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from tests.server_helpers import Browser, Server, bots, first_state
+
+pytestmark = pytest.mark.process
 
 
 def status_of(web: Browser, table: str) -> str:

@@ -9,6 +9,7 @@ import re
 import time
 from pathlib import Path
 
+import pytest
 from textual.binding import Binding
 
 from pips.display import play_outcomes
@@ -17,6 +18,8 @@ from pips.tui.app import PlayApp
 from pips.tui.screens import TableApp
 from pips.tui.session import PlaySession
 from tests.terminal import Terminal, flat, home, pips_argv
+
+pytestmark = pytest.mark.process
 
 
 def my_moves(save: Path) -> int:

@@ -42,6 +42,7 @@ def test_the_readme_names_every_package_and_server_the_test_command_uses() -> No
     assert "trap stop_started EXIT" in command  # stopped when the tests fail too
 
 
+@pytest.mark.process
 @pytest.mark.skipif(
     subprocess.run(["which", "redis-server"], capture_output=True).returncode != 0,
     reason="scripts/test installs redis-server",
@@ -58,6 +59,7 @@ def test_the_test_redis_is_started_and_stopped_again(tmp_path: Path) -> None:
     assert not (tmp_path / "r").exists()
 
 
+@pytest.mark.process
 @pytest.mark.skipif(not Path("/usr/lib/postgresql").exists(), reason="scripts/test installs it")
 def test_the_test_postgresql_is_started_and_stopped_again(tmp_path: Path) -> None:
     home = Path("/tmp") / f"pips-test-pg-{tmp_path.name}"  # short: a socket lives in it

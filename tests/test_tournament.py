@@ -193,6 +193,7 @@ def _inline_executor(scheduler: str | None, workers: int | None) -> Any:
     return nullcontext(_Inline())
 
 
+@pytest.mark.slow
 def test_dask_cluster_gives_the_same_results(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     t = small(["greedy", "random", "expert"], deals=4)

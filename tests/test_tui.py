@@ -126,6 +126,7 @@ def run_app(app: PlayApp | ReplayApp, script: Callable[[Pilot[object]], Awaitabl
     asyncio.run(main())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_whole_match_is_played_by_key_presses(tmp_path: Path, game: str) -> None:
     session = new_session(tmp_path, game)
@@ -309,6 +310,7 @@ def test_undo_takes_back_the_persons_move_and_the_bots_replies(tmp_path: Path) -
     run_app(app, script)
 
 
+@pytest.mark.slow
 def test_a_saved_match_resumes_and_ends_as_if_never_stopped(tmp_path: Path) -> None:
     whole = new_session(tmp_path / "whole", "doubles", seed=6)
     run_app(PlayApp(whole, delay=0), lambda pilot: play_out(pilot, whole))  # type: ignore[arg-type,return-value]
@@ -364,6 +366,7 @@ def test_a_laid_double_is_announced(tmp_path: Path) -> None:
     run_app(app, script)
 
 
+@pytest.mark.slow
 def test_replay_steps_forward_and_back(tmp_path: Path) -> None:
     session = new_session(tmp_path, "family", seed=4, options={"players": 3, "target": 60})
     run_app(PlayApp(session, delay=0), lambda pilot: play_out(pilot, session))  # type: ignore[arg-type,return-value]

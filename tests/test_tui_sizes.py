@@ -115,6 +115,7 @@ async def play_turns(pilot: Pilot[object], app: PlayApp, turns: int) -> int:
     return choices
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("case", list(CASES))
 def test_the_client_fits_the_screen(tmp_path: Path, case: str, size: str) -> None:
@@ -157,6 +158,7 @@ def test_a_screen_too_small_says_so(tmp_path: Path) -> None:
     run_app(app, script)
 
 
+@pytest.mark.slow
 def test_the_board_scrolls_from_the_keyboard_and_comes_back(tmp_path: Path) -> None:
     session = new_session(tmp_path, "fido", seed=7, options={"players": 9, "set": 18})
     app = PlayApp(session, delay=0)

@@ -31,6 +31,7 @@ KINDS: dict[str, tuple[str, dict[str, Any], int, tuple[int, int]]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_the_table_of_each_layout_kind(tmp_path: Path, kind: str) -> None:
     game, options, turns, size = KINDS[kind]

@@ -26,6 +26,7 @@ from pips.results.common import STATUSES
 from pips.server import messages
 from pips.server.app import create_app
 from pips.server.requests import OptionValue
+from pips.server.settings import Settings
 from pips.store.db import Database
 from tests.test_results_server import Site
 
@@ -39,7 +40,9 @@ and this stays empty."""
 def app(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
     home: Path = tmp_path_factory.mktemp("edges")
     return create_app(
-        Database(f"sqlite:///{home / 'pips.db'}"), warm=False, secret="t", publish_lists=False
+        Settings(warm=False, publish_lists=False, analyse_while_playing=0),
+        db=Database(f"sqlite:///{home / 'pips.db'}"),
+        secret="t",
     )
 
 

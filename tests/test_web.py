@@ -24,6 +24,8 @@ from tests.web_helpers import (
     shot,
 )
 
+pytestmark = [pytest.mark.process, pytest.mark.browser]
+
 __all__ = ["browser"]
 
 

@@ -23,6 +23,8 @@ from tests.test_events import PLAYERS as EVENING
 from tests.test_web_results import sign_in
 from tests.web_helpers import DESKTOP, PHONE, browser, shot
 
+pytestmark = [pytest.mark.process, pytest.mark.browser]
+
 __all__ = ["browser"]
 
 PLAYERS = ["Anna", "Ben", *(name for name in EVENING if name not in ("Anna", "Ben"))]

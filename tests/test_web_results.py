@@ -21,6 +21,8 @@ from pips.store.db import Database
 from tests.server_helpers import Server, running
 from tests.web_helpers import browser, shot
 
+pytestmark = [pytest.mark.process, pytest.mark.browser]
+
 __all__ = ["browser"]  # the module's chromium, shared with these tests
 
 

@@ -53,18 +53,12 @@ _default = SOURCE
 
 @functools.cache
 def translations(language: str) -> gettext.NullTranslations:
-    """The compiled catalog of ``language`` (the source language translates to itself)."""
+    """The compiled catalog of ``language`` (the source language translates to itself),
+    as scripts/compile_catalogs.py compiled it: nothing is compiled at start."""
     if language == SOURCE or language not in LANGUAGES:
         return gettext.NullTranslations()
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-
-    with (CATALOGS / language / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as po:
-        catalog = read_po(po, locale=language, domain=DOMAIN)
-    compiled = io.BytesIO()
-    write_mo(compiled, catalog, use_fuzzy=False)
-    compiled.seek(0)
-    return gettext.GNUTranslations(compiled)
+    with (CATALOGS / language / "LC_MESSAGES" / f"{DOMAIN}.mo").open("rb") as mo:
+        return gettext.GNUTranslations(mo)
 
 
 def current() -> str:

@@ -122,10 +122,6 @@ def bot_names() -> list[str]:
     return list(_BOTS)
 
 
-def bot_kinds() -> list[BotKind]:
-    return list(_BOTS.values())
-
-
 @dataclass(frozen=True)
 class BotChoice:
     """A bot named by text, parsed once: its kind and its setting (``None`` for none)."""

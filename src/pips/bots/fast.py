@@ -344,13 +344,6 @@ class FastState:
     def legal(self) -> list[Move]:
         return [self.move(i) for i in range(self.legal_count())]
 
-    def index_of(self, move: Move) -> int:
-        """The index of an engine move among the legal moves (``ValueError`` if absent)."""
-        for i in range(self.legal_count()):
-            if self.move(i) == move:
-                return i
-        raise ValueError(f"{move} is not a legal move here")
-
     def hand_points(self) -> list[int]:
         """The finished hand's change to each seat's match score (FIDO: the final)."""
         out = np.zeros(self.rules.players, np.int64)

@@ -249,10 +249,6 @@ class Knowledge:
         rows = np.arange(len(choices.played))
         return float(np.prod(odds[rows, choices.played] / (held * odds).sum(axis=1)))
 
-    def unseen_with(self, number: int) -> int:
-        """How many unseen tiles show ``number``."""
-        return sum(1 for t in self.unseen if t.contains(number))
-
     def sample(self, rng: random.Random, stock_size: int) -> tuple[list[list[Tile]], list[Tile]]:
         """One deal of the unseen tiles consistent with the facts: every other seat's
         hand and the stock (next to draw first). Own hand and face-up tiles are kept

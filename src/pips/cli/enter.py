@@ -220,7 +220,7 @@ def enter(
         try:
             entry = parse_entry(text, state, seats, offered)
         except ValueError as exc:
-            out.print(f"[red]{exc}[/red]")
+            out.print(explain(exc), style="red", markup=False)
             continue
         if entry == "quit":
             break
@@ -291,7 +291,9 @@ def _ask_hands(
             tiles = [Tile.parse(word) for word in text.replace(",", " ").split()]
         except ValueError as exc:
             out.print(
-                _("{problem}; type the hand again").format(problem=exc), style="red", markup=False
+                _("{problem}; type the hand again").format(problem=explain(exc)),
+                style="red",
+                markup=False,
             )
             continue
         wrong = check_hand(tiles, top, taken, name, size)

@@ -13,8 +13,12 @@ import typer
 from pips import __version__
 from pips.cli.base import app, fail, out
 from pips.i18n import _
-from pips.server.analyses import FOLLOWING, LEVEL, LEVELS
+from pips.server.analyses import LEVELS
 from pips.server.limits import Limits
+from pips.server.settings import Settings
+
+DEFAULTS = Settings()
+"""The server's defaults, which are the options' (declared once, in Settings)."""
 
 
 @app.command()
@@ -27,21 +31,21 @@ def serve(
     ] = None,
     bot_delay: Annotated[
         float, typer.Option(help="Seconds a bot waits before its move (0 to 5).")
-    ] = 0.6,
+    ] = DEFAULTS.bot_delay,
     grace: Annotated[
         float,
         typer.Option(help="Seconds a player may be away during a game before a bot takes over."),
-    ] = 60.0,
+    ] = DEFAULTS.grace,
     unattended: Annotated[
         float,
         typer.Option(
             help="Seconds a table is kept with nobody connected (no player, no spectator) "
             "before it is abandoned."
         ),
-    ] = 900.0,
+    ] = DEFAULTS.unattended,
     https_cookies: Annotated[
         bool, typer.Option(help="Send the session cookie over HTTPS only (behind TLS).")
-    ] = False,
+    ] = DEFAULTS.https_cookies,
     forwarded_allow_ips: Annotated[
         str,
         typer.Option(
@@ -51,7 +55,7 @@ def serve(
     ] = "127.0.0.1",
     warm_up: Annotated[
         bool, typer.Option(help="Compile the search bots' kernel at start, in the background.")
-    ] = True,
+    ] = DEFAULTS.warm,
     analyse_while_playing: Annotated[
         int,
         typer.Option(
@@ -61,14 +65,14 @@ def serve(
             "priority than the tables, so that a game's analysis is ready when it ends (0: "
             "only when asked).",
         ),
-    ] = FOLLOWING,
+    ] = DEFAULTS.analyse_while_playing,
     analysis_level: Annotated[
         str,
         typer.Option(
             help="How hard the analyses search: easy, normal or hard (docs/bots.md); "
             "easy spends a tenth of normal's playouts and solves no endgame."
         ),
-    ] = LEVEL,
+    ] = DEFAULTS.analysis_level,
     broker: Annotated[
         str | None,
         typer.Option(
@@ -82,10 +86,10 @@ def serve(
     lease: Annotated[
         float,
         typer.Option(help="Seconds a dead process's tables wait before another takes them."),
-    ] = 5.0,
+    ] = DEFAULTS.lease,
     log_json: Annotated[
         bool, typer.Option(help="Log one JSON object per line (for a log collector).")
-    ] = False,
+    ] = DEFAULTS.log_json,
     backups: Annotated[
         Path | None,
         typer.Option(
@@ -134,7 +138,7 @@ def serve(
         fail(_("several processes (--workers) need a broker: --broker redis://HOST:6379/0"))
     import uvicorn
 
-    from pips.server.app import Settings, settings_app
+    from pips.server.app import settings_app
     from pips.store.db import Database
 
     using = database or "the default database"

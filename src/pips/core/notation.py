@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
+from pips.core.phrase import phrase
 from pips.core.tiles import Tile
 
 PASS_WORDS = frozenset({"pass", "knock", "passes", "knocks"})
@@ -33,7 +34,9 @@ PASS_WORDS = frozenset({"pass", "knock", "passes", "knocks"})
 
 
 class NotationError(ValueError):
-    """Text that names no legal move, or more than one; the message says which."""
+    """Text that names no legal move, or more than one; the message says which, as a
+    :class:`~pips.core.phrase.Phrase` an edge says in the reader's language
+    (:func:`pips.i18n.explain`)."""
 
 
 def move_text(move: Move, legal: Sequence[Move] = ()) -> str:
@@ -76,12 +79,16 @@ def read_move(text: str, legal: Sequence[Move], names: Sequence[str] = ()) -> Mo
     """
     words = text.strip().lower().split()
     if not words:
-        raise NotationError("type a move")
+        raise NotationError(phrase("type a move"))
     head = words[0]
     if head.isdigit() and len(words) == 1:
         number = int(head)
         if not 1 <= number <= len(legal):
-            raise NotationError(f"there is no move {number}: choose 1 to {len(legal)}")
+            raise NotationError(
+                phrase(
+                    "there is no move {number}: choose 1 to {last}", number=number, last=len(legal)
+                )
+            )
         return legal[number - 1]
     if head in PASS_WORDS and len(words) == 1:
         return next((m for m in legal if isinstance(m, Pass)), Pass())
@@ -89,7 +96,7 @@ def read_move(text: str, legal: Sequence[Move], names: Sequence[str] = ()) -> Mo
         if len(words) == 1:
             return next((m for m in legal if isinstance(m, Draw)), Draw())
         if len(words) != 2:
-            raise NotationError("write the tile drawn: draw 5-1")
+            raise NotationError(phrase("write the tile drawn: draw 5-1"))
         return Draw(_tile(words[1]))
     if head == "misdeal":
         return _misdeal(words[1:], names)
@@ -105,14 +112,14 @@ def _tile(word: str) -> Tile:
     try:
         return Tile.parse(word)
     except ValueError as exc:
-        raise NotationError(str(exc)) from None
+        raise NotationError(*exc.args) from None  # a phrase (Tile.parse)
 
 
 def _play(written: str, words: list[str], legal: Sequence[Move]) -> Play:
     tile = _tile(written)
     fits = [m for m in legal if isinstance(m, Play) and m.tile == tile]
     if not fits:
-        raise NotationError(f"{tile} cannot be played now")
+        raise NotationError(phrase("{tile} cannot be played now", tile=tile))
     rest = " ".join(words)
     kinds = {at for at in (At.END, At.SIDE) if at.value in rest}
     inline, across = "line" in rest, "across" in rest
@@ -124,7 +131,7 @@ def _play(written: str, words: list[str], legal: Sequence[Move]) -> Play:
         and (not across or not m.inline)
     ]
     if not chosen:
-        raise NotationError(f"{tile} cannot be played {rest}")
+        raise NotationError(phrase("{tile} cannot be played {where}", tile=tile, where=rest))
     if len({m.touching for m in chosen}) > 1:
         # Written touching half first: 9-12 lays the 9 against a 9.
         first = int(written.replace("/", "-").replace("|", "-").replace(":", "-").split("-")[0])
@@ -132,13 +139,20 @@ def _play(written: str, words: list[str], legal: Sequence[Move]) -> Play:
     if len({(m.touching, m.at, m.inline) for m in chosen}) > 1:
         written_out = " or ".join(sorted({move_text(m, legal) for m in chosen}))
         numbers = ", ".join(str(list(legal).index(m) + 1) for m in chosen)
-        raise NotationError(f"{tile} fits several places: type one of {numbers} ({written_out})")
+        raise NotationError(
+            phrase(
+                "{tile} fits several places: type one of {numbers} ({moves})",
+                tile=tile,
+                numbers=numbers,
+                moves=written_out,
+            )
+        )
     return chosen[0]
 
 
 def _misdeal(words: list[str], names: Sequence[str]) -> Misdeal:
     if not words:
-        raise NotationError("misdeal needs a seat: misdeal 2 draw 5-1")
+        raise NotationError(phrase("misdeal needs a seat: misdeal 2 draw 5-1"))
     who = words[0]
     lowered = [n.lower() for n in names]
     if who.isdigit() and (not names or int(who) < len(names)):
@@ -146,8 +160,16 @@ def _misdeal(words: list[str], names: Sequence[str]) -> Misdeal:
     elif who.lower() in lowered:
         seat = lowered.index(who.lower())
     else:
-        players = f" ({', '.join(names)}, or a seat 0 to {len(names) - 1})" if names else ""
-        raise NotationError(f"misdeal: there is no player {who!r}{players}")
+        if not names:
+            raise NotationError(phrase("misdeal: there is no player {who!r}", who=who))
+        raise NotationError(
+            phrase(
+                "misdeal: there is no player {who!r} ({names}, or a seat 0 to {last})",
+                who=who,
+                names=", ".join(names),
+                last=len(names) - 1,
+            )
+        )
     returned: list[Tile] = []
     drawn: list[Tile] = []
     target: list[Tile] | None = None
@@ -157,7 +179,7 @@ def _misdeal(words: list[str], names: Sequence[str]) -> Misdeal:
         elif word in ("draw", "draws"):
             target = drawn
         elif target is None:
-            raise NotationError("say return or draw before the tiles")
+            raise NotationError(phrase("say return or draw before the tiles"))
         else:
             target.append(_tile(word))
     return Misdeal(seat, tuple(returned), tuple(drawn))

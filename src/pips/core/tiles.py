@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
+from pips.core.phrase import phrase
+
 MAX_NUMBER = 21
 """The largest double supported (double-21, 253 tiles)."""
 
@@ -31,7 +33,11 @@ class Tile(NamedTuple):
     def of(a: int, b: int) -> Tile:
         """The tile with halves ``a`` and ``b`` in either order."""
         if not (0 <= a <= MAX_NUMBER and 0 <= b <= MAX_NUMBER):
-            raise ValueError(f"C-01: tile halves must be 0 to {MAX_NUMBER}, got {a}-{b}")
+            raise ValueError(
+                phrase(
+                    "C-01: tile halves must be 0 to {most}, got {a}-{b}", most=MAX_NUMBER, a=a, b=b
+                )
+            )
         return _TILES[a][b]
 
     @staticmethod
@@ -39,7 +45,7 @@ class Tile(NamedTuple):
         """Parse ``"12-9"`` (also ``9-12``, ``12/9``) into a tile."""
         match = _TILE_TEXT.match(text)
         if match is None:
-            raise ValueError(f"not a tile: {text!r} (write it like 12-9)")
+            raise ValueError(phrase("not a tile: {text!r} (write it like 12-9)", text=text))
         return Tile.of(int(match.group(1)), int(match.group(2)))
 
     @property

@@ -245,10 +245,6 @@ class GameSpec(Generic[Opts]):
             after.attach(move.tile, move.touching, move.end, view.seat, move.inline)
         return after
 
-    def pass_verb(self) -> str:
-        """The third person: ``passes`` or ``knocks``."""
-        return self.pass_word + ("es" if self.pass_word.endswith("s") else "s")
-
     def form(self) -> list[FormField]:
         """The game's options as a form offers them: per option the control its kind
         calls for (a checkbox, a choice, a number with its range), from the option

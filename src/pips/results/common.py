@@ -9,7 +9,7 @@ import logging
 import os
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 
@@ -169,15 +169,6 @@ def account_named(session: Session, name: str) -> User:
     if user is None:
         raise NotFound(phrase("no account named {value!r}", value=name.strip()))
     return user
-
-
-def accounts_named(session: Session, names: Iterable[str]) -> dict[str, int]:
-    """The accounts of ``names``, by their :func:`~pips.core.names.name_key`."""
-    keys = {name_key(n) for n in names}
-    if not keys:
-        return {}
-    rows = session.execute(select(User.id, User.name_key).where(User.name_key.in_(keys)))
-    return {key: uid for uid, key in rows}
 
 
 def is_admin(session: Session, actor: int | None) -> bool:

@@ -40,10 +40,6 @@ SERVER_WINS = 50
 KINDS = {"table": (TABLE_GAMES, TABLE_WINS), "server": (SERVER_GAMES, SERVER_WINS)}
 
 
-def kind_of(row: Result) -> str:
-    return "server" if row.source == "server" else "table"
-
-
 def causes(rows: Iterable[Result]) -> set[tuple[int, date]]:
     """The (player, day) pairs a change of these results may hold or release."""
     return {

@@ -38,6 +38,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pips import record
+from pips.server.settings import Settings
 from pips.server.workers import stop_pool, worker_pool
 
 if TYPE_CHECKING:  # the search loads with the first analysis, not with the server
@@ -47,14 +48,10 @@ if TYPE_CHECKING:  # the search loads with the first analysis, not with the serv
 
 log = logging.getLogger(__name__)
 
-LEVEL = "normal"
-"""The search the server's analyses use unless told otherwise (docs/bots.md)."""
 LEVELS = ("easy", "normal", "hard")
 """What ``pips serve --analysis-level`` takes: the search's levels (``pips.bots.search``,
 not imported here: the search loads with the first analysis, not with the server)."""
 SEED = 1
-FOLLOWING = 4
-"""Games followed at once by default (``pips serve --analyse-while-playing``)."""
 FOLLOW_EVERY = 8
 """Moves between two records of a followed game handed on (and at every hand's end)."""
 NICENESS = 19
@@ -72,7 +69,7 @@ class Analyses:
         following: int = 0,
         workers: int = 1,
         executor: Executor | None = None,
-        level: str = LEVEL,
+        level: str = Settings.analysis_level,
         papers: Lane | None = None,
     ) -> None:
         """``executor`` runs the analyses (by default ``workers`` processes of their

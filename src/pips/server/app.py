@@ -1,10 +1,11 @@
 """The web application: its services, its routes, its life from start to stop.
 
-``create_app(db)`` builds it over a database; ``pips serve`` runs it on uvicorn. The
-services live in the application's state (the live tables, :mod:`pips.server.tables`;
-the results, :mod:`pips.results.service`) and the routes, declared at module level in
-:mod:`pips.server.routes`, read them from there. Live tables are kept in memory and
-recovered from the database when the app starts.
+``create_app(settings)`` builds it (:mod:`pips.server.settings`, every default in one
+place); ``pips serve`` runs it on uvicorn. The services live in the application's state
+(the live tables, :mod:`pips.server.tables`; the results, :mod:`pips.results.service`)
+and the routes, declared at module level in :mod:`pips.server.routes`, read them from
+there. Live tables are kept in memory and recovered from the database when the app
+starts.
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import fastapi_offline
 from fastapi import Depends, FastAPI, Request, Response
@@ -42,7 +43,7 @@ from pips.i18n import _
 from pips.results.service import Results, publish_due_apart, settings_from_env, utc_now
 from pips.server import accounts
 from pips.server.accounts.tokens import Tokens
-from pips.server.analyses import FOLLOWING, LEVEL, Analyses, KeptAnalyses
+from pips.server.analyses import Analyses, KeptAnalyses
 from pips.server.botapi import AccountEvents, BotAccounts, Challenges, unrated_for_bots
 from pips.server.cluster import Cluster
 from pips.server.errors import describe, problem_of, validation_problem
@@ -65,7 +66,8 @@ from pips.server.routes import (
 )
 from pips.server.routes import results as results_pages
 from pips.server.routes import tables as tables_api
-from pips.server.tables import UNATTENDED, LiveTable, Tables
+from pips.server.settings import Settings
+from pips.server.tables import LiveTable, Tables
 from pips.server.web import HERE, error_page, language_of, use_language, use_token, wants_page
 from pips.server.work import Work
 from pips.server.workers import end_with_parent, stop_pool, worker_pool
@@ -155,37 +157,34 @@ class Services:
     def made(
         cls,
         db: Database,
+        settings: Settings,
         *,
-        bot_delay: float,
-        grace: float,
-        unattended: float,
         secret: str,
         results: Results | None,
         limits: Limits,
-        broker: str | None,
-        lease: float,
-        following: int = 0,
-        analysis_level: str = LEVEL,
-        work: Work | None = None,
+        work: Work,
     ) -> Services:
         results = results or Results(db, settings=settings_from_env())
         node = secrets.token_hex(8)
         metrics = Metrics(node)
-        work = work or Work()
-        analyses = Analyses(following=following, level=analysis_level, papers=work.papers)
+        analyses = Analyses(
+            following=settings.analyse_while_playing,
+            level=settings.analysis_level,
+            papers=work.papers,
+        )
         tables = Tables(
             db,
             work=work,
-            bot_delay=bot_delay,
-            grace=grace,
-            unattended=unattended,
+            bot_delay=settings.bot_delay,
+            grace=settings.grace,
+            unattended=settings.unattended,
             chat_history=limits.chat_history,
             moved=metrics.moved,
             result_of=partial(game_result, results),
             progressed=analyses.follow,
         )
         analyses.kept = KeptAnalyses(tables.repository)
-        cluster = Cluster(tables, db, limits, broker, lease=lease, node=node)
+        cluster = Cluster(tables, db, limits, settings.broker, lease=settings.lease, node=node)
         metrics.count(cluster.counts)
         # Wrong passwords are counted in the database: every process of several counts
         # the same ones (by the wall clock, which they share; a monotonic clock is per
@@ -261,54 +260,32 @@ to 50,000 objects took 5-24 ms there. Measured apart in docs/benchmarks.md."""
 
 
 def create_app(
-    db: Database,
+    settings: Settings,
     *,
-    bot_delay: float = 0.6,
-    grace: float = 60.0,
-    unattended: float = UNATTENDED,
-    warm: bool = True,
-    https_cookies: bool = False,
+    db: Database | None = None,
     secret: str | None = None,
     results: Results | None = None,
-    publish_lists: bool = True,
     limits: Limits | None = None,
-    broker: str | None = None,
-    lease: float = 5.0,
-    analyse_while_playing: int = 0,
-    analysis_level: str = LEVEL,
     work: Work | None = None,
 ) -> FastAPI:
-    """The app over ``db``. ``results`` (its clock and rating settings) is made from the
-    environment when left out; ``publish_lists`` publishes each month's world list
-    once the month is over (checked at start and hourly).
-
-    With a ``broker`` (a Redis URL) the app is one of several processes over one
-    PostgreSQL database (:mod:`pips.server.cluster`): each owns the tables whose lease
-    it holds (``lease`` seconds, renewed every second) and forwards to the others.
-    ``analyse_while_playing`` games at a time are analysed a few moves at a time as they
-    are played (:class:`~pips.server.analyses.Analyses`; 0: only when asked), by the
-    search at ``analysis_level``. ``work``: the lanes of slow work
+    """The app ``settings`` describe (:class:`~pips.server.settings.Settings`, where
+    every default is). What a test or ``pips serve`` hands over made: ``db`` (by default
+    opened at ``settings.database``), ``secret`` (by default the site's), ``results``
+    (its clock and rating settings; by default from the environment), ``limits`` (by
+    default ``settings.limits`` over the defaults) and ``work``, the lanes of slow work
     (:mod:`pips.server.work`; by default papers in a thread)."""
+    db = db or Database(settings.database)
     secret = secret or accounts.secret_key()
-    limits = limits or Limits()
+    if limits is None:
+        limits = Limits()
+        limits.tune(dict(settings.limits))
     services = Services.made(
-        db,
-        bot_delay=bot_delay,
-        grace=grace,
-        unattended=unattended,
-        secret=secret,
-        results=results,
-        limits=limits,
-        broker=broker,
-        lease=lease,
-        following=analyse_while_playing,
-        analysis_level=analysis_level,
-        work=work,
+        db, settings, secret=secret, results=results, limits=limits, work=work or Work()
     )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        async with services.running(warm=warm, publish_lists=publish_lists):
+        async with services.running(warm=settings.warm, publish_lists=settings.publish_lists):
             yield
 
     app = FastAPI(
@@ -334,7 +311,7 @@ def create_app(
         secret_key=secret,
         session_cookie="pips_session",
         same_site="lax",
-        https_only=https_cookies,
+        https_only=settings.https_cookies,
         max_age=accounts.SESSION_DAYS * 24 * 3600,
     )
     app.add_middleware(Guard, body_bytes=limits.body_bytes, upload_bytes=limits.upload_bytes)
@@ -420,54 +397,10 @@ async def api_viewer() -> HTMLResponse:
     )
 
 
-@dataclass(frozen=True)
-class Settings:
-    """How ``pips serve`` makes its app: in its own process, or handed through the
-    environment to each worker process uvicorn starts."""
-
-    VARIABLE: ClassVar[str] = "PIPS_SERVE_SETTINGS"
-
-    database: str
-    bot_delay: float = 0.6
-    grace: float = 60.0
-    unattended: float = UNATTENDED
-    warm: bool = True
-    https_cookies: bool = False
-    broker: str | None = None
-    lease: float = 5.0
-    log_json: bool = False
-    analyse_while_playing: int = FOLLOWING
-    analysis_level: str = LEVEL
-    limits: dict[str, tuple[float, float]] = field(default_factory=dict)
-    """Rate limits set other than by default: name to (burst, per minute)."""
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self))
-
-    @classmethod
-    def from_json(cls, text: str) -> Settings:
-        return cls(**json.loads(text))
-
-
 def settings_app(settings: Settings) -> FastAPI:
     """The app ``settings`` describe, logging as they say."""
-    tuned = Limits()
-    tuned.tune({name: (burst, rate) for name, (burst, rate) in settings.limits.items()})
-    app = create_app(
-        Database(settings.database),
-        bot_delay=settings.bot_delay,
-        grace=settings.grace,
-        unattended=settings.unattended,
-        warm=settings.warm,
-        https_cookies=settings.https_cookies,
-        broker=settings.broker,
-        lease=settings.lease,
-        limits=tuned,
-        analyse_while_playing=settings.analyse_while_playing,
-        analysis_level=settings.analysis_level,
-        # A served app prints in a process of its own: no PDF slows the event loop.
-        work=Work(apart=True),
-    )
+    # A served app prints in a process of its own: no PDF slows the event loop.
+    app = create_app(settings, work=Work(apart=True))
     use_logs(app.state.cluster.node, settings.log_json)
     return app
 

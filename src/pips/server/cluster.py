@@ -60,7 +60,7 @@ class Cluster:
         limits: Limits,
         broker: str | None = None,
         *,
-        lease: float = 5.0,
+        lease: float,
         tick: float = 1.0,
         node: str | None = None,
     ) -> None:

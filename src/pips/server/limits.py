@@ -82,7 +82,11 @@ redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('EXPIRE', KEYS[1], math.ceil(burst / rate) + 1)
 return {taken, tostring(tokens)}
 """
-"""One token bucket in Redis, taken from atomically (by the server's clock)."""
+"""One token bucket in Redis, taken from atomically (by the Redis server's clock): the
+distributed twin of :meth:`RateLimit.hit`, the same algorithm (refill at ``rate`` a
+second up to ``burst``, take one if one is there), written in Lua because Redis runs a
+script whole, with no other client between its read and its write. A change to one is
+made to both."""
 
 GIVE_BACK = """
 local burst = tonumber(ARGV[1])

@@ -541,11 +541,7 @@ def _seat_row(entrant: int, holder: SeatHolder) -> Seat:
 
 def _holds(seat: Seat, who: Identity | None) -> bool:
     """Whether ``who`` is the person of a stored seat (held, or taken over by a bot)."""
-    if who is None:
-        return False
-    if who.user_id is not None:
-        return seat.user_id == who.user_id
-    return who.guest is not None and seat.guest == who.guest
+    return who is not None and who.holds(seat.user_id, seat.guest)
 
 
 def _may_see(row: GameTable, who: Identity | None) -> bool:

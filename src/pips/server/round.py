@@ -91,10 +91,7 @@ class SeatHolder:
         return self.kind == "open" and (not self.kept or self._names(who))
 
     def _names(self, who: Identity) -> bool:
-        # The account, or for a guest the guest's token, recorded with the place.
-        if who.user_id is not None:
-            return self.user_id == who.user_id
-        return who.guest is not None and self.guest == who.guest
+        return who.holds(self.user_id, self.guest)
 
     @property
     def belongs_to_someone(self) -> bool:
@@ -457,9 +454,7 @@ class Round:
         held = self.entrants[entrant]
         if not held.taken_over:
             raise TableError(phrase("that seat is not played by a bot for someone"))
-        self.entrants[entrant] = SeatHolder(
-            "person", held.name.removesuffix(" (bot)"), held.user_id, held.guest
-        )
+        self.entrants[entrant] = SeatHolder("person", held.name, held.user_id, held.guest)
         self.seating.seat(seat, None)
         return entrant
 

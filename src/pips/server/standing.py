@@ -42,9 +42,7 @@ def stand_up(game_round: Round, entrant: int) -> None:
     if game_round.status == "waiting":
         game_round.entrants[entrant] = SeatHolder("open", "")
         return
-    game_round.entrants[entrant] = SeatHolder(
-        "bot", held.name.removesuffix(" (bot)"), None, None, TAKE_OVER_BOT
-    )
+    game_round.entrants[entrant] = SeatHolder("bot", held.name, None, None, TAKE_OVER_BOT)
     if game_round.seating is not None:
         seat = game_round.seating_order.index(entrant)
         game_round.seating.seat(seat, make_seated_bot(TAKE_OVER_BOT))

@@ -101,10 +101,10 @@ class LiveTable:
     round: Round
     house: TableHouse
     """What the table needs of the server it lives in."""
+    bot_delay: float
     private: bool = False
     invite: str = ""
     turn_seconds: int | None = None
-    bot_delay: float = 0.6
     creator: Identity | None = None
     clients: dict[Client, Identity] = field(default_factory=dict)
     told: dict[Client, int] = field(default_factory=dict)

@@ -27,10 +27,8 @@ from pips.server.table import Client, LiveTable, TableHouse, new_table_id, repla
 from pips.server.work import Searching, Work, searching
 from pips.store.db import Database
 
-__all__ = ["UNATTENDED", "Client", "Identity", "LiveTable", "TableError", "Tables"]
+__all__ = ["Client", "Identity", "LiveTable", "TableError", "Tables"]
 
-UNATTENDED = 900.0
-"""Seconds a table is kept with nobody connected (docs/server.md, "Limits")."""
 
 KEEP_FINISHED = 600.0
 """Seconds a finished table stays live before only its record remains."""
@@ -56,10 +54,10 @@ class Tables:
         self,
         db: Database,
         *,
-        bot_delay: float = 0.6,
-        grace: float = 60.0,
+        bot_delay: float,
+        grace: float,
+        unattended: float,
         hand_pause: float | None = None,
-        unattended: float = UNATTENDED,
         chat_history: int = 200,
         moved: Callable[[float], None] = lambda seconds: None,
         result_of: Callable[[LiveTable, dict[str, Any]], Any] = no_result,
@@ -220,8 +218,7 @@ class Tables:
                 # A table made before seats took levels only plays on at a level.
                 seats.append(BotSeat(kind="bot", bot=seated_name(holder.bot or "greedy")))
             elif holder.belongs_to_someone:
-                name = holder.name.removesuffix(" (bot)")
-                seats.append(SeatHolder("open", name, holder.user_id, holder.guest))
+                seats.append(SeatHolder("open", holder.name, holder.user_id, holder.guest))
             else:
                 seats.append(OpenSeat(kind="open"))
         spec = find_game(stored.game)

@@ -4,6 +4,7 @@ language of the person asking."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from collections.abc import Callable
 from datetime import UTC, date, datetime
@@ -95,23 +96,11 @@ templates.env.filters["slug"] = slugify  # a club's address on an event's pages
 templates.env.globals["say"] = i18n.say
 
 
-def _script_messages() -> tuple[str, ...]:
-    """The messages the pages' scripts mark with ``t(...)``, as ``pybabel`` finds them."""
-    from babel.messages.extract import extract_javascript
-
-    found: list[str] = []
-    for script in sorted((HERE / "static").glob("*.js")):
-        with script.open("rb") as source:
-            for _line, _name, message, _comments in extract_javascript(source, {"t": None}, [], {}):
-                # t("{n} tiles", {n}) comes back as a tuple of its arguments: the
-                # message is the first.
-                first = message[0] if isinstance(message, tuple) else message
-                if isinstance(first, str):
-                    found.append(first)
-    return tuple(dict.fromkeys(found))
-
-
-SCRIPT_MESSAGES = _script_messages()
+SCRIPT_MESSAGES: tuple[str, ...] = tuple(
+    json.loads((i18n.CATALOGS / "script-messages.json").read_text(encoding="utf-8"))
+)
+"""The messages the pages' scripts mark with ``t(...)``, as Babel's JavaScript extractor
+found them when scripts/compile_catalogs.py ran (not at every start)."""
 
 RESULT_WORDS = (
     # A result's status, where it came from, and what a review did, as the results

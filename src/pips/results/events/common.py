@@ -25,7 +25,7 @@ from pips.results.standings import (
     TableResult,
     standings,
 )
-from pips.store.models import Event, EventPlayer, EventRound, EventScore, EventTable, GameTable
+from pips.store.models import Event, EventRound, EventScore, EventTable, GameTable
 
 MOST_ROUNDS = 50
 MOST_PLAYERS = 1000
@@ -239,7 +239,3 @@ def event_standings(
         tiebreaks=event.tiebreaks or DEFAULT_TIEBREAKS,
         finals=[one.number for one in event.drawn if one.method == "final"],
     )
-
-
-def players_by_key(event: Event) -> dict[str, EventPlayer]:
-    return {p.name_key: p for p in event.players}

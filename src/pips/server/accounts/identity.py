@@ -17,13 +17,13 @@ class Identity:
     guest: str | None = None
     name: str = "guest"
 
-    def same_person(self, other: Identity | None) -> bool:
-        """The same account or guest (a guest may have changed their name)."""
-        return (
-            other is not None
-            and (self.user_id is not None or self.guest is not None)
-            and (self.user_id, self.guest) == (other.user_id, other.guest)
-        )
+    def holds(self, user_id: int | None, guest: str | None) -> bool:
+        """Whether a place recorded as the account ``user_id``'s or the guest
+        ``guest``'s (a seat, live or stored) is this person's: the account, or for a
+        guest the guest's token (a guest may have changed their name since)."""
+        if self.user_id is not None:
+            return user_id == self.user_id
+        return self.guest is not None and guest == self.guest
 
 
 class AccountError(ValueError):
