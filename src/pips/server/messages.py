@@ -188,7 +188,7 @@ class Sheet(TypedDict):
 
 
 @with_config(_STRICT)
-class HandOver(TypedDict):
+class HandEnd(TypedDict):
     """A hand that has just ended, shown to every seat between hands: how it ended,
     its last move, every hand face up, the layout as it was left and the sheet."""
 
@@ -235,7 +235,7 @@ class SharedState(TypedDict):
     commitment: NotRequired[str]
     """SHA-256 of the current hand's deal and a secret salt, sent from the deal on; the
     finished record reveals the salt (docs/server.md, "Fair deals")."""
-    hand_over: NotRequired[HandOver]
+    hand_over: NotRequired[HandEnd]
     hands: NotRequired[list[HandLine]]
     """The running match sheet."""
     match: NotRequired[MatchState]

@@ -100,7 +100,7 @@ def just_finished(game_round: Round) -> int | None:
     return None
 
 
-def hand_over(game_round: Round, index: int) -> messages.HandOver:
+def hand_over(game_round: Round, index: int) -> messages.HandEnd:
     """How hand ``index`` ended, for every seat alike: the last move, every hand
     face up, the layout as it was left and the sheet with the arithmetic in words."""
     match = game_round.match

@@ -95,6 +95,79 @@ def spread_rounds(days: Sequence[date], rounds: int) -> list[str]:
     return schedule
 
 
+def _player_of(event: Event, player: int) -> EventPlayer:
+    """The event's player numbered ``player``, or :class:`NotFound`."""
+    found = next((p for p in event.players if p.id == player), None)
+    if found is None:
+        raise NotFound(phrase("no player {number} in this event", number=player))
+    return found
+
+
+def _no_look_alikes(
+    event: Event, wanted: Sequence[str], clubs: Mapping[str, str], confirmed: set[str]
+) -> None:
+    """Refuse a name typed like another player of the same club in this event or in
+    the same list ("Jorg Muller" beside "Jörg Müller": one person typed twice,
+    umlauts and accents aside) unless it was confirmed as a new player."""
+    club_of = {name_key(n): slugify(c) for n, c in clubs.items()}
+    # A name given without a club plays for the event's group (see _club_of).
+    usual = "" if event.group is None else slugify(event.group.name)
+    seen = {
+        (loose_key(p.name), slugify(p.club or "")): p.name
+        for p in event.players
+        if p.withdrawn_from is None
+    }
+    for name in wanted:
+        folded = name_key(name)
+        place = (loose_key(name), club_of.get(folded, usual))
+        other = seen.get(place)
+        if other is not None and name_key(other) != folded and folded not in confirmed:
+            raise Conflict(
+                phrase(
+                    "{name} looks like {other} of the same club, typed twice: if they "
+                    "are two players, add {name} as a new player",
+                    name=name,
+                    other=other,
+                )
+            )
+        seen.setdefault(place, name)
+
+
+def _label(text: str | None) -> str:
+    """A club's or team's name as kept (spaces tidied, at most 80 characters)."""
+    label = " ".join(str(text or "").split())
+    if len(label) > 80:
+        raise ResultsError(phrase("a club's or team's name is at most 80 characters"))
+    return label
+
+
+def _club_of(session: Any, player: Player, given: str) -> str:
+    """Whom a player plays for: the club given, else the player's group."""
+    group = session.get(Group, player.group_id) if player.group_id else None
+    if group is not None and (not given or slugify(given) == group.slug):
+        return str(group.name)
+    return given
+
+
+def _groups_named(session: Any, labels: set[str]) -> dict[str, Group]:
+    """The groups that clubs given by name are (by their address: "SC Kiel" and
+    "sc kiel" are one club); a name no group has stays a label."""
+    slugs = {slugify(label): label for label in labels if label}
+    if not slugs:
+        return {}
+    found = session.scalars(select(Group).where(Group.slug.in_(list(slugs))))
+    return {slugs[g.slug]: g for g in found}
+
+
+def _checked_name(name: str) -> str:
+    try:
+        return check_name(name, PERSON_LENGTH)
+    except ValueError as exc:
+        raise ResultsError(
+            phrase("{name!r}: {problem}", name=str(name)[:60], problem=exc.args[0])
+        ) from None
+
+
 class Events:
     """Creating events, their players, and reading them."""
 
@@ -274,8 +347,8 @@ class Events:
                 raise ResultsError(phrase("give players or pairs, not both"))
             if any(len(pair) != 2 for pair in pairs):
                 raise ResultsError(phrase("a pair is two players"))
-        wanted = [self._checked_name(n) for pair in pairs for n in pair] or [
-            self._checked_name(n) for n in names
+        wanted = [_checked_name(n) for pair in pairs for n in pair] or [
+            _checked_name(n) for n in names
         ]
         if not wanted:
             raise ResultsError(phrase("no players given"))
@@ -290,14 +363,14 @@ class Events:
                 )
             known = {p.name_key for p in event.players}
             keys = [name_key(n) for n in wanted]
-            self._no_look_alikes(event, wanted, clubs or {}, {name_key(n) for n in new_players})
+            _no_look_alikes(event, wanted, clubs or {}, {name_key(n) for n in new_players})
             for name, folded in zip(wanted, keys, strict=True):
                 if folded in known or keys.count(folded) > 1:
                     raise Conflict(phrase("{name} is already a player of this event", name=name))
             if len(known) + len(wanted) > MOST_PLAYERS:
                 raise ResultsError(phrase("an event has at most {most} players", most=MOST_PLAYERS))
-            given_clubs = {name_key(n): self._label(c) for n, c in (clubs or {}).items()}
-            groups = self._groups_named(session, set(given_clubs.values()))
+            given_clubs = {name_key(n): _label(c) for n, c in (clubs or {}).items()}
+            groups = _groups_named(session, set(given_clubs.values()))
             manager = actor_facts(session, actor)
             seating = self.players.seat_names(
                 session,
@@ -336,8 +409,8 @@ class Events:
                         accepted=player.user_id is not None and player.user_id == actor,
                         first_round=first,
                         pair=pair_number + 1 + index // 2 if event.fixed_pairs else None,
-                        club=self._club_of(session, player, given_clubs.get(folded, "")),
-                        team=self._label(given_teams.get(folded)),
+                        club=_club_of(session, player, given_clubs.get(folded, "")),
+                        team=_label(given_teams.get(folded)),
                     )
                 )
         return self.event(key, actor)
@@ -348,51 +421,13 @@ class Events:
         with self.context.db.session() as session, session.begin():
             event = open_event(session, key)
             need_manager(session, event, actor)
-            leaving = self._player_of(event, player)
+            leaving = _player_of(event, player)
             if leaving.withdrawn_from is not None:
                 raise Conflict(phrase("{name} has already withdrawn", name=leaving.name))
             for p in event.players:
                 if p is leaving or (leaving.pair is not None and p.pair == leaving.pair):
                     p.withdrawn_from = len(event.drawn) + 1
         return self.event(key, actor)
-
-    @staticmethod
-    def _player_of(event: Event, player: int) -> EventPlayer:
-        """The event's player numbered ``player``, or :class:`NotFound`."""
-        found = next((p for p in event.players if p.id == player), None)
-        if found is None:
-            raise NotFound(phrase("no player {number} in this event", number=player))
-        return found
-
-    @staticmethod
-    def _no_look_alikes(
-        event: Event, wanted: Sequence[str], clubs: Mapping[str, str], confirmed: set[str]
-    ) -> None:
-        """Refuse a name typed like another player of the same club in this event or in
-        the same list ("Jorg Muller" beside "Jörg Müller": one person typed twice,
-        umlauts and accents aside) unless it was confirmed as a new player."""
-        club_of = {name_key(n): slugify(c) for n, c in clubs.items()}
-        # A name given without a club plays for the event's group (see _club_of).
-        usual = "" if event.group is None else slugify(event.group.name)
-        seen = {
-            (loose_key(p.name), slugify(p.club or "")): p.name
-            for p in event.players
-            if p.withdrawn_from is None
-        }
-        for name in wanted:
-            folded = name_key(name)
-            place = (loose_key(name), club_of.get(folded, usual))
-            other = seen.get(place)
-            if other is not None and name_key(other) != folded and folded not in confirmed:
-                raise Conflict(
-                    phrase(
-                        "{name} looks like {other} of the same club, typed twice: if they "
-                        "are two players, add {name} as a new player",
-                        name=name,
-                        other=other,
-                    )
-                )
-            seen.setdefault(place, name)
 
     def remove_player(self, actor: int, key: str, player: int) -> dict[str, Any]:
         """Take back a player added by mistake (a name typed twice, the wrong person):
@@ -402,7 +437,7 @@ class Events:
         with self.context.db.session() as session, session.begin():
             event = open_event(session, key)
             need_manager(session, event, actor)
-            going = self._player_of(event, player)
+            going = _player_of(event, player)
             leaving = [
                 p
                 for p in event.players
@@ -424,32 +459,6 @@ class Events:
             for p in leaving:
                 event.players.remove(p)
         return self.event(key, actor)
-
-    @staticmethod
-    def _label(text: str | None) -> str:
-        """A club's or team's name as kept (spaces tidied, at most 80 characters)."""
-        label = " ".join(str(text or "").split())
-        if len(label) > 80:
-            raise ResultsError(phrase("a club's or team's name is at most 80 characters"))
-        return label
-
-    @staticmethod
-    def _club_of(session: Any, player: Player, given: str) -> str:
-        """Whom a player plays for: the club given, else the player's group."""
-        group = session.get(Group, player.group_id) if player.group_id else None
-        if group is not None and (not given or slugify(given) == group.slug):
-            return str(group.name)
-        return given
-
-    @staticmethod
-    def _groups_named(session: Any, labels: set[str]) -> dict[str, Group]:
-        """The groups that clubs given by name are (by their address: "SC Kiel" and
-        "sc kiel" are one club); a name no group has stays a label."""
-        slugs = {slugify(label): label for label in labels if label}
-        if not slugs:
-            return {}
-        found = session.scalars(select(Group).where(Group.slug.in_(list(slugs))))
-        return {slugs[g.slug]: g for g in found}
 
     def seed(self, actor: int, key: str, order: Sequence[str] | None = None) -> dict[str, Any]:
         """Seed the players (1 the strongest): in ``order`` as given (names; the rest
@@ -483,7 +492,7 @@ class Events:
         with self.context.db.session() as session, session.begin():
             event = open_event(session, key)
             need_manager(session, event, actor)
-            found = self._player_of(event, player)
+            found = _player_of(event, player)
             found.checked_in = present
             seated = any(
                 found.name_key == name_key(n)
@@ -511,15 +520,6 @@ class Events:
                 raise NotFound(phrase("no player {number} in this event", number=player))
             found.accepted = True
         return self.event(key, actor)
-
-    @staticmethod
-    def _checked_name(name: str) -> str:
-        try:
-            return check_name(name, PERSON_LENGTH)
-        except ValueError as exc:
-            raise ResultsError(
-                phrase("{name!r}: {problem}", name=str(name)[:60], problem=exc.args[0])
-            ) from None
 
     # -- reading -----------------------------------------------------------------------
 

@@ -55,7 +55,7 @@ from pips.server.routes.bot_answers import (
     BotRating,
     Leaderboard,
     Moved,
-    Seated,
+    SeatTaken,
     TokenMade,
 )
 from pips.server.routes.common import (
@@ -376,7 +376,7 @@ class Seek(GameChoice):
     operation_id="seekTable",
     responses=refusals(401, 403, 429),
 )
-async def seek(request: Request, response: Response, body: Seek) -> Seated:
+async def seek(request: Request, response: Response, body: Seek) -> SeatTaken:
     """Take a seat at the oldest public table of this game and options that waits for
     players, or, with none waiting, make one (the other seats open to anyone)."""
     me = await bot_of(request, response)
@@ -396,7 +396,7 @@ async def seek(request: Request, response: Response, body: Seek) -> Seated:
     ):
         with contextlib.suppress(LookupError, TableError):  # taken meanwhile: the next
             seated = await calls.join(table_id, me, "", language_of(request))
-            return Seated(
+            return SeatTaken(
                 id=table_id,
                 url=f"/t/{table_id}",
                 seat=seated["seat"],
@@ -413,7 +413,7 @@ async def seek(request: Request, response: Response, body: Seek) -> Seated:
     except TableError as exc:
         raise refused(exc) from None
     await table.start_if_ready()
-    return Seated(
+    return SeatTaken(
         id=table.id, url=f"/t/{table.id}", seat=table.seat_of(me), status=table.status, created=True
     )
 

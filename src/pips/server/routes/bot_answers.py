@@ -63,7 +63,7 @@ class GameEvent(BaseModel):
     game: GameRef
 
 
-class Seated(BaseModel):
+class SeatTaken(BaseModel):
     """Where a seek or an accepted challenge seated the asker."""
 
     id: str

@@ -23,7 +23,7 @@ from pips.server.routes.bot import (
     refused,
     spent,
 )
-from pips.server.routes.bot_answers import ChallengeOut, Seated
+from pips.server.routes.bot_answers import ChallengeOut, SeatTaken
 from pips.server.routes.common import limits_of, tables_of
 from pips.server.tables import TableError
 
@@ -155,7 +155,7 @@ async def decided(request: Request, challenge_id: str, decision: Decision) -> An
         raise refused(exc) from None
     await asyncio.to_thread(challenges.made_table, asked.row["id"], table.id)
     await table.start_if_ready()
-    return Seated(
+    return SeatTaken(
         id=table.id,
         url=f"/t/{table.id}",
         seat=table.seat_of(me),
@@ -173,11 +173,11 @@ ChallengeId = Annotated[str, Path(min_length=1, max_length=16)]
     operation_id="acceptChallenge",
     responses=refusals(401, 404, 409, 429),
 )
-async def accept_challenge(request: Request, challenge_id: ChallengeId) -> Seated:
+async def accept_challenge(request: Request, challenge_id: ChallengeId) -> SeatTaken:
     """Accept a challenge made to you: its table is made, with the challenger and you
     seated (and the other seats as the challenge named them); both are told
     ``gameStart`` once every seat is filled."""
-    answer: Seated = await decided(request, challenge_id, "accept")
+    answer: SeatTaken = await decided(request, challenge_id, "accept")
     return answer
 
 
