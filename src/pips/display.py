@@ -4,7 +4,7 @@ hand.
 
 The one place of these words: the terminal client, the line-by-line client, the pips
 server's messages (and so the browser) and replays all take them from here. Whatever
-differs between games is asked of the game (:class:`~pips.games.face.Game`). Nothing
+differs between games is asked of the game (:class:`~pips.games.face.GameSpec`). Nothing
 here changes a game: it only reads views, moves and results, so a display aid can never
 leak or decide anything.
 """

@@ -8,7 +8,7 @@ on. The value of a choice is the seat's expected result of the hand (its points 
 the mean of the others', or its pair's less the other pair's) when it makes that choice
 and play goes on. The loss of a decision is the best value less the value of the move
 played; a loss is flagged by its size in the game's points
-(:attr:`~pips.games.face.Game.mistake_points`).
+(:attr:`~pips.games.face.GameSpec.mistake_points`).
 
 Each decision's search draws from a random stream named by the seed, the hand and the
 move, so an analysis replays exactly.

@@ -1,9 +1,11 @@
 """The traits a game declares for a hand: its layout, drawing, opening, fitting, scoring.
 
-Each game's state class states its traits once (:meth:`HandState.traits`) from its
-options; the engine's shared turn, the bots' knowledge, the playout kernel and the
-clients read them. A new game whose rules combine these traits needs no change outside
-its own module; a new trait is added here, then taught to the kernel.
+Each game states its traits once, on its options
+(:meth:`~pips.games.options.GameOptions.traits`); a hand holds them
+(:attr:`~pips.games.common.HandState.traits`), and the engine's shared turn, the bots'
+knowledge, the playout kernel and the clients read them. A new game whose rules combine
+these traits needs no change outside its own module; a new trait is added here, then
+taught to the kernel.
 """
 
 from __future__ import annotations

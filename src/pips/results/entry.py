@@ -12,7 +12,7 @@ server are ranked by the same code:
 - The partnership game (PT-13): the pairs' match points; seats 0 and 2 play 1 and 3.
 
 What a game's result gives and how it is totalled is the game's to say
-(:attr:`~pips.games.face.Game.entry`, :meth:`~pips.games.face.Game.entry_result`);
+(:attr:`~pips.games.face.GameSpec.entry`, :attr:`~pips.games.face.GameSpec.entry_result`);
 this module only reads what was written and holds it to that.
 
 Nothing here touches a database: :mod:`pips.results.entries` keeps checked entries.
@@ -56,7 +56,8 @@ on a world list halving a game's weight every year."""
 
 FORMULA = ("=", "+", "-", "@", "\t", "\r")
 """What makes a spreadsheet read a cell as a formula: a name may not start with it, and
-a place that does is exported with a leading apostrophe (:func:`safe_cell`)."""
+a place that does is exported with a leading apostrophe
+(:func:`~pips.results.entry_formats.safe_cell`)."""
 
 
 class EntryError(ValueError):

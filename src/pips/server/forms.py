@@ -1,9 +1,10 @@
 """The pages' forms, typed where they enter (issue 48: parse, don't validate).
 
-A form a page posts is declared as a :class:`PageForm` (a :class:`~pips.server.requests.
-Strict` model: every field bounded, nothing undeclared) and taken by its route as
-``Annotated[TheForm, Form()]``, so FastAPI parses it once and the route reads typed
-values; ``tests/test_typed_edges.py`` walks these forms like every other body.
+A form a page posts is declared as a :class:`PageForm` (a
+:class:`~pips.server.requests.Strict` model: every field bounded, nothing undeclared)
+and taken by its route as ``Annotated[TheForm, Form()]``, so FastAPI parses it once and
+the route reads typed values; ``tests/test_typed_edges.py`` walks these forms like
+every other body.
 
 What a browser's form cannot declare field by field is gathered into a typed field
 before the model validates it: a seat's fields (``points0``, ``pips3``) into

@@ -1,7 +1,10 @@
 """A live table's clocks: when a bot plays its turn (deciding in the bots' lane of
 :mod:`pips.server.work`), a person's turn timer, the grace period of a seat whose
-person went away, and abandoning a table nobody watches. Each acts on the table only
-through its commands, under its lock."""
+person went away, and abandoning a table nobody watches. Each changes the table only
+under its lock: a move through the table's command (:meth:`LiveTable.submit_move
+<pips.server.table.LiveTable.submit_move>`), a seat taken over or given back and an
+abandoned table directly (the round decides, the repository stores, then the clients
+are told, as in a command)."""
 
 from __future__ import annotations
 

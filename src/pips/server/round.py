@@ -1,13 +1,15 @@
-"""A table's game as a pure state machine: commands in, events out.
+"""A table's game as a state machine: commands in, what happened out.
 
 A :class:`Round` holds one table's seats and, once every seat is filled, its match in
-the seating driver (:class:`~pips.sim.seating.Seating`). Its commands (:meth:`join`,
-:meth:`start`, :meth:`play`, :meth:`take_over`) check the request, change the round and
-return what happened; a refused command raises :class:`TableError` and changes nothing.
-It performs no I/O and knows nothing of the event loop: the table actor
-(:mod:`pips.server.tables`) serialises the commands, stores what they return through
-the repository (:mod:`pips.server.repository`) and then tells every client, each its
-own seat's view (:mod:`pips.server.messages`).
+the seating driver (:class:`~pips.sim.seating.Seating`). Its commands
+(:meth:`Round.join`, :meth:`Round.start`, :meth:`Round.apply_choice`,
+:meth:`Round.take_over`, :meth:`Round.give_back`) check the request, change the round
+and return what happened (a move as :class:`Played`); a refused command raises
+:class:`TableError` and changes nothing. It performs no I/O and knows nothing of the
+event loop: the live table (:class:`~pips.server.table.LiveTable`) serialises the
+commands, stores what they return through the repository
+(:mod:`pips.server.repository`) and then tells every client, each its own seat's view
+(:mod:`pips.server.telling`).
 """
 
 from __future__ import annotations
@@ -36,8 +38,8 @@ from pips.server.requests import BotSeat, MeSeat, OpenSeat, Seat
 from pips.sim.seating import Seating
 
 TAKE_OVER_BOT = "expert"
-"""The bot that takes the seat of a person who stays away (and plays a timed-out turn's
-hints: greedy, see :meth:`Round.timed_out_move`)."""
+"""The bot that takes the seat of a person who stays away (a single turn whose timer
+ran out is played by the greedy bot instead: :meth:`Round.timed_out_move`)."""
 
 
 class TableError(Exception):

@@ -1,5 +1,5 @@
 """Standing up from a table (issue 51): abort before the first move, resign, leave. The
-live table's commands (:class:`Standing`, a part of
+live table's commands (:class:`StandingUp`, a part of
 :class:`~pips.server.table.LiveTable`), which any client may call (the page's buttons,
 the HTTP API, later bots over the API), and what they change of the round."""
 

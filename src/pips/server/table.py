@@ -1,15 +1,19 @@
 """A live table: the actor that serialises one table's commands.
 
-A :class:`LiveTable` owns one table's :class:`~pips.server.round.Round` (the pure game),
-its clients and its timers, and takes every command for it (:meth:`LiveTable.join`,
-:meth:`LiveTable.submit_move`, :meth:`LiveTable.say` ...). Every command runs under
-the table's lock: the round decides, the repository stores what it decided (*before*
-any client hears of it, so a server killed at any moment restarts exactly where it
-was: the deals come from the table's seed or key and the stored moves are replayed,
-:func:`replayed`), then every client is sent its own seat's view (spectators the public
-view), never another seat's tile. Bots decide in a worker thread; database work runs in
-worker threads too. What the table needs of its server comes in a :class:`TableHouse`,
-handed to it when it is made; the registry of tables is :mod:`pips.server.tables`.
+A :class:`LiveTable` owns one table's :class:`~pips.server.round.Round` (the game, no
+I/O), its clients and its clocks (:class:`~pips.server.pace.Pace`), and takes every
+command for it (:meth:`LiveTable.join`, :meth:`LiveTable.submit_move`,
+:meth:`LiveTable.say` ...). A command that changes the round runs under the table's
+lock: the round decides, the repository stores what it decided (*before* any client
+hears of it, so a server killed at any moment restarts exactly where it was: the deals
+come from the table's seed or key and the stored moves are replayed, :func:`replayed`);
+then, the lock released, every client is sent its own seat's view (spectators the
+public view), never another seat's tile, in the order the messages were made
+(:attr:`LiveTable.sending`). A chat line changes nothing of the round:
+:meth:`LiveTable.say` stores and sends it without the lock. Bots decide in the bots'
+lanes of :mod:`pips.server.work`, off the event loop; database work runs in worker
+threads. What the table needs of its server comes in a :class:`TableHouse`, handed to
+it when it is made; the registry of tables is :mod:`pips.server.tables`.
 
 Clients are anything with ``async send(message: dict)``.
 """
@@ -243,9 +247,8 @@ class LiveTable:
         return out + (self.publish(skip=client) if self.away() != away else [])
 
     async def deliver(self, out: Outgoing) -> None:
-        """Send what :meth:`publish` made. Deliveries go one after another, in the order
-        they were made, so every client hears the table's changes in order; a client
-        that went away is dropped and the rest go on."""
+        """Send what :meth:`publish` made, one after another in the order made (so every
+        client hears the table's changes in order); a client that went away is dropped."""
         async with self.sending:
             for client, message in out:
                 if client not in self.clients:
@@ -268,7 +271,7 @@ class LiveTable:
         self.clients.pop(client, None)
         self.told.pop(client, None)
 
-    # -- commands (each under the table's lock: decided, stored, then told) -------------
+    # -- commands (under the table's lock: decided, stored, then told; chat needs none) --
 
     async def join(self, who: Identity, entrant: int | None = None) -> None:
         """Take an open seat (the first one unless ``entrant`` says which)."""
@@ -407,6 +410,7 @@ class LiveTable:
         await self.standing.leave(who)
 
     async def say(self, author: str, text: str) -> None:
+        """A chat line, stored, then sent to all (no lock: it changes nothing of the round)."""
         await self.house.repository.add_chat(self.id, author, text, self.house.chat_history)
         self.chat = [*self.chat, (author, text)][-self.house.chat_history :]
         await self.tell_all(messages.chat(author, text))

@@ -61,7 +61,7 @@ def sizes() -> Iterator[Size]:
 
 def sheet_lines(size: Size, seed: int) -> list[tuple[int, int]]:
     """The (points, pips) each player of one bot game writes on the sheet, as a
-    result from a record is read (:func:`pips.results.entry.entry_from_record`)."""
+    result from a record is read (:func:`~pips.results.entry_formats.entry_from_record`)."""
     spec = find_game(size.game)
     options = spec.example.changed(players=size.players, set=size.set)
     match = play_game(spec, options, [make_bot(BOT)] * size.players, seed)

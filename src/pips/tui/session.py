@@ -188,8 +188,8 @@ class PlaySession:
         return self.seating.decide()
 
     def play(self, move: Move) -> MoveMade:
-        """Apply ``move`` for the seat to move and save; a :class:`RuleError` changes
-        nothing."""
+        """Apply ``move`` for the seat to move and save; a
+        :class:`~pips.core.errors.RuleError` changes nothing."""
         played = self._apply(move)
         self.save()
         return played

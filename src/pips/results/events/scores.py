@@ -116,8 +116,9 @@ class TableScores:
         *,
         save: bool = True,
     ) -> dict[str, Any]:
-        """Enter a round's results from a results CSV (:func:`~pips.results.entry.read_csv`):
-        each game goes to the table of the round whose players it names. All or none.
+        """Enter a round's results from a results CSV
+        (:func:`~pips.results.entry_formats.read_csv`): each game goes to the table of
+        the round whose players it names. All or none.
         With ``save`` false nothing is saved: the tables the games went to, with their
         lines and warnings, for a review (``{"tables": [...]}``)."""
         with self.context.db.session() as session, session.begin():

@@ -12,8 +12,9 @@
   wrong passwords (2, 4, 8 ... seconds, at most 15 minutes), whichever server process
   they reach (counted in the database). So a guesser at one address never locks the
   owner out from another. Against a guesser at many addresses, a wait for the name
-  from every address together after :data:`NAME_FREE_FAILURES` wrong passwords in a
-  day; a browser the owner signed in from before carries a **device cookie** (OWASP's
+  from every address together after
+  :data:`~pips.server.accounts.throttle.NAME_FREE_FAILURES` wrong passwords in a day; a
+  browser the owner signed in from before carries a **device cookie** (OWASP's
   answer to lock-outs) and is never made to wait; an administrator unlocks a name
   (``pips admin unlock``). A refused attempt costs no hash.
 * **Sessions live on the server** (the ``sessions`` table): the signed cookie holds only

@@ -86,7 +86,8 @@ class Event(Base):
 
 
 class EventPlayer(Base):
-    """A player of an event: a person (:class:`Player`), with the rounds they are in."""
+    """A player of an event: a person (:class:`~pips.store.models.results.Player`), with
+    the rounds they are in."""
 
     __tablename__ = "event_players"
     __table_args__ = (UniqueConstraint("event_id", "name_key"),)

@@ -143,8 +143,9 @@ def preview(checked: Checked, new: Sequence[str] = ()) -> dict[str, Any]:
 
 
 def form_values(data: Mapping[str, str]) -> dict[str, Any]:
-    """The entry form's values (a parsed :class:`~pips.server.routes.results.forms.
-    ResultForm`'s, or a refused one's as sent) as its page shows them."""
+    """The entry form's values (a parsed
+    :class:`~pips.server.routes.results.forms.ResultForm`'s, or a refused one's as sent)
+    as its page shows them."""
     game = str(data.get("game", GAMES[0]))
     spec = find_game(game if game in GAMES else GAMES[0])
     try:

@@ -47,7 +47,8 @@ class ResultForm(Picks):
         return gather(data, SEAT_FIELDS)  # and pick:NAME, by Picks
 
     def flat(self) -> dict[str, str]:
-        """The fields as the form names them (what :func:`form_values` reads)."""
+        """The fields as the form names them (what
+        :func:`~pips.server.routes.results.common.form_values` reads)."""
         flat = {
             "game": self.game,
             "players": str(self.players),
