@@ -8,7 +8,7 @@ cheaply and a hand of tiles can be kept in plain sets and dicts.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Sequence
 from typing import NamedTuple
 
 from pips.core.phrase import phrase
@@ -144,12 +144,21 @@ def highest_double(tiles: Iterable[Tile]) -> Tile | None:
     return best
 
 
+def highest_double_holder(hands: Sequence[Collection[Tile]]) -> tuple[int, Tile] | None:
+    """The seat holding the highest double of all ``hands`` (C-04), with that double;
+    None if nobody holds one. The one rule of who opens with a double (F-09, FA-02,
+    DR-02, DB-04).
+
+    >>> six_one, three, five, two = map(Tile.parse, ["6-1", "3-3", "5-5", "2-0"])
+    >>> highest_double_holder([[six_one, three], [five, two]])
+    (1, Tile(5-5))
+    """
+    double = highest_double(tile for hand in hands for tile in hand)
+    if double is None:
+        return None
+    return next(seat for seat, hand in enumerate(hands) if double in hand), double
+
+
 def heaviest(tiles: Iterable[Tile]) -> Tile | None:
     """C-04: the heaviest tile among ``tiles`` (never tied), if any."""
     return max(tiles, key=lambda t: (t.high + t.low, t.high), default=None)
-
-
-def iter_doubles(top: int) -> Iterator[Tile]:
-    """The doubles of a double-``top`` set, highest first."""
-    for n in range(top, -1, -1):
-        yield _TILES[n][n]

@@ -21,7 +21,7 @@ from pips.core.legal import LegalMoves, representatives
 from pips.core.moves import At, Draw, Misdeal, Move, Pass, Play
 from pips.core.outcome import Ending, HandResult, competition_ranks
 from pips.core.phrase import N_, Phrase, personal, phrase
-from pips.core.tiles import Tile, iter_doubles
+from pips.core.tiles import Tile
 from pips.core.view import SPECTATOR, MoveEvent, View
 from pips.games.options import GameOptions
 from pips.games.refusals import Refusals
@@ -478,15 +478,6 @@ def places_by_pips(pips: Sequence[int], out: int | None) -> tuple[int, ...]:
     """
     keys = [-1 if seat == out else p for seat, p in enumerate(pips)]
     return competition_ranks(keys, higher_is_better=False)
-
-
-def highest_double_holder(hands: Sequence[Hand], top: int) -> tuple[int, Tile] | None:
-    """The seat holding the highest double of a double-``top`` set, with that double."""
-    for double in iter_doubles(top):
-        for seat, hand in enumerate(hands):
-            if double in hand:
-                return seat, double
-    return None
 
 
 def holds_a_double(hands: Sequence[Sequence[Tile]]) -> bool:

@@ -29,11 +29,10 @@ from pips.core.lots import LotRule
 from pips.core.moves import At, Play
 from pips.core.outcome import Ending, HandResult
 from pips.core.phrase import N_, phrase
-from pips.core.tiles import DOUBLES, MAX_NUMBER, Tile, set_size
+from pips.core.tiles import DOUBLES, MAX_NUMBER, Tile, highest_double_holder, set_size
 from pips.games.common import (
     HandContext,
     HandState,
-    highest_double_holder,
     holds_a_double,
     line_result,
     lowest,
@@ -267,8 +266,7 @@ class DoublesState(HandState):
             if seat is None:
                 raise DealError("DB-04", phrase("nobody holds 6-6: shuffle and deal again"))
             return seat, SIX_SIX
-        assert self.options.set is not None
-        holder = highest_double_holder(self.hands, self.options.set)
+        holder = highest_double_holder(self.hands)
         if holder is None:
             raise DealError("DB-04", phrase("nobody holds a double: shuffle and deal again"))
         return holder

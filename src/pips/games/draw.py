@@ -25,11 +25,10 @@ from pips.core.errors import OptionError
 from pips.core.moves import At, Play
 from pips.core.outcome import Ending, HandResult
 from pips.core.phrase import N_, phrase
-from pips.core.tiles import heaviest
+from pips.core.tiles import heaviest, highest_double_holder
 from pips.games.common import (
     HandContext,
     HandState,
-    highest_double_holder,
     line_result,
     places_by_pips,
 )
@@ -158,8 +157,7 @@ class DrawState(HandState):
 
     def _lead(self) -> tuple[int, Play]:
         """DR-02: the highest double, else the heaviest tile (C-04) held."""
-        assert self.options.set is not None
-        holder = highest_double_holder(self.hands, self.options.set)
+        holder = highest_double_holder(self.hands)
         if holder is not None:
             seat, tile = holder
         else:

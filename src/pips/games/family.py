@@ -27,10 +27,10 @@ from pips.core.errors import DealError, OptionError
 from pips.core.moves import At, Play
 from pips.core.outcome import Ending, HandResult
 from pips.core.phrase import N_, Phrase, personal, phrase
+from pips.core.tiles import highest_double_holder
 from pips.games.common import (
     HandContext,
     HandState,
-    highest_double_holder,
     holds_a_double,
     line_result,
     lowest,
@@ -169,13 +169,13 @@ class FamilyState(HandState):
     options: FamilyOptions
 
     def _opener(self) -> int:
-        holder = highest_double_holder(self.hands, SET)
+        holder = highest_double_holder(self.hands)
         if holder is None:
             raise DealError("FA-02", phrase("nobody holds a double: shuffle and deal again"))
         return holder[0]
 
     def _openings(self, seat: int) -> list[Play]:
-        holder = highest_double_holder(self.hands, SET)
+        holder = highest_double_holder(self.hands)
         assert holder is not None
         double = holder[1]
         return [Play(double, double.high, At.OPEN)]

@@ -31,7 +31,7 @@ from pips.core.legal import Doubles, LegalMoves, PointPlays, group_size
 from pips.core.moves import At, Draw, Misdeal, Move, Play
 from pips.core.outcome import Ending, HandResult, competition_ranks
 from pips.core.phrase import N_, Phrase, joined, phrase
-from pips.core.tiles import DOUBLES, Tile, double_set, iter_doubles
+from pips.core.tiles import DOUBLES, Tile, double_set, highest_double, highest_double_holder
 from pips.core.view import MoveEvent, View
 from pips.games.common import HandContext, HandState, holds_a_double
 from pips.games.face import GameSpec, PointsBound
@@ -266,15 +266,14 @@ class FidoState(HandState):
 
     def _opener(self) -> int:
         """F-09: the seat holding the highest double."""
-        for double in iter_doubles(self.options.set):
-            for seat, hand in enumerate(self.hands):
-                if double in hand:
-                    return seat
-        raise DealError("F-12", phrase("nobody holds a double: shuffle and deal again"))
+        holder = highest_double_holder(self.hands)
+        if holder is None:
+            raise DealError("F-12", phrase("nobody holds a double: shuffle and deal again"))
+        return holder[0]
 
     def _openings(self, seat: int) -> list[Play]:
-        hand = self.hands[seat]
-        double = next(d for d in iter_doubles(self.options.set) if d in hand)
+        double = highest_double(self.hands[seat])
+        assert double is not None  # the opener holds the highest double (F-09)
         return [Play(double, double.high, At.OPEN)]
 
     # -- reading --------------------------------------------------------------------
