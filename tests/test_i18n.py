@@ -200,6 +200,20 @@ def test_a_phrase_is_its_english_and_is_said_in_the_readers_language() -> None:
     assert i18n.say(line) == str(line)
 
 
+def test_a_table_message_is_encoded_in_each_readers_language() -> None:
+    """One message of a table, as two clients of it hear it (every table client encodes
+    through ``messages.encode_for``): each in its own language, names left alone."""
+    pytest.importorskip("orjson")
+    from pips.core.phrase import phrase
+    from pips.server import messages
+
+    message = {"type": "error", "said": phrase("{who} went out", who="Jürgen"), "n": 3}
+    german = json.loads(messages.encode_for(message, "de"))
+    english = json.loads(messages.encode_for(message, i18n.SOURCE))
+    assert german == {"type": "error", "said": "Jürgen ist raus", "n": 3}
+    assert english == {"type": "error", "said": "Jürgen went out", "n": 3}
+
+
 def test_a_rule_error_is_explained_in_the_readers_language() -> None:
     from pips.core.errors import RuleError
     from pips.games.registry import find_game

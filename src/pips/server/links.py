@@ -10,7 +10,6 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pips.i18n import SOURCE, speaking, translated
 from pips.server import messages
 from pips.server.accounts.identity import Identity
 from pips.server.frames import handle_frame
@@ -155,10 +154,7 @@ class RemoteClient:
         """Its views keep the hand's moves (a bot's game stream)."""
 
     async def send(self, message: Any) -> None:
-        if self.language != SOURCE:
-            with speaking(self.language):
-                message = translated(message)
-        text = messages.encode(message)
+        text = messages.encode_for(message, self.language)
         if not await self.cluster.publish(
             self.node, {"op": "text", "conn": self.conn, "text": text}
         ):

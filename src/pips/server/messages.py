@@ -34,6 +34,7 @@ from typing_extensions import TypedDict
 
 from pips.core.phrase import phrase
 from pips.core.view import MoveEvent, event_to_json
+from pips.i18n import SOURCE, speaking, translated
 from pips.server.errors import Code, json_path, parts
 from pips.server.protocol_doc import around
 
@@ -50,6 +51,16 @@ def encode(message: Any) -> str:
     json took, which was a quarter of the event loop's work at 400 moves a second
     (benchmarks/load.py --profile, docs/benchmarks.md)."""
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def encode_for(message: Any, language: str) -> str:
+    """A message as one client hears it: its phrases said in ``language``, then encoded.
+    The table speaks in phrases (:mod:`pips.core.phrase`); each client hears them in its
+    own language, so players of one table may read different ones."""
+    if language != SOURCE:
+        with speaking(language):
+            message = translated(message)
+    return encode(message)
 
 
 # -- client to server ---------------------------------------------------------------------

@@ -18,7 +18,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.requests import HTTPConnection
 
 from pips.core.phrase import phrase
-from pips.i18n import LANGUAGES, SOURCE, speaking, translated
+from pips.i18n import LANGUAGES
 from pips.server import messages
 from pips.server.accounts.ending import ENDED, Watch, session_key, token_key
 from pips.server.accounts.identity import Identity
@@ -47,12 +47,7 @@ class WebClient:
         self.language = language
 
     async def send(self, message: Any) -> None:
-        # The table speaks in phrases (pips.core.phrase); each client hears them in
-        # its own language, so players of one table may read different ones.
-        if self.language != SOURCE:
-            with speaking(self.language):
-                message = translated(message)
-        await self.send_text(messages.encode(message))
+        await self.send_text(messages.encode_for(message, self.language))
 
     async def send_text(self, text: str) -> None:
         await self.socket.send_text(text)
