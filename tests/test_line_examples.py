@@ -27,7 +27,7 @@ from tests.helpers import arranged_line_deal, ends, play, t, tiles
 
 def test_fa01_stock_sizes_and_fa02_redeal_without_a_double() -> None:
     for players, stock in family.STOCK_SIZES.items():
-        state = family.new_hand(FamilyOptions(players=players), random.Random(players))
+        state = family.GAME.new_hand(FamilyOptions(players=players), random.Random(players))
         assert state.stock_size == stock and {len(h) for h in state.hands} == {5}
     seed = next(
         s for s in range(1000) if family.deal(FamilyOptions(players=2), random.Random(s)).voided
@@ -96,7 +96,7 @@ def test_fa07_the_hand_goes_on_while_the_stock_holds_tiles() -> None:
     """FA-07: with tiles in the stock the hand is not blocked, even if nothing can fit."""
     rng = random.Random(5)
     for seed in range(200):
-        state = family.new_hand(FamilyOptions(players=2), random.Random(seed))
+        state = family.GAME.new_hand(FamilyOptions(players=2), random.Random(seed))
         while not state.is_over:
             state.play(rng.choice(state.legal_moves()))
         if state.result is not None and state.result.ended == "blocked":
@@ -142,8 +142,8 @@ def test_fa04_doubles_branch_option_opens_two_ends() -> None:
     [(2, 6, 7, 14), (3, 6, 6, 10), (4, 6, 5, 8), (5, 6, 5, 3), (6, 9, 5, 25)],
 )
 def test_dr_e1_hand_sizes(players: int, top: int, size: int, stock: int) -> None:
-    state = draw.new_hand(DrawOptions(players=players), random.Random(players))
-    assert state.options.set == top
+    state = draw.GAME.new_hand(DrawOptions(players=players), random.Random(players))
+    assert state.options.top == top
     assert {len(h) for h in state.hands} == {size} and state.stock_size == stock
 
 
@@ -266,7 +266,7 @@ def test_db_e3_e4_scoring_and_match_end() -> None:
 
 def test_db08_no_draw_passes_and_the_double_six_set_rule() -> None:
     options = DoublesOptions(players=2, draw_rule=DrawingRule.NO_DRAW, set_rule=SetRule.DOUBLE_SIX)
-    state = doubles.new_hand(options, random.Random(1))
+    state = doubles.GAME.new_hand(options, random.Random(1))
     assert state.legal_moves()[0].tile == Tile.of(6, 6)  # type: ignore[union-attr]
     while not state.is_over:
         moves = state.legal_moves()

@@ -10,7 +10,7 @@ nothing, DB-11) and earns every opponent's pips (DB-12); first to the target win
 (DB-13).
 
     >>> import random
-    >>> state = new_hand(DoublesOptions(players=3), random.Random(2))
+    >>> state = GAME.new_hand(DoublesOptions(players=3), random.Random(2))
     >>> [p.kind.value for p in (state.play(state.legal_moves()[0]) and state.layout.points)]
     ['side', 'side']
 """
@@ -31,7 +31,6 @@ from pips.core.outcome import Ending, HandResult
 from pips.core.phrase import N_, phrase
 from pips.core.tiles import DOUBLES, MAX_NUMBER, Tile, highest_double_holder, set_size
 from pips.games.common import (
-    HandContext,
     HandState,
     holds_a_double,
     line_result,
@@ -299,14 +298,6 @@ class DoublesState(HandState):
     def _score(self, ended: Ending, out: int | None) -> HandResult:
         gained = hand_points([h.pips for h in self.hands], out)
         return line_result(self, ended, out, gained)
-
-
-def new_hand(
-    options: DoublesOptions, rng: random.Random, context: HandContext = HandContext()
-) -> DoublesState:
-    """DB-14: every hand is a new deal, set by the set rule."""
-    dealt = deal(options, rng)
-    return DoublesState(options, dealt.hands, dealt.stock, dealt.voided, context)
 
 
 def explain(options: DoublesOptions, result: HandResult, names: Sequence[str]) -> str:

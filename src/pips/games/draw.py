@@ -8,7 +8,7 @@ once (DR-05). The hand ends when someone is out or nobody can play with the talo
 (DR-07, DR-08). A game is one hand (DR-09) unless ``match_scoring`` is on (DR-10).
 
     >>> import random
-    >>> state = new_hand(DrawOptions(players=6), random.Random(1))
+    >>> state = GAME.new_hand(DrawOptions(players=6), random.Random(1))
     >>> state.options.set, state.options.hand_size, state.stock_size
     (9, 5, 25)
 """
@@ -27,7 +27,6 @@ from pips.core.outcome import Ending, HandResult
 from pips.core.phrase import N_, phrase
 from pips.core.tiles import heaviest, highest_double_holder
 from pips.games.common import (
-    HandContext,
     HandState,
     line_result,
     places_by_pips,
@@ -177,13 +176,6 @@ class DrawState(HandState):
         pips = [h.pips for h in self.hands]
         gained = hand_points(pips, out) if self.options.match_scoring else [0] * self.players
         return line_result(self, ended, out, gained)
-
-
-def new_hand(
-    options: DrawOptions, rng: random.Random, context: HandContext = HandContext()
-) -> DrawState:
-    dealt = deal(options, rng)
-    return DrawState(options, dealt.hands, dealt.stock, dealt.voided, context)
 
 
 def target(options: DrawOptions) -> int | None:

@@ -9,7 +9,7 @@ opponent's pips minus their own (FA-08), a tie for fewest scores nothing (FA-09)
 the first to reach the target wins the match (FA-11).
 
     >>> import random
-    >>> state = new_hand(FamilyOptions(players=3), random.Random(4))
+    >>> state = GAME.new_hand(FamilyOptions(players=3), random.Random(4))
     >>> opening = state.legal_moves()[0]
     >>> opening.tile.is_double, opening.at.value
     (True, 'open')
@@ -29,7 +29,6 @@ from pips.core.outcome import Ending, HandResult
 from pips.core.phrase import N_, Phrase, personal, phrase
 from pips.core.tiles import highest_double_holder
 from pips.games.common import (
-    HandContext,
     HandState,
     holds_a_double,
     line_result,
@@ -183,14 +182,6 @@ class FamilyState(HandState):
     def _score(self, ended: Ending, out: int | None) -> HandResult:
         gained = hand_points([h.pips for h in self.hands], out)
         return line_result(self, ended, out, gained)
-
-
-def new_hand(
-    options: FamilyOptions, rng: random.Random, context: HandContext = HandContext()
-) -> FamilyState:
-    """FA-10: every hand is a new deal, opened by the highest double."""
-    dealt = deal(options, rng)
-    return FamilyState(options, dealt.hands, dealt.stock, dealt.voided, context)
 
 
 def explain(options: FamilyOptions, result: HandResult, names: Sequence[str]) -> str:

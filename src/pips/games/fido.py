@@ -511,13 +511,6 @@ def deal(options: FidoOptions, rng: random.Random) -> Deal:
     return deal_until(options.set, options.players, options.hand_size, rng, holds_a_double)
 
 
-def new_hand(
-    options: FidoOptions, rng: random.Random, context: HandContext = HandContext()
-) -> FidoState:
-    """Shuffle and deal a hand (F-03, F-12)."""
-    return FidoState.deal(options, rng)
-
-
 def hand_rows(view: View) -> list[list[Tile]]:
     """FIDO players hold their tiles in the Ratzek order (F-03)."""
     return ratzek_rows(view.hand, options_of(view).divisor)

@@ -11,7 +11,7 @@ hand goes to the pair with fewer pips (PT-11, a tie scores nothing, PT-12). The 
 pair to the target wins the match (PT-13).
 
     >>> import random
-    >>> state = new_hand(PartnershipOptions(teams="fixed"), random.Random(3))
+    >>> state = GAME.new_hand(PartnershipOptions(teams="fixed"), random.Random(3))
     >>> state.stock_size, str(state.legal_moves()[0].tile)
     (0, '6-6')
 """
@@ -32,7 +32,7 @@ from pips.core.outcome import Ending, HandResult
 from pips.core.phrase import N_, Phrase, phrase
 from pips.core.tiles import DOUBLES, Tile
 from pips.core.view import View
-from pips.games.common import HandContext, HandState, line_result
+from pips.games.common import HandState, line_result
 from pips.games.face import GameSpec, PointsBound, by_number, set_pips
 from pips.games.options import GameOptions, option
 from pips.games.traits import (
@@ -264,13 +264,6 @@ class PartnershipState(HandState):
         # Places: the pair that went out first, then the pair with fewer pips.
         places = [-1 if out is not None and s % 2 == out % 2 else pair_pips[s] for s in range(4)]
         return line_result(self, ended, out, gained, places)
-
-
-def new_hand(
-    options: PartnershipOptions, rng: random.Random, context: HandContext = HandContext()
-) -> PartnershipState:
-    dealt = deal(options, rng)
-    return PartnershipState(options, dealt.hands, dealt.stock, dealt.voided, context)
 
 
 def explain(options: PartnershipOptions, result: HandResult, names: Sequence[str]) -> str:
