@@ -254,7 +254,9 @@ class GameOptions:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
-        """Options from a record or the command line; fixed and derived values, when
+        """Options from JSON where they enter (a record, a request, a form, the command
+        line, a row of the database: :meth:`GameSpec.options_from_json
+        <pips.games.face.GameSpec.options_from_json>`); fixed and derived values, when
         present, must agree with the options."""
         names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
         section = cls.SECTION

@@ -61,6 +61,8 @@ class Entries:
         self.fairplay = fairplay
 
     def check(self, entry: Any) -> Checked:
+        """``entry`` held to its game's rules as of today (:func:`check`): totals and
+        places, or :class:`~pips.results.entry.EntryError`; nothing is read or saved."""
         return check(entry, self.context.today())
 
     def enter(

@@ -181,6 +181,8 @@ def form_values(data: Mapping[str, str]) -> dict[str, Any]:
 
 
 def form_entry(form: dict[str, Any]) -> Entry:
+    """The form's values (:func:`form_values`) as the entry to check; a number that is
+    not one is an :class:`~pips.results.entry.EntryError` naming its field."""
     return Entry(
         form["game"],
         parse_date(form["date"]),

@@ -112,6 +112,8 @@ async def result_form_again(request: Request, error: str, sent: dict[str, str]) 
 @api.post("/results/new", response_class=HTMLResponse, include_in_schema=False)
 @reshown_by(ResultForm, result_form_again)
 async def post_result(request: Request, sent: Annotated[ResultForm, Form()]) -> Response:
+    """A result typed from a score sheet: checked against its game's rules, then (its
+    ``action`` "save") entered, or (``check``) shown as it would be entered."""
     results = results_of(request)
     check_csrf(request, sent.csrf)
     actor = account(request)
