@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import ast
 import itertools
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -367,3 +369,22 @@ def test_no_module_or_class_grows_past_what_a_reader_holds() -> None:
             ):
                 long_classes.append(f"{name}:{node.name}")
     assert not long_modules and not long_classes, (long_modules, long_classes)
+
+
+def test_the_round_imports_nothing_of_the_accounts_or_the_database() -> None:
+    """A round is rules and events (issue 54): importing :mod:`pips.server.round` in a
+    fresh interpreter brings in no password hashing, database, migrations or collation
+    (who a connection is lives in the leaf :mod:`pips.server.identity`; a hint's message
+    is built at the edge, :func:`pips.server.telling.hint`)."""
+    heavy = ("argon2", "sqlalchemy", "alembic", "icu")
+    code = f"import sys, pips.server.round; print([m for m in {heavy!r} if m in sys.modules])"
+    # This checkout's pips, whatever the interpreter has installed.
+    path = os.pathsep.join(filter(None, [str(SRC.parent), os.environ.get("PYTHONPATH")]))
+    found = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": path},
+    ).stdout
+    assert found.strip() == "[]", found

@@ -182,12 +182,12 @@ def test_hints_are_given_where_no_other_person_plays() -> None:
     seat = alone.seat_of(ANN)
     while match.current_seat != seat:
         alone.apply(match.legal_moves()[0])
-    hint = alone.hint(seat)
+    hint = telling.hint(alone, seat)
     assert 0 <= hint["move"] < len(match.legal_moves()) and hint["reasons"]
     assert hint["moves_made"] == alone.moves_made
     check_server_message(hint, built=True)
     with pytest.raises(TableError):
-        alone.hint(1 - seat)  # not its turn
+        alone.advice(1 - seat)  # not its turn
     two = new_round(
         "doubles", {"players": 2}, [{"kind": "me"}, {"kind": "open"}], ANN, key="cd" * 32
     )
@@ -195,7 +195,7 @@ def test_hints_are_given_where_no_other_person_plays() -> None:
     two.start()
     assert not two.hints
     with pytest.raises(TableError, match="practice tables"):
-        two.hint(0)
+        telling.hint(two, 0)
     practice = new_round("doubles", {"players": 2}, [{"kind": "me"}, {"kind": "open"}], ANN, seed=3)
     assert practice.hints
 

@@ -9,7 +9,9 @@ and return what happened (a move as :class:`Played`); a refused command raises
 event loop: the live table (:class:`~pips.server.table.LiveTable`) serialises the
 commands, stores what they return through the repository
 (:mod:`pips.server.repository`) and then tells every client, each its own seat's view
-(:mod:`pips.server.telling`).
+(:mod:`pips.server.telling`, which builds every message). Nor does it read accounts:
+who a connection is comes from the leaf :mod:`pips.server.identity`, so the round
+imports no hashing, database or collation (``tests/test_architecture.py``).
 """
 
 from __future__ import annotations
@@ -32,8 +34,7 @@ from pips.games.registry import Game
 from pips.games.traits import DrawRule
 from pips.i18n import reason
 from pips.record import dealt_json
-from pips.server import messages
-from pips.server.accounts.identity import Identity
+from pips.server.identity import Identity
 from pips.server.requests import BotSeat, MeSeat, OpenSeat, Seat
 from pips.sim.seating import Seating
 
@@ -460,10 +461,12 @@ class Round:
         self.seating.seat(seat, None)
         return entrant
 
-    # -- commands that tell --------------------------------------------------------------
+    # -- advice ------------------------------------------------------------------------
 
-    def hint(self, seat: int) -> messages.Hint:
-        """The expert bot's advice for ``seat`` at its turn, with its reasons."""
+    def advice(self, seat: int) -> tuple[int, list[str]]:
+        """The expert bot's advice for ``seat`` at its turn: the number of the move it
+        would play among those offered, and its reasons (the message is the edge's:
+        :func:`pips.server.telling.hint`)."""
         if not self.hints:
             raise TableError(
                 phrase(
@@ -476,10 +479,4 @@ class Round:
             raise TableError(phrase("a hint is given at your turn"))
         legal = match.legal_moves()
         advice = ExpertBot().advise(match.current.view(seat), legal)
-        return {
-            "v": messages.VERSION,
-            "type": "hint",
-            "move": list(legal).index(advice.move),
-            "moves_made": self.moves_made,
-            "reasons": list(advice.reasons),
-        }
+        return list(legal).index(advice.move), list(advice.reasons)

@@ -418,7 +418,7 @@ class LiveTable:
     async def hint(self, seat: int) -> messages.Hint:
         """The expert bot's advice for ``seat`` at its turn (refused where none is given)."""
         async with self.lock:
-            return self.round.hint(seat)
+            return telling.hint(self.round, seat)
 
     async def client_left(self, client: Client) -> None:
         """A client went away: the others see if its person is now away, and its seat's

@@ -158,6 +158,19 @@ def log(game_round: Round, seat: int) -> list[str]:
     ]
 
 
+def hint(game_round: Round, seat: int) -> messages.Hint:
+    """The hint message for ``seat`` at its turn (:meth:`Round.advice`, refused with
+    :class:`~pips.server.round.TableError` where no hint is given)."""
+    move, reasons = game_round.advice(seat)
+    return {
+        "v": messages.VERSION,
+        "type": "hint",
+        "move": move,
+        "moves_made": game_round.moves_made,
+        "reasons": list(reasons),
+    }
+
+
 def said(game_round: Round, event: MoveEvent) -> str:
     # A move reads the same to every seat but the mover (a drawn tile is hidden):
     # the words are made once per way of seeing it.

@@ -1,29 +1,17 @@
-"""Who a connection is, and the words a refused account hears: what the rest of the
-server (tables, rounds, routes) needs of accounts, with no database behind it."""
+"""Who a connection is (:class:`~pips.server.identity.Identity`, kept in a leaf), and the
+words a refused account hears: what the rest of the server (tables, routes) needs of
+accounts, with no database behind it."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from pips.core import names
 from pips.i18n import _, reason
 
+# Who a connection is lives in a leaf (the round reads it without the accounts); the
+# accounts' callers keep reading it here.
+from pips.server.identity import Identity
 
-@dataclass(frozen=True)
-class Identity:
-    """Who a connection is: an account, or a guest by their token."""
-
-    user_id: int | None = None
-    guest: str | None = None
-    name: str = "guest"
-
-    def holds(self, user_id: int | None, guest: str | None) -> bool:
-        """Whether a place recorded as the account ``user_id``'s or the guest
-        ``guest``'s (a seat, live or stored) is this person's: the account, or for a
-        guest the guest's token (a guest may have changed their name since)."""
-        if self.user_id is not None:
-            return user_id == self.user_id
-        return self.guest is not None and guest == self.guest
+__all__ = ["AccountError", "Identity", "check_name", "check_password"]
 
 
 class AccountError(ValueError):
