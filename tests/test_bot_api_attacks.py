@@ -94,7 +94,12 @@ def test_refused_tokens_spend_no_rate_and_the_429_says_when(server: Server) -> N
         assert http.post("/api/tokens", json=asked).status_code == 201
         third = http.post("/api/tokens", json=asked)
         says_when(third)
-        assert third.headers["RateLimit"] == '"tokens";r=0;t=120'
+        # Nothing left, full again in two minutes less the seconds the test took (the
+        # bucket refills all along: an exact t=120 held only on a machine fast enough).
+        left, _, until_full = (
+            third.headers["RateLimit"].removeprefix('"tokens";r=').partition(";t=")
+        )
+        assert left == "0" and 60 < int(until_full) <= 120
 
 
 def test_a_token_makes_no_mightier_token_nor_one_of_another_account(server: Server) -> None:
