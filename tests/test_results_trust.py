@@ -347,7 +347,8 @@ def test_the_results_page_reads_with_few_queries(club: Club) -> None:
         event.remove(club.db.engine, "before_cursor_execute", count)
     assert total == 50 and len(rows) == 50
     assert sum(not r["counts"] for r in rows) == 5
-    assert len(statements) <= 14, statements
+    # One of them asks which counting results a bot account is at (bot_seated).
+    assert len(statements) <= 15, statements
 
 
 def test_a_ring_that_confirms_itself_is_not_on_the_published_list(club: Club) -> None:

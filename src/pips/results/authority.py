@@ -62,6 +62,8 @@ class Action(StrEnum):
     """An event's close withdraws a result of the same game (:class:`TakeOver`)."""
     ADD_TO_GROUP = "add-to-group"
     """Agree that a player or an account is a group's (:class:`GroupFacts`)."""
+    CLAIM = "claim"
+    """Ask to be a player (no target)."""
     DECIDE_CLAIM = "decide-claim"
     """Approve or refuse an account's claim of a player (:class:`ClaimFacts`)."""
     VOUCH = "vouch"
@@ -85,7 +87,7 @@ class Action(StrEnum):
 RULES: dict[Action, str] = {
     Action.ENTER: N_(
         "an account that played in the game; for a group, a member who played or, for "
-        "an approved group, its representative"
+        "an approved group, its representative; never a bot account"
     ),
     Action.CONFIRM: N_(
         "the account of one of the game's players (for their own line), the "
@@ -118,6 +120,7 @@ RULES: dict[Action, str] = {
         "or a sanctioned event); never another event's result or a server game"
     ),
     Action.ADD_TO_GROUP: N_("the group's representative, or an administrator"),
+    Action.CLAIM: N_("any account that is not a bot account"),
     Action.DECIDE_CLAIM: N_(
         "the representative of the player's group when the group is approved and "
         "answered for the player before the claim; else an administrator; never the "
@@ -156,6 +159,10 @@ class Actor:
     represents: frozenset[int] = frozenset()
     """Every group it represents, approved or not (``approved`` is a part of it)."""
     member_of: frozenset[int] = frozenset()
+    bot: bool = False
+    """A bot account (docs/bots-api.md): it plays only at the server's tables, never
+    enters a result by hand nor claims a player, so that it reaches no result the
+    world list would count (a bot is rated among bots)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,6 +301,10 @@ Target = (
 
 ALLOWED = Allowed()
 OWN_CLAIM = N_("nobody decides their own claim")
+BOT = N_(
+    "a bot account plays only at the server's tables: it enters no result and claims no "
+    "player (bots are rated among bots)"
+)
 SERVER_GAME = N_("a game played on the server is not disputed: the server saw every move")
 CLOSED = N_("the event is closed: its games are results now (withdraw or dispute them there)")
 ANOTHER_EVENT = N_("the result is another event's")
@@ -369,6 +380,8 @@ def decide(actor: Actor, action: Action, target: Target = None) -> Decision:
     """Whether ``actor`` may do ``action`` to ``target`` (see :data:`RULES`)."""
     rule = RULES[action]
     match action, target:
+        case Action.ENTER | Action.CLAIM, _ if actor.bot:
+            return Refused(BOT, whole=True)
         case Action.ENTER, EntryFacts() as entry:
             if entry.group is None:
                 ok = entry.played
@@ -412,6 +425,8 @@ def decide(actor: Actor, action: Action, target: Target = None) -> Decision:
             ok = actor.admin or group.representative == actor.id
         case Action.ORGANISE, GroupFacts() as group:
             ok = group.representative == actor.id
+        case Action.CLAIM, None:
+            ok = True
         case Action.ORGANISE, None:
             ok = actor.admin
         case Action.DECIDE_CLAIM, ClaimFacts() as claim:

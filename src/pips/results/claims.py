@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session, aliased
 from pips.core.phrase import phrase
 from pips.results.authority import Action, decide
 from pips.results.common import Conflict, Context, ResultsError
-from pips.results.facts import actor_facts, claim_facts, need
+from pips.results.facts import actor_facts, claim_facts, need, require
 from pips.results.players import find_player, player_json
 from pips.store.models import Player, PlayerClaim, ResultPlayer, User
 
@@ -41,6 +41,7 @@ class Claims:
     def claim(self, actor: int, player_id: int) -> dict[str, Any]:
         """An account asks to be a player."""
         with self.context.db.session() as session, session.begin():
+            need(session, actor, Action.CLAIM)
             player = find_player(session, player_id)
             if player.user_id == actor:
                 raise Conflict(phrase("{name} is already your player", name=player.name))
@@ -114,6 +115,11 @@ class Claims:
         if claim is None:
             raise Conflict(phrase("nobody claims {name}", name=player.name))
         need(session, actor, Action.DECIDE_CLAIM, claim_facts(session, player, claim))
+        if approve:
+            # A claim waiting from before its account became a bot (or before bots
+            # were refused claims) is still the claimant's ask: approved, it would put
+            # a bot on the world list.
+            require(decide(actor_facts(session, claim.user_id), Action.CLAIM))
         now = self.context.clock()
         claim.decided_at, claim.decided_by, claim.approved = now, actor, approve
         who = session.get(User, claim.user_id)

@@ -9,11 +9,11 @@ import logging
 import os
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 
-from sqlalchemy import ColumnElement, and_, not_, select
+from sqlalchemy import ColumnElement, and_, not_, or_, select
 from sqlalchemy.orm import Session
 
 from pips.core.names import name_key
@@ -23,7 +23,9 @@ from pips.results.trust import VOUCHING
 from pips.store.db import Database
 from pips.store.models import (
     Group,
+    Player,
     Result,
+    ResultPlayer,
     User,
 )
 
@@ -63,6 +65,35 @@ def held(row: Result) -> bool:
 def counted(row: Result) -> bool:
     """:func:`counted_clause` of one result in memory."""
     return row.status in COUNTED and row.confirmed_by in VOUCHING and row.rated and not held(row)
+
+
+BOT_PLAYED = phrase("not rated: a bot account played (bots are rated among bots)")
+"""Why a result a bot account is at does not count (:func:`bot_seated`)."""
+
+
+def bot_seated(session: Session, results: Collection[int] | None = None) -> set[int]:
+    """Which of ``results`` (``None``: of all) a bot account is at, by the line's
+    account or by its player's: the one decision the world list (which leaves them
+    out) and a result's page (which says so) share. Bots are never rated as people
+    (docs/bots-api.md); a bot account is only at the server's tables' games, entered
+    unrated, since it enters no result by hand, claims no player, and an account at
+    any result may not become a bot (so no player can take a game from the others'
+    ratings by turning bot)."""
+    query = (
+        select(ResultPlayer.result_id)
+        .outerjoin(Player, Player.id == ResultPlayer.player_id)
+        .join(User, or_(User.id == ResultPlayer.user_id, User.id == Player.user_id))
+        .where(User.bot)
+        .distinct()
+    )
+    if results is None:
+        return set(session.scalars(query))
+    found: set[int] = set()
+    ids = sorted(results)
+    for start in range(0, len(ids), 5000):
+        chunk = ids[start : start + 5000]
+        found.update(session.scalars(query.where(ResultPlayer.result_id.in_(chunk))))
+    return found
 
 
 SLUG = re.compile(r"[^a-z0-9]+")

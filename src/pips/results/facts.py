@@ -30,7 +30,8 @@ from pips.store.models import Event, Group, GroupMember, Player, PlayerClaim, Re
 def actor_facts(session: Session, actor: int) -> Actor:
     """An account as authority sees it: administrator or not, the groups it
     represents (and which of them are approved) and those it is a member of."""
-    admin = bool(session.scalar(select(User.admin).where(User.id == actor)))
+    account = session.execute(select(User.admin, User.bot).where(User.id == actor)).first()
+    admin, bot = (bool(account[0]), bool(account[1])) if account is not None else (False, False)
     represents = {
         gid: approved is not None
         for gid, approved in session.execute(
@@ -50,6 +51,7 @@ def actor_facts(session: Session, actor: int) -> Actor:
         frozenset(g for g, ok in represents.items() if ok),
         frozenset(represents),
         members,
+        bot,
     )
 
 

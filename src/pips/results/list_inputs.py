@@ -11,14 +11,13 @@ from datetime import date, datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from pips.results.common import counted_clause, held_clause
+from pips.results.common import bot_seated, counted_clause, held_clause
 from pips.results.fairplay import Meeting, meeting_weights
 from pips.results.rating import RatedGame
 from pips.store.models import (
     Player,
     Result,
     ResultPlayer,
-    User,
     WorldList,
     WorldListResult,
     WorldListRow,
@@ -108,14 +107,13 @@ def rated_games(session: Session, game: str, after: date, cutoff: datetime) -> l
     found: dict[int, tuple[date, dict[int, list[str]], dict[int, int]]] = {}
     incomplete: set[int] = set()
     # Bot accounts are never on the world list (docs/bots-api.md): a result one of them
-    # is in is left out here, whatever else let it through (the server enters their
-    # games unrated; this holds for any way a result may come).
-    bots = set(session.scalars(select(User.id).where(User.bot)))
+    # is at, by a line's account or its player's, is left out here as its page says.
+    incomplete.update(bot_seated(session))
     meetings: dict[int, Meeting] = {}
     for result_id, played_on, source, entered_at, team, player_id, user_id, rank in rows:
         _, teams, ranks = found.setdefault(result_id, (played_on, defaultdict(list), {}))
-        if player_id is None or (user_id is not None and user_id in bots):
-            incomplete.add(result_id)  # a seat that is nobody's, or a bot's, is not rated
+        if player_id is None:
+            incomplete.add(result_id)  # a seat that is nobody's is not rated
         teams[team].append(str(player_id))
         ranks[team] = rank
         if source == "server":

@@ -16,9 +16,11 @@ from sqlalchemy.orm import Session, selectinload
 from pips.core.phrase import Phrase, phrase
 from pips.games.registry import find_game
 from pips.results.common import (
+    BOT_PLAYED,
     Context,
     Filter,
     NotFound,
+    bot_seated,
     counted,
     counted_clause,
     group_named,
@@ -144,6 +146,9 @@ class Register:
         )
         needed = needs_of(session, unvouched, seats, frozenset(labels)) if unvouched else {}
         deciders = representatives_of(needed, labels)
+        # Only a result that would count can be left out for a bot (no query else).
+        counting = [r.id for r in rows if counted(r)]
+        bots = bot_seated(session, counting) if counting else set()
         shown = []
         for row in rows:
             shown.append(
@@ -155,6 +160,7 @@ class Register:
                     published[row.game],
                     needed.get(row.id, Needs()),
                     deciders.get(row.id, []),
+                    bot=row.id in bots,
                 )
             )
         return shown
@@ -303,8 +309,12 @@ def _json(
     published: set[str],
     needed: Needs,
     deciders: Sequence[str] = (),
+    *,
+    bot: bool = False,
 ) -> dict[str, Any]:
-    counts = counted(row)
+    # A bot account's result is left out of the list whatever vouched for it
+    # (:func:`bot_seated`): the page says what the list does.
+    counts = counted(row) and not bot
     late = month_of(row.entered_at) > month_of(row.played_on)
     counts_in = listed_in
     if counts_in is None and counts:
@@ -359,7 +369,9 @@ def _json(
         "unrated": row.unrated,
         "held": row.flag if held(row) else None,
         "counts": counts,
-        "why_not": why_not_counted(row, waiting_names, deciders, orphans),
+        "why_not": BOT_PLAYED
+        if bot and counted(row)
+        else why_not_counted(row, waiting_names, deciders, orphans),
         "can_confirm": list(deciders),
         "waiting_for": waiting_names,
         "late": late,

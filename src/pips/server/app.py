@@ -358,10 +358,13 @@ async def friendly_error(request: Request, exc: StarletteHTTPException) -> Respo
     """A browser following a bad link gets a page in its reader's language; the API
     and scripts get the error model (:class:`pips.server.errors.Problem`)."""
     i18n.use(language_of(request))  # a path no route has skips the routes' language
+    # A request counted against a rate before it was refused says what is left
+    # (pips.server.routes.bot.counted); the refusal's own headers come last.
+    headers = {**getattr(request.state, "rate_headers", {}), **(exc.headers or {})}
     if not wants_page(request):
-        return JSONResponse(problem_of(exc), exc.status_code, headers=exc.headers)
+        return JSONResponse(problem_of(exc), exc.status_code, headers=headers or None)
     answer = error_page(request, exc.status_code, exc.detail)
-    for name, value in (exc.headers or {}).items():
+    for name, value in headers.items():
         answer.headers[name] = value
     return answer
 

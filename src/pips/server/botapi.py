@@ -33,11 +33,21 @@ from sqlalchemy.orm import Session
 
 from pips.core.names import name_key
 from pips.core.phrase import Phrase, phrase
+from pips.results.common import BOT_PLAYED
 from pips.results.rating import PlayerRating, RatedGame, compute
 from pips.server.accounts.identity import Identity
 from pips.server.round import SeatHolder, TableError
 from pips.store.db import Database
-from pips.store.models import Challenge, GameTable, Seat, User, now
+from pips.store.models import (
+    Challenge,
+    GameTable,
+    Player,
+    PlayerClaim,
+    ResultPlayer,
+    Seat,
+    User,
+    now,
+)
 
 if TYPE_CHECKING:
     from pips.server.cluster import Cluster
@@ -86,8 +96,22 @@ def unrated_for_bots(session: Session, users: Sequence[int | None]) -> Phrase | 
     """Why a game at the server's tables is not rated for people: a bot account played
     (a bot past its probation would otherwise be rated as a person on the world list)."""
     if bot_accounts(session, users):
-        return phrase("not rated: a bot account played (bots are rated among bots)")
+        return BOT_PLAYED
     return None
+
+
+def has_played(session: Session, user_id: int) -> bool:
+    """Whether ``user_id`` is at anything a person's rating is made of: a seat at the
+    server's tables, a line of any result, a player, or a claim waiting."""
+    asks = (
+        select(Seat.user_id).where(Seat.user_id == user_id),
+        select(ResultPlayer.user_id).where(ResultPlayer.user_id == user_id),
+        select(Player.user_id).where(Player.user_id == user_id),
+        select(PlayerClaim.user_id).where(
+            PlayerClaim.user_id == user_id, PlayerClaim.decided_at.is_(None)
+        ),
+    )
+    return any(session.scalar(ask.limit(1)) is not None for ask in asks)
 
 
 class BotAccounts:
@@ -97,23 +121,24 @@ class BotAccounts:
         self.db = db
 
     def upgrade(self, user_id: int) -> bool:
-        """Make ``user_id`` a bot account; refused once it has sat at any table (a
-        person's games and ratings are not handed to a program). Whether it was one
-        already."""
+        """Make ``user_id`` a bot account; refused once it has sat at any table, is at
+        any result (entered by hand too: paper, CSV, JSON, events), is any player's or
+        claims one (a person's games and ratings are not handed to a program, and a
+        bot's result is left off the world list for every player at it, so a player
+        turning bot would take real games from the others' ratings). Whether it was
+        one already."""
         with self.db.session() as session, session.begin():
             user = session.get(User, user_id)
             if user is None:
                 raise BotApiError(phrase("no such account"), 404)
             if user.bot:
                 return True
-            seated = session.scalar(
-                select(func.count()).select_from(Seat).where(Seat.user_id == user_id)
-            )
-            if seated:
+            if has_played(session, user_id):
                 raise BotApiError(
                     phrase(
                         "an account becomes a bot before its first game: this one has "
-                        "sat at a table already (make a new account for the bot)"
+                        "played, is at a result, or has or claims a player already "
+                        "(make a new account for the bot)"
                     )
                 )
             user.bot = True

@@ -143,6 +143,10 @@ class TableCalls:
     async def move_here(
         self, table: LiveTable, me: Identity, move: dict[str, int]
     ) -> dict[str, Any]:
+        if not table.visible_to(me, ""):
+            # A private table is no table to those not seated at it: a 404 as for an id
+            # made up, never a 409 that tells the id is real.
+            raise LookupError(table.id)
         seat = table.seat_of(me)
         if seat < 0:
             raise TableError(phrase("you have no seat at this table, or a bot plays it now"))

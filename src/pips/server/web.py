@@ -209,7 +209,10 @@ def scope_needed(connection: HTTPConnection) -> str | None:
     tags = list(getattr(route, "tags", None) or [])
     if connection.scope.get("method") in ("GET", "HEAD"):
         return "play" if tags and tags[0] in PLAYING_READS else "read"
-    return TAG_SCOPES.get(str(tags[0])) if tags else None
+    needed = TAG_SCOPES.get(str(tags[0])) if tags else None
+    # "*": any live token, the route narrowing it (a token makes a token of at most its
+    # own scopes, for its own account): no token holds a scope called "*".
+    return ANY_SCOPE if needed == "*" else needed
 
 
 async def use_token(connection: HTTPConnection) -> None:

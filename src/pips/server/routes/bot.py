@@ -97,7 +97,11 @@ async def counted(request: Request, limit: RateLimit, key: str) -> dict[str, str
     except Limited as exc:
         # The refusal carries the quota's headers too (r=0, pips.server.errors).
         raise refusal(exc, 429) from None
-    return quota.headers()
+    headers = quota.headers()
+    # A refusal later in the same request carries them too (pips.server.app's
+    # friendly_error): every answer of the Bot API says what is left.
+    request.state.rate_headers = headers
+    return headers
 
 
 @contextlib.asynccontextmanager
