@@ -33,7 +33,7 @@ from pips.core.phrase import N_
 from pips.i18n import _
 from pips.server.errors import PYDANTIC_WORDS
 from pips.server.requests import Name, Strict
-from pips.server.routes.common import MAX_ID
+from pips.store.ids import MAX_ID, row_id
 from pips.text import visible
 
 CSRF_LENGTH = 200
@@ -60,8 +60,8 @@ def _pick(value: object) -> Literal["new"] | int:
         value = value[-1]
     if value == "new":
         return "new"
-    if isinstance(value, str) and value.isdigit() and len(value) < 11 and 0 < int(value) <= MAX_ID:
-        return int(value)
+    if isinstance(value, str) and (number := row_id(value)) is not None:
+        return number
     if isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_ID:
         return value
     raise PydanticCustomError("pick", "is not a known player's number or new")

@@ -25,6 +25,7 @@ from pips.server.limits import Limited, Limits, RateLimit, client_key
 from pips.server.tables import Tables
 from pips.server.work import Busy, Work
 from pips.store.db import Database
+from pips.store.ids import MAX_ID
 from pips.text import quoted
 
 
@@ -43,9 +44,6 @@ class MonthConvertor(Convertor[str]):
 
 register_url_convertor("month", MonthConvertor())
 
-MAX_ID = 2**31 - 1
-"""The largest row id (a 32-bit ``INTEGER`` in PostgreSQL): a larger one is refused (422)
-before the database is asked."""
 RowId = Annotated[int, Path(ge=1, le=MAX_ID)]
 BodyRowId = Annotated[int, Field(ge=1, le=MAX_ID)]
 """A row id in a request's body (a player's number), bounded as in a path."""
@@ -60,8 +58,10 @@ def _month(text: str) -> str:
     year, dash, month = text.partition("-")
     if not (
         len(year) == 4
+        and year.isascii()
         and year.isdigit()
         and dash
+        and month.isascii()
         and month.isdigit()
         and len(month) == 2
         and 1 <= int(month) <= 12

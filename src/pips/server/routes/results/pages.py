@@ -42,6 +42,7 @@ from pips.server.routes.results.common import (
 )
 from pips.server.routes.results.forms import ResultForm, UploadForm
 from pips.server.web import account, check_csrf, page, viewer, who
+from pips.store.ids import row_id
 
 api = APIRouter()
 
@@ -292,8 +293,12 @@ def from_ranges(text: str) -> list[int]:
     found: list[int] = []
     for part in text.split(","):
         low, _dash, high = part.partition("-")
-        if low.isdigit() and (not high or high.isdigit()):
-            found.extend(range(int(low), int(high or low) + 1))
+        first, last = row_id(low), row_id(high or low)
+        if first is not None and last is not None:
+            # Bounded before the range is made: "1-2147483647" is not 2^31 numbers.
+            found.extend(range(first, min(last, first + 10_000) + 1))
+        if len(found) >= 10_000:
+            break
     return found[:10_000]
 
 
@@ -322,8 +327,7 @@ async def confirm_waiting(
     actor = account(request)
     results = results_of(request)
     if confirm == "yes":
-        ids_shown = [int(i) for i in ids.split(",") if i.isdigit()]
-        ids_shown = [i for i in ids_shown if 0 < i < 2**31]
+        ids_shown = row_ids([ids])
         try:
             await asyncio.to_thread(results.reviews.confirm_all, actor, ids_shown[:1000], save=True)
         except ResultsError as exc:
@@ -488,8 +492,8 @@ async def decide_waiting_claims(
 def row_ids(values: list[str]) -> list[int]:
     """Result ids from checkboxes or a review's comma-separated list; anything else
     is left out (a hostile form changes nothing it did not name)."""
-    found = [p for v in values for p in v.replace(",", " ").split() if p.isdigit()]
-    return [int(p) for p in found if 0 < int(p) < 2**31][:1000]
+    found = (row_id(p) for v in values for p in v.replace(",", " ").split())
+    return [number for number in found if number is not None][:1000]
 
 
 def claim_refs(values: list[str]) -> list[tuple[int, str | None]]:
@@ -497,8 +501,9 @@ def claim_refs(values: list[str]) -> list[tuple[int, str | None]]:
     found: list[tuple[int, str | None]] = []
     for line in (part for v in values for part in v.splitlines()):
         number, _sep, claimant = line.strip().partition(":")
-        if number.isdigit() and 0 < int(number) < 2**31 and claimant.strip():
-            found.append((int(number), claimant.strip()))
+        player = row_id(number)
+        if player is not None and claimant.strip():
+            found.append((player, claimant.strip()))
     return found[:500]
 
 
