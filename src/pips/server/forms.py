@@ -25,7 +25,14 @@ from fastapi import Request
 from fastapi.datastructures import FormData
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
-from pydantic import BaseModel, BeforeValidator, Field, StringConstraints, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -78,7 +85,10 @@ FORM_WORDS: dict[str, str] = {
 
 
 class PageForm(Strict):
-    """A form a page posts: its fields and the page's CSRF token."""
+    """A form a page posts: its fields and the page's CSRF token. Read laxly in type
+    (a form's every value is text: ``"3"`` is its 3), strictly in fields."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=False)
 
     csrf: Csrf = ""
 

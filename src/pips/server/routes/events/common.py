@@ -67,7 +67,9 @@ ClubsApart = Literal["off", "normal", "strong", "strict"]
 class NewEvent(Strict):
     """An event to create (see docs/events.md)."""
 
-    name: str = Field(max_length=200)
+    name: str = Field(min_length=2, max_length=80)
+    """As the service keeps it (:func:`pips.results.events.book`: 2 to 80 characters),
+    refused here as ``body.name``."""
     game: str = Field(max_length=40)
     date: str = Field(max_length=20)
     rounds: int = Field(ge=1, le=50)
