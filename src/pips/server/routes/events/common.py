@@ -67,9 +67,10 @@ ClubsApart = Literal["off", "normal", "strong", "strict"]
 class NewEvent(Strict):
     """An event to create (see docs/events.md)."""
 
-    name: str = Field(min_length=2, max_length=80)
-    """As the service keeps it (:func:`pips.results.events.book`: 2 to 80 characters),
-    refused here as ``body.name``."""
+    name: str = Field(max_length=80)
+    """At most as long as the service keeps it (``pips.results.events.book``: 2 to 80
+    characters), a longer one refused here as ``body.name``; a too short one is the
+    service's to refuse (a refused creation still counts against the rate)."""
     game: str = Field(max_length=40)
     date: str = Field(max_length=20)
     rounds: int = Field(ge=1, le=50)

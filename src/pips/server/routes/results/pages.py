@@ -8,8 +8,9 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import Field
 
-from pips.core.phrase import phrase
+from pips.core.phrase import N_, phrase
 from pips.games.registry import find_game
 from pips.i18n import _, explain, ngettext, say
 from pips.results.entry import GAMES, EntryError, default_set
@@ -17,7 +18,7 @@ from pips.results.entry_formats import decode_csv
 from pips.results.plausible import unusual
 from pips.results.players import UnknownPlayers
 from pips.results.service import Filter, ResultsError
-from pips.server.forms import reshown_by
+from pips.server.forms import PageForm, reshown_by
 from pips.server.requests import ResultStatus
 from pips.server.routes.common import (
     PageNumber,
@@ -313,7 +314,31 @@ async def waiting_page(request: Request) -> HTMLResponse:
     return page(request, "results_waiting.html", rows=rows, claims=claims)
 
 
+class WaitingForm(PageForm):
+    """The fields of the waiting page's forms (confirm, decide, claims), as its page
+    names them when one is refused while parsing."""
+
+    confirm: Literal["", "yes"] = Field("", title=N_("Confirmation"))
+    ids: str = Field("", max_length=12_000, title=N_("Results"))
+    action: Literal["reject", "uphold"] = Field("reject", title=N_("Decision"))
+    decision: Literal["approve", "refuse"] = Field("approve", title=N_("Decision"))
+    claims: str = Field("", max_length=50_000, title=N_("Claims"))
+    comment: str = Field("", max_length=500, title=N_("Comment"))
+
+
+async def waiting_again(request: Request, error: str, sent: dict[str, str]) -> Response:
+    """The waiting page again, saying why a form of it was refused (nothing changed)."""
+    actor = account(request)
+    results = results_of(request)
+    rows = await run(results.reviews.waiting, actor)
+    claims = await run(results.claims.waiting, actor)
+    return page(
+        request, "results_waiting.html", rows=rows, claims=claims, error=error, status_code=422
+    )
+
+
 @api.post("/results/waiting/confirm", include_in_schema=False)
+@reshown_by(WaitingForm, waiting_again)
 async def confirm_waiting(
     request: Request,
     csrf: Annotated[str, Form(max_length=200)] = "",
@@ -374,6 +399,7 @@ async def _waiting_refused(request: Request, actor: int, exc: ResultsError) -> H
 
 
 @api.post("/results/waiting/decide", include_in_schema=False)
+@reshown_by(WaitingForm, waiting_again)
 async def decide_waiting(
     request: Request,
     action: Annotated[Literal["reject", "uphold"], Form()],
@@ -435,6 +461,7 @@ async def decide_waiting(
 
 
 @api.post("/results/waiting/claims", include_in_schema=False)
+@reshown_by(WaitingForm, waiting_again)
 async def decide_waiting_claims(
     request: Request,
     decision: Annotated[Literal["approve", "refuse"], Form()],
