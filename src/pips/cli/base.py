@@ -251,7 +251,7 @@ def with_game_flags(
 
 def parse_set(text: str) -> int:
     raw = text.strip().lower().removeprefix("double-").removeprefix("d")
-    if not raw.isdigit():
+    if not (raw.isascii() and raw.isdigit()):
         fail(_("--set takes a set like 12 or double-12, not {text!r}").format(text=text))
     return int(raw)
 

@@ -28,6 +28,7 @@ from pips.cli.base import (
 )
 from pips.cli.results import DatabaseOption, results_service
 from pips.i18n import _, explain, numeric_date, say
+from pips.store.ids import row_id
 
 ByOption = Annotated[str, typer.Option("--by", help="Your account: the result is entered by it.")]
 
@@ -224,9 +225,10 @@ def _known(given: list[str]) -> dict[str, int]:
     found = {}
     for text in given:
         name, equals, number = text.rpartition("=")
-        if not equals or not name.strip() or not number.strip().isdigit():
+        player = row_id(number.strip())
+        if not equals or not name.strip() or player is None:
             fail(_("--known {text!r} is not NAME=NUMBER").format(text=text))
-        found[name.strip()] = int(number)
+        found[name.strip()] = player
     return found
 
 
@@ -250,7 +252,7 @@ def _choose(
         answer = typer.prompt(_("Which one"), default="1").strip().lower()
         if answer == "n":
             new_players.append(name)
-        elif answer.isdigit() and 1 <= int(answer) <= len(known):
+        elif answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(known):
             known_players[name] = int(known[int(answer) - 1]["id"])
         else:
             fail(_("{answer!r} is none of the choices").format(answer=answer))

@@ -81,7 +81,8 @@ def read_move(text: str, legal: Sequence[Move], names: Sequence[str] = ()) -> Mo
     if not words:
         raise NotationError(phrase("type a move"))
     head = words[0]
-    if head.isdigit() and len(words) == 1:
+    # ASCII digits only: isdigit is true for "²", which int refuses.
+    if head.isascii() and head.isdigit() and len(words) == 1:
         number = int(head)
         if not 1 <= number <= len(legal):
             raise NotationError(
@@ -155,7 +156,7 @@ def _misdeal(words: list[str], names: Sequence[str]) -> Misdeal:
         raise NotationError(phrase("misdeal needs a seat: misdeal 2 draw 5-1"))
     who = words[0]
     lowered = [n.lower() for n in names]
-    if who.isdigit() and (not names or int(who) < len(names)):
+    if who.isascii() and who.isdigit() and (not names or int(who) < len(names)):
         seat = int(who)
     elif who.lower() in lowered:
         seat = lowered.index(who.lower())

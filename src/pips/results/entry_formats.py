@@ -182,6 +182,12 @@ MOST_CELL = 1000
 one is refused with its line; the csv module's own limit (128 KiB) is never reached."""
 
 
+MOST_LINES = 50_000
+"""Lines of an uploaded results CSV, blank ones included: a row per player of the
+most games an upload holds (2,000 of up to 20 seats) and room to spare. A file of
+blank lines is refused at the line past it, not read to its end."""
+
+
 def _column_key(name: str) -> str:
     return re.sub(r"[\s._-]", "", name.casefold())
 
@@ -199,7 +205,9 @@ def _columns(header: Sequence[str]) -> dict[str, str]:
     return found
 
 
-def read_csv(data: str | bytes, today: date, most_games: int | None = None) -> list[Checked]:
+def read_csv(
+    data: str | bytes, today: date, most_games: int | None = None, most_lines: int | None = None
+) -> list[Checked]:
     """Every game of a results CSV, checked; one :class:`EntryError` lists every
     problem with the file's own game number and line, so that nothing of a bad file is
     kept. Commas or semicolons (or tabs) separate the cells; the columns are pips' own
@@ -208,16 +216,17 @@ def read_csv(data: str | bytes, today: date, most_games: int | None = None) -> l
 
     The file is read as a stream, a line at a time (bytes decoded as they are read:
     UTF-8, else Windows-1252): a cell longer than :data:`MOST_CELL`, a line that is no
-    CSV, or a game beyond ``most_games`` stops it at that line, before the rest is
-    decoded, parsed or checked."""
+    CSV, a game beyond ``most_games`` or a line beyond ``most_lines`` (blank ones too:
+    they are skipped before the csv module parses them, but counted) stops it at that
+    line, before the rest is decoded, parsed or checked."""
     if isinstance(data, str):
-        return _read_csv(io.StringIO(data, newline=""), today, most_games)
+        return _read_csv(io.StringIO(data, newline=""), today, most_games, most_lines)
     try:
-        return _read_csv(_text_stream(data, "utf-8-sig"), today, most_games)
+        return _read_csv(_text_stream(data, "utf-8-sig"), today, most_games, most_lines)
     except UnicodeDecodeError:
         pass
     try:
-        return _read_csv(_text_stream(data, "cp1252"), today, most_games)
+        return _read_csv(_text_stream(data, "cp1252"), today, most_games, most_lines)
     except UnicodeDecodeError:
         raise EntryError(phrase("the CSV is neither UTF-8 nor Windows-1252 text")) from None
 
@@ -227,11 +236,38 @@ def _text_stream(data: bytes, encoding: str) -> io.TextIOWrapper:
     return io.TextIOWrapper(io.BytesIO(data), encoding=encoding, newline="")
 
 
-def _rows(stream: io.TextIOBase) -> Iterator[tuple[int, list[str]]]:
+class _Lines:
+    """A stream's lines, blank ones skipped before the csv module sees them (a file of
+    blank lines costs a string test a line, not a parsed row), counted as the file has
+    them: :attr:`line` is the file's number of the last line given, and more than
+    ``most`` lines stop the reading with an error naming the limit."""
+
+    def __init__(self, stream: Iterable[str], most: int | None) -> None:
+        self._stream = stream
+        self._most = most
+        self.line = 0
+
+    def __iter__(self) -> Iterator[str]:
+        for text in self._stream:
+            self.line += 1
+            if self._most is not None and self.line > self._most:
+                raise EntryError(
+                    phrase(
+                        "a CSV upload holds at most {count} lines; line {line} is one more",
+                        count=self._most,
+                        line=self.line,
+                    )
+                )
+            if text.strip():
+                yield text
+
+
+def _rows(stream: io.TextIOBase, most_lines: int | None) -> Iterator[tuple[int, list[str]]]:
     """The rows of a CSV stream with the line each ends on; the header first."""
     first = stream.readline().lstrip("\ufeff")
     delimiter = max((";", ",", "\t"), key=first.count)
-    reader = csv.reader(itertools.chain([first], stream), delimiter=delimiter)
+    lines = _Lines(itertools.chain([first], stream), most_lines)
+    reader = csv.reader(lines, delimiter=delimiter)
     while True:
         try:
             row = next(reader)
@@ -239,13 +275,13 @@ def _rows(stream: io.TextIOBase) -> Iterator[tuple[int, list[str]]]:
             return
         except csv.Error as exc:
             if "field larger" in str(exc):  # the csv module's own limit, far beyond ours
-                raise _long_cell(reader.line_num) from None
+                raise _long_cell(lines.line) from None
             raise EntryError(
-                phrase("line {line} is not CSV: {problem}", line=reader.line_num, problem=str(exc))
+                phrase("line {line} is not CSV: {problem}", line=lines.line, problem=str(exc))
             ) from None
         if any(len(cell) > MOST_CELL for cell in row):
-            raise _long_cell(reader.line_num)
-        yield reader.line_num, row
+            raise _long_cell(lines.line)
+        yield lines.line, row
 
 
 def _long_cell(line: int) -> EntryError:
@@ -254,8 +290,10 @@ def _long_cell(line: int) -> EntryError:
     )
 
 
-def _read_csv(stream: io.TextIOBase, today: date, most_games: int | None) -> list[Checked]:
-    rows = _rows(stream)
+def _read_csv(
+    stream: io.TextIOBase, today: date, most_games: int | None, most_lines: int | None
+) -> list[Checked]:
+    rows = _rows(stream, most_lines)
     header = next(rows, (0, []))[1]
     columns = _columns(header)
     missing = [f for f in REQUIRED_CSV_FIELDS if f not in columns]

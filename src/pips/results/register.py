@@ -34,6 +34,7 @@ from pips.results.entry_formats import write_csv
 from pips.results.holds import Holds
 from pips.results.trust import PLAYERS, VOUCHING, Needs
 from pips.results.vouching import MEMBER, needs_of, seats_of_all
+from pips.store.ids import row_id
 from pips.store.models import (
     GameTable,
     Group,
@@ -94,10 +95,9 @@ class Register:
             query = query.where(Result.status == where.status)
         if where.player:
             named = select(ResultPlayer.result_id).where(ResultPlayer.name == where.player)
-            if where.player.isdigit() and int(where.player) < 2**31:
-                named = select(ResultPlayer.result_id).where(
-                    ResultPlayer.player_id == int(where.player)
-                )
+            number = row_id(where.player)
+            if number is not None:
+                named = select(ResultPlayer.result_id).where(ResultPlayer.player_id == number)
             query = query.where(Result.id.in_(named))
         with self.context.db.session() as session:
             total = session.scalar(select(func.count()).select_from(query.subquery())) or 0

@@ -26,7 +26,14 @@ from fastapi import Request
 from fastapi.datastructures import FormData
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
-from pydantic import BaseModel, BeforeValidator, Field, StringConstraints, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -34,7 +41,7 @@ from pips.core.phrase import N_
 from pips.i18n import _
 from pips.server.errors import PYDANTIC_WORDS
 from pips.server.requests import Name, Strict
-from pips.server.routes.common import MAX_ID
+from pips.store.ids import MAX_ID, row_id
 from pips.text import visible
 
 CSRF_LENGTH = 200
@@ -61,8 +68,8 @@ def _pick(value: object) -> Literal["new"] | int:
         value = value[-1]
     if value == "new":
         return "new"
-    if isinstance(value, str) and value.isdigit() and len(value) < 11 and 0 < int(value) <= MAX_ID:
-        return int(value)
+    if isinstance(value, str) and (number := row_id(value)) is not None:
+        return number
     if isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_ID:
         return value
     raise PydanticCustomError("pick", "is not a known player's number or new")
@@ -79,7 +86,10 @@ FORM_WORDS: dict[str, str] = {
 
 
 class PageForm(Strict):
-    """A form a page posts: its fields and the page's CSRF token."""
+    """A form a page posts: its fields and the page's CSRF token. Read laxly in type
+    (a form's every value is text: ``"3"`` is its 3), strictly in fields."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=False)
 
     csrf: Csrf = ""
 

@@ -48,9 +48,14 @@ MAX_OPTIONS = 30
 class Strict(BaseModel):
     """A request's object: what it declares and nothing else (an unknown field is a
     422 naming it, never silently dropped). Every body a route takes is one, and every
-    text in it has a bound (``tests/test_typed_edges.py`` checks both)."""
+    text in it has a bound (``tests/test_typed_edges.py`` checks both).
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    Strict in type too (pydantic's strict mode): JSON says what it means, so ``true``
+    is no round count, ``1`` no ``true``, ``2.0`` and ``"2"`` no whole number. A
+    page's form sends only text and is read laxly (:class:`pips.server.forms.PageForm`).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 Name = Annotated[str, StringConstraints(max_length=NAME_LENGTH + 20)]

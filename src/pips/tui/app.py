@@ -308,7 +308,9 @@ class PlayApp(TableApp):
                 self.choice = None
                 self.refresh_table()
             return
-        if event.character and (event.character.isdigit() or event.character == "-"):
+        if event.character and (
+            (event.character.isascii() and event.character.isdigit()) or event.character == "-"
+        ):
             event.stop()
             event.prevent_default()
             self.typed += event.character

@@ -16,7 +16,7 @@ from starlette.convertors import Convertor, register_url_convertor
 
 from pips.i18n import _
 from pips.results.entry import Checked, EntryError
-from pips.results.entry_formats import read_csv
+from pips.results.entry_formats import MOST_LINES, read_csv
 from pips.results.service import Results, ResultsError
 from pips.server.accounts.identity import Identity
 from pips.server.cluster import Cluster
@@ -25,6 +25,7 @@ from pips.server.limits import Limited, Limits, RateLimit, client_key
 from pips.server.tables import Tables
 from pips.server.work import Busy, Work
 from pips.store.db import Database
+from pips.store.ids import MAX_ID
 from pips.text import quoted
 
 
@@ -43,9 +44,6 @@ class MonthConvertor(Convertor[str]):
 
 register_url_convertor("month", MonthConvertor())
 
-MAX_ID = 2**31 - 1
-"""The largest row id (a 32-bit ``INTEGER`` in PostgreSQL): a larger one is refused (422)
-before the database is asked."""
 RowId = Annotated[int, Path(ge=1, le=MAX_ID)]
 BodyRowId = Annotated[int, Field(ge=1, le=MAX_ID)]
 """A row id in a request's body (a player's number), bounded as in a path."""
@@ -60,8 +58,10 @@ def _month(text: str) -> str:
     year, dash, month = text.partition("-")
     if not (
         len(year) == 4
+        and year.isascii()
         and year.isdigit()
         and dash
+        and month.isascii()
         and month.isdigit()
         and len(month) == 2
         and 1 <= int(month) <= 12
@@ -162,12 +162,19 @@ async def run(function: Any, *args: Any, **kwargs: Any) -> Any:
 async def read_upload(request: Request, data: str | bytes, most_games: int) -> list[Checked]:
     """The games of an uploaded results CSV, checked (:class:`EntryError` naming the
     line): read as a stream in the lane of papers, one upload at a time (the checks'
-    semaphore), stopped at the line that starts game ``most_games`` + 1."""
+    semaphore), stopped at the line that starts game ``most_games`` + 1 or at the line
+    past :data:`MOST_LINES`.
+
+    Each upload counts against the address's rate of checks (429 beyond it), refused
+    or not: reading a file is work done whatever it finds, so a refusal is not given
+    back (unlike a creation refused, :func:`refund`)."""
     today = results_of(request).context.today()
-    async with limits_of(request).checking:
+    limits = limits_of(request)
+    await spend(request, limits.checks, address(request))
+    async with limits.checking:
         try:
             games: list[Checked] = await work_of(request).papers.run(
-                partial(read_csv, data, today, most_games)
+                partial(read_csv, data, today, most_games, MOST_LINES)
             )
         except Busy as exc:
             raise refusal(exc, 503) from None

@@ -29,6 +29,7 @@ from pips.server.routes.common import (
     run,
 )
 from pips.server.web import page
+from pips.store.ids import ascii_number, row_id
 from pips.text import quoted
 
 PAGE = 100
@@ -106,9 +107,14 @@ def _about(game: str, line: str) -> bool:
 async def _player(request: Request, player: str) -> tuple[str, int]:
     """A player's name and id, from an id or a name only one player has."""
     results = results_of(request)
-    if player.isdigit():
-        found = await run(results.players.player, int(player))
+    number = row_id(player)
+    if number is not None:
+        found = await run(results.players.player, number)
         return str(found["name"]), int(found["id"])
+    if ascii_number(player):
+        # A number no row can have (0, or beyond the database's integer): no player,
+        # said before the database is asked.
+        raise HTTPException(404, _("no player {player_id}").format(player_id=quoted(player)))
     named = await run(results.players.named, player[:40])
     if len(named) != 1:
         said = (

@@ -35,6 +35,7 @@ from pips.server.routes.common import (
 from pips.server.routes.events.decisions import waits_said
 from pips.server.tables import TableError
 from pips.server.web import account, check_csrf, page, viewer, who
+from pips.store.ids import MAX_ID
 
 MAX_UPLOAD = 500_000
 """Bytes of a round's results CSV (a championship round of 250 tables is a tenth)."""
@@ -56,7 +57,7 @@ MOST_TABLES = 1000
 TableNumber = Annotated[int, Path(ge=1, le=MOST_TABLES)]
 
 
-PlayerId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+PlayerId = Annotated[int, Path(ge=1, le=MAX_ID)]
 
 
 ClubsApart = Literal["off", "normal", "strong", "strict"]
@@ -66,7 +67,10 @@ ClubsApart = Literal["off", "normal", "strong", "strict"]
 class NewEvent(Strict):
     """An event to create (see docs/events.md)."""
 
-    name: str = Field(max_length=200)
+    name: str = Field(max_length=80)
+    """At most as long as the service keeps it (``pips.results.events.book``: 2 to 80
+    characters), a longer one refused here as ``body.name``; a too short one is the
+    service's to refuse (a refused creation still counts against the rate)."""
     game: str = Field(max_length=40)
     date: str = Field(max_length=20)
     rounds: int = Field(ge=1, le=50)

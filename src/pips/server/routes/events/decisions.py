@@ -9,7 +9,11 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
+from pips.core.phrase import phrase
 from pips.i18n import _, ngettext
+from pips.results.common import NotAllowed
+from pips.results.facts import actor_facts
+from pips.results.service import Results
 from pips.server.routes.common import results_of, run
 from pips.server.web import page, viewer
 
@@ -58,6 +62,11 @@ async def confirm_many(
     (``save``) the change; ``None`` once saved."""
     results = results_of(request)
     if action == "confirm":
+        if not await run(_represents, results, actor):
+            # Refused with its reason (403), not a redirect as if something was done.
+            raise NotAllowed(
+                phrase("only a club's representative confirms the club's players' results")
+            )
         done = await run(results.reviews.confirm_all, actor, event=key, save=save)
     else:
         done = await run(results.reviews.sanction, actor, key, save=save)
@@ -107,3 +116,9 @@ async def confirm_many(
         fields={},
         back=f"/events/{key}",
     )
+
+
+def _represents(results: Results, actor: int) -> bool:
+    """Whether ``actor`` represents a group (whose players' results it may confirm)."""
+    with results.context.db.session() as session:
+        return bool(actor_facts(session, actor).represents)

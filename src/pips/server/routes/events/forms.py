@@ -31,7 +31,7 @@ class EventForm(PageForm):
     """The form of a new event (``/events``): the fields of :class:`NewEvent` as the
     page asks for them."""
 
-    name: str = Field("", max_length=200, title=N_("Name"))
+    name: str = Field("", max_length=80, title=N_("Name"))
     game: str = Field(GAMES[0], max_length=OPTION_WORD, title=N_("Game"))
     date: str = Field("", max_length=20, title=N_("Date"))
     place: str = Field("", max_length=200, title=N_("Venue"))

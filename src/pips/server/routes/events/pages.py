@@ -168,7 +168,8 @@ async def event_form(
             if review is not None:
                 return review
         else:
-            raise HTTPException(404, _("no such page"))
+            # The event's page again, saying so (a page's form is answered by its page).
+            return await event_shown(request, key, error=_("no such button"), status_code=404)
     except UnknownPlayers as exc:
         return await event_shown(
             request, key, error=explain(exc), asked=exc.candidates, names=text, status_code=422

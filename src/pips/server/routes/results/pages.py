@@ -8,8 +8,9 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import Field
 
-from pips.core.phrase import phrase
+from pips.core.phrase import N_, phrase
 from pips.games.registry import find_game
 from pips.i18n import _, explain, ngettext, say
 from pips.results.entry import GAMES, EntryError, default_set
@@ -17,7 +18,7 @@ from pips.results.entry_formats import decode_csv
 from pips.results.plausible import unusual
 from pips.results.players import UnknownPlayers
 from pips.results.service import Filter, ResultsError
-from pips.server.forms import reshown_by
+from pips.server.forms import PageForm, reshown_by
 from pips.server.requests import ResultStatus
 from pips.server.routes.common import (
     PageNumber,
@@ -42,6 +43,7 @@ from pips.server.routes.results.common import (
 )
 from pips.server.routes.results.forms import ResultForm, UploadForm
 from pips.server.web import account, check_csrf, page, viewer, who
+from pips.store.ids import row_id
 
 api = APIRouter()
 
@@ -294,8 +296,12 @@ def from_ranges(text: str) -> list[int]:
     found: list[int] = []
     for part in text.split(","):
         low, _dash, high = part.partition("-")
-        if low.isdigit() and (not high or high.isdigit()):
-            found.extend(range(int(low), int(high or low) + 1))
+        first, last = row_id(low), row_id(high or low)
+        if first is not None and last is not None:
+            # Bounded before the range is made: "1-2147483647" is not 2^31 numbers.
+            found.extend(range(first, min(last, first + 10_000) + 1))
+        if len(found) >= 10_000:
+            break
     return found[:10_000]
 
 
@@ -310,7 +316,31 @@ async def waiting_page(request: Request) -> HTMLResponse:
     return page(request, "results_waiting.html", rows=rows, claims=claims)
 
 
+class WaitingForm(PageForm):
+    """The fields of the waiting page's forms (confirm, decide, claims), as its page
+    names them when one is refused while parsing."""
+
+    confirm: Literal["", "yes"] = Field("", title=N_("Confirmation"))
+    ids: str = Field("", max_length=12_000, title=N_("Results"))
+    action: Literal["reject", "uphold"] = Field("reject", title=N_("Decision"))
+    decision: Literal["approve", "refuse"] = Field("approve", title=N_("Decision"))
+    claims: str = Field("", max_length=50_000, title=N_("Claims"))
+    comment: str = Field("", max_length=500, title=N_("Comment"))
+
+
+async def waiting_again(request: Request, error: str, sent: dict[str, str]) -> Response:
+    """The waiting page again, saying why a form of it was refused (nothing changed)."""
+    actor = account(request)
+    results = results_of(request)
+    rows = await run(results.reviews.waiting, actor)
+    claims = await run(results.claims.waiting, actor)
+    return page(
+        request, "results_waiting.html", rows=rows, claims=claims, error=error, status_code=422
+    )
+
+
 @api.post("/results/waiting/confirm", include_in_schema=False)
+@reshown_by(WaitingForm, waiting_again)
 async def confirm_waiting(
     request: Request,
     csrf: Annotated[str, Form(max_length=200)] = "",
@@ -324,8 +354,7 @@ async def confirm_waiting(
     actor = account(request)
     results = results_of(request)
     if confirm == "yes":
-        ids_shown = [int(i) for i in ids.split(",") if i.isdigit()]
-        ids_shown = [i for i in ids_shown if 0 < i < 2**31]
+        ids_shown = row_ids([ids])
         try:
             await asyncio.to_thread(results.reviews.confirm_all, actor, ids_shown[:1000], save=True)
         except ResultsError as exc:
@@ -372,6 +401,7 @@ async def _waiting_refused(request: Request, actor: int, exc: ResultsError) -> H
 
 
 @api.post("/results/waiting/decide", include_in_schema=False)
+@reshown_by(WaitingForm, waiting_again)
 async def decide_waiting(
     request: Request,
     action: Annotated[Literal["reject", "uphold"], Form()],
@@ -433,6 +463,7 @@ async def decide_waiting(
 
 
 @api.post("/results/waiting/claims", include_in_schema=False)
+@reshown_by(WaitingForm, waiting_again)
 async def decide_waiting_claims(
     request: Request,
     decision: Annotated[Literal["approve", "refuse"], Form()],
@@ -490,8 +521,8 @@ async def decide_waiting_claims(
 def row_ids(values: list[str]) -> list[int]:
     """Result ids from checkboxes or a review's comma-separated list; anything else
     is left out (a hostile form changes nothing it did not name)."""
-    found = [p for v in values for p in v.replace(",", " ").split() if p.isdigit()]
-    return [int(p) for p in found if 0 < int(p) < 2**31][:1000]
+    found = (row_id(p) for v in values for p in v.replace(",", " ").split())
+    return [number for number in found if number is not None][:1000]
 
 
 def claim_refs(values: list[str]) -> list[tuple[int, str | None]]:
@@ -499,8 +530,9 @@ def claim_refs(values: list[str]) -> list[tuple[int, str | None]]:
     found: list[tuple[int, str | None]] = []
     for line in (part for v in values for part in v.splitlines()):
         number, _sep, claimant = line.strip().partition(":")
-        if number.isdigit() and 0 < int(number) < 2**31 and claimant.strip():
-            found.append((int(number), claimant.strip()))
+        player = row_id(number)
+        if player is not None and claimant.strip():
+            found.append((player, claimant.strip()))
     return found[:500]
 
 
