@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -108,11 +108,14 @@ def say(words: Phrase | str) -> str:
 
 
 def _said_field(value: Any) -> Any:
-    # A phrase in a phrase is said too; a figure gets the language's decimal sign.
+    # A phrase in a phrase is said too; a figure gets the language's decimal sign, a
+    # day the language's digits (03.10.2026).
     if isinstance(value, Phrase):
         return say(value)
     if isinstance(value, Figure):
         return decimal(value, value.digits, signed=value.sign)
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return numeric_date(value)
     if isinstance(value, float):
         from babel.numbers import format_decimal
 

@@ -11,6 +11,7 @@ template and then fills the fields (:func:`pips.i18n.say`); ``str()`` gives the 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date, datetime
 from typing import Any
 
 
@@ -97,3 +98,53 @@ def personal(template: str, field: str, named: str, yours: str) -> str:
     it. ``named`` and ``yours`` are marked for translation by the caller (``N_``)."""
     PERSONAL[template] = (field, named, yours)
     return template
+
+
+def kept(words: str | None) -> dict[str, Any] | None:
+    """``words`` as JSON a database keeps beside their English text, so that a reader
+    later gets them in their own language (:func:`restored`); ``None`` for plain words,
+    which have nothing more to keep."""
+    if not isinstance(words, Phrase):
+        return None
+    return {"phrase": words.template, "fields": {k: _kept(v) for k, v in words.fields.items()}}
+
+
+def _kept(value: Any) -> Any:
+    # What a field needs to be said again: a phrase's template, a figure's digits, a
+    # day as a day (each language writes it its own way); anything else as its words.
+    if isinstance(value, Phrase):
+        return kept(value)
+    if isinstance(value, Figure):
+        return {"figure": float(value), "digits": value.digits, "sign": value.sign}
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return {"date": value.isoformat()}
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return value if not isinstance(value, str) else str.__str__(value)
+    return str(value)
+
+
+def restored(data: Any, english: str) -> str:
+    """The phrase :func:`kept` made of stored words, or ``english`` (the text stored
+    beside it) where nothing was kept (rows from before) or it cannot be read."""
+    if not isinstance(data, dict):
+        return english
+    try:
+        return _restored(data)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return english
+
+
+def _restored(data: dict[str, Any]) -> Phrase:
+    return Phrase(str(data["phrase"]), {k: _field(v) for k, v in dict(data["fields"]).items()})
+
+
+def _field(value: Any) -> Any:
+    if isinstance(value, dict):
+        if "phrase" in value:
+            return _restored(value)
+        if "figure" in value:
+            return Figure(float(value["figure"]), int(value["digits"]), sign=bool(value["sign"]))
+        if "date" in value:
+            return date.fromisoformat(str(value["date"]))
+        raise ValueError(value)
+    return value

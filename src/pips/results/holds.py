@@ -29,6 +29,7 @@ from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session, selectinload
 
 from pips.core.phrase import phrase
+from pips.i18n import say
 from pips.results.common import Context
 from pips.store.models import Player, Result, ResultHold, ResultPlayer
 
@@ -172,12 +173,13 @@ class Holds:
         if not results:
             return
         reasons: dict[int, str] = {}
-        for result_id, reason in session.execute(
-            select(ResultHold.result_id, ResultHold.reason)
+        for hold in session.scalars(
+            select(ResultHold)
             .where(ResultHold.result_id.in_(results), ResultHold.lifted_at.is_(None))
             .order_by(ResultHold.id)
         ):
-            reasons.setdefault(result_id, reason)
+            # The phrase, not only its English: the flag is said to each reader.
+            reasons.setdefault(hold.result_id, hold.reason_words)
         for row in session.scalars(select(Result).where(Result.id.in_(results))):
             row.flag = reasons.get(row.id)
 
@@ -217,7 +219,7 @@ class Holds:
                     "id": result_id,
                     "game": row.game,
                     "date": row.played_on.isoformat(),
-                    "flag": holds[0].reason,
+                    "flag": say(holds[0].reason_words),
                     "held_at": holds[0].held_at.isoformat(timespec="seconds"),
                     "causes": [
                         {
@@ -225,7 +227,7 @@ class Holds:
                             "name": names.get(h.player_id) if h.player_id else None,
                             "day": h.day.isoformat(),
                             "kind": h.kind,
-                            "reason": h.reason,
+                            "reason": say(h.reason_words),
                         }
                         for h in holds
                     ],
@@ -237,10 +239,10 @@ class Holds:
         """Every hold of a result, open or lifted, for its page."""
         return [
             {
-                "reason": h.reason,
+                "reason": say(h.reason_words),
                 "held_at": h.held_at.isoformat(timespec="seconds"),
                 "lifted_at": None if h.lifted_at is None else h.lifted_at.isoformat("T", "seconds"),
-                "lifted_because": h.lifted_because,
+                "lifted_because": None if h.lifted_words is None else say(h.lifted_words),
             }
             for h in session.scalars(
                 select(ResultHold).where(ResultHold.result_id == result_id).order_by(ResultHold.id)

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from pips.core.phrase import Phrase, phrase
 from pips.games.registry import find_game
+from pips.i18n import say
 from pips.results.common import (
     BOT_PLAYED,
     Context,
@@ -234,6 +235,10 @@ def representative_labels(session: Session, groups: set[int]) -> dict[int, str]:
     }
 
 
+def _said(words: str | None) -> str | None:
+    return None if words is None else say(words)
+
+
 def why_not_counted(
     row: Result,
     waiting: Sequence[str],
@@ -251,9 +256,9 @@ def why_not_counted(
     if row.status == "disputed":
         return phrase("disputed: it counts once the dispute is decided")
     if not row.rated:
-        return row.unrated or phrase("not rated")
+        return row.unrated_words or phrase("not rated")
     if held(row):
-        return phrase("held for an administrator: {reason}", reason=row.flag or "")
+        return phrase("held for an administrator: {reason}", reason=row.flag_words or "")
     if orphans and len(orphans) == 1:
         return phrase(
             "{name} belongs to no approved group and has no account, so it "
@@ -366,12 +371,16 @@ def _json(
         "status": row.status,
         "confirmed_by": row.confirmed_by,
         "rated": row.rated,
-        "unrated": row.unrated,
-        "held": row.flag if held(row) else None,
+        # The reasons in the asker's language (set for the request): they were kept as
+        # phrases (issue 50), where only their English used to be.
+        "unrated": _said(row.unrated_words),
+        "held": _said(row.flag_words) if held(row) else None,
         "counts": counts,
-        "why_not": BOT_PLAYED
-        if bot and counted(row)
-        else why_not_counted(row, waiting_names, deciders, orphans),
+        "why_not": _said(
+            BOT_PLAYED
+            if bot and counted(row)
+            else why_not_counted(row, waiting_names, deciders, orphans)
+        ),
         "can_confirm": list(deciders),
         "waiting_for": waiting_names,
         "late": late,

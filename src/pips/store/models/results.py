@@ -4,16 +4,19 @@ players, holds and reviews."""
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import Any
 
 from sqlalchemy import (
+    JSON,
     ForeignKey,
     Integer,
     String,
     Text,
     UniqueConstraint,
 )
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
+from pips.core.phrase import kept, restored
 from pips.store.models.base import Base, now
 from pips.store.models.play import (
     User,
@@ -143,6 +146,11 @@ class Result(Base):
     """Why the result is held for an administrator (an anomaly), while a hold of it is
     open (:class:`ResultHold`); an administrator's clearing lets it count."""
     flag_cleared_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    unrated_phrase: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    flag_phrase: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """``unrated`` and ``flag`` as their phrases (:func:`pips.core.phrase.kept`), kept
+    when they are set, so that each reader gets them in their language
+    (:attr:`unrated_words`, :attr:`flag_words`); rows from before have none."""
     fingerprint: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     """Refuses the same game entered twice; a withdrawn result gives its fingerprint up,
     so that it can be entered again."""
@@ -157,6 +165,22 @@ class Result(Base):
     )
     group: Mapped[Group | None] = relationship()
     enterer: Mapped[User | None] = relationship(foreign_keys=[entered_by])
+
+    @validates("unrated", "flag")
+    def _keep_phrase(self, key: str, words: str | None) -> str | None:
+        setattr(self, f"{key}_phrase", kept(words))
+        return words
+
+    @property
+    def unrated_words(self) -> str | None:
+        """Why it is not rated, as a phrase to say in the reader's language (the
+        English text where no phrase was kept)."""
+        return None if self.unrated is None else restored(self.unrated_phrase, self.unrated)
+
+    @property
+    def flag_words(self) -> str | None:
+        """Why it is held, as a phrase to say in the reader's language."""
+        return None if self.flag is None else restored(self.flag_phrase, self.flag)
 
 
 class ResultPlayer(Base):
@@ -206,6 +230,29 @@ class ResultHold(Base):
     held_at: Mapped[datetime] = mapped_column(default=now)
     lifted_at: Mapped[datetime | None] = mapped_column(nullable=True, index=True)
     lifted_because: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    reason_phrase: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    lifted_phrase: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """``reason`` and ``lifted_because`` as their phrases (template and fields), kept
+    when they are set, so that each reader gets them in their language
+    (:attr:`reason_words`, :attr:`lifted_words`); the English text stays for rows from
+    before, and for anyone who reads the table itself."""
+
+    @validates("reason", "lifted_because")
+    def _keep_phrase(self, key: str, words: str | None) -> str | None:
+        setattr(self, "reason_phrase" if key == "reason" else "lifted_phrase", kept(words))
+        return words
+
+    @property
+    def reason_words(self) -> str:
+        """Why it is held, as a phrase to say in the reader's language."""
+        return restored(self.reason_phrase, self.reason)
+
+    @property
+    def lifted_words(self) -> str | None:
+        """Why it was lifted, as a phrase to say in the reader's language."""
+        if self.lifted_because is None:
+            return None
+        return restored(self.lifted_phrase, self.lifted_because)
 
 
 class ResultReview(Base):
