@@ -77,14 +77,6 @@ def generator() -> Path:
 
 
 UNTYPED = {
-    "list_exercises",
-    "get_exercise",
-    "answer_exercise",
-    "get_record",
-    "positions",
-    "analysis",
-    "history",
-    "protocol",
     "list_results",
     "waiting_results",
     "confirm_results",

@@ -10,13 +10,29 @@ only shrink)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 
 class Answer(BaseModel):
     """An answer of the API (fields are only ever added, never taken away)."""
+
+
+class Told(Answer):
+    """An answer made from what a service returns, which declares every key of it: a
+    key the model does not know refuses (a failing test), where it would otherwise
+    vanish silently from the answer. The description still lets clients meet fields
+    added later (no ``additionalProperties: false``)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def every_key_declared(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = set(data) - set(cls.model_fields)
+            if unknown:
+                raise ValueError(f"{cls.__name__} does not declare {sorted(unknown)}")
+        return data
 
 
 class SessionInfo(Answer):
