@@ -77,19 +77,6 @@ def generator() -> Path:
 
 
 UNTYPED = {
-    "list_results",
-    "waiting_results",
-    "confirm_results",
-    "get_result",
-    "review_result",
-    "group_players",
-    "find_players",
-    "get_player",
-    "claim_player",
-    "decide_claim",
-    "agree_player",
-    "merge_players",
-    "admin_waiting",
     "get_list",
     "list_months",
     "rating_history",
