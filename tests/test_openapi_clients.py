@@ -77,10 +77,6 @@ def generator() -> Path:
 
 
 UNTYPED = {
-    "get_list",
-    "list_months",
-    "rating_history",
-    "list_inputs",
     "list_events",
     "create_event",
     "get_event",
