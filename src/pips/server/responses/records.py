@@ -35,7 +35,7 @@ class GameRecord(Answer):
     result: dict[str, Any] | None = None
 
 
-class Position(Told):
+class PositionShown(Told):
     """One position of a finished game, every hand face up."""
 
     hand: int
@@ -47,7 +47,7 @@ class Position(Told):
     names: list[str]
 
 
-class Choice(Told):
+class ChoiceValued(Told):
     move: str
     value: float = Field(description="The expected result of this play.")
 
@@ -58,7 +58,7 @@ class DecisionValued(Told):
     hand: int
     move: int = Field(description="The move's number in its hand (1: the first).")
     seat: int
-    choices: list[Choice]
+    choices: list[ChoiceValued]
     played: str
     best: str
     loss: float

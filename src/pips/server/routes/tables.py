@@ -46,7 +46,7 @@ from pips.server.responses.records import (
     GameAnalysis,
     GamePlayed,
     GameRecord,
-    Position,
+    PositionShown,
 )
 from pips.server.routes.common import (
     address,
@@ -303,13 +303,13 @@ async def get_record(request: Request, table_id: str) -> JSONResponse:
 
 
 @api.get("/api/records/{table_id}/positions", tags=["records"], responses=refusals(404))
-async def positions(request: Request, table_id: str) -> list[Position]:
+async def positions(request: Request, table_id: str) -> list[PositionShown]:
     """Every position of a finished game, for stepping through it: the public view,
     every hand face up, the move that led there and the move in words."""
     replayed = record.replay(await finished_record(request, table_id))
     names, game = replayed.seats, replayed.spec.name
     return [
-        Position(
+        PositionShown(
             hand=p.hand,
             move=p.move,
             view=p.view.to_json(),
