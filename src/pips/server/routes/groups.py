@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
-from typing import Any
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -14,6 +13,7 @@ from pips.results.service import Filter, Results, ResultsError, month_of
 from pips.server.errors import refusals
 from pips.server.requests import Name, Strict
 from pips.server.responses import GroupApproval, GroupListed, GroupShown
+from pips.server.responses.register import PlayerShown
 from pips.server.routes.common import refused, results_of, run
 from pips.server.web import account, check_csrf, page, viewer, who
 
@@ -106,10 +106,10 @@ async def approve_group(request: Request, slug: str, body: ApproveBody) -> Group
 
 
 @api.get("/api/groups/{slug}/players", tags=["groups"], responses=refusals(404))
-async def group_players(request: Request, slug: str) -> list[dict[str, Any]]:
+async def group_players(request: Request, slug: str) -> list[PlayerShown]:
     """The group's players, their accounts and waiting claims."""
     results = results_of(request)
-    return list(await run(results.players.of_group, slug))
+    return [PlayerShown.model_validate(p) for p in await run(results.players.of_group, slug)]
 
 
 @api.get("/groups", response_class=HTMLResponse, include_in_schema=False)

@@ -17,6 +17,7 @@ from pips.results.rating import NAME as RATING_NAME
 from pips.results.rating import worked_example
 from pips.results.service import month_of
 from pips.server.errors import PdfResponse, refusal, refusals
+from pips.server.responses.lists import ListInputs, ListMonth, RatingLine, WorldListShown
 from pips.server.routes.common import (
     Count,
     Month,
@@ -41,7 +42,7 @@ api = APIRouter()
 @api.get("/api/lists/{game}", tags=["world list"], responses=refusals(404))
 async def get_list(
     request: Request, game: str, month: Month | None = None, offset: Offset = 0, limit: Count = PAGE
-) -> dict[str, Any]:
+) -> WorldListShown:
     """A published monthly list (the newest without ``month``)."""
     results = results_of(request)
     shown = await run(results.lists.world_list, game, month, offset=offset, limit=limit)
@@ -54,22 +55,23 @@ async def get_list(
             else _("no published list of the game {game}").format(game=quoted(game))
         )
         raise HTTPException(404, said)
-    return dict(shown)
+    return WorldListShown.model_validate(shown)
 
 
 @api.get("/api/lists/{game}/months", tags=["world list"], responses=refusals(404))
-async def list_months(request: Request, game: str) -> list[dict[str, Any]]:
+async def list_months(request: Request, game: str) -> list[ListMonth]:
     results = results_of(request)
-    return list(await run(results.lists.months, game))
+    return [ListMonth.model_validate(m) for m in await run(results.lists.months, game)]
 
 
 @api.get("/api/lists/{game}/players/{player}", tags=["world list"], responses=refusals(404))
-async def rating_history(request: Request, game: str, player: str) -> list[dict[str, Any]]:
+async def rating_history(request: Request, game: str, player: str) -> list[RatingLine]:
     """A player's place and rating in every published list of the game (``player``:
     the player's id, or a name only one player has)."""
     results = results_of(request)
     _, player_id = await _player(request, player)
-    return list(await run(results.lists.player_history, game, player_id))
+    found = await run(results.lists.player_history, game, player_id)
+    return [RatingLine.model_validate(line) for line in found]
 
 
 @api.get(
@@ -84,13 +86,13 @@ async def rating_history(request: Request, game: str, player: str) -> list[dict[
     include_in_schema=False,
     name="list_inputs_first_address",
 )
-async def list_inputs(request: Request, game: str, month: str) -> dict[str, Any]:
+async def list_inputs(request: Request, game: str, month: str) -> ListInputs:
     """What a published list was computed from: its games in order (teams of player
     numbers, places, each update's weight) and its rows, to compute it again with
     openskill alone (docs/results.md, "Check a month yourself")."""
     if game not in GAMES:
         raise HTTPException(404, _("no such game"))
-    return dict(await run(results_of(request).lists.inputs, game, month))
+    return ListInputs.model_validate(await run(results_of(request).lists.inputs, game, month))
 
 
 @api.get("/api/lists/{game}/waiting", tags=["world list"], responses=refusals(404))

@@ -26,6 +26,7 @@ from pips.server import accounts, exercises, standing
 from pips.server.accounts.identity import Identity
 from pips.server.errors import refusal, refusals
 from pips.server.requests import BotSeat, MeSeat, Seat, Strict
+from pips.server.responses.records import ExerciseAnswered, ExerciseListed, ExerciseShown
 from pips.server.routes.common import (
     address,
     cluster_of,
@@ -380,14 +381,17 @@ def _db(request: Request) -> Database:
 
 
 @api.get("/api/exercises", tags=["records"], responses=refusals(401))
-async def list_exercises(request: Request) -> list[dict[str, Any]]:
+async def list_exercises(request: Request) -> list[ExerciseListed]:
     """The positions of your own analysed games where your play lost by a clear margin
     (a mistake or a blunder), newest game first."""
-    return await exercises.listed(_db(request), _exerciser(request))
+    return [
+        ExerciseListed.model_validate(e)
+        for e in await exercises.listed(_db(request), _exerciser(request))
+    ]
 
 
 @api.get("/api/exercises/{exercise_id}", tags=["records"], responses=refusals(401, 404))
-async def get_exercise(request: Request, exercise_id: str) -> dict[str, Any]:
+async def get_exercise(request: Request, exercise_id: str) -> ExerciseShown:
     """One exercise as your seat saw it before the move: the layout, your hand, the
     other hands' and the stock's sizes, and the choices. Nothing hidden at the table."""
     me = _exerciser(request)
@@ -395,8 +399,7 @@ async def get_exercise(request: Request, exercise_id: str) -> dict[str, Any]:
         found = await asyncio.to_thread(exercises.position, _db(request), me, exercise_id)
     except exercises.NoExercise:
         raise HTTPException(404, _("no such exercise")) from None
-    translated: dict[str, Any] = i18n.translated(found)
-    return translated
+    return ExerciseShown.model_validate(i18n.translated(found))
 
 
 @api.post(
@@ -404,7 +407,7 @@ async def get_exercise(request: Request, exercise_id: str) -> dict[str, Any]:
 )
 async def answer_exercise(
     request: Request, exercise_id: str, body: ExerciseAnswer
-) -> dict[str, Any]:
+) -> ExerciseAnswered:
     """Check a play against the analysis: whether it is as good as the best one, every
     choice's expected result, and the difference in words."""
     check_csrf(request, request.headers.get("x-csrf-token"))
@@ -415,8 +418,7 @@ async def answer_exercise(
         raise HTTPException(404, _("no such exercise")) from None
     except ValueError:
         raise HTTPException(422, _("that is not one of this position's plays")) from None
-    translated: dict[str, Any] = i18n.translated(told)
-    return translated
+    return ExerciseAnswered.model_validate(i18n.translated(told))
 
 
 @api.get("/exercises", response_class=HTMLResponse, include_in_schema=False)

@@ -5,7 +5,7 @@ waits for an administrator (``/admin``)."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -16,6 +16,7 @@ from pips.i18n import _, explain
 from pips.results.service import Filter, ResultsError
 from pips.server.errors import refusals
 from pips.server.requests import Name, Strict
+from pips.server.responses.register import AdminWaiting, ClaimsDecided, PlayerShown
 from pips.server.routes.common import BodyRowId, RowId, results_of, run
 from pips.server.web import account, check_csrf, local_path, page, viewer, who
 
@@ -28,26 +29,26 @@ class MergeBody(Strict):
 
 
 @api.get("/api/players", tags=["players"])
-async def find_players(request: Request, name: str) -> list[dict[str, Any]]:
+async def find_players(request: Request, name: str) -> list[PlayerShown]:
     """The players of a name (several people may share one)."""
     results = results_of(request)
-    return list(await run(results.players.named, name[:40]))
+    return [PlayerShown.model_validate(p) for p in await run(results.players.named, name[:40])]
 
 
 @api.get("/api/players/{player_id:int}", tags=["players"], responses=refusals(404))
-async def get_player(request: Request, player_id: RowId) -> dict[str, Any]:
+async def get_player(request: Request, player_id: RowId) -> PlayerShown:
     results = results_of(request)
-    return dict(await run(results.players.player, player_id))
+    return PlayerShown.model_validate(await run(results.players.player, player_id))
 
 
 @api.post("/api/players/{player_id:int}/claim", tags=["players"], responses=refusals(404, 409))
-async def claim_player(request: Request, player_id: RowId) -> dict[str, Any]:
+async def claim_player(request: Request, player_id: RowId) -> PlayerShown:
     """Ask to be this player (the signed-in account); the group's representative or
     an administrator decides."""
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results.claims.claim, actor, player_id))
+    return PlayerShown.model_validate(await run(results.claims.claim, actor, player_id))
 
 
 @api.post(
@@ -58,13 +59,14 @@ async def decide_claim(
     player_id: RowId,
     decision: Literal["approve", "refuse"],
     claimant: str | None = None,
-) -> dict[str, Any]:
+) -> PlayerShown:
     """``approve`` or ``refuse`` a waiting claim of a player: the oldest, or the one of
     the account ``claimant``."""
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results.claims.decide, actor, player_id, decision == "approve", claimant))
+    decided = await run(results.claims.decide, actor, player_id, decision == "approve", claimant)
+    return PlayerShown.model_validate(decided)
 
 
 class ClaimOf(Strict):
@@ -85,7 +87,7 @@ class DecideClaims(Strict):
 
 
 @api.post("/api/players/claims", tags=["players"], responses=refusals(403, 404, 409))
-async def decide_claims(request: Request, body: DecideClaims) -> dict[str, Any]:
+async def decide_claims(request: Request, body: DecideClaims) -> ClaimsDecided:
     """Approve or refuse many claims at once (a representative's or an
     administrator's decisions), all or none: each as
     ``POST /api/players/ID/claim/DECISION`` would; one claim the account may not
@@ -95,37 +97,41 @@ async def decide_claims(request: Request, body: DecideClaims) -> dict[str, Any]:
     actor = account(request)
     claims = [(c.player, c.claimant) for c in body.claims]
     decide = results_of(request).claims.decide_all
-    return dict(await run(decide, actor, claims, body.approve, save=body.save))
+    return ClaimsDecided.model_validate(
+        await run(decide, actor, claims, body.approve, save=body.save)
+    )
 
 
 @api.post("/api/players/{player_id}/agree", tags=["players"], responses=refusals(404, 409))
-async def agree_player(request: Request, player_id: RowId) -> dict[str, Any]:
+async def agree_player(request: Request, player_id: RowId) -> PlayerShown:
     """The representative of the club another named a player for ("Name; Club" at an
     event) agrees that the player is the club's; until then the club's word does not
     cover the player."""
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results.reviews.agree, actor, player_id))
+    return PlayerShown.model_validate(await run(results.reviews.agree, actor, player_id))
 
 
 @api.post("/api/players/merge", tags=["players"], responses=refusals(404, 409))
-async def merge_players(request: Request, body: MergeBody) -> dict[str, Any]:
+async def merge_players(request: Request, body: MergeBody) -> PlayerShown:
     """Merge ``player`` into ``into`` (an administrator)."""
     results = results_of(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results.claims.merge, actor, body.player, body.into))
+    return PlayerShown.model_validate(
+        await run(results.claims.merge, actor, body.player, body.into)
+    )
 
 
 @api.get("/api/admin/waiting", tags=["administration"])
-async def admin_waiting(request: Request) -> dict[str, Any]:
+async def admin_waiting(request: Request) -> AdminWaiting:
     """Disputes to decide, results held by a flag, groups to approve, claims."""
     results = results_of(request)
     actor = account(request)
     waiting = dict(await run(results.admin.waiting, actor))
     waiting["claims"] = await run(results.claims.waiting, actor)
-    return waiting
+    return AdminWaiting.model_validate(waiting)
 
 
 @api.get("/players/{player_id:int}", response_class=HTMLResponse, include_in_schema=False)

@@ -41,6 +41,13 @@ from pips.server.responses import (
     SessionInfo,
     TableMade,
 )
+from pips.server.responses.records import (
+    AsyncApiDocument,
+    GameAnalysis,
+    GamePlayed,
+    GameRecord,
+    PositionShown,
+)
 from pips.server.routes.common import (
     address,
     cluster_of,
@@ -282,7 +289,12 @@ async def finished_record(request: Request, table_id: str) -> dict[str, Any]:
     return data
 
 
-@api.get("/api/records/{table_id}", tags=["records"], responses=refusals(404))
+@api.get(
+    "/api/records/{table_id}",
+    tags=["records"],
+    responses=refusals(404),
+    response_model=GameRecord,
+)
 async def get_record(request: Request, table_id: str) -> JSONResponse:
     """The finished game as ``pips.record/1`` (a download)."""
     data = await finished_record(request, table_id)
@@ -291,30 +303,30 @@ async def get_record(request: Request, table_id: str) -> JSONResponse:
 
 
 @api.get("/api/records/{table_id}/positions", tags=["records"], responses=refusals(404))
-async def positions(request: Request, table_id: str) -> list[dict[str, Any]]:
+async def positions(request: Request, table_id: str) -> list[PositionShown]:
     """Every position of a finished game, for stepping through it: the public view,
     every hand face up, the move that led there and the move in words."""
     replayed = record.replay(await finished_record(request, table_id))
     names, game = replayed.seats, replayed.spec.name
     return [
-        {
-            "hand": p.hand,
-            "move": p.move,
-            "view": p.view.to_json(),
-            "hands": [[t.to_json() for t in h] for h in p.hands],
-            "event": None if p.event is None else event_to_json(p.event),
-            "said": _("dealt") if p.event is None else say(describe_event(p.event, names, game)),
-            "names": names,
-        }
+        PositionShown(
+            hand=p.hand,
+            move=p.move,
+            view=p.view.to_json(),
+            hands=[[t.to_json() for t in h] for h in p.hands],
+            event=None if p.event is None else event_to_json(p.event),
+            said=_("dealt") if p.event is None else say(describe_event(p.event, names, game)),
+            names=names,
+        )
         for p in replay_positions(replayed)
     ]
 
 
 @api.get("/api/records/{table_id}/analysis", tags=["records"], responses=refusals(404, 429))
-async def analysis(request: Request, table_id: str) -> dict[str, Any]:
+async def analysis(request: Request, table_id: str) -> GameAnalysis:
     """Every decision of a finished game valued by the search from the deciding seat's
     view only (docs/bots.md, ``pips analyse``); made once per game, then kept."""
-    return (await analysed(request, table_id)).to_json()
+    return GameAnalysis.model_validate((await analysed(request, table_id)).to_json())
 
 
 @api.get(
@@ -354,16 +366,16 @@ async def publish_record(request: Request, table_id: str) -> RecordPublished:
 
 
 @api.get("/api/players/{name}/history", tags=["players"], responses=refusals(404))
-async def history(request: Request, name: str) -> list[dict[str, Any]]:
+async def history(request: Request, name: str) -> list[GamePlayed]:
     """The finished games of an account, newest first."""
     finished = await tables_of(request).repository.finished_games(name, who(request))
     if finished is None:
         raise HTTPException(404, _("no such player"))
-    return finished
+    return [GamePlayed.model_validate(g) for g in finished]
 
 
 @api.get("/api/asyncapi.json", tags=["protocol"])
-async def protocol() -> dict[str, Any]:
+async def protocol() -> AsyncApiDocument:
     """The websocket protocol of ``/ws/{table_id}`` as an AsyncAPI document: every
     message a client sends and receives, with its JSON schema."""
-    return messages.asyncapi(__version__)
+    return AsyncApiDocument.model_validate(messages.asyncapi(__version__))

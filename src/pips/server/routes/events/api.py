@@ -3,13 +3,24 @@ and closing."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request
 
 from pips.results.entry import EntryError
 from pips.server.errors import refusals
 from pips.server.requests import Strict
+from pips.server.responses.events import (
+    ClosingReviewed,
+    EventListed,
+    EventSanctioned,
+    EventShown,
+    ResultsWaitFor,
+    RoundCsvReviewed,
+    TableChecked,
+    TableScore,
+)
+from pips.server.responses.register import ResultsConfirmed
 from pips.server.routes.common import CSV_BODY, limits_of, refund, refused, results_of, run
 from pips.server.routes.events.common import (
     CheckInBody,
@@ -38,14 +49,15 @@ api = APIRouter()
 
 
 @api.get("/api/events", tags=["events"])
-async def list_events(request: Request) -> list[dict[str, Any]]:
+async def list_events(request: Request) -> list[EventListed]:
     """The latest events; an event's ``key`` (its address) only to those who act on it
     (its organiser, an administrator, its players), else ``null``."""
-    return list(await run(results_of(request).events.listing, viewer(request)))
+    listed = await run(results_of(request).events.listing, viewer(request))
+    return [EventListed.model_validate(e) for e in listed]
 
 
 @api.post("/api/events", tags=["events"], status_code=201, responses=refusals(404, 409, 429))
-async def create_event(request: Request, body: NewEvent) -> dict[str, Any]:
+async def create_event(request: Request, body: NewEvent) -> EventShown:
     """Create an event: a group's representative (for the group) or an administrator."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
@@ -56,21 +68,23 @@ async def create_event(request: Request, body: NewEvent) -> dict[str, Any]:
         # Refused (not this group's, a name taken): it spends none of the rate.
         await refund(request, limits_of(request).events, str(actor))
         raise
-    return dict(made)
+    return EventShown.model_validate(made)
 
 
 @api.get("/api/events/{key}", tags=["events"], responses=refusals(404))
-async def get_event(request: Request, key: Key) -> dict[str, Any]:
+async def get_event(request: Request, key: Key) -> EventShown:
     """The event: players, rounds, tables with results, standings."""
-    return dict(await run(results_of(request).events.event, key, viewer(request)))
+    return EventShown.model_validate(
+        await run(results_of(request).events.event, key, viewer(request))
+    )
 
 
 @api.post("/api/events/{key}/players", tags=["events"], responses=refusals(404, 409))
-async def add_players(request: Request, key: Key, body: NewPlayers) -> dict[str, Any]:
+async def add_players(request: Request, key: Key, body: NewPlayers) -> EventShown:
     """Add players; after the first draw they are late arrivals (from the next round)."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(
+    return EventShown.model_validate(
         await run(
             results_of(request).events.add_players,
             actor,
@@ -88,23 +102,25 @@ async def add_players(request: Request, key: Key, body: NewPlayers) -> dict[str,
 @api.post(
     "/api/events/{key}/players/{player}/withdraw", tags=["events"], responses=refusals(404, 409)
 )
-async def withdraw(request: Request, key: Key, player: PlayerId) -> dict[str, Any]:
+async def withdraw(request: Request, key: Key, player: PlayerId) -> EventShown:
     """A player withdraws: not drawn from the next round on."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results_of(request).events.withdraw_player, actor, key, player))
+    return EventShown.model_validate(
+        await run(results_of(request).events.withdraw_player, actor, key, player)
+    )
 
 
 @api.post(
     "/api/events/{key}/rounds", tags=["events"], status_code=201, responses=refusals(404, 409)
 )
-async def draw_round(request: Request, key: Key, body: DrawBody | None = None) -> dict[str, Any]:
+async def draw_round(request: Request, key: Key, body: DrawBody | None = None) -> EventShown:
     """Draw the next round (the one before must be over): by lot or by the standings
     (``method``), with a ``set`` for its tables, or the ``final`` table."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
     body = body or DrawBody()
-    return dict(
+    return EventShown.model_validate(
         await run(
             results_of(request).rounds.draw_next,
             actor,
@@ -117,20 +133,24 @@ async def draw_round(request: Request, key: Key, body: DrawBody | None = None) -
 
 
 @api.post("/api/events/{key}/seeds", tags=["events"], responses=refusals(404, 409))
-async def seed_players(request: Request, key: Key, body: SeedsBody) -> dict[str, Any]:
+async def seed_players(request: Request, key: Key, body: SeedsBody) -> EventShown:
     """Seed the players before the first round (the top seeds sit apart)."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results_of(request).events.seed, actor, key, body.order))
+    return EventShown.model_validate(
+        await run(results_of(request).events.seed, actor, key, body.order)
+    )
 
 
 @api.post("/api/events/{key}/players/{player}/accept", tags=["events"], responses=refusals(404))
-async def accept(request: Request, key: Key, player: PlayerId) -> dict[str, Any]:
+async def accept(request: Request, key: Key, player: PlayerId) -> EventShown:
     """The signed-in account accepts to play the event as its player ``player`` (its
     own: an online event seats only accounts that accepted)."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results_of(request).events.accept, actor, key, player))
+    return EventShown.model_validate(
+        await run(results_of(request).events.accept, actor, key, player)
+    )
 
 
 @api.post(
@@ -138,12 +158,14 @@ async def accept(request: Request, key: Key, player: PlayerId) -> dict[str, Any]
 )
 async def check_in(
     request: Request, key: Key, player: PlayerId, body: CheckInBody | None = None
-) -> dict[str, Any]:
+) -> EventShown:
     """Check a player in (or out, ``present`` false)."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
     present = True if body is None else body.present
-    return dict(await run(results_of(request).events.check_in, actor, key, player, present))
+    return EventShown.model_validate(
+        await run(results_of(request).events.check_in, actor, key, player, present)
+    )
 
 
 @api.post(
@@ -153,31 +175,35 @@ async def check_in(
 )
 async def table_set(
     request: Request, key: Key, number: RoundNumber, table: TableNumber, body: TableSetBody
-) -> dict[str, Any]:
+) -> EventShown:
     """Play a table with another set (before it has a result)."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(
+    return EventShown.model_validate(
         await run(results_of(request).rounds.set_table, actor, key, number, table, body.set)
     )
 
 
 @api.post("/api/events/{key}/rounds/{number}/redraw", tags=["events"], responses=refusals(404, 409))
-async def redraw_round(request: Request, key: Key, number: RoundNumber) -> dict[str, Any]:
+async def redraw_round(request: Request, key: Key, number: RoundNumber) -> EventShown:
     """Draw the last round again while none of its tables has begun."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results_of(request).rounds.redraw, actor, key, number))
+    return EventShown.model_validate(
+        await run(results_of(request).rounds.redraw, actor, key, number)
+    )
 
 
 @api.post("/api/events/{key}/rounds/{number}/start", tags=["events"], responses=refusals(404, 409))
 async def start_round(
     request: Request, key: Key, number: RoundNumber, body: StartBody | None = None
-) -> dict[str, Any]:
+) -> EventShown:
     """Start an online round: its tables open on this server with the drawn seats."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return await start_online_round(request, actor, key, number, body.absent if body else [])
+    return EventShown.model_validate(
+        await start_online_round(request, actor, key, number, body.absent if body else [])
+    )
 
 
 @api.post(
@@ -187,10 +213,10 @@ async def start_round(
 )
 async def enter_table(
     request: Request, key: Key, number: RoundNumber, table: TableNumber, body: TableResultBody
-) -> dict[str, Any]:
+) -> EventShown:
     """Enter a table's result (a correction needs ``reason``)."""
     actor, lines = table_lines_of_body(request, body)
-    return dict(
+    return EventShown.model_validate(
         await run(
             results_of(request).scores.enter,
             actor,
@@ -212,7 +238,7 @@ async def enter_table(
 @changes_nothing
 async def check_table(
     request: Request, key: Key, number: RoundNumber, table: TableNumber, body: TableResultBody
-) -> dict[str, Any]:
+) -> TableChecked:
     """What entering this result would save, without saving it: the lines as they
     would count, the lines a correction replaces (``before``, lined up with
     ``players``), the fields each line changes, and warnings about what looks unusual
@@ -227,7 +253,7 @@ async def check_table(
         lines,
         reason=body.reason,
     )
-    return warnings_said(review)
+    return TableChecked.model_validate(warnings_said(review))
 
 
 @api.get(
@@ -235,9 +261,10 @@ async def check_table(
 )
 async def table_history(
     request: Request, key: Key, number: RoundNumber, table: TableNumber
-) -> list[dict[str, Any]]:
+) -> list[TableScore]:
     """Every result entered for a table, with corrections and their reasons."""
-    return list(await run(results_of(request).scores.history, key, number, table))
+    found = await run(results_of(request).scores.history, key, number, table)
+    return [TableScore.model_validate(score) for score in found]
 
 
 @api.post(
@@ -252,7 +279,7 @@ async def enter_round_csv(
     number: RoundNumber,
     reason: Annotated[str, Query(max_length=500)] = "",
     check: bool = False,
-) -> dict[str, Any]:
+) -> EventShown | RoundCsvReviewed:
     """A round's results as a results CSV body (each game goes to the table of its
     players); all or none. With ``check`` nothing is saved: the tables the games go
     to, their lines and warnings about what looks unusual, to review first."""
@@ -266,18 +293,22 @@ async def enter_round_csv(
         enter_csv, results_of(request), actor, key, number, games, reason, save=not check
     )
     if check:
-        return {"tables": [warnings_said(drawn) for drawn in done["tables"]]}
-    return dict(done)
+        tables = [warnings_said(drawn) for drawn in done["tables"]]
+        return RoundCsvReviewed.model_validate({"tables": tables})
+    return EventShown.model_validate(done)
 
 
 @api.post("/api/events/{key}/close", tags=["events"], responses=refusals(404, 409))
-async def close_event(request: Request, key: Key, check: bool = False) -> dict[str, Any]:
+async def close_event(
+    request: Request, key: Key, check: bool = False
+) -> EventShown | ClosingReviewed:
     """Close the event: its games become results for the world list. With ``check``
     nothing changes: how many results closing makes, how many count at once, and
     whose word the others wait for (per person who can act)."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results_of(request).closing.close, actor, key, save=not check))
+    done = await run(results_of(request).closing.close, actor, key, save=not check)
+    return ClosingReviewed.model_validate(done) if check else EventShown.model_validate(done)
 
 
 class SaveBody(Strict):
@@ -291,15 +322,20 @@ class SanctionBody(SaveBody):
 
 
 @api.get("/api/events/{key}/waiting", tags=["events"], responses=refusals(404))
-async def event_waiting(request: Request, key: Key) -> list[dict[str, Any]]:
+async def event_waiting(request: Request, key: Key) -> list[ResultsWaitFor]:
     """What the event's results wait for, per person who can act: each club's
     representative (for their players' results), each player (their own line), an
     administrator (what nobody else can confirm); with how many results each."""
-    return list(await run(results_of(request).reviews.waiting_at, key))
+    return [
+        ResultsWaitFor.model_validate(w)
+        for w in await run(results_of(request).reviews.waiting_at, key)
+    ]
 
 
 @api.post("/api/events/{key}/confirm", tags=["events"], responses=refusals(404, 409))
-async def confirm_event(request: Request, key: Key, body: SaveBody | None = None) -> dict[str, Any]:
+async def confirm_event(
+    request: Request, key: Key, body: SaveBody | None = None
+) -> ResultsConfirmed:
     """Confirm, in one step, every result of the event the signed-in account's word
     adds to (a club's representative: their players' results, agreeing to the players
     the organiser named as the club's). Without ``save`` nothing changes: the results
@@ -307,20 +343,21 @@ async def confirm_event(request: Request, key: Key, body: SaveBody | None = None
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
     save = body.save if body else False
-    return dict(await run(results_of(request).reviews.confirm_all, actor, event=key, save=save))
+    confirm = results_of(request).reviews.confirm_all
+    return ResultsConfirmed.model_validate(await run(confirm, actor, event=key, save=save))
 
 
 @api.post("/api/events/{key}/sanction", tags=["events"], responses=refusals(404, 409))
 async def sanction_event(
     request: Request, key: Key, body: SanctionBody | None = None
-) -> dict[str, Any]:
+) -> EventSanctioned:
     """An administrator sanctions the event (a federation's championship): its tables'
     results then count whoever plays; ``sanction`` false takes it back. Without
     ``save`` nothing changes: how many results would count (the review)."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
     body = body or SanctionBody()
-    return dict(
+    return EventSanctioned.model_validate(
         await run(
             results_of(request).reviews.sanction,
             actor,

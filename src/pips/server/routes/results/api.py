@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
@@ -15,6 +15,13 @@ from pips.results.service import Filter
 from pips.server.errors import CsvResponse, refusals
 from pips.server.requests import Comment, ResultStatus, Strict
 from pips.server.responses import CsvEntered, ResultChecked, ResultsEntered
+from pips.server.responses.register import (
+    ResultsConfirmed,
+    ResultsDecided,
+    ResultShown,
+    ResultsPage,
+    ResultWaiting,
+)
 from pips.server.routes.common import (
     CSV_BODY,
     BodyRowId,
@@ -133,7 +140,7 @@ async def list_results(
     status: ResultStatus | None = None,
     limit: Count = 50,
     offset: Offset = 0,
-) -> dict[str, Any]:
+) -> ResultsPage:
     """Results, newest game first, filtered by group, game, month, player or status."""
     results = results_of(request)
     rows, total = await run(
@@ -141,7 +148,7 @@ async def list_results(
         Filter(group, game, month, player, status, limit, offset),
         viewer(request),
     )
-    return {"total": total, "results": rows}
+    return ResultsPage.model_validate({"total": total, "results": rows})
 
 
 @api.get(
@@ -159,14 +166,14 @@ async def export_csv(request: Request, month: Month, group: str | None = None) -
 @api.get("/api/results/waiting", tags=["results"], responses=refusals(404))
 async def waiting_results(
     request: Request, event: Annotated[str | None, Query(max_length=24)] = None
-) -> list[dict[str, Any]]:
+) -> list[ResultWaiting]:
     """The results that wait on the signed-in account to count (of one ``event``, by
     its key), oldest first: its own lines to confirm, its approved group's results (as
     representative), and for an administrator every result nobody else can confirm
     and every dispute; with each one's age in days and why it is listed."""
     actor = account(request)
     found = await run(results_of(request).reviews.waiting, actor, 200, event)
-    return [{**r, "why": say(r["why"])} for r in found]
+    return [ResultWaiting.model_validate({**r, "why": say(r["why"])}) for r in found]
 
 
 class ConfirmMany(Strict):
@@ -178,13 +185,14 @@ class ConfirmMany(Strict):
 
 
 @api.post("/api/results/confirm", tags=["results"], responses=refusals(403, 404, 409))
-async def confirm_results(request: Request, body: ConfirmMany) -> dict[str, Any]:
+async def confirm_results(request: Request, body: ConfirmMany) -> ResultsConfirmed:
     """Confirm many results at once (a representative's or an administrator's
     decisions), all or none: each as ``POST /api/results/ID/confirm`` would. Without
     ``save``: the results that would be confirmed and whether each would count."""
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
-    return dict(await run(results_of(request).reviews.confirm_all, actor, body.ids, save=body.save))
+    confirm = results_of(request).reviews.confirm_all
+    return ResultsConfirmed.model_validate(await run(confirm, actor, body.ids, save=body.save))
 
 
 class DecideMany(Strict):
@@ -199,7 +207,7 @@ class DecideMany(Strict):
 
 
 @api.post("/api/results/decide", tags=["results"], responses=refusals(403, 404, 409))
-async def decide_results(request: Request, body: DecideMany) -> dict[str, Any]:
+async def decide_results(request: Request, body: DecideMany) -> ResultsDecided:
     """Decide many results at once (an administrator's or a representative's
     decisions), all or none: each as ``POST /api/results/ID/ACTION`` would; one result
     the account may not decide, or that waits for no such decision, refuses the whole
@@ -207,19 +215,23 @@ async def decide_results(request: Request, body: DecideMany) -> dict[str, Any]:
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
     decide = results_of(request).reviews.decide_all
-    return dict(await run(decide, actor, body.action, body.ids, body.comment, save=body.save))
+    return ResultsDecided.model_validate(
+        await run(decide, actor, body.action, body.ids, body.comment, save=body.save)
+    )
 
 
 @api.get("/api/results/{result_id:int}", tags=["results"], responses=refusals(404))
-async def get_result(request: Request, result_id: RowId) -> dict[str, Any]:
+async def get_result(request: Request, result_id: RowId) -> ResultShown:
     results = results_of(request)
-    return dict(await run(results.register.result, result_id, viewer(request)))
+    return ResultShown.model_validate(
+        await run(results.register.result, result_id, viewer(request))
+    )
 
 
 @api.post("/api/results/{result_id:int}/{action}", tags=["results"], responses=refusals(404, 409))
 async def review_result(
     request: Request, result_id: RowId, action: str, body: Review | None = None
-) -> dict[str, Any]:
+) -> ResultShown:
     """``confirm``, ``dispute`` (with a comment), ``resolve`` (one's own dispute),
     ``reject`` or ``uphold`` a dispute, ``withdraw``, ``clear`` a flag (see
     ``docs/results.md``)."""
@@ -227,4 +239,6 @@ async def review_result(
     check_csrf(request, request.headers.get("x-csrf-token"))
     actor = account(request)
     comment = body.comment if body else ""
-    return dict(await run(results.reviews.review, actor, result_id, action, comment))
+    return ResultShown.model_validate(
+        await run(results.reviews.review, actor, result_id, action, comment)
+    )
