@@ -257,3 +257,38 @@ def test_a_representative_asks_for_approval_and_the_administrators_see_it(site: 
     approved = root.post(f"/api/groups/{slug}/approve", {"approve": True})
     assert approved.status_code == 200
     assert form(anna, f"/groups/{slug}/ask-approval").status_code == 409
+
+
+def test_a_refused_draw_names_its_cause_at_the_organisers_forms(site: Site) -> None:
+    """One of eight ticked present: the refusal says so (it said "1 players cannot be
+    seated"), in a box inside the organiser's section, not above the title."""
+    anna, key = with_players(site, check_in=True)
+    player = event_of(anna, key)["players"][0]["id"]
+    form(anna, f"/events/{key}/check-in", player=player, present="on")
+    refused = anna.client.post(
+        f"/events/{key}/draw", data={"csrf": anna.csrf}, headers={"Accept-Language": "en"}
+    )
+    assert refused.status_code >= 400
+    box = re.search(
+        r'<section id="organiser".*?<p class="error alert" role="alert"[^>]*>([^<]*)<',
+        refused.text,
+        re.S,
+    )
+    assert box is not None, refused.text
+    assert "Checked in: 1 of 8; a table needs at least 3." in box.group(1)
+    german = anna.client.post(
+        f"/events/{key}/draw", data={"csrf": anna.csrf}, headers={"Accept-Language": "de"}
+    )
+    assert "Als anwesend abgehakt: 1 von 8; ein Tisch braucht mindestens" in german.text
+
+
+def test_a_reload_of_a_buttons_address_shows_the_event(site: Site) -> None:
+    """After a refusal the address is /events/KEY/draw: a reload (a GET) was a bare 405."""
+    anna, key = with_players(site)
+    for action in ("draw", "close", "check-in", "players"):
+        again = anna.client.get(f"/events/{key}/{action}", follow_redirects=False)
+        assert again.status_code == 303, action
+        assert again.headers["location"] == f"/events/{key}"
+    # The pages of the same shape still are what they were.
+    assert anna.client.get(f"/events/{key}/standings").status_code == 200
+    assert anna.client.get(f"/events/{key}/find").status_code == 200

@@ -183,6 +183,24 @@ async def event_form(
     return RedirectResponse(f"/events/{key}{anchor}", status_code=303)
 
 
+# The buttons' addresses answer a GET (a reload after a refusal, a bookmark of the
+# closing question) by the event's page: they were a bare 405.
+EVENT_ACTIONS = (
+    "players", "withdraw", "remove", "draw", "final", "seeds", "accept", "check-in",
+    "redraw", "start", "close", "confirm", "sanction",
+)  # fmt: skip
+
+
+async def back_to_event(key: Key) -> RedirectResponse:
+    return RedirectResponse(f"/events/{key}", status_code=303)
+
+
+for _action in EVENT_ACTIONS:
+    api.add_api_route(
+        f"/events/{{key}}/{_action}", back_to_event, methods=["GET"], include_in_schema=False
+    )
+
+
 @api.get(
     "/events/{key}/rounds/{number}/tables/{table}",
     response_class=HTMLResponse,
