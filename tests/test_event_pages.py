@@ -292,3 +292,15 @@ def test_a_reload_of_a_buttons_address_shows_the_event(site: Site) -> None:
     # The pages of the same shape still are what they were.
     assert anna.client.get(f"/events/{key}/standings").status_code == 200
     assert anna.client.get(f"/events/{key}/find").status_code == 200
+
+
+def test_check_in_is_offered_for_any_event_and_called_anwesenheit(site: Site) -> None:
+    """The check-in box sat only inside "A championship: …" and was called
+    "Anmeldung" (which reads as registering in advance)."""
+    anna, _key = new_event(site)
+    page = anna.client.get("/events", headers={"Accept-Language": "de"}).text
+    championship = re.search(r'<details id="championship".*?</details>', page, re.S)
+    assert championship is not None
+    assert 'name="check_in"' in page and 'name="check_in"' not in championship.group(0)
+    assert "Anwesenheit: ausgelost wird nur, wer als anwesend abgehakt ist" in page
+    assert "Anmeldung" not in page

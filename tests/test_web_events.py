@@ -249,3 +249,21 @@ def test_the_events_list_and_form_fit_a_phone_in_german(browser: Browser, server
     anna.click("#championship summary")
     nothing_scrolls_sideways(anna)
     shot(anna, "events-championship-form-phone")
+    # Check-in for any event: the large tick, the removal a small link beside it.
+    anna.fill("#new-event input[name=name]", "Clubabend mit Anwesenheit")
+    anna.select_option("#new-event select[name=group]", "hafenclub")
+    anna.check("#new-event input[name=check_in]")
+    anna.click("#create-event")
+    anna.fill("#add-players textarea", "\n".join(PLAYERS[:5]))
+    anna.click("#add-players button")
+    if anna.locator("#asked").count():
+        for box in anna.locator("#asked input[type=radio][value=new]").all():
+            box.check()
+        anna.click("#add-players button")
+    tick = anna.locator("button.check-in").first
+    tick.click()
+    anna.locator("button.check-in[aria-pressed=true]").first.wait_for()
+    box = tick.bounding_box()
+    assert box is not None and box["width"] >= 44 and box["height"] >= 44
+    nothing_scrolls_sideways(anna)
+    shot(anna, "events-check-in-phone")
