@@ -304,3 +304,15 @@ def test_check_in_is_offered_for_any_event_and_called_anwesenheit(site: Site) ->
     assert 'name="check_in"' in page and 'name="check_in"' not in championship.group(0)
     assert "Anwesenheit: ausgelost wird nur, wer als anwesend abgehakt ist" in page
     assert "Anmeldung" not in page
+
+
+def test_the_pairings_pdf_is_linked_and_named_in_german(site: Site) -> None:
+    """The pairings PDF had no link on any page and was saved as "…-pairings-1.pdf"."""
+    anna, key = with_players(site)
+    assert form(anna, f"/events/{key}/draw").status_code == 303
+    link = f"/events/{key}/rounds/1/pairings.pdf"
+    assert link in anna.client.get(f"/events/{key}").text
+    assert link in anna.client.get(f"/events/{key}/rounds/1").text
+    pdf = anna.client.get(link, headers={"Accept-Language": "de"})
+    assert pdf.status_code == 200
+    assert "-Paarungen-1.pdf" in pdf.headers["content-disposition"]
