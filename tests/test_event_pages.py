@@ -316,3 +316,22 @@ def test_the_pairings_pdf_is_linked_and_named_in_german(site: Site) -> None:
     pdf = anna.client.get(link, headers={"Accept-Language": "de"})
     assert pdf.status_code == 200
     assert "-Paarungen-1.pdf" in pdf.headers["content-disposition"]
+
+
+def test_the_final_tables_page_is_headed_final_table(site: Site) -> None:
+    """It was headed "Round 2 · Table 1" while the event's page says "Final table"."""
+    import random
+
+    anna, key = with_players(site)
+    assert form(anna, f"/events/{key}/draw").status_code == 303
+    for one in event_of(anna, key)["drawn"][0]["tables"]:
+        entered = anna.post(
+            f"/api/events/{key}/rounds/1/tables/{one['number']}",
+            {"players": lines_for(one["seats"], random.Random(one["number"]))},
+        )
+        assert entered.status_code == 200, entered.text
+    drawn = form(anna, f"/events/{key}/final", size="4")
+    assert drawn.status_code == 303, drawn.text
+    page = anna.client.get(f"/events/{key}/rounds/2/tables/1", headers={"Accept-Language": "de"})
+    assert "<h1>Finaltisch</h1>" in page.text
+    assert "Durchgang 2 · Tisch 1" not in page.text
