@@ -335,3 +335,27 @@ def test_the_final_tables_page_is_headed_final_table(site: Site) -> None:
     page = anna.client.get(f"/events/{key}/rounds/2/tables/1", headers={"Accept-Language": "de"})
     assert "<h1>Finaltisch</h1>" in page.text
     assert "Durchgang 2 · Tisch 1" not in page.text
+
+
+def test_a_saved_tables_result_is_said_on_the_page_it_returns_to(site: Site) -> None:
+    """After "save" the event page came back with no word that anything was saved."""
+    anna, key = with_players(site)
+    assert form(anna, f"/events/{key}/draw").status_code == 303
+    one = event_of(anna, key)["drawn"][0]["tables"][0]
+    path = f"/events/{key}/rounds/1/tables/{one['number']}"
+    fields: dict[str, Any] = {"out": "0"}
+    for seat in range(len(one["seats"])):
+        fields[f"points{seat}"] = str(10 * seat)
+        fields[f"pips{seat}"] = "0" if seat == 0 else "3"
+    checked = form(anna, path, action="check", **fields)
+    fingerprint = re.search(r'name="reviewed" value="([^"]+)"', checked.text)
+    assert fingerprint is not None, checked.text
+    saved = form(anna, path, action="save", reviewed=fingerprint[1], **fields)
+    assert saved.status_code == 303, saved.text
+    assert saved.headers["location"] == f"/events/{key}?saved=1-{one['number']}#round-1"
+    page = anna.client.get(saved.headers["location"], headers={"Accept-Language": "de"})
+    assert f"Ergebnis für Tisch {one['number']} gespeichert." in page.text
+    # A made-up flag shows nothing and breaks nothing.
+    for junk in ("x", "9999999-1", "1-1-1", "-1-2"):
+        other = anna.client.get(f"/events/{key}?saved={junk}")
+        assert other.status_code == 200 and 'id="saved"' not in other.text

@@ -263,7 +263,7 @@ def test_the_events_list_and_form_fit_a_phone_in_german(browser: Browser, server
     tick = anna.locator("button.check-in").first
     tick.click()
     anna.locator("button.check-in[aria-pressed=true]").first.wait_for()
-    box = tick.bounding_box()
-    assert box is not None and box["width"] >= 44 and box["height"] >= 44
+    size = tick.bounding_box()
+    assert size is not None and size["width"] >= 44 and size["height"] >= 44
     nothing_scrolls_sideways(anna)
     shot(anna, "events-check-in-phone")

@@ -454,6 +454,7 @@ async def event_shown(
     asked: dict[str, list[dict[str, Any]]] | None = None,
     names: str = "",
     csv_review: dict[str, Any] | None = None,
+    saved: tuple[int, int] | None = None,
     status_code: int = 200,
 ) -> HTMLResponse:
     results = results_of(request)
@@ -472,6 +473,7 @@ async def event_shown(
         asked=asked or {},
         names=names,
         csv_review=csv_review,
+        saved=saved,
         ids={p["name"]: p["id"] for p in shown["players"]},
         drawn_names={
             name
