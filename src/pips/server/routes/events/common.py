@@ -185,11 +185,14 @@ async def confirm_closing(request: Request, key: str, actor: int) -> HTMLRespons
             "Its tables' games become {count} results.",
             made,
         ).format(count=made),
+        # German has no zero form: "0 davon zählen sofort" read badly.
         ngettext(
             "{count} of them counts for the world list at once.",
             "{count} of them count for the world list at once.",
             counting,
-        ).format(count=counting),
+        ).format(count=counting)
+        if counting
+        else _("None of them counts for the world list at once."),
     ]
     lines += waits_said(summary["waiting"])
     if summary["kept"]:
