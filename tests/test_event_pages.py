@@ -257,3 +257,105 @@ def test_a_representative_asks_for_approval_and_the_administrators_see_it(site: 
     approved = root.post(f"/api/groups/{slug}/approve", {"approve": True})
     assert approved.status_code == 200
     assert form(anna, f"/groups/{slug}/ask-approval").status_code == 409
+
+
+def test_a_refused_draw_names_its_cause_at_the_organisers_forms(site: Site) -> None:
+    """One of eight ticked present: the refusal says so (it said "1 players cannot be
+    seated"), in a box inside the organiser's section, not above the title."""
+    anna, key = with_players(site, check_in=True)
+    player = event_of(anna, key)["players"][0]["id"]
+    form(anna, f"/events/{key}/check-in", player=player, present="on")
+    refused = anna.client.post(
+        f"/events/{key}/draw", data={"csrf": anna.csrf}, headers={"Accept-Language": "en"}
+    )
+    assert refused.status_code >= 400
+    box = re.search(
+        r'<section id="organiser".*?<p class="error alert" role="alert"[^>]*>([^<]*)<',
+        refused.text,
+        re.S,
+    )
+    assert box is not None, refused.text
+    assert "Checked in: 1 of 8; a table needs at least 3." in box.group(1)
+    german = anna.client.post(
+        f"/events/{key}/draw", data={"csrf": anna.csrf}, headers={"Accept-Language": "de"}
+    )
+    assert "Als anwesend abgehakt: 1 von 8; ein Tisch braucht mindestens" in german.text
+
+
+def test_a_reload_of_a_buttons_address_shows_the_event(site: Site) -> None:
+    """After a refusal the address is /events/KEY/draw: a reload (a GET) was a bare 405."""
+    anna, key = with_players(site)
+    for action in ("draw", "close", "check-in", "players"):
+        again = anna.client.get(f"/events/{key}/{action}", follow_redirects=False)
+        assert again.status_code == 303, action
+        assert again.headers["location"] == f"/events/{key}"
+    # The pages of the same shape still are what they were.
+    assert anna.client.get(f"/events/{key}/standings").status_code == 200
+    assert anna.client.get(f"/events/{key}/find").status_code == 200
+
+
+def test_check_in_is_offered_for_any_event_and_called_anwesenheit(site: Site) -> None:
+    """The check-in box sat only inside "A championship: …" and was called
+    "Anmeldung" (which reads as registering in advance)."""
+    anna, _key = new_event(site)
+    page = anna.client.get("/events", headers={"Accept-Language": "de"}).text
+    championship = re.search(r'<details id="championship".*?</details>', page, re.S)
+    assert championship is not None
+    assert 'name="check_in"' in page and 'name="check_in"' not in championship.group(0)
+    assert "Anwesenheit: ausgelost wird nur, wer als anwesend abgehakt ist" in page
+    assert "Anmeldung" not in page
+
+
+def test_the_pairings_pdf_is_linked_and_named_in_german(site: Site) -> None:
+    """The pairings PDF had no link on any page and was saved as "…-pairings-1.pdf"."""
+    anna, key = with_players(site)
+    assert form(anna, f"/events/{key}/draw").status_code == 303
+    link = f"/events/{key}/rounds/1/pairings.pdf"
+    assert link in anna.client.get(f"/events/{key}").text
+    assert link in anna.client.get(f"/events/{key}/rounds/1").text
+    pdf = anna.client.get(link, headers={"Accept-Language": "de"})
+    assert pdf.status_code == 200
+    assert "-Paarungen-1.pdf" in pdf.headers["content-disposition"]
+
+
+def test_the_final_tables_page_is_headed_final_table(site: Site) -> None:
+    """It was headed "Round 2 · Table 1" while the event's page says "Final table"."""
+    import random
+
+    anna, key = with_players(site)
+    assert form(anna, f"/events/{key}/draw").status_code == 303
+    for one in event_of(anna, key)["drawn"][0]["tables"]:
+        entered = anna.post(
+            f"/api/events/{key}/rounds/1/tables/{one['number']}",
+            {"players": lines_for(one["seats"], random.Random(one["number"]))},
+        )
+        assert entered.status_code == 200, entered.text
+    drawn = form(anna, f"/events/{key}/final", size="4")
+    assert drawn.status_code == 303, drawn.text
+    page = anna.client.get(f"/events/{key}/rounds/2/tables/1", headers={"Accept-Language": "de"})
+    assert "<h1>Finaltisch</h1>" in page.text
+    assert "Durchgang 2 · Tisch 1" not in page.text
+
+
+def test_a_saved_tables_result_is_said_on_the_page_it_returns_to(site: Site) -> None:
+    """After "save" the event page came back with no word that anything was saved."""
+    anna, key = with_players(site)
+    assert form(anna, f"/events/{key}/draw").status_code == 303
+    one = event_of(anna, key)["drawn"][0]["tables"][0]
+    path = f"/events/{key}/rounds/1/tables/{one['number']}"
+    fields: dict[str, Any] = {"out": "0"}
+    for seat in range(len(one["seats"])):
+        fields[f"points{seat}"] = str(10 * seat)
+        fields[f"pips{seat}"] = "0" if seat == 0 else "3"
+    checked = form(anna, path, action="check", **fields)
+    fingerprint = re.search(r'name="reviewed" value="([^"]+)"', checked.text)
+    assert fingerprint is not None, checked.text
+    saved = form(anna, path, action="save", reviewed=fingerprint[1], **fields)
+    assert saved.status_code == 303, saved.text
+    assert saved.headers["location"] == f"/events/{key}?saved=1-{one['number']}#round-1"
+    page = anna.client.get(saved.headers["location"], headers={"Accept-Language": "de"})
+    assert f"Ergebnis für Tisch {one['number']} gespeichert." in page.text
+    # A made-up flag shows nothing and breaks nothing.
+    for junk in ("x", "9999999-1", "1-1-1", "-1-2"):
+        other = anna.client.get(f"/events/{key}?saved={junk}")
+        assert other.status_code == 200 and 'id="saved"' not in other.text

@@ -55,3 +55,26 @@ def test_an_upload_counts_its_games_in_a_proper_plural(server: InProcess) -> Non
         ).text
         assert said in page, page[page.find("<main") : page.find("<main") + 1500]
         assert "game(s)" not in page and "Partie(n)" not in page
+
+
+def test_german_wordings_a_new_user_stumbled_on() -> None:
+    """A German organiser's review: no "0 davon zählen", no "eine SpielerIn" where at
+    least one is meant, the removal question about the player, the one word for a
+    replay and for games counted."""
+    from pips.i18n import translations
+
+    de = translations("de")
+    assert de.gettext("None of them counts for the world list at once.") == (
+        "Keines davon zählt sofort für die Weltrangliste."
+    )
+    many = de.ngettext(
+        "{count} result has a player no approved club answers for: it counts once an administrator confirms it or sanctions the event.",  # noqa: E501
+        "{count} results have a player no approved club answers for: they count once an administrator confirms them or sanctions the event.",  # noqa: E501
+        25,
+    )
+    assert "mindestens eine SpielerIn" in many
+    removal = de.gettext("Remove {name} from the event? They have not played yet.")
+    assert "Diese Person hat noch keine Partie gespielt" in removal
+    assert de.gettext("Your table: your name") == "Dein Tisch – Name eingeben"
+    assert de.gettext("replay") == "Nachspielen"
+    assert de.gettext("games") == "Partien"

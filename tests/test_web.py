@@ -147,3 +147,6 @@ def test_a_finished_game_replays_step_by_step(browser: Browser, server: Server) 
     assert "'s view: played" in page.inner_text("#analysis-line")
     shot(page, "replay-analysis")
     nothing_scrolls_sideways(page)
+    # On a phone the analysis table fits too: it pushed the page to 605 px.
+    page.set_viewport_size({"width": 390, "height": 844})
+    nothing_scrolls_sideways(page)

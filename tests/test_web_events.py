@@ -21,7 +21,7 @@ from pips.store.db import Database
 from tests.server_helpers import Server, an_address, running
 from tests.test_events import PLAYERS as EVENING
 from tests.test_web_results import sign_in
-from tests.web_helpers import DESKTOP, PHONE, browser, shot
+from tests.web_helpers import DESKTOP, PHONE, browser, nothing_scrolls_sideways, shot
 
 pytestmark = [pytest.mark.process, pytest.mark.browser]
 
@@ -226,3 +226,44 @@ def test_a_championship_day_and_a_correction_on_a_phone(browser: Browser, server
     phone.click("#save-table")
     phone.wait_for_selector("#standings")
     assert not anna.errors and not phone.errors  # type: ignore[attr-defined]
+
+
+def test_the_events_list_and_form_fit_a_phone_in_german(browser: Browser, server: Server) -> None:
+    """The list of events was a table whose words broke mid-word and whose columns went
+    off a 390 px screen; the championship details' select was 403 px wide."""
+    anna = signed_in(browser, server, "Anna", **PHONE, locale="de-DE")
+    for name, place in (
+        ("Vereinsmeisterschaft Kiel 2026", "Kiel"),
+        ("Clubabend November – Kiel", "Gaststätte Fördeblick, Kiel"),
+    ):
+        anna.goto(server.url + "/events")
+        anna.fill("#new-event input[name=name]", name)
+        anna.fill("#new-event input[name=place]", place)
+        anna.select_option("#new-event select[name=group]", "hafenclub")
+        anna.click("#create-event")
+        anna.wait_for_selector("#organiser")
+    anna.goto(server.url + "/events")
+    assert anna.locator("#events tbody tr").count() == 2
+    nothing_scrolls_sideways(anna)
+    shot(anna, "events-list-phone")
+    anna.click("#championship summary")
+    nothing_scrolls_sideways(anna)
+    shot(anna, "events-championship-form-phone")
+    # Check-in for any event: the large tick, the removal a small link beside it.
+    anna.fill("#new-event input[name=name]", "Clubabend mit Anwesenheit")
+    anna.select_option("#new-event select[name=group]", "hafenclub")
+    anna.check("#new-event input[name=check_in]")
+    anna.click("#create-event")
+    anna.fill("#add-players textarea", "\n".join(PLAYERS[:5]))
+    anna.click("#add-players button")
+    if anna.locator("#asked").count():
+        for box in anna.locator("#asked input[type=radio][value=new]").all():
+            box.check()
+        anna.click("#add-players button")
+    tick = anna.locator("button.check-in").first
+    tick.click()
+    anna.locator("button.check-in[aria-pressed=true]").first.wait_for()
+    size = tick.bounding_box()
+    assert size is not None and size["width"] >= 44 and size["height"] >= 44
+    nothing_scrolls_sideways(anna)
+    shot(anna, "events-check-in-phone")

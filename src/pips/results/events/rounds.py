@@ -156,7 +156,9 @@ class EventRounds:
         if len(ranked) < size:
             raise ResultsError(
                 phrase(
-                    "{count} players cannot be seated at a table of this game", count=len(ranked)
+                    "Players in the standings: {count}; the final table needs {size}.",
+                    count=len(ranked),
+                    size=size,
                 )
             )
         seats = list(ranked[:size])
@@ -268,10 +270,27 @@ class EventRounds:
             names_in_order = [p.name for p in playing]
             one = draw_round(number, names_in_order, sizes, rng, met, byes, apart)
         if not one.tables:
+            # Name the cause: with check-in it is nearly always the ticks not yet set.
+            if event.check_in:
+                raise ResultsError(
+                    phrase(
+                        "Checked in: {checked} of {count}; a table needs at least {least}.",
+                        checked=len(playing),
+                        count=len(
+                            [
+                                p
+                                for p in event.players
+                                if p.withdrawn_from is None or p.withdrawn_from > number
+                            ]
+                        ),
+                        least=min(sizes),
+                    )
+                )
             raise ResultsError(
                 phrase(
-                    "{count} players cannot be seated at a table of this game",
+                    "Players to draw: {count}; a table of this game needs at least {least}.",
                     count=len(playing),
+                    least=min(sizes),
                 )
             )
         return EventRound(

@@ -189,11 +189,14 @@ async def confirm_closing(request: Request, key: str, actor: int) -> HTMLRespons
             "Its tables' games become {count} results.",
             made,
         ).format(count=made),
+        # German has no zero form: "0 davon zählen sofort" read badly.
         ngettext(
             "{count} of them counts for the world list at once.",
             "{count} of them count for the world list at once.",
             counting,
-        ).format(count=counting),
+        ).format(count=counting)
+        if counting
+        else _("None of them counts for the world list at once."),
     ]
     lines += waits_said(summary["waiting"])
     if summary["kept"]:
@@ -458,6 +461,7 @@ async def event_shown(
     asked: dict[str, list[dict[str, Any]]] | None = None,
     names: str = "",
     csv_review: dict[str, Any] | None = None,
+    saved: tuple[int, int] | None = None,
     status_code: int = 200,
 ) -> HTMLResponse:
     results = results_of(request)
@@ -476,6 +480,7 @@ async def event_shown(
         asked=asked or {},
         names=names,
         csv_review=csv_review,
+        saved=saved,
         ids={p["name"]: p["id"] for p in shown["players"]},
         drawn_names={
             name

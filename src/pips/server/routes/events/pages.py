@@ -4,6 +4,7 @@ organiser's forms."""
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Annotated
 
 from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
@@ -80,8 +81,12 @@ async def create_from_form(request: Request, form: Annotated[EventForm, Form()])
 
 
 @api.get("/events/{key}", response_class=HTMLResponse, include_in_schema=False)
-async def event_page(request: Request, key: Key) -> HTMLResponse:
-    return await event_shown(request, key)
+async def event_page(request: Request, key: Key, saved: str = "") -> HTMLResponse:
+    # "?saved=2-3" after a table's result was saved: the page says so at that round.
+    # Anything else in it is ignored (it only chooses a sentence to show).
+    found = re.fullmatch(r"([0-9]{1,3})-([0-9]{1,3})", saved[:8])
+    said = (int(found[1]), int(found[2])) if found else None
+    return await event_shown(request, key, saved=said)
 
 
 async def event_page_again(request: Request, error: str, sent: dict[str, str]) -> Response:
@@ -184,6 +189,24 @@ async def event_form(
     return RedirectResponse(f"/events/{key}{anchor}", status_code=303)
 
 
+# The buttons' addresses answer a GET (a reload after a refusal, a bookmark of the
+# closing question) by the event's page: they were a bare 405.
+EVENT_ACTIONS = (
+    "players", "withdraw", "remove", "draw", "final", "seeds", "accept", "check-in",
+    "redraw", "start", "close", "confirm", "sanction",
+)  # fmt: skip
+
+
+async def back_to_event(key: Key) -> RedirectResponse:
+    return RedirectResponse(f"/events/{key}", status_code=303)
+
+
+for _action in EVENT_ACTIONS:
+    api.add_api_route(
+        f"/events/{{key}}/{_action}", back_to_event, methods=["GET"], include_in_schema=False
+    )
+
+
 @api.get(
     "/events/{key}/rounds/{number}/tables/{table}",
     response_class=HTMLResponse,
@@ -253,7 +276,7 @@ async def table_form(
         return await table_shown(
             request, key, number, table, error=explain(exc), values=values, status_code=status
         )
-    return RedirectResponse(f"/events/{key}#round-{number}", status_code=303)
+    return RedirectResponse(f"/events/{key}?saved={number}-{table}#round-{number}", status_code=303)
 
 
 @api.post("/events/{key}/rounds/{number}/csv", include_in_schema=False)

@@ -146,7 +146,9 @@ async def pairings_pdf(request: Request, key: Key, number: RoundNumber) -> Respo
     if not any(one["number"] == number for one in shown["drawn"]):
         raise refused(NotFound(phrase("round {number} has not been drawn", number=number)))
     pdf = await printed(request, pairings_sheet, shown, number, language=current())
-    name = f"{file_name(shown)}-{_('pairings')}-{number}.pdf"
+    # Outside the f-string: the extractor did not find it inside, so it stayed English.
+    pairings = _("pairings")
+    name = f"{file_name(shown)}-{pairings}-{number}.pdf"
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
     return Response(pdf, media_type="application/pdf", headers=headers)
 
