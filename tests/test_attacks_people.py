@@ -318,6 +318,37 @@ def test_one_ipv6_network_is_answered_a_few_requests_at_a_time(
     assert waiting() == 0
 
 
+def test_a_sign_in_refused_with_a_wait_is_answered_after_a_pause(
+    app_site: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A guesser refused (429) asks again the moment the refusal comes: answered at
+    once, forty connections of one /64 (six at a time, above) still had the server
+    render refusals as fast as its core could, and the benchmark's table made seven
+    moves a second instead of four hundred. Now a refusal that says wait is held a
+    second first, holding its address's turn. Nothing is timed: the pause is the
+    test's, and counts what it was asked to hold."""
+    import pips.server.routes.pages as pages
+
+    held: list[float] = []
+
+    async def pause(seconds: float) -> None:
+        held.append(seconds)
+
+    monkeypatch.setattr(pages, "pause", pause)
+    flood, csrf = browser_at(app_site, "2001:db8:dddd:1::1")
+    codes = [
+        flood.post(
+            "/login", data={"name": "Olga", "password": f"guess-{i:04}", "csrf": csrf}
+        ).status_code
+        for i in range(12)
+    ]
+    refused = [code for code in codes if code in (429, 503)]
+    assert codes[-1] == 429 and len(held) == len(refused), (codes, held)
+    assert set(held) == {pages.REFUSAL_PAUSE} and pages.REFUSAL_PAUSE >= 1
+    # A wrong password is answered as it is (its hash took its time).
+    assert codes.count(401) == len(codes) - len(refused) >= 1
+
+
 # -- 5. a guest name's day against registration --------------------------------------------
 
 

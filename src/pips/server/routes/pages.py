@@ -65,7 +65,22 @@ async def listed(request: Request) -> dict[str, Any]:
     }
 
 
+REFUSAL_PAUSE = 1.0
+"""Seconds a sign-in refused with a wait (429: too many attempts, 503: busy hashing) is
+held before it is answered, holding one of its address's turns
+(:attr:`~pips.server.limits.Limits.requests_at_once`). A guesser who asks again the
+moment they are refused is answered six times a second per address (a /64), not as
+often as a core renders a page: each refusal is cheap, but a flood of them answered at
+once took the server's core from the tables (benchmarks/attack.py, the sign-in cells).
+A person refused waits a second longer for a page that tells them to wait anyway."""
+
+pause = asyncio.sleep
+"""How a refusal is held (a test holds it until it lets go)."""
+
+
 async def refused_sign_in(request: Request, exc: accounts.AccountError) -> HTMLResponse:
+    if exc.status in (429, 503):
+        await pause(REFUSAL_PAUSE)
     listing = await listed(request)
     response = page(request, "lobby.html", exc.status, error=explain(exc), **listing)
     if exc.retry_after is not None:
