@@ -318,15 +318,15 @@ def test_one_ipv6_network_is_answered_a_few_requests_at_a_time(
     assert waiting() == 0
 
 
-def test_a_sign_in_refused_with_a_wait_is_answered_after_a_pause(
+def test_a_sign_in_refused_as_a_flood_is_answered_after_a_pause(
     app_site: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A guesser refused (429) asks again the moment the refusal comes: answered at
     once, forty connections of one /64 (six at a time, above) still had the server
     render refusals as fast as its core could, and the benchmark's table made seven
-    moves a second instead of four hundred. Now a refusal that says wait is held a
-    second first, holding its address's turn. Nothing is timed: the pause is the
-    test's, and counts what it was asked to hold."""
+    moves a second instead of four hundred. Now a refusal of the flood (too many
+    attempts, the hashes busy) is held a second first, holding its address's turn.
+    Nothing is timed: the pause is the test's, and counts what it was asked to hold."""
     import pips.server.routes.pages as pages
 
     held: list[float] = []
