@@ -2,14 +2,19 @@
 
     python -m benchmarks.attack                # 15 s per cell
     python -m benchmarks.attack --seconds 5
+    python -m benchmarks.attack --cell "one /64" --cell "one account"   # these and rest
 
-One server process (``pips serve``, SQLite in a fresh folder, bots without delay) and
-this process, both on 127.0.0.1. Two guests play a family game (two players, to 1,000
-points) as fast as the server acknowledges their moves: each move's round trip is
-measured (from sending it to the mover's new state: stored and told), giving the table's
-moves per second, p50 and p99; and the server's owner (an administrator) signs in with
-the right password twice during each cell, in their own browser from their own address
-(signed in or not, and how long it took). The cells, one after another in the same run:
+One server process (``pips serve``, SQLite in a fresh folder, bots without delay), this
+process and, in each cell, the attackers in a process of their own (as they would be
+elsewhere: in this one the watched table's clients would wait behind theirs), all on
+127.0.0.1. Two guests play a family game (two players, to 1,000 points) as fast as the
+server acknowledges their moves, seated before the cell's attack begins (a table made
+under attack, when a match ends, counts the time it took to make it but no move): each
+move's round trip is measured (from sending it to the mover's new state: stored and
+told), giving the table's moves per second, p50 and p99; and the server's owner (an
+administrator) signs in with the right password twice during each cell, in their own
+browser from their own address (signed in or not, and how long it took). The cells, one
+after another in the same run (``--cell``: some of them, and rest):
 
 * ``rest``: nothing else happens (the baseline);
 * ``PDF flood``: eight anonymous clients fetch the score sheets of a 1,000-player round
@@ -38,9 +43,11 @@ import contextlib
 import itertools
 import json
 import math
+import multiprocessing
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
+from dataclasses import dataclass
 from datetime import date
 from functools import partial
 from pathlib import Path
@@ -160,15 +167,18 @@ async def play(port: int, table: str, cookies: list[str], until: float) -> tuple
             await socket.close()
 
 
-async def moves(url: str, port: int, seconds: float) -> list[float]:
-    """The round trips of one table's moves for ``seconds`` (a new table when a match
-    ends)."""
+async def moves(url: str, port: int, seconds: float, seated: tuple[str, list[str]]) -> list[float]:
+    """The round trips of one table's moves for ``seconds``, at the table ``seated``
+    (made before the attack began: its players sit at it already) and, when its match
+    ends, at a new one."""
     until = time.monotonic() + seconds
     times: list[float] = []
     while time.monotonic() < until:
-        table, cookies = await duel(url)
+        table, cookies = seated
         played, _over = await play(port, table, cookies, until)
         times += played
+        if time.monotonic() < until:
+            seated = await duel(url)
     return times
 
 
@@ -394,73 +404,129 @@ async def uploader(url: str) -> tuple[str, str]:
         return cookie_of(client), csrf
 
 
-Attack = Callable[[asyncio.Event, list[int]], list[Awaitable[None]]]
+@dataclass(frozen=True)
+class Target:
+    """What the attackers of every cell aim at (made once, before the cells)."""
+
+    url: str
+    port: int
+    sheets: str
+    """The address of a 1,000-player round's score sheets."""
+    cookie: str
+    csrf: str
+    """The uploader's."""
+    other: str
+    other_cookie: str
+    """Another table, and the cookie of a player at it (the chat flood)."""
+    one: str
+    """The one address of the last cell's eight clients."""
 
 
-async def run(seconds: float, home: Path) -> list[dict[str, Any]]:
+CELLS = (
+    "rest",
+    "PDF flood",
+    "all-bot hard tables",
+    "CSV uploads",
+    "chat flood",
+    "result checks, 4 clients",
+    "sign-in, 40 addresses",
+    "sign-in, one /64",
+    "sign-in to one account, 8 clients, one address",
+)
+
+
+def attackers(
+    cell: str, aim: Target, stop: asyncio.Event, counts: list[int]
+) -> list[Awaitable[None]]:
+    """The attackers of ``cell``, counting their requests in ``counts``."""
+    url = aim.url
+    if cell == "PDF flood":
+        return [pdf_flood(url, aim.sheets, stop, counts) for _ in range(8)]
+    if cell == "all-bot hard tables":
+        return [bot_tables(aim.port, url, stop, counts)]
+    if cell == "CSV uploads":
+        body = big_csv()
+        return [csv_flood(url, aim.cookie, aim.csrf, body, stop, counts) for _ in range(8)]
+    if cell == "chat flood":
+        return [chat_attacker(aim.port, aim.other, aim.other_cookie, stop, counts)]
+    if cell == "result checks, 4 clients":
+        return [check_attack(url, stop, counts) for _ in range(4)]
+    if cell == "sign-in, 40 addresses":
+        return [sign_in_attack(url, stop, new_address(), counts, OWNER) for _ in range(40)]
+    if cell == "sign-in, one /64":
+        return [sign_in_attack(url, stop, in_one_64(n), counts, OWNER) for n in range(40)]
+    if cell == "sign-in to one account, 8 clients, one address":
+        return [sign_in_attack(url, stop, aim.one, counts, OWNER) for _ in range(8)]
+    return []
+
+
+ATTACKERS_FIRST_ADDRESS = 8_000_000
+"""Where the attackers' addresses start (10.122.18.0): apart from this process's."""
+
+
+def attacking(cell: str, aim: Target, ready: Any, stop: Any, counts: Any) -> None:
+    """The attack of ``cell`` in a process of its own (as an attacker is elsewhere):
+    in this one, the watched table's clients would wait for the attackers' in the one
+    event loop, and the attack's own work would be measured as the server's. Under way
+    (every attacker started) it sets ``ready``; when ``stop`` is set, it ends and
+    leaves its requests in ``counts``."""
+    global _addresses
+    _addresses = itertools.count(ATTACKERS_FIRST_ADDRESS)
+
+    async def attack() -> None:
+        halt = asyncio.Event()
+        tally = [0]
+        tasks = [asyncio.ensure_future(a) for a in attackers(cell, aim, halt, tally)]
+        # Under way: about a request answered per attacker (forty clients take a while
+        # to start on a busy machine), the searching bots' kernel loaded.
+        await asyncio.sleep(5.0 if cell.startswith("all-bot") else 1.0)
+        for _ in range(600):
+            if tally[0] >= len(tasks):
+                break
+            await asyncio.sleep(0.1)
+        ready.set()
+        await asyncio.get_running_loop().run_in_executor(None, stop.wait)
+        halt.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        counts.value = tally[0]
+
+    asyncio.run(attack())
+
+
+def chosen(name: str, wanted: list[str]) -> bool:
+    """Whether the cell ``name`` is run: every cell when none is ``wanted``, else
+    ``rest`` (the baseline) and each cell whose name holds one of ``wanted``."""
+    return not wanted or name == "rest" or any(w.lower() in name.lower() for w in wanted)
+
+
+async def run(seconds: float, home: Path, wanted: list[str]) -> list[dict[str, Any]]:
     server = Server(home, bot_delay=0.0).start()
+    processes = multiprocessing.get_context("spawn")
+    loop = asyncio.get_running_loop()
     try:
         url = server.url
         sheets = await event_round(url, server)
         owner = Owner(url)
         assert (await owner.signs_in())[0], "the owner cannot sign in at all"
         cookie, csrf = await uploader(url)
-        body = big_csv()
         other, other_cookies = await duel(url)
-        one = new_address()
-        cells: list[tuple[str, Attack]] = [
-            ("rest", lambda stop, counts: []),
-            (
-                "PDF flood",
-                lambda stop, counts: [pdf_flood(url, sheets, stop, counts) for _ in range(8)],
-            ),
-            (
-                "all-bot hard tables",
-                lambda stop, counts: [bot_tables(server.port, url, stop, counts)],
-            ),
-            (
-                "CSV uploads",
-                lambda stop, counts: [
-                    csv_flood(url, cookie, csrf, body, stop, counts) for _ in range(8)
-                ],
-            ),
-            (
-                "chat flood",
-                lambda stop, counts: [
-                    chat_attacker(server.port, other, other_cookies[0], stop, counts)
-                ],
-            ),
-            (
-                "result checks, 4 clients",
-                lambda stop, counts: [check_attack(url, stop, counts) for _ in range(4)],
-            ),
-            (
-                "sign-in, 40 addresses",
-                lambda stop, counts: [
-                    sign_in_attack(url, stop, new_address(), counts, OWNER) for _ in range(40)
-                ],
-            ),
-            (
-                "sign-in, one /64",
-                lambda stop, counts: [
-                    sign_in_attack(url, stop, in_one_64(n), counts, OWNER) for n in range(40)
-                ],
-            ),
-            (
-                "sign-in to one account, 8 clients, one address",
-                lambda stop, counts: [
-                    sign_in_attack(url, stop, one, counts, OWNER) for _ in range(8)
-                ],
-            ),
-        ]
+        aim = Target(url, server.port, sheets, cookie, csrf, other, other_cookies[0], new_address())
         results: list[dict[str, Any]] = []
-        for name, attackers in cells:
-            stop = asyncio.Event()
-            counts = [0]
+        for name in CELLS:
+            if not chosen(name, wanted):
+                continue
+            ready, stop = processes.Event(), processes.Event()
+            counts = processes.Value("q", 0)
+            attack = processes.Process(
+                target=attacking, args=(name, aim, ready, stop, counts), daemon=True
+            )
             with console.status(f"{name}: {seconds:.0f} s"):
-                tasks = [asyncio.ensure_future(a) for a in attackers(stop, counts)]
-                # The attack under way (the searching bots: their kernel loaded).
-                await asyncio.sleep(0 if not tasks else 5.0 if name.startswith("all-bot") else 1.0)
+                # The watched table's players sit at it before the attack begins: what
+                # is measured is its moves, not how long a new table takes to make.
+                seated = await duel(url)
+                if name != "rest":
+                    attack.start()
+                    await loop.run_in_executor(None, ready.wait)
 
                 async def signing_in() -> list[tuple[bool, float]]:
                     tries = []
@@ -470,16 +536,17 @@ async def run(seconds: float, home: Path) -> list[dict[str, Any]]:
                     return tries
 
                 measured, signed = await asyncio.gather(
-                    moves(url, server.port, seconds), signing_in()
+                    moves(url, server.port, seconds, seated), signing_in()
                 )
                 stop.set()
-                await asyncio.gather(*tasks, return_exceptions=True)
+                if name != "rest":
+                    await loop.run_in_executor(None, attack.join)
             results.append(
                 {
                     "cell": name,
                     "moves": len(measured),
                     "moves_per_s": round(len(measured) / seconds, 1),
-                    "attack_requests": counts[0],
+                    "attack_requests": counts.value,
                     "p50_ms": round(quantile(measured, 0.5), 1),
                     "p99_ms": round(quantile(measured, 0.99), 1),
                     "max_ms": round(max(measured, default=math.inf) * 1000, 1),
@@ -505,11 +572,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
+    parser.add_argument(
+        "--cell",
+        action="append",
+        default=[],
+        metavar="PART",
+        help="run only the cells whose name holds PART (and rest); repeatable",
+    )
     args = parser.parse_args()
     if args.seconds <= 0:
         parser.error("--seconds is positive")
     with tempfile.TemporaryDirectory() as home:
-        results = asyncio.run(run(args.seconds, Path(home)))
+        results = asyncio.run(run(args.seconds, Path(home), args.cell))
     table = Table(title="one table's moves under attack (one server process, SQLite, 2 cores)")
     for column in (
         "cell",

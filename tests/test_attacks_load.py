@@ -102,6 +102,9 @@ def test_a_table_plays_on_while_the_servers_pdfs_are_held(
 
     monkeypatch.setattr(pips.results.sheet, "round_sheets", held_sheets)
     monkeypatch.setattr(site.results.rounds, "round_draw", counted)
+    # Every sheet from one browser (one address): answered at once, not six at a time
+    # (Limits.requests_at_once), so that all of them are held in the renders' pool.
+    monkeypatch.setattr(site.app.state.limits.at_once, "most", many + 2)
     path = f"/events/{key}/rounds/1/sheets.pdf"
     with ThreadPoolExecutor(many) as pool:
         sheets = [pool.submit(anna.client.get, path) for _ in range(many)]

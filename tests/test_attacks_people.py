@@ -256,6 +256,99 @@ def test_the_owner_signs_in_while_forty_addresses_flood(tmp_path: Path) -> None:
     assert gate.ran.index("password-1") <= 1
 
 
+@pytest.mark.slow
+def test_one_ipv6_network_is_answered_a_few_requests_at_a_time(
+    app_site: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forty connections of one /64 guess a password as fast as they are answered. Each
+    guess past the network's budget is refused at once (429), but every one was being
+    answered at the same time: the one event loop served the forty as it served a
+    table's moves, and in the benchmark (benchmarks/attack.py) the watched table made
+    no move at all. Now a client (an address, a /64) has six requests answered at once
+    and its others wait their turn, while everybody else's are answered. Nothing is
+    timed: the refusals are held where they render the page, until the test lets go."""
+    import pips.server.routes.pages
+
+    network = "2001:db8:64:64::/64"
+    real = pips.server.routes.pages.listed
+    rendering: list[str] = []
+    let_go = asyncio.Event()
+
+    async def held(request: Any) -> dict[str, Any]:
+        rendering.append(request.client.host)
+        await let_go.wait()
+        return await real(request)
+
+    monkeypatch.setattr(pips.server.routes.pages, "listed", held)
+    at_once = getattr(app_site.state.limits, "at_once", None)
+
+    def waiting() -> int:
+        return 0 if at_once is None else at_once.here(network)
+
+    async def attack() -> tuple[list[int], int, int]:
+        def browser(host: str) -> httpx.AsyncClient:
+            transport = httpx.ASGITransport(app=app_site, client=(host, 50000))
+            return httpx.AsyncClient(transport=transport, base_url="http://pips")
+
+        flood = [browser(f"2001:db8:64:64::{i + 1:x}") for i in range(40)]
+        csrfs = [(await c.get("/api/session")).json()["csrf"] for c in flood]
+        guesses = [
+            asyncio.ensure_future(
+                c.post("/login", data={"name": "Olga", "password": f"guess-{i}", "csrf": csrf})
+            )
+            for i, (c, csrf) in enumerate(zip(flood, csrfs, strict=True))
+        ]
+        # Every guess has come in: all forty at the page (before), or six there and
+        # the rest waiting their turn.
+        await until(lambda: len(rendering) == 40 or (len(rendering) == 6 and waiting() == 40))
+        answering = len(rendering)
+        async with browser("10.64.0.1") as other:
+            elsewhere = (await other.get("/api/session")).status_code
+        let_go.set()
+        answers = [(await g).status_code for g in guesses]
+        for c in flood:
+            await c.aclose()
+        return answers, answering, elsewhere
+
+    answers, answering, elsewhere = asyncio.run(attack())
+    assert answering == 6
+    assert elsewhere == 200
+    # Let go, every guess was answered in its turn, refused (none signed anyone in).
+    assert len(answers) == 40 and set(answers) <= {401, 429, 503}, answers
+    assert waiting() == 0
+
+
+def test_a_sign_in_refused_as_a_flood_is_answered_after_a_pause(
+    app_site: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A guesser refused (429) asks again the moment the refusal comes: answered at
+    once, forty connections of one /64 (six at a time, above) still had the server
+    render refusals as fast as its core could, and the benchmark's table made seven
+    moves a second instead of four hundred. Now a refusal of the flood (too many
+    attempts, the hashes busy) is held a second first, holding its address's turn.
+    Nothing is timed: the pause is the test's, and counts what it was asked to hold."""
+    import pips.server.routes.pages as pages
+
+    held: list[float] = []
+
+    async def pause(seconds: float) -> None:
+        held.append(seconds)
+
+    monkeypatch.setattr(pages, "pause", pause)
+    flood, csrf = browser_at(app_site, "2001:db8:dddd:1::1")
+    codes = [
+        flood.post(
+            "/login", data={"name": "Olga", "password": f"guess-{i:04}", "csrf": csrf}
+        ).status_code
+        for i in range(12)
+    ]
+    refused = [code for code in codes if code in (429, 503)]
+    assert codes[-1] == 429 and len(held) == len(refused), (codes, held)
+    assert set(held) == {pages.REFUSAL_PAUSE} and pages.REFUSAL_PAUSE >= 1
+    # A wrong password is answered as it is (its hash took its time).
+    assert codes.count(401) == len(codes) - len(refused) >= 1
+
+
 # -- 5. a guest name's day against registration --------------------------------------------
 
 

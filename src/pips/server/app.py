@@ -314,7 +314,12 @@ def create_app(
         https_only=settings.https_cookies,
         max_age=accounts.SESSION_DAYS * 24 * 3600,
     )
-    app.add_middleware(Guard, body_bytes=limits.body_bytes, upload_bytes=limits.upload_bytes)
+    app.add_middleware(
+        Guard,
+        body_bytes=limits.body_bytes,
+        upload_bytes=limits.upload_bytes,
+        at_once=limits.at_once,
+    )
     viewer = Path(fastapi_offline.__file__).parent / "static"
     app.mount("/static/api-viewer", StaticFiles(directory=viewer), name="api-viewer")
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")

@@ -11,6 +11,14 @@
   quota it counted against (``RateLimit-Policy`` and ``RateLimit``, the IETF's
   draft-ietf-httpapi-ratelimit-headers-10), from the :class:`~pips.server.limits.Quota`
   the operation left in the request's state.
+* **Requests at once**: an address (an IPv6 /64) has at most
+  :attr:`~pips.server.limits.Limits.requests_at_once` requests answered at once, the
+  rest waiting their turn (:class:`~pips.server.limits.AtOnce`): the event loop is
+  shared by people, not by connections, so forty connections of one /64 flooding the
+  sign-in with guesses (each refused at once, 429) take no more of it than six, and a
+  table's moves go on. A request holds its turn until its answer starts, so an open
+  stream holds none; websockets are not counted here (streams and websockets have a
+  cap of their own).
 * **Body sizes**: a request body larger than the limit (the ``Content-Length``, or the
   bytes actually sent) is answered 413 before any route parses it; uploads of results
   have a larger limit than everything else.
@@ -23,7 +31,8 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from pips.core.phrase import N_
-from pips.i18n import _, negotiate, speaking
+from pips.i18n import _, explain, negotiate, speaking
+from pips.server.limits import AtOnce, Limited, client_key
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -50,10 +59,13 @@ EVENT_UPLOADS = ("/events/", "/api/events/")
 
 
 class Guard:
-    def __init__(self, app: App, *, body_bytes: int, upload_bytes: int) -> None:
+    def __init__(
+        self, app: App, *, body_bytes: int, upload_bytes: int, at_once: AtOnce | None = None
+    ) -> None:
         self.app = app
         self.body_bytes = body_bytes
         self.upload_bytes = upload_bytes
+        self.at_once = at_once
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -82,6 +94,33 @@ class Guard:
                 message["headers"] = headers
             await send(message)
 
+        if self.at_once is None:
+            await self.checked(scope, receive, send_guarded, path)
+            return
+        # Behind a trusted proxy, the address it forwarded (uvicorn's proxy headers).
+        client = scope.get("client")
+        key = client_key(str(client[0])) if client else "unknown"
+        try:
+            give_back = await self.at_once.take(key)
+        except Limited as exc:
+            await _too_many(send_guarded, scope, exc)
+            return
+
+        async def send_in_turn(message: Message) -> None:
+            # The answer is made once it starts: the turn is given back then, so that
+            # a stream (the Bot API's, NDJSON) holds none while it is open (they have
+            # a cap of their own, with the websockets).
+            if message["type"] == "http.response.start":
+                give_back()
+            await send_guarded(message)
+
+        try:
+            await self.checked(scope, receive, send_in_turn, path)
+        finally:
+            give_back()
+
+    async def checked(self, scope: Scope, receive: Receive, send_guarded: Send, path: str) -> None:
+        """The request passed on, unless its path, query or body is refused."""
         for field, part in (
             ("path", bytes(scope.get("raw_path") or b"")),
             ("query", bytes(scope.get("query_string", b""))),
@@ -156,6 +195,25 @@ UPLOAD_NUL_WORDS = N_(
 
 async def _too_large(send: Send, scope: Scope, limit: int) -> None:
     await _refuse(send, scope, N_("the request body is over {limit} bytes"), "body", limit)
+
+
+async def _too_many(send: Send, scope: Scope, exc: Limited) -> None:
+    with speaking(negotiate(_header(scope, b"accept-language"))):
+        message = explain(exc)
+    problem = {"code": "too_many_requests", "message": message, "rule": None, "field": None}
+    body = json.dumps(problem, ensure_ascii=False).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 429,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"retry-after", str(exc.retry_after).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 async def _refuse(

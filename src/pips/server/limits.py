@@ -252,9 +252,19 @@ class Limits:
     sockets_anonymous_per_address: int = 20
     """... of which from nobody signed in (watchers without even a guest name)."""
     sockets: Sockets = field(init=False)
+    requests_at_once: int = 6
+    """HTTP requests answered at once per address (an IPv6 /64: :func:`client_key`),
+    as many as a browser opens connections to one site; the address's further
+    requests wait their turn, so that its flood (even of answers as cheap as a 429)
+    takes no more of the event loop than six requests do, and a table's moves never
+    queue behind forty of one person's."""
+    requests_waiting: int = 100
+    """... and waiting per address, beyond which one is refused at once (429)."""
+    at_once: AtOnce = field(init=False)
 
     def __post_init__(self) -> None:
         self.sockets = Sockets(self.sockets_per_address, self.sockets_anonymous_per_address)
+        self.at_once = AtOnce(self.requests_at_once, self.requests_waiting)
 
     checking: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))
     """Result batches checked at once (each in a worker thread): a flood of checks
@@ -361,3 +371,70 @@ class Sockets:
                 pipe.hmget(name, keys)
             found = await pipe.execute()
         return [sum(int(values[i] or 0) for values in found) for i in range(len(keys))]
+
+
+@dataclass(eq=False)
+class _Turns:
+    answering: asyncio.Semaphore
+    here: int = 0
+    """Requests being answered or waiting."""
+
+
+class AtOnce:
+    """Requests answered at once per client (:func:`client_key`): at most ``most``,
+    the client's further ones waiting their turn (in the order they came), at most
+    ``waiting`` of them; one more is :class:`Limited` at once. In this process only:
+    what it shares out is this process's event loop.
+
+    >>> at_once = AtOnce(most=1, waiting=0)
+    >>> async def twice() -> str:
+    ...     give_back = await at_once.take("10.0.0.1")
+    ...     await at_once.take("10.0.0.1")
+    ...     return "never"
+    >>> asyncio.run(twice())
+    Traceback (most recent call last):
+    ...
+    pips.server.limits.Limited: too many requests from your address at once: try again shortly
+    """
+
+    def __init__(self, most: int, waiting: int) -> None:
+        self.most = most
+        self.waiting = waiting
+        self._clients: dict[str, _Turns] = {}
+
+    def here(self, client: str) -> int:
+        """``client``'s requests being answered or waiting."""
+        turns = self._clients.get(client)
+        return 0 if turns is None else turns.here
+
+    async def take(self, client: str) -> Callable[[], None]:
+        """Wait for ``client``'s turn: the function that gives it back (once, however
+        often it is called)."""
+        turns = self._clients.get(client)
+        if turns is None:
+            turns = self._clients[client] = _Turns(asyncio.Semaphore(self.most))
+        if turns.here >= self.most + self.waiting:
+            raise Limited(
+                phrase("too many requests from your address at once: try again shortly"), 2
+            )
+        turns.here += 1
+        try:
+            await turns.answering.acquire()
+        except BaseException:  # gone while waiting (the client hung up)
+            self._left(client, turns)
+            raise
+        given_back = False
+
+        def give_back() -> None:
+            nonlocal given_back
+            if not given_back:
+                given_back = True
+                turns.answering.release()
+                self._left(client, turns)
+
+        return give_back
+
+    def _left(self, client: str, turns: _Turns) -> None:
+        turns.here -= 1
+        if not turns.here:  # kept for the clients with requests, no others
+            del self._clients[client]

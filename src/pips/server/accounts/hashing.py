@@ -46,7 +46,10 @@ BUSY_SECONDS = 2
 
 def busy() -> AccountError:
     return AccountError(
-        _("the server is busy signing people in: try again shortly"), 503, BUSY_SECONDS
+        _("the server is busy signing people in: try again shortly"),
+        503,
+        BUSY_SECONDS,
+        held=True,
     )
 
 

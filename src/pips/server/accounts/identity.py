@@ -16,12 +16,22 @@ __all__ = ["AccountError", "Identity", "check_name", "check_password"]
 
 class AccountError(ValueError):
     """A refused registration or sign-in, in words for the person; ``status`` is its
-    HTTP status and ``retry_after`` the seconds to wait, when waiting helps."""
+    HTTP status and ``retry_after`` the seconds to wait, when waiting helps; ``held``:
+    a flood's refusal (too many attempts from the address, the hashes busy), answered
+    after a pause (``pips.server.routes.pages.REFUSAL_PAUSE``)."""
 
-    def __init__(self, message: str, status: int = 422, retry_after: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        status: int = 422,
+        retry_after: int | None = None,
+        *,
+        held: bool = False,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.retry_after = retry_after
+        self.held = held
 
 
 def check_name(name: str) -> str:

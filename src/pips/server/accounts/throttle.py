@@ -151,7 +151,7 @@ class Throttle:
         try:
             await self.addresses.take(address)
         except Limited as exc:
-            raise AccountError(reason(exc), 429, exc.retry_after) from None
+            raise AccountError(reason(exc), 429, exc.retry_after, held=True) from None
 
     def check_account(self, key: str, address: str, device: bool = False) -> None:
         """Refuse (429) while the name has to wait after wrong passwords from this

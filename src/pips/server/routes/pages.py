@@ -66,7 +66,24 @@ async def listed(request: Request) -> dict[str, Any]:
     }
 
 
+REFUSAL_PAUSE = 1.0
+"""Seconds a sign-in refused as a flood's (429: too many attempts from the address; 503:
+the hashes busy; :attr:`~pips.server.accounts.AccountError.held`) is held before it is
+answered, holding one of its address's turns
+(:attr:`~pips.server.limits.Limits.requests_at_once`). A guesser who asks again the
+moment they are refused is answered six times a second per address (a /64), not as
+often as a core renders a page: each refusal is cheap, but a flood of them answered at
+once took the server's core from the tables (benchmarks/attack.py, the sign-in cells).
+A person refused waits a second longer for a page that tells them to wait anyway. The
+wait after wrong passwords for a name is not paused: it counts its own seconds."""
+
+pause = asyncio.sleep
+"""How a refusal is held (a test holds it until it lets go)."""
+
+
 async def refused_sign_in(request: Request, exc: accounts.AccountError) -> HTMLResponse:
+    if exc.held:
+        await pause(REFUSAL_PAUSE)
     listing = await listed(request)
     response = page(request, "lobby.html", exc.status, error=explain(exc), **listing)
     if exc.retry_after is not None:
