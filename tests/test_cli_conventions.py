@@ -314,3 +314,12 @@ def test_a_whole_game_in_german_has_no_english_word(tmp_path: Path, game: list[s
             if word.lower() in ENGLISH and word not in names:
                 found.add((word, line.strip()))
     assert not found, sorted(found)[:20]
+
+
+def test_serve_names_its_backups_option_a_folder() -> None:
+    """`pips serve --help` showed `--backups FILE` for a folder."""
+    from typer.testing import CliRunner
+
+    shown = CliRunner().invoke(app, ["serve", "--help"], env={"COLUMNS": "200"}).output
+    after = shown.split("--backups", 1)[1].split()
+    assert after[0] == "DIR", after[:3]

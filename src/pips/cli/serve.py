@@ -94,6 +94,7 @@ def serve(
         Path | None,
         typer.Option(
             envvar="PIPS_BACKUP_DIR",
+            metavar="DIR",
             help="Back the site up into this folder while serving (docs/server.md, "
             '"Operations"); /metrics tells the newest backup\'s age.',
         ),
