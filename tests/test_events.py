@@ -338,11 +338,32 @@ def test_a_hostile_client_changes_nothing(site: Site) -> None:
         for n in range(5)
     }
     assert len(keys) == 5 and all(len(k) >= 12 for k in keys)
-    # A flood of new events (refused ones too) is held back per account.
-    answers = [
+    # Refused creations spend none of the account's rate of new events (issue 52: what
+    # the rate bounds is what was made) ...
+    refused = [
         anna.post("/api/events", {"name": "x", "game": "fido", "date": "2026-10-10", "rounds": 1})
         for _ in range(25)
     ]
+    assert {a.status_code for a in refused} == {422}, {a.status_code for a in refused}
+    # ... and a flood of new events is held back per account: 20 at once, then one every
+    # three seconds (the bound of 60 leaves room for any refill while the flood runs).
+    answers = []
+    for n in range(60):
+        answers.append(
+            anna.post(
+                "/api/events",
+                {
+                    "name": f"Flut {n}",
+                    "game": "fido",
+                    "date": "2026-10-10",
+                    "rounds": 1,
+                    "group": "kiel",
+                },
+            )
+        )
+        if answers[-1].status_code != 201:
+            break
+    assert len(answers) > 15, "the refused ones above spent the rate"
     assert answers[-1].status_code == 429 and "Retry-After" in answers[-1].headers
 
 
