@@ -41,6 +41,13 @@ def test_a_guest_who_registers_keeps_the_games_played_as_a_guest(
     assert registered.status_code == 303, registered.text
     history = guest.http.get("/api/players/Ines Gastlich/history").json()
     assert [game["id"] for game in history] == [done]
+    # The account's list of games names the seat by the account (the guest's name was
+    # its name then), the bot by its level as the table did, and the game by its title,
+    # in the reader's language.
+    listed = guest.http.get("/accounts/Ines Gastlich/games", headers={"Accept-Language": "de"}).text
+    row = listed.split(f'data-table="{done}"')[1].split("</tr>")[0]
+    assert "<strong>Ines Gastlich</strong>" in row and "Gelegenheitsspieler 1" in row, row
+    assert "Gast-Ines" not in row and "casual" not in row and ">family<" not in row, row
     # The result of the game is linked to the account and its player; Olaf's is not.
     db = Database(shared_server.database)
     try:

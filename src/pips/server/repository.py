@@ -421,6 +421,9 @@ class TableRepository:
                         "game": r.game,
                         "finished_at": r.finished_at.isoformat() if r.finished_at else None,
                         "seats": (r.record or {}).get("seats"),
+                        # The names this account sat under (a guest's name before it
+                        # registered and the game became the account's, issue 51).
+                        "mine": sorted({s.name for s in r.seats if s.user_id == user.id}),
                         "result": (r.record or {}).get("result"),
                         "record": f"/api/records/{r.id}",
                     }

@@ -92,6 +92,9 @@ class GamePlayed(Told):
     game: str
     finished_at: str | None
     seats: list[str] | None
+    mine: list[str] = Field(
+        description="The seats' names the account sat under (a guest's before registering)."
+    )
     result: dict[str, Any] | None
     record: str = Field(description="Where its record is (/api/records/ID).")
 

@@ -373,7 +373,31 @@ async def history_page(request: Request, name: str) -> HTMLResponse:
     finished = await tables_of(request).repository.finished_games(name, who(request))
     if finished is None:
         raise HTTPException(404, _("no such player"))
+    for game in finished:
+        game["title"] = find_game(game["game"]).title
+        game["players"] = [
+            {"name": seat_shown(seated, name, game["mine"]), "mine": seated in game["mine"]}
+            for seated in game["seats"] or []
+        ]
     return page(request, "history.html", name=name, finished=finished)
+
+
+LEVELLED = re.compile(r"(?P<level>[a-z]+) (?P<number>[0-9]{1,2})")
+"""A bot's name at a table as a record keeps it: its level's English word and its seat
+(:func:`pips.server.round.bot_seat_name`)."""
+
+
+def seat_shown(seated: str, account: str, mine: list[str]) -> str:
+    """A seat's name on an account's list of games, as the table showed it: the account's
+    own seat by the account's name (also where it sat as a guest before registering),
+    a bot by its level in the reader's language ("Gelegenheitsspieler 1", not
+    "casual 1")."""
+    if seated in mine:
+        return account
+    found = LEVELLED.fullmatch(seated)
+    if found and found["level"] in {word for word, _bot in BOT_LEVELS}:
+        return f"{_(found['level'])} {found['number']}"
+    return seated
 
 
 # -- exercises: learn from your mistakes (issue 51) ---------------------------------------
