@@ -270,7 +270,7 @@ async def table_history(
 @api.post(
     "/api/events/{key}/rounds/{number}/csv",
     tags=["events"],
-    responses=refusals(404, 409, 503),
+    responses=refusals(404, 409, 429, 503),
     openapi_extra=CSV_BODY,
 )
 async def enter_round_csv(

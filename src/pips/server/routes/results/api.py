@@ -110,7 +110,7 @@ async def enter_results(request: Request, body: ResultsBatch) -> ResultsEntered:
     "/api/results/csv",
     tags=["results"],
     status_code=201,
-    responses=refusals(404, 409, 503),
+    responses=refusals(404, 409, 429, 503),
     openapi_extra=CSV_BODY,
 )
 async def enter_csv(
