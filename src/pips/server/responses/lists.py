@@ -71,7 +71,7 @@ class GameRated(Told):
 
     date: str
     order: int
-    teams: list[list[int]]
+    teams: list[list[str]] = Field(description="Teams of player numbers (as strings).")
     ranks: list[int]
     weight: float
 
