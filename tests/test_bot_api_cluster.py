@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.cluster_helpers import cluster, logs, needs_cluster
 from tests.server_helpers import Browser, register, wait_for
 from tests.test_bot_api import Events, api, bot_account
@@ -13,6 +15,7 @@ from tests.test_bot_api import Events, api, bot_account
 pytestmark = needs_cluster
 
 
+@pytest.mark.process
 def test_an_event_stream_at_one_process_hears_a_challenge_made_at_another(
     tmp_path: Path,
 ) -> None:

@@ -63,7 +63,7 @@ def event_fields(person: Person, **extra: Any) -> dict[str, Any]:
     ("extra", "said"),
     [
         ({"approved": "1"}, "approved ist hier nicht vorgesehen"),
-        ({"name": "K" * 201}, "Name ist länger als 200 Zeichen"),
+        ({"name": "K" * 81}, "Name ist länger als 80 Zeichen"),
         ({"rounds": "drei"}, "Durchgänge ist keine ganze Zahl"),
         ({"rounds": "5000"}, "Durchgänge darf höchstens 50 sein"),
         ({"pairing": "by-money"}, "pairing"),

@@ -3,7 +3,8 @@ gives every success its fields, and a client made from it (openapi-python-client
 openapi-typescript) reads typed answers, not bags of anything.
 
 The models here are the tables', groups' and checks' answers; the other areas have
-a module each (:mod:`.records`, :mod:`.register`, :mod:`.lists`, :mod:`.events`). An
+a module each (:mod:`~pips.server.responses.records`, :mod:`~pips.server.responses.register`,
+:mod:`~pips.server.responses.lists`, :mod:`~pips.server.responses.events`). An
 answer that is a message of the websocket too (a table's state, its summary) is the
 TypedDict of :mod:`pips.server.messages`.
 ``tests/test_openapi_clients.py`` walks the description and fails on a success answer
