@@ -363,7 +363,10 @@ def test_a_hostile_client_changes_nothing(site: Site) -> None:
         )
         if answers[-1].status_code != 201:
             break
-    assert len(answers) > 15, "the refused ones above spent the rate"
+    # Anna made six events before the flood (the evening and the five above), so at
+    # least 14 of the burst of 20 are left; had the refused ones spent it, none would be.
+    made = sum(a.status_code == 201 for a in answers)
+    assert made >= 20 - 6, (made, "the refused ones above spent the rate")
     assert answers[-1].status_code == 429 and "Retry-After" in answers[-1].headers
 
 

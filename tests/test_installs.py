@@ -43,6 +43,7 @@ REFUSED = sorted(
         "redis",
         "dask",
         "distributed",
+        "httpx",
     }
 )
 """The libraries the extras bring, as they are imported (typer and rich bring pydantic
