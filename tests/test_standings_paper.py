@@ -21,7 +21,7 @@ from pips.results.entry import Entry, Line, check
 from pips.results.entry_formats import read_csv, write_csv
 from pips.results.sheet import round_sheets
 from pips.results.standings import TableResult, as_at_four, standings
-from pips.results.standings_table import standings_csv, standings_subtitle
+from pips.results.standings_table import standings_csv, standings_explained, standings_subtitle
 
 
 def test_a_player_without_a_game_ranks_below_everyone_who_played() -> None:
@@ -111,6 +111,24 @@ def test_the_standings_csv_has_the_organisers_columns_in_the_readers_language() 
     with i18n.speaking("de"):
         said = standings_subtitle(with_final, "FIDO")
     assert said == "FIDO · 03.10.2026 und 04.10.2026 · Kiel · nach Durchgang 2 von 2 · Finaltisch"
+
+
+def test_the_standings_say_how_ties_are_decided_and_what_the_average_place_is() -> None:
+    """The organiser's tie-breaks in their order, and the average place's rule with its
+    figures from :func:`as_at_four` (readers met 0,9 and 4,1 without the rule)."""
+    from pips import i18n
+
+    with i18n.speaking("de"):
+        final = [{"method": "lot", "tables": []}, {"method": "final", "tables": [{"seats": "ABC"}]}]
+        said = standings_explained(event(tiebreaks=["average-place", "buchholz"], drawn=final))
+        plain = standings_explained(event(tiebreaks=["wins"], drawn=[{"method": "lot"}]))
+    assert said.startswith("Der Finaltisch: seine 3 SpielerInnen")
+    assert "entscheiden der bessere Durchschnittsplatz, dann die stärkeren Gegner" in said
+    assert "Ø-Platz:" in said and "zählt 0,9, der Letzte 4,1" in said
+    assert plain == (
+        "Bei Punktgleichheit entscheiden mehr Tischsiege (erste Plätze); ist alles gleich,"
+        " teilen sich die SpielerInnen den Platz."
+    )
 
 
 def test_a_german_export_reads_back() -> None:

@@ -29,8 +29,8 @@ from pips.results.paper import (
 from pips.results.standings import Standing
 from pips.results.standings_table import (
     StandingsTable,
-    final_explained,
     group_table,
+    standings_explained,
     standings_subtitle,
     standings_table,
 )
@@ -58,7 +58,7 @@ def standings_sheet(
         width = landscape(A4)[0] - 28 * mm
         players = standings_table(shown, lines)
         story.append(_standings_grid(players, width, name_column=1, club_column=2))
-        explained = final_explained(shown)
+        explained = standings_explained(shown)
         if explained:
             story += [Spacer(1, 2 * mm), Paragraph(escape(explained), FOOTNOTE)]
         for groups, head, heading in (

@@ -22,7 +22,13 @@ from typing import Any
 from pips import i18n
 from pips.core.phrase import N_
 from pips.i18n import _
-from pips.results.standings import DEFAULT_TIEBREAKS, Scoring, Standing
+from pips.results.standings import (
+    DEFAULT_TIEBREAKS,
+    TIEBREAKS,
+    Scoring,
+    Standing,
+    as_at_four,
+)
 
 TIEBREAK_HEADS: dict[str, str] = {
     "wins": N_("Wins"),
@@ -173,6 +179,37 @@ def final_explained(shown: Mapping[str, Any]) -> str:
         "The final table: its {count} players are ranked first, by their places at the "
         "final table, whatever their points; the points are those of the rounds before it."
     ).format(count=seats)
+
+
+def ranking_explained(shown: Mapping[str, Any]) -> str:
+    """How equal points are decided, in the order the organiser chose, and what the
+    average place (Ø-Platz) is: a reader of the standings meets its figures (0,9; 4,1)
+    without the rule behind them otherwise."""
+    rules = [r for r in shown.get("tiebreaks") or DEFAULT_TIEBREAKS if r in TIEBREAKS]
+    said = [
+        _("Equal points are decided by {rules}; equal in all, players share the place.").format(
+            rules=_(", then ").join(_(TIEBREAKS[r]) for r in rules)
+        )
+    ]
+    if "average-place" in rules:
+        said.append(
+            _(
+                "{head}: the average place at the table, each place counted as at a table "
+                "of four, so that tables of three, four and five compare (the first of five "
+                "counts {first}, the last of five {last})."
+            ).format(
+                head=_(TIEBREAK_HEADS["average-place"]),
+                first=i18n.decimal(as_at_four(1, 5), 1),
+                last=i18n.decimal(as_at_four(5, 5), 1),
+            )
+        )
+    return " ".join(said)
+
+
+def standings_explained(shown: Mapping[str, Any]) -> str:
+    """What a reader of the players' standings needs besides the table: why the final
+    table's players stand first (where there is one), and how ties are decided."""
+    return " ".join(part for part in (final_explained(shown), ranking_explained(shown)) if part)
 
 
 def table_csv(table: StandingsTable) -> str:

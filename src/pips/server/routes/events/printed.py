@@ -158,8 +158,8 @@ async def standings_page(request: Request, key: Key) -> HTMLResponse:
     """The standings as the PDF and CSV have them, on a page in the reader's language:
     the players' (with the chosen tie-breaks and marks), the clubs' and the teams'."""
     from pips.results.standings_table import (
-        final_explained,
         group_table,
+        standings_explained,
         standings_subtitle,
         standings_table,
     )
@@ -174,7 +174,7 @@ async def standings_page(request: Request, key: Key) -> HTMLResponse:
         if shown["teams"]:
             teams = group_table(shown["teams"], shown["counted"], _("Team"))
             tables.append((teams, "teams-standings", _("Team standings")))
-        said, explained = standings_subtitle(shown, game), final_explained(shown)
+        said, explained = standings_subtitle(shown, game), standings_explained(shown)
     return page(
         request, "standings.html", event=shown, tables=tables, subtitle=said, explained=explained
     )
