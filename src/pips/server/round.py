@@ -35,7 +35,6 @@ from pips.games.traits import DrawRule
 from pips.i18n import reason
 from pips.record import dealt_json
 from pips.server.identity import Identity
-from pips.server.requests import BotSeat, MeSeat, OpenSeat, Seat
 from pips.sim.seating import Seating
 
 TAKE_OVER_BOT = "expert"
@@ -68,6 +67,31 @@ def bot_seat_name(bot: str, number: int) -> str:
     if level is None:
         return f"{bot}-{number}"
     return phrase("{level} {number}", level=phrase(level), number=number)
+
+
+@dataclass(frozen=True)
+class ForCreator:
+    """A seat of a new table its creator takes."""
+
+
+@dataclass(frozen=True)
+class ForAnyone:
+    """A seat of a new table left open for whoever joins."""
+
+
+@dataclass(frozen=True)
+class ForBot:
+    """A seat of a new table a bot plays: ``bot`` is a bot a server may seat, by its
+    canonical name (checked where the request entered, :mod:`pips.server.requests`)."""
+
+    bot: str
+
+
+SeatChoice = ForCreator | ForAnyone | ForBot
+"""A seat of a new table as its creator chose it, in the round's own terms: the edge
+parses a client's request (pydantic's models, :mod:`pips.server.requests`) and hands the
+round these plain values, so the round imports no request parsing
+(``tests/test_architecture.py``)."""
 
 
 @dataclass
@@ -162,14 +186,14 @@ class Round:
         cls,
         spec: Game,
         options: GameOptions,
-        seats: Sequence[Seat | SeatHolder],
+        seats: Sequence[SeatChoice | SeatHolder],
         creator: Identity,
         seed: int | None = None,
         key: str | None = None,
     ) -> Round:
-        """A round not yet started; ``seats`` per entrant: a :data:`Seat` as a client
-        chose it (parsed where it entered: a bot seat names a bot a server may seat), or
-        a :class:`SeatHolder` the server chose; deals from ``key`` (hex), or from
+        """A round not yet started; ``seats`` per entrant: a :data:`SeatChoice` as a
+        client chose it (parsed where it entered: a bot seat names a bot a server may
+        seat), or a :class:`SeatHolder` the server chose; deals from ``key`` (hex), or from
         ``seed`` at a practice table. Options or seats that make no table raise
         :class:`TableError`."""
         if (seed is None) == (key is None):
@@ -191,7 +215,7 @@ class Round:
                 ),
                 field="seats",
             )
-        if sum(isinstance(seat, MeSeat) for seat in seats) > 1:
+        if sum(isinstance(seat, ForCreator) for seat in seats) > 1:
             raise TableError(phrase("you can take one seat"), field="seats")
         entrants: list[SeatHolder] = []
         for number, seat in enumerate(seats):
@@ -199,13 +223,13 @@ class Round:
                 case SeatHolder():
                     # A seat the server fills itself (an event's draw), never a client's.
                     entrants.append(seat)
-                case MeSeat():
+                case ForCreator():
                     entrants.append(
                         SeatHolder("person", creator.name, creator.user_id, creator.guest)
                     )
-                case OpenSeat():
+                case ForAnyone():
                     entrants.append(SeatHolder("open", ""))
-                case BotSeat(bot=name):
+                case ForBot(bot=name):
                     entrants.append(SeatHolder("bot", bot_seat_name(name, number), bot=name))
         return cls(spec, options, seed, entrants, key)
 
