@@ -352,7 +352,24 @@ class Round:
 
     def apply_choice(self, seat: int, choice: int, moves_made: int) -> Played:
         """Seat ``seat`` plays the legal move numbered ``choice`` of the list it was sent
-        when ``moves_made`` moves had been made; anything else is refused."""
+        when ``moves_made`` moves had been made; anything else is refused. A client's
+        move: the number is how the wire names a move (a list sent, one chosen)."""
+        legal = self._offered_to(seat, moves_made)
+        if not 0 <= choice < len(legal):
+            raise TableError(phrase("move must be 0 to {value}", value=len(legal) - 1))
+        return self.apply(legal[choice])
+
+    def apply_move(self, seat: int, move: Move, moves_made: int) -> Played:
+        """Seat ``seat`` plays ``move`` when ``moves_made`` moves had been made: a bot's
+        move, or the one played when a turn's timer ran out, made in this process and
+        applied as the move it is (no number on the way); one not offered is refused."""
+        if move not in self._offered_to(seat, moves_made):
+            raise TableError(phrase("that move is not legal here"))
+        return self.apply(move)
+
+    def _offered_to(self, seat: int, moves_made: int) -> Sequence[Move]:
+        """The moves offered to ``seat`` if it is its turn in the position of
+        ``moves_made`` moves; refused otherwise."""
         match = self.match
         if match is None or self.status != "playing":
             raise TableError(phrase("the game is not being played"))
@@ -362,10 +379,7 @@ class Round:
             raise TableError(phrase("it is not your turn"))
         if moves_made != self.moves_made:
             raise TableError(phrase("that move list is out of date"))
-        legal = self.offered()
-        if not 0 <= choice < len(legal):
-            raise TableError(phrase("move must be 0 to {value}", value=len(legal) - 1))
-        return self.apply(legal[choice])
+        return self.offered()
 
     def offered(self) -> Sequence[Move]:
         """The moves offered to the seat to move, numbered as its client is sent them:
@@ -441,15 +455,14 @@ class Round:
             return None
         return self.seating.decide()
 
-    def timed_out_move(self, seat: int) -> int:
-        """The number of the move played for a person whose turn timer ran out: what
-        the greedy bot would play."""
+    def timed_out_move(self, seat: int) -> Move:
+        """The move played for a person whose turn timer ran out: what the greedy bot
+        would play."""
         match = self.match
         assert match is not None
         legal = match.legal_moves()
         view = match.current.view(seat)
-        move = make_seated_bot("greedy").choose(view, legal, random.Random(f"{self._stream}/timer"))
-        return list(legal).index(move)
+        return make_seated_bot("greedy").choose(view, legal, random.Random(f"{self._stream}/timer"))
 
     def take_over(self, seat: int) -> int:
         """A bot takes the seat of a person who stayed away; returns the entrant."""

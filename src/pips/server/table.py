@@ -31,6 +31,7 @@ from typing import Any, Protocol
 
 from pips import record
 from pips.core.errors import RuleError
+from pips.core.moves import Move
 from pips.core.phrase import phrase
 from pips.core.view import SPECTATOR, MoveEvent
 from pips.games.registry import find_game
@@ -297,19 +298,32 @@ class LiveTable:
         await self.deliver(out)
         self.pace.schedule()
 
-    async def submit_move(
-        self, seat: int, choice: int, moves_made: int, *, bot: bool = False
-    ) -> None:
+    async def submit_move(self, seat: int, choice: int, moves_made: int) -> None:
         """Seat ``seat`` plays the legal move numbered ``choice`` of the list it was
-        sent when ``moves_made`` moves had been made; anything else is refused and
-        changes nothing. A ``bot``'s move is refused once a person has the seat back."""
-        started = time.perf_counter()
-        async with self.lock:
+        sent when ``moves_made`` moves had been made (a client's move: the wire names a
+        move by its number); anything else is refused and changes nothing."""
+        await self._play(lambda: self.round.apply_choice(seat, choice, moves_made))
+
+    async def play_move(self, seat: int, move: Move, moves_made: int, *, bot: bool = False) -> None:
+        """Seat ``seat`` plays ``move`` in the position of ``moves_made`` moves: a move
+        made in this process (a bot's, or the one a turn's timer plays), applied as the
+        move it is. A ``bot``'s move is refused once a person has the seat back."""
+
+        def apply() -> Played:
             if bot and not self.round.is_bot(seat):
                 raise TableError(phrase("the seat is a person's again"))
+            return self.round.apply_move(seat, move, moves_made)
+
+        await self._play(apply)
+
+    async def _play(self, apply: Callable[[], Played]) -> None:
+        """A move: ``apply`` (under the table's lock) has the round decide it, then it
+        is stored, every client told, and the table paced on."""
+        started = time.perf_counter()
+        async with self.lock:
             match = self.round.match
             hands = 0 if match is None else len(match.hands)
-            played = self.round.apply_choice(seat, choice, moves_made)
+            played = apply()
             over = self.round.status == "finished"
             if over:
                 await self._store_end(played)
