@@ -52,7 +52,7 @@ class Pace:
         if self._back(seat):
             table.task = asyncio.create_task(self._give_back(seat))
             return
-        delay = table.bot_delay + (table.hand_pause if table.at_new_hand() else 0.0)
+        delay = table.bot_delay + (table.hand_pause if table.round.at_new_hand else 0.0)
         table.task = asyncio.create_task(self._bot_turn(seat, table.round.moves_made, delay))
 
     def _back(self, seat: int) -> bool:

@@ -31,7 +31,6 @@ from pips.core.view import SPECTATOR, MoveEvent, move_to_json
 from pips.games.match import Match
 from pips.games.options import GameOptions
 from pips.games.registry import Game
-from pips.games.traits import DrawRule
 from pips.i18n import reason
 from pips.record import dealt_json
 from pips.server.identity import Identity
@@ -167,19 +166,9 @@ class Round:
     status: str = "waiting"
     seating: Seating | None = None
     moves_made: int = 0
-    face: dict[str, Any] = field(default_factory=dict)
-    words: dict[MoveEvent, str] = field(default_factory=dict, repr=False)
-    """A move in words, once per way of seeing it (:mod:`pips.server.telling`)."""
     _commitments: dict[int, str] = field(default_factory=dict, repr=False)
     stand_ins: dict[int, str] = field(default_factory=dict)
     """Move number to the bot that made it for a person who was away."""
-
-    def __post_init__(self) -> None:
-        # What a client needs to know of the game's face, stated once per table.
-        self.face = {
-            "stock": self.spec.traits(self.options).draw is not DrawRule.NONE,
-            "pass_word": self.spec.pass_word.capitalize(),
-        }
 
     @classmethod
     def new(
@@ -270,6 +259,13 @@ class Round:
         even while a bot plays it for them (the record's ``stand_ins`` say when)."""
         holder = self.holder(seat)
         return None if holder.taken_over else holder.bot
+
+    @property
+    def at_new_hand(self) -> bool:
+        """Nobody has moved yet in a hand after the first (the sheet of the last one
+        is being shown: the table's pace waits a while)."""
+        match = self.match
+        return match is not None and len(match.hands) > 1 and not match.current.history
 
     def is_bot(self, seat: int) -> bool:
         return self.seating is not None and self.seating.bots[seat] is not None
