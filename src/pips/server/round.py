@@ -496,10 +496,10 @@ class Round:
 
     # -- advice ------------------------------------------------------------------------
 
-    def advice(self, seat: int) -> tuple[int, list[str]]:
-        """The expert bot's advice for ``seat`` at its turn: the number of the move it
-        would play among those offered, and its reasons (the message is the edge's:
-        :func:`pips.server.telling.hint`)."""
+    def advice(self, seat: int) -> tuple[Move, list[str]]:
+        """The expert bot's advice for ``seat`` at its turn: the move it would play and
+        its reasons (the message, which names the move by its number among those
+        offered, is the edge's: :func:`pips.server.telling.hint`)."""
         if not self.hints:
             raise TableError(
                 phrase(
@@ -512,4 +512,4 @@ class Round:
             raise TableError(phrase("a hint is given at your turn"))
         legal = match.legal_moves()
         advice = ExpertBot().advise(match.current.view(seat), legal)
-        return list(legal).index(advice.move), list(advice.reasons)
+        return advice.move, list(advice.reasons)

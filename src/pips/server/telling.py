@@ -181,7 +181,8 @@ def hint(game_round: Round, seat: int) -> messages.Hint:
     return {
         "v": messages.VERSION,
         "type": "hint",
-        "move": move,
+        # The wire names a move by its number in the list the seat was sent.
+        "move": list(game_round.offered()).index(move),
         "moves_made": game_round.moves_made,
         "reasons": list(reasons),
     }
