@@ -339,4 +339,4 @@ def new_round(
     from pips.server.routes.tables import NewTable
 
     body = NewTable.model_validate({"game": game, "options": options, "seats": seats})
-    return Round.new(body.spec, body.chosen, body.seats, creator, seed, key)
+    return Round.new(body.spec, body.chosen, [s.choice() for s in body.seats], creator, seed, key)

@@ -371,12 +371,15 @@ def test_no_module_or_class_grows_past_what_a_reader_holds() -> None:
     assert not long_modules and not long_classes, (long_modules, long_classes)
 
 
-def test_the_round_imports_nothing_of_the_accounts_or_the_database() -> None:
+def test_the_round_imports_nothing_of_the_accounts_the_database_or_the_web() -> None:
     """A round is rules and events (issue 54): importing :mod:`pips.server.round` in a
-    fresh interpreter brings in no password hashing, database, migrations or collation
-    (who a connection is lives in the leaf :mod:`pips.server.identity`; a hint's message
-    is built at the edge, :func:`pips.server.telling.hint`)."""
-    heavy = ("argon2", "sqlalchemy", "alembic", "icu")
+    fresh interpreter brings in no password hashing, database, migrations, collation,
+    request parsing or web framework (who a connection is lives in the leaf
+    :mod:`pips.server.identity`; a seat as a client chose it is parsed at the edge,
+    :mod:`pips.server.requests`, and handed to the round as the round's own
+    :data:`~pips.server.round.SeatChoice`; a hint's message is built at the edge,
+    :func:`pips.server.telling.hint`)."""
+    heavy = ("argon2", "sqlalchemy", "alembic", "icu", "pydantic", "fastapi", "starlette")
     code = f"import sys, pips.server.round; print([m for m in {heavy!r} if m in sys.modules])"
     # This checkout's pips, whatever the interpreter has installed.
     path = os.pathsep.join(filter(None, [str(SRC.parent), os.environ.get("PYTHONPATH")]))

@@ -20,7 +20,7 @@ import pytest
 from pips.core.view import SPECTATOR
 from pips.games.registry import find_game
 from pips.server.accounts.identity import Identity
-from pips.server.requests import BotSeat, MeSeat
+from pips.server.round import ForBot, ForCreator
 from pips.server.settings import Settings
 from pips.server.tables import Tables
 from pips.store.db import Database
@@ -234,7 +234,7 @@ def test_a_returning_bot_reads_its_own_seat_after_a_stand_in(tmp_path: Path) -> 
         table = await tables.create(
             find_game("draw"),
             find_game("draw").options_from_json({"players": 2}),
-            [MeSeat(kind="me"), BotSeat(kind="bot", bot="greedy")],
+            [ForCreator(), ForBot("greedy")],
             me,
             seed=3,
         )

@@ -5,8 +5,10 @@ from the games' option declarations."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,13 +16,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pips.core.legal import distinct
-from pips.core.moves import Play
+from pips.core.moves import Move, Pass, Play
 from pips.core.view import SPECTATOR
 from pips.games.match import Match
 from pips.games.registry import all_games, find_game
 from pips.server import telling
 from pips.server.accounts.identity import Identity
-from pips.server.round import TableError
+from pips.server.round import ForBot, Played, Round, TableError
+from pips.server.settings import Settings
+from pips.server.tables import Tables
+from pips.store.db import Database
 from tests.protocol_schema import check_server_message
 from tests.server_helpers import new_round
 
@@ -263,3 +268,70 @@ def test_a_false_knock_is_offered_at_the_table_only_under_penalize(false_knock: 
                 continue
         table.apply_choice(seat, 0, table.moves_made)
     assert knocked == (false_knock == "penalize")
+
+
+def test_a_move_made_in_the_server_is_applied_as_the_move_it_is() -> None:
+    """A bot's move and the timer's reach the round as moves (issue 54), checked as a
+    client's number is: the seat to move, in the position it was made for, among the
+    moves offered; a refused one changes nothing."""
+    table = new_round("draw", {"players": 2}, greedy_seats(2), ANN, seed=5)
+    table.start()
+    match = table.match
+    assert match is not None
+    seat = match.current_seat
+    assert seat is not None
+    move = table.timed_out_move(seat)
+    assert move in match.legal_moves()
+    for who, made in ((1 - seat, 0), (seat, 1)):
+        with pytest.raises(TableError):
+            table.apply_move(who, move, made)
+    # The first move of a hand lays a tile: a knock is not among the moves offered.
+    assert Pass() not in table.offered()
+    with pytest.raises(TableError, match="not legal"):
+        table.apply_move(seat, Pass(), 0)
+    assert table.moves_made == 0
+    played = table.apply_move(seat, move, 0)
+    assert played.event.move == move and table.moves_made == 1
+
+
+def test_a_bots_turn_at_a_live_table_never_goes_through_a_number(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot decides a move in its lane and the table applies that move: no index
+    into the legal moves and back on the way (only a client's move is a number)."""
+    applied: list[Move] = []
+    apply_move = Round.apply_move
+
+    def recording(self: Round, seat: int, move: Move, moves_made: int) -> Played:
+        applied.append(move)
+        return apply_move(self, seat, move, moves_made)
+
+    def numbered(self: Round, seat: int, choice: int, moves_made: int) -> Played:
+        raise AssertionError("a move made in the server went through a number")
+
+    monkeypatch.setattr(Round, "apply_move", recording)
+    monkeypatch.setattr(Round, "apply_choice", numbered)
+
+    async def scene() -> None:
+        defaults = Settings()
+        db = Database(f"sqlite:///{tmp_path / 'p.db'}")
+        tables = Tables(db, bot_delay=3600, grace=defaults.grace, unattended=defaults.unattended)
+        db.upgrade()
+        table = await tables.create(
+            find_game("draw"),
+            find_game("draw").options_from_json({"players": 2}),
+            [ForBot("greedy"), ForBot("random")],
+            ANN,
+            seed=7,
+        )
+        await table.start_if_ready()
+        # Each turn played here at once (the table's own pace waits an hour).
+        for _turn in range(6):
+            match = table.round.match
+            assert match is not None and match.current_seat is not None
+            await table.pace._bot_turn(match.current_seat, table.round.moves_made, 0)
+        await table.close()
+        tables.work.close()
+
+    asyncio.run(scene())
+    assert len(applied) == 6 and all(isinstance(m, Move) for m in applied)

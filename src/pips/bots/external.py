@@ -61,6 +61,9 @@ class ExternalBot:
         return self._process
 
     def choose(self, view: View, moves: Sequence[Move], rng: random.Random) -> Move:
+        # The number is the protocol's, across the boundary to the program's process
+        # (a line of JSON each way); it is turned back into the move at once, so the
+        # server's table is handed a move as from any other bot.
         legal = [move_to_json(view.seat, move) for move in moves]
         return moves[self.decide(view.to_json(), legal)]
 

@@ -313,7 +313,9 @@ class SearchBot:
 
     @staticmethod
     def _rows(root: FastState, candidates: Sequence[Move], rows: np.ndarray) -> None:
-        """The kernel's move rows of ``candidates`` in ``root``."""
+        """The kernel's move rows of ``candidates`` in ``root`` (the compiled kernel
+        plays array rows, not moves: the row is the search's artefact, and its answer
+        is a move again, :meth:`choose`)."""
         n = root.legal_count()
         legal = [root.move(i) for i in range(n)]
         for c, move in enumerate(candidates):

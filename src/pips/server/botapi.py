@@ -36,7 +36,7 @@ from pips.core.phrase import Phrase, phrase
 from pips.results.common import BOT_PLAYED
 from pips.results.rating import PlayerRating, RatedGame, compute
 from pips.server.accounts.identity import Identity
-from pips.server.round import SeatHolder, TableError
+from pips.server.round import ForAnyone, SeatChoice, SeatHolder, TableError
 from pips.store.db import Database
 from pips.store.models import (
     Challenge,
@@ -470,21 +470,22 @@ class Challenges:
             )
 
 
-def challenge_seats(asked: Asked) -> list[Any]:
+def challenge_seats(asked: Asked) -> list[SeatChoice | SeatHolder]:
     """The seats of the table an accepted challenge makes: the challenger, the one
-    challenged, then the other seats as the challenge named them (open or a bot)."""
-    from pips.server.requests import BotSeat, OpenSeat
+    challenged, then the other seats as the challenge named them (open or a bot; a
+    stored bot's name checked again as a client's would be)."""
+    from pips.server.requests import BotSeat
 
     one, other = asked.challenger, asked.challenged
-    seats: list[Any] = [
+    seats: list[SeatChoice | SeatHolder] = [
         SeatHolder("person", one.name, one.user_id),
         SeatHolder("person", other.name, other.user_id),
     ]
     for seat in asked.row["seats"]:
         if seat.get("kind") == "bot":
-            seats.append(BotSeat(kind="bot", bot=seat.get("bot") or "greedy"))
+            seats.append(BotSeat(kind="bot", bot=seat.get("bot") or "greedy").choice())
         else:
-            seats.append(OpenSeat(kind="open"))
+            seats.append(ForAnyone())
     return seats
 
 

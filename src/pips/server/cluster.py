@@ -34,6 +34,7 @@ from dataclasses import asdict
 from typing import Any
 
 from pips.core.phrase import phrase
+from pips.server import messages
 from pips.server.accounts.ending import Endings
 from pips.server.accounts.identity import Identity
 from pips.server.calls import TableCalls
@@ -339,7 +340,9 @@ class Cluster:
             await client.close(1012)  # not here (any more): look again
             return
         if not table.visible_to(me, message["invite"]):
-            await client.send({"type": "error", "message": phrase("no such table")})
+            # As a client connected here is told (routes/socket.py): the protocol's
+            # error, not a dict of its own the clients' schema does not know.
+            await client.send(messages.error(phrase("no such table"), "not_found"))
             await client.close(4404)
             return
         self.remotes[client.conn] = client

@@ -153,7 +153,8 @@ class RemoteClient:
         self.history = False
         """Its views keep the hand's moves (a bot's game stream)."""
 
-    async def send(self, message: Any) -> None:
+    async def send(self, message: messages.ServerMessage) -> None:
+        # Typed as the protocol's messages, so a hand-built dict does not type-check.
         text = messages.encode_for(message, self.language)
         if not await self.cluster.publish(
             self.node, {"op": "text", "conn": self.conn, "text": text}

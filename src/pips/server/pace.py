@@ -1,8 +1,9 @@
 """A live table's clocks: when a bot plays its turn (deciding in the bots' lane of
 :mod:`pips.server.work`), a person's turn timer, the grace period of a seat whose
 person went away, and abandoning a table nobody watches. Each changes the table only
-under its lock: a move through the table's command (:meth:`LiveTable.submit_move
-<pips.server.table.LiveTable.submit_move>`), a seat taken over or given back and an
+under its lock: a move through the table's command (:meth:`LiveTable.play_move
+<pips.server.table.LiveTable.play_move>`, the bot's or the timer's move as the move it
+is, never a number in a list), a seat taken over or given back and an
 abandoned table directly (the round decides, the repository stores, then the clients
 are told, as in a command)."""
 
@@ -51,7 +52,7 @@ class Pace:
         if self._back(seat):
             table.task = asyncio.create_task(self._give_back(seat))
             return
-        delay = table.bot_delay + (table.hand_pause if table.at_new_hand() else 0.0)
+        delay = table.bot_delay + (table.hand_pause if table.round.at_new_hand else 0.0)
         table.task = asyncio.create_task(self._bot_turn(seat, table.round.moves_made, delay))
 
     def _back(self, seat: int) -> bool:
@@ -84,7 +85,7 @@ class Pace:
         if match is None or table.round.moves_made != moves_made or match.current_seat != seat:
             return
         with contextlib.suppress(TableError):  # the person moved just in time
-            await table.submit_move(seat, table.round.timed_out_move(seat), moves_made)
+            await table.play_move(seat, table.round.timed_out_move(seat), moves_made)
 
     def watch_seats(self) -> None:
         """Start the grace period of every person's seat that has no connection."""
@@ -145,9 +146,7 @@ class Pace:
             log.info("table %s: no bot move at %d", table.id, moves_made)
             return
         try:
-            await table.submit_move(
-                seat, list(match.legal_moves()).index(move), moves_made, bot=True
-            )
+            await table.play_move(seat, move, moves_made, bot=True)
         except TableError as exc:  # its person came back meanwhile
             log.info("table %s: the bot's move %d was refused: %s", table.id, moves_made, exc)
 

@@ -38,6 +38,7 @@ from pips.games.options import GameOptions
 from pips.games.registry import Game, find_game
 from pips.results.entry import GAMES, NAME_LENGTH, Entry, EntryError, Line, default_set
 from pips.results.entry_formats import parse_date
+from pips.server.round import ForAnyone, ForBot, ForCreator
 
 OPTION_WORD = 40
 """Characters of an option's name or of a word it takes (``counter-clockwise``)."""
@@ -189,11 +190,18 @@ class MeSeat(Strict):
 
     kind: Literal["me"]
 
+    def choice(self) -> ForCreator:
+        """The seat as the round takes it (:data:`~pips.server.round.SeatChoice`)."""
+        return ForCreator()
+
 
 class OpenSeat(Strict):
     """A seat for whoever joins."""
 
     kind: Literal["open"]
+
+    def choice(self) -> ForAnyone:
+        return ForAnyone()
 
 
 class BotSeat(Strict):
@@ -201,6 +209,9 @@ class BotSeat(Strict):
 
     kind: Literal["bot"]
     bot: SeatableBot = "greedy"
+
+    def choice(self) -> ForBot:
+        return ForBot(self.bot)
 
 
 Seat = Annotated[MeSeat | OpenSeat | BotSeat, Field(discriminator="kind")]

@@ -31,11 +31,9 @@ from pips.core.view import SPECTATOR, MoveEvent, move_to_json
 from pips.games.match import Match
 from pips.games.options import GameOptions
 from pips.games.registry import Game
-from pips.games.traits import DrawRule
 from pips.i18n import reason
 from pips.record import dealt_json
 from pips.server.identity import Identity
-from pips.server.requests import BotSeat, MeSeat, OpenSeat, Seat
 from pips.sim.seating import Seating
 
 TAKE_OVER_BOT = "expert"
@@ -68,6 +66,31 @@ def bot_seat_name(bot: str, number: int) -> str:
     if level is None:
         return f"{bot}-{number}"
     return phrase("{level} {number}", level=phrase(level), number=number)
+
+
+@dataclass(frozen=True)
+class ForCreator:
+    """A seat of a new table its creator takes."""
+
+
+@dataclass(frozen=True)
+class ForAnyone:
+    """A seat of a new table left open for whoever joins."""
+
+
+@dataclass(frozen=True)
+class ForBot:
+    """A seat of a new table a bot plays: ``bot`` is a bot a server may seat, by its
+    canonical name (checked where the request entered, :mod:`pips.server.requests`)."""
+
+    bot: str
+
+
+SeatChoice = ForCreator | ForAnyone | ForBot
+"""A seat of a new table as its creator chose it, in the round's own terms: the edge
+parses a client's request (pydantic's models, :mod:`pips.server.requests`) and hands the
+round these plain values, so the round imports no request parsing
+(``tests/test_architecture.py``)."""
 
 
 @dataclass
@@ -143,33 +166,23 @@ class Round:
     status: str = "waiting"
     seating: Seating | None = None
     moves_made: int = 0
-    face: dict[str, Any] = field(default_factory=dict)
-    words: dict[MoveEvent, str] = field(default_factory=dict, repr=False)
-    """A move in words, once per way of seeing it (:mod:`pips.server.telling`)."""
     _commitments: dict[int, str] = field(default_factory=dict, repr=False)
     stand_ins: dict[int, str] = field(default_factory=dict)
     """Move number to the bot that made it for a person who was away."""
-
-    def __post_init__(self) -> None:
-        # What a client needs to know of the game's face, stated once per table.
-        self.face = {
-            "stock": self.spec.traits(self.options).draw is not DrawRule.NONE,
-            "pass_word": self.spec.pass_word.capitalize(),
-        }
 
     @classmethod
     def new(
         cls,
         spec: Game,
         options: GameOptions,
-        seats: Sequence[Seat | SeatHolder],
+        seats: Sequence[SeatChoice | SeatHolder],
         creator: Identity,
         seed: int | None = None,
         key: str | None = None,
     ) -> Round:
-        """A round not yet started; ``seats`` per entrant: a :data:`Seat` as a client
-        chose it (parsed where it entered: a bot seat names a bot a server may seat), or
-        a :class:`SeatHolder` the server chose; deals from ``key`` (hex), or from
+        """A round not yet started; ``seats`` per entrant: a :data:`SeatChoice` as a
+        client chose it (parsed where it entered: a bot seat names a bot a server may
+        seat), or a :class:`SeatHolder` the server chose; deals from ``key`` (hex), or from
         ``seed`` at a practice table. Options or seats that make no table raise
         :class:`TableError`."""
         if (seed is None) == (key is None):
@@ -191,7 +204,7 @@ class Round:
                 ),
                 field="seats",
             )
-        if sum(isinstance(seat, MeSeat) for seat in seats) > 1:
+        if sum(isinstance(seat, ForCreator) for seat in seats) > 1:
             raise TableError(phrase("you can take one seat"), field="seats")
         entrants: list[SeatHolder] = []
         for number, seat in enumerate(seats):
@@ -199,13 +212,13 @@ class Round:
                 case SeatHolder():
                     # A seat the server fills itself (an event's draw), never a client's.
                     entrants.append(seat)
-                case MeSeat():
+                case ForCreator():
                     entrants.append(
                         SeatHolder("person", creator.name, creator.user_id, creator.guest)
                     )
-                case OpenSeat():
+                case ForAnyone():
                     entrants.append(SeatHolder("open", ""))
-                case BotSeat(bot=name):
+                case ForBot(bot=name):
                     entrants.append(SeatHolder("bot", bot_seat_name(name, number), bot=name))
         return cls(spec, options, seed, entrants, key)
 
@@ -246,6 +259,13 @@ class Round:
         even while a bot plays it for them (the record's ``stand_ins`` say when)."""
         holder = self.holder(seat)
         return None if holder.taken_over else holder.bot
+
+    @property
+    def at_new_hand(self) -> bool:
+        """Nobody has moved yet in a hand after the first (the sheet of the last one
+        is being shown: the table's pace waits a while)."""
+        match = self.match
+        return match is not None and len(match.hands) > 1 and not match.current.history
 
     def is_bot(self, seat: int) -> bool:
         return self.seating is not None and self.seating.bots[seat] is not None
@@ -328,7 +348,24 @@ class Round:
 
     def apply_choice(self, seat: int, choice: int, moves_made: int) -> Played:
         """Seat ``seat`` plays the legal move numbered ``choice`` of the list it was sent
-        when ``moves_made`` moves had been made; anything else is refused."""
+        when ``moves_made`` moves had been made; anything else is refused. A client's
+        move: the number is how the wire names a move (a list sent, one chosen)."""
+        legal = self._offered_to(seat, moves_made)
+        if not 0 <= choice < len(legal):
+            raise TableError(phrase("move must be 0 to {value}", value=len(legal) - 1))
+        return self.apply(legal[choice])
+
+    def apply_move(self, seat: int, move: Move, moves_made: int) -> Played:
+        """Seat ``seat`` plays ``move`` when ``moves_made`` moves had been made: a bot's
+        move, or the one played when a turn's timer ran out, made in this process and
+        applied as the move it is (no number on the way); one not offered is refused."""
+        if move not in self._offered_to(seat, moves_made):
+            raise TableError(phrase("that move is not legal here"))
+        return self.apply(move)
+
+    def _offered_to(self, seat: int, moves_made: int) -> Sequence[Move]:
+        """The moves offered to ``seat`` if it is its turn in the position of
+        ``moves_made`` moves; refused otherwise."""
         match = self.match
         if match is None or self.status != "playing":
             raise TableError(phrase("the game is not being played"))
@@ -338,10 +375,7 @@ class Round:
             raise TableError(phrase("it is not your turn"))
         if moves_made != self.moves_made:
             raise TableError(phrase("that move list is out of date"))
-        legal = self.offered()
-        if not 0 <= choice < len(legal):
-            raise TableError(phrase("move must be 0 to {value}", value=len(legal) - 1))
-        return self.apply(legal[choice])
+        return self.offered()
 
     def offered(self) -> Sequence[Move]:
         """The moves offered to the seat to move, numbered as its client is sent them:
@@ -417,15 +451,14 @@ class Round:
             return None
         return self.seating.decide()
 
-    def timed_out_move(self, seat: int) -> int:
-        """The number of the move played for a person whose turn timer ran out: what
-        the greedy bot would play."""
+    def timed_out_move(self, seat: int) -> Move:
+        """The move played for a person whose turn timer ran out: what the greedy bot
+        would play."""
         match = self.match
         assert match is not None
         legal = match.legal_moves()
         view = match.current.view(seat)
-        move = make_seated_bot("greedy").choose(view, legal, random.Random(f"{self._stream}/timer"))
-        return list(legal).index(move)
+        return make_seated_bot("greedy").choose(view, legal, random.Random(f"{self._stream}/timer"))
 
     def take_over(self, seat: int) -> int:
         """A bot takes the seat of a person who stayed away; returns the entrant."""
@@ -463,10 +496,10 @@ class Round:
 
     # -- advice ------------------------------------------------------------------------
 
-    def advice(self, seat: int) -> tuple[int, list[str]]:
-        """The expert bot's advice for ``seat`` at its turn: the number of the move it
-        would play among those offered, and its reasons (the message is the edge's:
-        :func:`pips.server.telling.hint`)."""
+    def advice(self, seat: int) -> tuple[Move, list[str]]:
+        """The expert bot's advice for ``seat`` at its turn: the move it would play and
+        its reasons (the message, which names the move by its number among those
+        offered, is the edge's: :func:`pips.server.telling.hint`)."""
         if not self.hints:
             raise TableError(
                 phrase(
@@ -479,4 +512,4 @@ class Round:
             raise TableError(phrase("a hint is given at your turn"))
         legal = match.legal_moves()
         advice = ExpertBot().advise(match.current.view(seat), legal)
-        return list(legal).index(advice.move), list(advice.reasons)
+        return advice.move, list(advice.reasons)

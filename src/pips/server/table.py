@@ -31,6 +31,7 @@ from typing import Any, Protocol
 
 from pips import record
 from pips.core.errors import RuleError
+from pips.core.moves import Move
 from pips.core.phrase import phrase
 from pips.core.view import SPECTATOR, MoveEvent
 from pips.games.registry import find_game
@@ -181,12 +182,6 @@ class LiveTable:
         """What the lobby and the API show of a table (no hidden information)."""
         return dict(self._summary())
 
-    def at_new_hand(self) -> bool:
-        """Nobody has moved yet in a hand after the first: the sheet of the last one is
-        being shown."""
-        match = self.round.match
-        return match is not None and len(match.hands) > 1 and not match.current.history
-
     def _shared(self) -> messages.SharedState:
         away = self.away()
         shared = telling.shared_part(
@@ -203,7 +198,7 @@ class LiveTable:
         if seat is not None and self.turn_seconds is not None and not self.round.is_bot(seat):
             loop = asyncio.get_running_loop()
             if self.deadline_at != self.round.moves_made or self.deadline is None:
-                pause = self.hand_pause if self.at_new_hand() else 0.0
+                pause = self.hand_pause if self.round.at_new_hand else 0.0
                 self.deadline = loop.time() + self.turn_seconds + pause
                 self.deadline_at = self.round.moves_made
             left = max(0.0, self.deadline - loop.time())
@@ -297,19 +292,25 @@ class LiveTable:
         await self.deliver(out)
         self.pace.schedule()
 
-    async def submit_move(
-        self, seat: int, choice: int, moves_made: int, *, bot: bool = False
-    ) -> None:
-        """Seat ``seat`` plays the legal move numbered ``choice`` of the list it was
-        sent when ``moves_made`` moves had been made; anything else is refused and
-        changes nothing. A ``bot``'s move is refused once a person has the seat back."""
+    async def submit_move(self, seat: int, choice: int, moves_made: int) -> None:
+        """A client's move: the legal move numbered ``choice`` of the list sent to
+        ``seat`` at ``moves_made`` moves; anything else is refused, changing nothing."""
+        await self._play(seat, lambda: self.round.apply_choice(seat, choice, moves_made))
+
+    async def play_move(self, seat: int, move: Move, moves_made: int, *, bot: bool = False) -> None:
+        """A move made here (a bot's, a turn timer's) as the move it is; a ``bot``'s is
+        refused once a person has the seat back."""
+        await self._play(seat, lambda: self.round.apply_move(seat, move, moves_made), bot)
+
+    async def _play(self, seat: int, apply: Callable[[], Played], bot: bool = False) -> None:
+        """The round decides a move (``apply``, under the lock); stored, then told."""
         started = time.perf_counter()
         async with self.lock:
             if bot and not self.round.is_bot(seat):
                 raise TableError(phrase("the seat is a person's again"))
             match = self.round.match
             hands = 0 if match is None else len(match.hands)
-            played = self.round.apply_choice(seat, choice, moves_made)
+            played = apply()
             over = self.round.status == "finished"
             if over:
                 await self._store_end(played)

@@ -21,8 +21,8 @@ from pips.games.options import GameOptions
 from pips.games.registry import Game, find_game
 from pips.server.accounts.identity import Identity
 from pips.server.repository import TableRepository
-from pips.server.requests import BotSeat, MeSeat, OpenSeat, Seat
-from pips.server.round import Round, SeatHolder, TableError
+from pips.server.requests import BotSeat
+from pips.server.round import ForAnyone, ForCreator, Round, SeatChoice, SeatHolder, TableError
 from pips.server.table import Client, LiveTable, TableHouse, new_table_id, replayed
 from pips.server.work import Searching, Work, searching
 from pips.store.db import Database
@@ -119,7 +119,7 @@ class Tables:
         self,
         spec: Game,
         options: GameOptions,
-        seats: Sequence[Seat | SeatHolder],
+        seats: Sequence[SeatChoice | SeatHolder],
         creator: Identity,
         *,
         private: bool = False,
@@ -210,17 +210,18 @@ class Tables:
         standing = await self.repository.claim_rematch(table_id, fresh)
         if standing != fresh:  # another player asked at the same moment
             return standing, False
-        seats: list[Seat | SeatHolder] = []
+        seats: list[SeatChoice | SeatHolder] = []
         for holder in stored.entrants:
             if holder.belongs_to(me):
-                seats.append(MeSeat(kind="me"))
+                seats.append(ForCreator())
             elif holder.kind == "bot" and not holder.taken_over:
-                # A table made before seats took levels only plays on at a level.
-                seats.append(BotSeat(kind="bot", bot=seated_name(holder.bot or "greedy")))
+                # A table made before seats took levels only plays on at a level (the
+                # stored name checked again as a client's would be).
+                seats.append(BotSeat(kind="bot", bot=seated_name(holder.bot or "greedy")).choice())
             elif holder.belongs_to_someone:
                 seats.append(SeatHolder("open", holder.name, holder.user_id, holder.guest))
             else:
-                seats.append(OpenSeat(kind="open"))
+                seats.append(ForAnyone())
         spec = find_game(stored.game)
         await self.create(
             spec,

@@ -1,16 +1,32 @@
 """What a table tells its clients: the lobby's summary of a table, the state message
 each seat is sent (its own view only, C-06), how a finished hand ended, the running
-match sheet and the moves so far in words. Pure: read from a
-:class:`~pips.server.round.Round`, changing nothing but the words it keeps."""
+match sheet and the moves so far in words. The round returns what happened (a
+:class:`~pips.core.view.MoveEvent` in a :class:`~pips.server.round.Played`); every
+message is made here, at the edge, read from the
+:class:`~pips.server.round.Round` without changing it."""
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 from pips.core.legal import distinct
 from pips.core.phrase import phrase
 from pips.core.view import SPECTATOR, MoveEvent, move_to_json
 from pips.display import describe_event, hand_order, hand_sheet, match_outcome, sheet_table
+from pips.games.options import GameOptions
+from pips.games.registry import Game
+from pips.games.traits import DrawRule
 from pips.server import messages
 from pips.server.round import Round
+
+
+def face(spec: Game, options: GameOptions) -> messages.Face:
+    """What a client needs to know of the game's face: whether there is a stock, and
+    the word for passing."""
+    return {
+        "stock": spec.traits(options).draw is not DrawRule.NONE,
+        "pass_word": spec.pass_word.capitalize(),
+    }
 
 
 def summary(
@@ -45,7 +61,7 @@ def summary(
         ],
         "scores": None if match is None else list(match.scores),
         "pairs": game_round.spec.pairs,
-        "face": game_round.face,  # type: ignore[typeddict-item]
+        "face": face(game_round.spec, game_round.options),
         "turn_seconds": turn_seconds,
         "practice": game_round.practice,
         "seed": game_round.seed,
@@ -165,23 +181,22 @@ def hint(game_round: Round, seat: int) -> messages.Hint:
     return {
         "v": messages.VERSION,
         "type": "hint",
-        "move": move,
+        # The wire names a move by its number in the list the seat was sent.
+        "move": list(game_round.offered()).index(move),
         "moves_made": game_round.moves_made,
         "reasons": list(reasons),
     }
 
 
 def said(game_round: Round, event: MoveEvent) -> str:
+    return _said(event, tuple(game_round.names()), game_round.spec.name)
+
+
+@lru_cache(maxsize=64)
+def _said(event: MoveEvent, names: tuple[str, ...], game: str) -> str:
     # A move reads the same to every seat but the mover (a drawn tile is hidden):
-    # the words are made once per way of seeing it.
-    said = game_round.words.get(event)
-    if said is None:
-        if len(game_round.words) > 8:
-            game_round.words.clear()
-        said = game_round.words[event] = describe_event(
-            event, game_round.names(), game_round.spec.name
-        )
-    return said
+    # the words are made once per way of seeing it, for every client of the table.
+    return describe_event(event, names, game)
 
 
 def message_for(

@@ -48,7 +48,8 @@ from pips.server.botapi import (
 )
 from pips.server.errors import Refusal, refusal, refusals
 from pips.server.limits import Limited, RateLimit
-from pips.server.requests import GameChoice, OpenSeat, Strict
+from pips.server.requests import GameChoice, Strict
+from pips.server.round import ForAnyone, ForCreator, SeatChoice
 from pips.server.routes.bot_answers import (
     EVENT_SCHEMA,
     BotAccount,
@@ -408,10 +409,7 @@ async def seek(request: Request, response: Response, body: Seek) -> SeatTaken:
                 created=False,
             )
     await room_for_a_table(request, me)
-    from pips.server.requests import MeSeat
-
-    seats: list[Any] = [MeSeat(kind="me")]
-    seats += [OpenSeat(kind="open") for _ in range(body.chosen.players - 1)]
+    seats: list[SeatChoice] = [ForCreator(), *(ForAnyone() for _ in range(body.chosen.players - 1))]
     try:
         table = await tables_of(request).create(body.spec, body.chosen, seats, me)
     except TableError as exc:

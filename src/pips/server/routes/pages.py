@@ -25,8 +25,9 @@ from pips.results.guests import adopt_guest
 from pips.server import accounts, exercises, standing
 from pips.server.accounts.identity import Identity
 from pips.server.errors import refusal, refusals
-from pips.server.requests import BotSeat, MeSeat, Seat, Strict
+from pips.server.requests import BotSeat, Strict
 from pips.server.responses.records import ExerciseAnswered, ExerciseListed, ExerciseShown
+from pips.server.round import ForCreator, SeatChoice
 from pips.server.routes.common import (
     address,
     cluster_of,
@@ -244,9 +245,9 @@ async def play_now(
         return page(request, "lobby.html", exc.status_code, error=exc.detail, **listing)
     # The options a form starts from: the game as it is mostly played.
     options = spec.example
-    seats: list[Seat] = [
-        MeSeat(kind="me"),
-        *(BotSeat(kind="bot", bot=level) for _ in range(options.players - 1)),
+    seats: list[SeatChoice] = [
+        ForCreator(),
+        *(BotSeat(kind="bot", bot=level).choice() for _ in range(options.players - 1)),
     ]
     tables = tables_of(request)
     try:

@@ -165,7 +165,7 @@ async def create_table(request: Request, body: NewTable) -> TableMade:
         table = await tables.create(
             body.spec,
             body.chosen,
-            body.seats,
+            [seat.choice() for seat in body.seats],
             me,
             private=body.private,
             turn_seconds=body.turn_seconds,
