@@ -333,7 +333,7 @@ GAME = GameSpec(
     players=tuple(range(2, 10)),
     summary=SUMMARY,
     target=lambda options: options.target,
-    hand_points=lambda options: PointsBound(
+    most_points_in_hand=lambda options: PointsBound(
         set_pips(options.top),
         f"the winner of a hand earns at most every pip of the other hands, and the set "
         f"holds {set_pips(options.top)} (DB-12)",

@@ -146,7 +146,7 @@ class GameSpec(Generic[Opts]):
     count is ``count``, in a game that keeps one."""
     target: Callable[[Opts], int | None] = single_hand
     """The match target, or ``None`` when a game is one hand."""
-    hand_points: Callable[[Opts], PointsBound] = no_points_bound
+    most_points_in_hand: Callable[[Opts], PointsBound] = no_points_bound
     """``(options)``: the most points one seat (or pair) can score in one hand."""
     lots: Callable[[Opts], LotRule | None] = no_lots
     """How the seats are drawn before a match, if they are."""

@@ -534,7 +534,7 @@ def sheet_rule(options: FidoOptions) -> Phrase:
     )
 
 
-def hand_points(options: FidoOptions) -> PointsBound:
+def most_points_in_hand(options: FidoOptions) -> PointsBound:
     """The most running points a player can score in a game: they lay at most their
     hand and every tile of the stock, and each play scores at most the highest count
     divided by d (F-15)."""
@@ -574,7 +574,7 @@ GAME = GameSpec(
     entry_result=entry_result,
     sheet=SheetKind.SCORING_PLAYS,
     sheet_rule=sheet_rule,
-    hand_points=hand_points,
+    most_points_in_hand=most_points_in_hand,
     players=tuple(HAND_SIZES),
     summary=SUMMARY,
     immediate_points=immediate_points,

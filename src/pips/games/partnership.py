@@ -344,7 +344,7 @@ GAME = GameSpec(
     players=(PLAYERS,),
     summary=SUMMARY,
     target=lambda options: options.target,
-    hand_points=lambda options: PointsBound(
+    most_points_in_hand=lambda options: PointsBound(
         set_pips(options.top) // 10 + 1,
         f"a pair scores floor(P / 10) + 1 for P pips, and the set holds "
         f"{set_pips(options.top)} (PT-10, PT-11)",

@@ -348,7 +348,7 @@ def _check_points(entry: Entry, options: Any) -> None:
     if spec.entry.points is None:
         return
     lines = entry.lines
-    bound = spec.hand_points(options)
+    bound = spec.most_points_in_hand(options)
     target = spec.target(options)
     teams = spec.teams(len(lines))
     who = phrase("pair") if spec.pairs else phrase("player")
