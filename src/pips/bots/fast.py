@@ -49,7 +49,7 @@ class FastRules:
     traits: HandTraits
 
     @property
-    def arrays(self) -> k.Game:
+    def arrays(self) -> k.GameArrays:
         """What the kernel's functions take as ``game``."""
         return (self.rules, self.high, self.low, self.with_number)
 
