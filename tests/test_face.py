@@ -222,7 +222,7 @@ def test_every_game_declares_its_face() -> None:
         assert spec.new_layout(options).tiles == []
         assert options.set in spec.sets
         assert all(len(team) == (2 if spec.pairs else 1) for team in spec.teams(4))
-        assert spec.explain.__doc__
+        assert spec.explain_hand.__doc__
 
 
 def test_what_a_game_is_no_option_changes() -> None:

@@ -300,7 +300,7 @@ class DoublesState(HandState):
         return line_result(self, ended, out, gained)
 
 
-def explain(options: DoublesOptions, result: HandResult, names: Sequence[str]) -> str:
+def explain_hand(options: DoublesOptions, result: HandResult, names: Sequence[str]) -> str:
     """DB-10 to DB-12 in words, with the hand's arithmetic."""
     how = how_it_ended(result, names)
     winners = [s for s, p in enumerate(result.points) if p]
@@ -324,7 +324,7 @@ GAME = GameSpec(
     options=DoublesOptions,
     state=DoublesState,
     deal=deal,
-    explain=explain,
+    explain_hand=explain_hand,
     entry=EntryColumns(N_("match points")),
     sheet=SheetKind.HANDS,
     sheet_rule=lambda options: phrase(

@@ -183,7 +183,7 @@ def target(options: DrawOptions) -> int | None:
     return MATCH_TARGET if options.match_scoring else None
 
 
-def explain(options: DrawOptions, result: HandResult, names: Sequence[str]) -> str:
+def explain_hand(options: DrawOptions, result: HandResult, names: Sequence[str]) -> str:
     """DR-07, DR-08 (or DR-10 with match scoring) in words."""
     how = how_it_ended(result, names)
     winners = [s for s, p in enumerate(result.points) if p]
@@ -222,7 +222,7 @@ GAME = GameSpec(
     options=DrawOptions,
     state=DrawState,
     deal=deal,
-    explain=explain,
+    explain_hand=explain_hand,
     entry=EntryColumns(None, pips=True, out=True, out_rule="DR-07"),
     entry_result=entry_result,
     sheet=SheetKind.ONE_HAND,

@@ -8,7 +8,7 @@ pure functions that the edges read instead of asking the game's name:
   scores and when a deal is thrown in, for given options. The playout kernel's rule
   vector, the bots' knowledge and the layouts a client draws are built from it.
 - The words: passing or knocking, what a side of the layout is called, how the scoring
-  of a finished hand reads (:attr:`GameSpec.explain`).
+  of a finished hand reads (:attr:`GameSpec.explain_hand`).
 - The score sheet and results entry: which columns a result has (:class:`EntryColumns`),
   how a typed result is totalled and ranked (:attr:`GameSpec.entry_result`), the kind of
   printed sheet (:class:`SheetKind`) and its rule text.
@@ -126,7 +126,7 @@ class GameSpec(Generic[Opts]):
     """The rules engine: a hand of this game in progress."""
     deal: Callable[[Opts, random.Random], Deal]
     """Shuffle and deal one hand, with the game's redeals."""
-    explain: Callable[[Opts, HandResult, Sequence[str]], str]
+    explain_hand: Callable[[Opts, HandResult, Sequence[str]], str]
     """``(options, result, names)``: how a finished hand's points came about, in words
     with the arithmetic of the game's rule."""
     entry: EntryColumns

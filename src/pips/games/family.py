@@ -184,7 +184,7 @@ class FamilyState(HandState):
         return line_result(self, ended, out, gained)
 
 
-def explain(options: FamilyOptions, result: HandResult, names: Sequence[str]) -> str:
+def explain_hand(options: FamilyOptions, result: HandResult, names: Sequence[str]) -> str:
     """FA-08, FA-09 in words, with the hand's arithmetic."""
     how = how_it_ended(result, names)
     winners = [s for s, p in enumerate(result.points) if p]
@@ -219,7 +219,7 @@ GAME = GameSpec(
     options=FamilyOptions,
     state=FamilyState,
     deal=deal,
-    explain=explain,
+    explain_hand=explain_hand,
     entry=EntryColumns(N_("match points")),
     sheet=SheetKind.HANDS,
     sheet_rule=lambda options: phrase(

@@ -516,7 +516,7 @@ def hand_rows(view: View) -> list[list[Tile]]:
     return ratzek_rows(view.hand, options_of(view).divisor)
 
 
-def explain(options: FidoOptions, result: HandResult, names: Sequence[str]) -> str:
+def explain_hand(options: FidoOptions, result: HandResult, names: Sequence[str]) -> str:
     """F-21 in words."""
     how = how_it_ended(result, names)
     return phrase(
@@ -569,7 +569,7 @@ GAME = GameSpec(
     options=FidoOptions,
     state=FidoState,
     deal=deal,
-    explain=explain,
+    explain_hand=explain_hand,
     entry=EntryColumns(N_("running points"), pips=True, out=True, out_rule="F-19"),
     entry_result=entry_result,
     sheet=SheetKind.SCORING_PLAYS,
