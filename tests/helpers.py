@@ -98,7 +98,7 @@ def random_game(
     stop_after: int | None = None,
 ) -> Iterator[tuple[FidoState, Move, int]]:
     """Play random legal moves from a seeded deal; yields (state, move, count before)."""
-    state = FidoState.deal(options, random.Random(seed))
+    state = FidoState.new_hand(options, random.Random(seed))
     rng = random.Random(seed + 1)
     played = 0
     while not state.is_over and (stop_after is None or played < stop_after):
@@ -114,7 +114,7 @@ def random_game(
 
 def played_out(options: FidoOptions, seed: int) -> FidoState:
     """The state at the end of :func:`random_game`."""
-    state = FidoState.deal(options, random.Random(seed))
+    state = FidoState.new_hand(options, random.Random(seed))
     for state, _, _ in random_game(options, seed):  # noqa: B007 - the last one is wanted
         pass
     return state

@@ -166,7 +166,7 @@ def test_views_leak_no_hidden_tile(options: FidoOptions, seed: int) -> None:
 def test_f12_every_deal_has_a_double_and_the_opener_holds_the_highest(
     options: FidoOptions, seed: int
 ) -> None:
-    state = FidoState.deal(options, random.Random(seed))
+    state = FidoState.new_hand(options, random.Random(seed))
     held = [t for h in state.hands for t in h if t.is_double]
     assert held
     best = max(held)

@@ -198,7 +198,7 @@ class FastState:
     def dealt(cls, rules: FastRules, rs: np.ndarray) -> FastState:
         """A fresh first hand dealt with the kernel's random source ``rs``."""
         fast = cls(rules)
-        k.deal(rules.arrays, fast.pos, rs)
+        k.deal_into(rules.arrays, fast.pos, rs)
         return fast
 
     @classmethod

@@ -676,7 +676,7 @@ def playout(
 
 
 @helper
-def deal(game: GameArrays, pos: Position, rs: np.ndarray) -> None:
+def deal_into(game: GameArrays, pos: Position, rs: np.ndarray) -> None:
     """Shuffle and deal a fresh first hand, again while the game's redeal rule asks
     (F-12, FA-02, DB-04, PT-04); the opener is set by the game's rule."""
     rules, high, low, _ = game
@@ -787,7 +787,7 @@ def random_hands(
     for s in range(players):
         gained[s] = 0
     for _ in range(hands):
-        deal(game, pos, rs)
+        deal_into(game, pos, rs)
         total += playout(game, pos, 0, POLICY_GREEDY, rs, no_trace)
         hand_points(game, pos, points_of)
         for s in range(players):

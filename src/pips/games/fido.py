@@ -9,7 +9,7 @@ player's remaining pips are deducted (F-21).
 Typical use::
 
     >>> import random
-    >>> state = FidoState.deal(FidoOptions(players=4, set=6), random.Random(7))
+    >>> state = FidoState.new_hand(FidoOptions(players=4, set=6), random.Random(7))
     >>> opening = state.legal_moves()[0]
     >>> event = state.play(opening)
     >>> event.layout_count, event.points
@@ -249,7 +249,7 @@ class FidoState(HandState):
     # -- construction -------------------------------------------------------------------
 
     @classmethod
-    def deal(cls, options: FidoOptions, rng: random.Random) -> FidoState:
+    def new_hand(cls, options: FidoOptions, rng: random.Random) -> FidoState:
         """Shuffle and deal with ``rng``; redeal while nobody holds a double (F-12)."""
         dealt = deal(options, rng)
         return cls(options, dealt.hands, dealt.stock, dealt.voided)
