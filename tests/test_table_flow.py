@@ -128,12 +128,12 @@ def test_the_hand_that_has_just_ended_is_shown_to_every_seat_alike() -> None:
     match = table.match
     assert match is not None
     summary = telling.summary(table, "t", False, None)
-    while len(match.hands) < 2:
+    while len(match.hand_states) < 2:
         assert "hand_over" not in telling.shared_part(table, summary)
         table.apply(match.legal_moves()[0])
     shared = telling.shared_part(table, summary)
     over = shared["hand_over"]
-    ended = match.hands[0]
+    ended = match.hand_states[0]
     assert ended.result is not None
     assert over["hand"] == 1 and over["scores"] == list(ended.result.final)
     # Every hand face up, as the finished hand holds them; the layout as it was left.

@@ -544,7 +544,7 @@ def replay_positions(replayed: Replay) -> list[Position]:
     """Every position of a record: each hand from its deal, one move at a time."""
     positions: list[Position] = []
     spec = replayed.spec
-    for number, played in enumerate(replayed.match.hands, 1):
+    for number, played in enumerate(replayed.match.hand_states, 1):
         dealt = played.dealt
         state = spec.from_deal(
             replayed.options, dealt.hands, dealt.stock, dealt.voided, played.context

@@ -185,7 +185,7 @@ class LiveTable:
         """Nobody has moved yet in a hand after the first: the sheet of the last one is
         being shown."""
         match = self.round.match
-        return match is not None and len(match.hands) > 1 and not match.current.history
+        return match is not None and len(match.hand_states) > 1 and not match.current.history
 
     def _shared(self) -> messages.SharedState:
         away = self.away()
@@ -310,7 +310,7 @@ class LiveTable:
             if bot and not self.round.is_bot(seat):
                 raise TableError(phrase("the seat is a person's again"))
             match = self.round.match
-            hands = 0 if match is None else len(match.hands)
+            hands = 0 if match is None else len(match.hand_states)
             played = self.round.apply_choice(seat, choice, moves_made)
             over = self.round.status == "finished"
             if over:
@@ -319,7 +319,7 @@ class LiveTable:
                 await self._store(played)
             out = self.states_for_clients(played.event)
             if match is not None and not over:
-                self.house.progressed(self.id, self._record, len(match.hands) > hands)
+                self.house.progressed(self.id, self._record, len(match.hand_states) > hands)
         self.house.moved(time.perf_counter() - started)
         await self.deliver(out)
         if over:

@@ -65,10 +65,10 @@ def sheet_lines(size: Size, seed: int) -> list[tuple[int, int]]:
     spec = find_game(size.game)
     options = spec.example.changed(players=size.players, set=size.set)
     match = play_game(spec, options, [make_bot(BOT)] * size.players, seed)
-    hands = match.hands
-    last = hands[-1].result
+    states = match.hand_states
+    last = states[-1].result
     assert last is not None
-    if spec.entry.pips and len(hands) == 1:
+    if spec.entry.pips and len(states) == 1:
         points = last.points if spec.entry.points else (0,) * size.players
         return [(int(points[seat]), int(last.pips[seat])) for seat in range(size.players)]
     result = match.result
