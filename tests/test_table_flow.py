@@ -211,8 +211,8 @@ def test_the_form_offers_each_option_with_the_control_of_its_kind(spec: Any) -> 
             assert field.choices and (field.default is None or field.default in field.choices)
         else:
             assert field.control == "number" and info.kind is int
-    assert fields["players"].choices == spec.players
-    assert fields["players"].fixed == (len(spec.players) == 1)
+    assert fields["players"].choices == spec.player_counts
+    assert fields["players"].fixed == (len(spec.player_counts) == 1)
     # Every default the form shows makes a valid game, summed up in one line.
     chosen = {f.name: f.default for f in fields.values() if f.default is not None}
     options = spec.options_from_json(chosen)

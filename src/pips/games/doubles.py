@@ -330,7 +330,7 @@ GAME = GameSpec(
     sheet_rule=lambda options: phrase(
         "The winner of a hand earns the pips left in all opponents' hands (DB-12)."
     ),
-    players=tuple(range(2, 10)),
+    player_counts=tuple(range(2, 10)),
     summary=SUMMARY,
     target=lambda options: options.target,
     most_points_in_hand=lambda options: PointsBound(

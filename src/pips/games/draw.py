@@ -230,7 +230,7 @@ GAME = GameSpec(
         "One hand. The winner went out first or, in a blocked hand, holds the fewest "
         "pips; equal lowest pips share the win (DR-07, DR-08)."
     ),
-    players=tuple(HAND_SIZES),
+    player_counts=tuple(HAND_SIZES),
     summary=SUMMARY,
     target=target,
     sets=(6, 9),

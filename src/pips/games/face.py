@@ -135,7 +135,7 @@ class GameSpec(Generic[Opts]):
     """The kind of printed score sheet."""
     sheet_rule: Callable[[Opts], Phrase]
     """``(options)``: the scoring rule as the printed sheet states it."""
-    players: tuple[int, ...]
+    player_counts: tuple[int, ...]
     """Player counts offered by forms (the options decide what is legal)."""
     summary: str = ""
     """The rules in brief, in the project's words, with their SPEC ids (help screens)."""
@@ -212,7 +212,7 @@ class GameSpec(Generic[Opts]):
     @cached_property
     def example(self) -> Opts:
         """The options a form starts from: what the game is whatever is chosen."""
-        return self.options_from_json(dict(self.defaults) or {"players": self.players[0]})
+        return self.options_from_json(dict(self.defaults) or {"players": self.player_counts[0]})
 
     @cached_property
     def pairs(self) -> bool:
@@ -253,7 +253,7 @@ class GameSpec(Generic[Opts]):
         for info in self.options.describe():
             choices: tuple[Any, ...] = info.choices
             if info.name == "players":
-                choices = self.players
+                choices = self.player_counts
             elif info.name == "set":
                 choices = self.sets
             if info.kind is bool:

@@ -225,7 +225,7 @@ GAME = GameSpec(
     sheet_rule=lambda options: phrase(
         "The winner of a hand gains every other player's pips minus their own (FA-08)."
     ),
-    players=tuple(STOCK_SIZES),
+    player_counts=tuple(STOCK_SIZES),
     summary=SUMMARY,
     target=lambda options: options.target,
     most_points_in_hand=lambda options: PointsBound(

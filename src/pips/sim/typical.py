@@ -51,7 +51,7 @@ def sizes() -> Iterator[Size]:
     """Every game, set and number of players a result can be entered for."""
     for spec in all_games():
         for top in spec.sets:
-            for players in spec.players:
+            for players in spec.player_counts:
                 try:
                     spec.example.changed(players=players, set=top)
                 except Exception:  # a set too small for so many players

@@ -92,8 +92,8 @@ async def new_result(
 ) -> HTMLResponse:
     results = results_of(request)
     spec = find_game(game if game in GAMES else GAMES[0])
-    if players not in spec.players:
-        players = int(spec.defaults.get("players", spec.players[0]))
+    if players not in spec.player_counts:
+        players = int(spec.defaults.get("players", spec.player_counts[0]))
     form = {
         "game": spec.name,
         "players": players,
