@@ -33,7 +33,7 @@ def _arranged_hands(
     avoid = avoid or {}
     top = list(stock_top)
     taken = {tile for group in fixed.values() for tile in group} | set(top)
-    free = [tile for tile in double_set(options.set) if tile not in taken]
+    free = [tile for tile in double_set(options.top) if tile not in taken]
     hands: list[list[Tile]] = [list(fixed.get(seat, ())) for seat in range(options.players)]
     size = options.hand_size
     # Seats with constraints choose first, so they find tiles that fit them.

@@ -45,7 +45,7 @@ def expected_count_change(move: Play, before: int) -> int:
 def test_tiles_are_conserved_and_the_count_is_the_sum_of_open_ends(
     options: FidoOptions, seed: int
 ) -> None:
-    full = Counter(double_set(options.set))
+    full = Counter(double_set(options.top))
     for state, move, before in random_game(options, seed):
         where = Counter(t for h in state.hands for t in h)
         where.update(laid.tile for laid in state.layout.tiles)

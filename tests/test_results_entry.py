@@ -216,7 +216,7 @@ def test_csv_and_json_round_trip_every_valid_entry(entry: Entry) -> None:
     as_json = {
         "game": entry.game,
         "date": entry.played_on.isoformat(),
-        "set": entry.set,
+        "set": entry.top,
         "place": entry.place,
         "players": [{"name": ln.name, "points": ln.points, "pips": ln.pips} for ln in entry.lines],
     }

@@ -192,7 +192,7 @@ def _show(checked: Any) -> None:
     table = Table(
         title=_("{game}, double-{top}, {date}").format(
             game=say(spec.title),
-            top=checked.entry.set,
+            top=checked.entry.top,
             date=numeric_date(checked.entry.played_on),
         )
     )

@@ -194,11 +194,10 @@ class DoublesOptions(GameOptions):
             raise OptionError("DB-04", phrase("double-{set} has no 6-6 to set", set=self.set))
 
     def traits(self, first_hand: bool = True) -> HandTraits:
-        assert self.set is not None
         six = self.set_rule is SetRule.DOUBLE_SIX
         return HandTraits(
             players=self.players,
-            top=self.set,
+            top=self.top,
             hand_size=self.hand_size,
             # DB-05: the set double is a spinner, unless the table plays a plain line.
             layout=(LayoutKind.SPINNER if self.spinner is Spinner.SET_DOUBLE else LayoutKind.LINE),
@@ -222,9 +221,8 @@ def _can_set(options: DoublesOptions) -> Callable[[Sequence[Sequence[Tile]]], bo
 
 def deal(options: DoublesOptions, rng: random.Random) -> Deal:
     """DB-02, DB-04: dealt again until the double to set is held."""
-    assert options.set is not None
     return deal_until(
-        options.set,
+        options.top,
         options.players,
         options.hand_size,
         rng,

@@ -140,15 +140,15 @@ class FidoOptions(GameOptions):
 
     @property
     def divisor(self) -> int:
-        return DIVISORS[self.set]
+        return DIVISORS[self.top]
 
     @property
     def hand_size(self) -> int:
-        return HAND_SIZES[self.players][self.set]
+        return HAND_SIZES[self.players][self.top]
 
     @property
     def stock_size(self) -> int:
-        return len(double_set(self.set)) - self.players * self.hand_size
+        return len(double_set(self.top)) - self.players * self.hand_size
 
     def derived(self) -> dict[str, Any]:
         """The divisor and hand size, written into records so a reader can see them."""
@@ -157,7 +157,7 @@ class FidoOptions(GameOptions):
     def traits(self, first_hand: bool = True) -> HandTraits:
         return HandTraits(
             players=self.players,
-            top=self.set,
+            top=self.top,
             hand_size=self.hand_size,
             layout=LayoutKind.CROSS,  # F-04 to F-10
             draw=DrawRule.ONE_AND_WAIT,  # F-17
@@ -258,7 +258,7 @@ class FidoState(HandState):
         if self.options.deal_mode is not DealMode.MANUAL:
             raise DealError("C-06", phrase("an automatic deal needs its stock in order"))
         dealt = {t for h in hands for t in h}
-        return [t for t in double_set(self.options.set) if t not in dealt]
+        return [t for t in double_set(self.options.top) if t not in dealt]
 
     def _check_hand_sizes(self, hands: Sequence[Sequence[Tile]]) -> None:
         if self.options.deal_mode is not DealMode.MANUAL:  # F-24: misdeals are corrected
@@ -501,14 +501,14 @@ class FidoState(HandState):
 
     def __repr__(self) -> str:
         return (
-            f"<FidoState double-{self.options.set} {self.options.players} players, "
+            f"<FidoState double-{self.options.top} {self.options.players} players, "
             f"{len(self.layout.tiles)} laid, S={self.layout.count}, turn {self.turn}>"
         )
 
 
 def deal(options: FidoOptions, rng: random.Random) -> Deal:
     """F-03, F-12: shuffle and deal, again while nobody holds a double."""
-    return deal_until(options.set, options.players, options.hand_size, rng, holds_a_double)
+    return deal_until(options.top, options.players, options.hand_size, rng, holds_a_double)
 
 
 def hand_rows(view: View) -> list[list[Tile]]:
@@ -539,12 +539,12 @@ def most_points_in_hand(options: FidoOptions) -> PointsBound:
     hand and every tile of the stock, and each play scores at most the highest count
     divided by d (F-15)."""
     plays = options.hand_size + options.stock_size
-    per_play = most_count(options.set) // options.divisor
+    per_play = most_count(options.top) // options.divisor
     return PointsBound(
         plays * per_play,
         f"{plays} plays (a hand of {options.hand_size} and all {options.stock_size} tiles "
         f"of the stock) of at most {per_play} points each, as no layout of double-"
-        f"{options.set} counts more than {most_count(options.set)} (F-15)",
+        f"{options.top} counts more than {most_count(options.top)} (F-15)",
     )
 
 

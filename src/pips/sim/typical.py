@@ -39,12 +39,12 @@ class Size:
     """A game at one set and one number of players."""
 
     game: str
-    set: int
+    top: int
     players: int
 
     @property
     def key(self) -> str:
-        return f"{self.game}/{self.set}/{self.players}"
+        return f"{self.game}/{self.top}/{self.players}"
 
 
 def sizes() -> Iterator[Size]:
@@ -63,7 +63,7 @@ def sheet_lines(size: Size, seed: int) -> list[tuple[int, int]]:
     """The (points, pips) each player of one bot game writes on the sheet, as a
     result from a record is read (:func:`~pips.results.entry_formats.entry_from_record`)."""
     spec = find_game(size.game)
-    options = spec.example.changed(players=size.players, set=size.set)
+    options = spec.example.changed(players=size.players, set=size.top)
     match = play_game(spec, options, [make_bot(BOT)] * size.players, seed)
     states = match.hand_states
     last = states[-1].result

@@ -124,7 +124,7 @@ def preview(checked: Checked, new: Sequence[str] = ()) -> dict[str, Any]:
     return {
         "game": e.game,
         "date": e.played_on.isoformat(),
-        "set": e.set,
+        "set": e.top,
         "divisor": checked.divisor,
         "target": checked.target,
         "players": [
