@@ -215,9 +215,7 @@ class LiveTable:
 
     # -- telling -----------------------------------------------------------------------
 
-    def states_for_clients(
-        self, event: MoveEvent | None = None, skip: Client | None = None
-    ) -> Outgoing:
+    def outgoing(self, event: MoveEvent | None = None, skip: Client | None = None) -> Outgoing:
         """Every client's state message, as the round is now (each its own seat's view;
         seats are looked up every time: the lots may move people). Made under the
         table's lock once what changed is stored, so no client ever hears of a move the
@@ -246,10 +244,10 @@ class LiveTable:
         out: Outgoing = [(client, messages.chat(author, text)) for author, text in self.chat]
         out.append((client, state))
         # The others are told only when a player is back (a spectator changes nothing).
-        return out + (self.states_for_clients(skip=client) if self.away() != away else [])
+        return out + (self.outgoing(skip=client) if self.away() != away else [])
 
     async def deliver(self, out: Outgoing) -> None:
-        """Send what :meth:`states_for_clients` made, one after another in the order made (so every
+        """Send what :meth:`outgoing` made, one after another in the order made (so every
         client hears the table's changes in order); a client that went away is dropped."""
         async with self.sending:
             for client, message in out:
@@ -290,11 +288,11 @@ class LiveTable:
         """Start when every seat is filled."""
         async with self.lock:
             if not self.round.ready:
-                out = self.states_for_clients()
+                out = self.outgoing()
             else:
                 self.round.start()
                 await self.house.repository.set_status(self.id, "playing")
-                out = self.states_for_clients()
+                out = self.outgoing()
                 self.house.announce(self, "gameStart")
         await self.deliver(out)
         self.pace.schedule()
@@ -317,7 +315,7 @@ class LiveTable:
                 await self._store_end(played)
             else:
                 await self._store(played)
-            out = self.states_for_clients(played.event)
+            out = self.outgoing(played.event)
             if match is not None and not over:
                 self.house.progressed(self.id, self._record, len(match.hand_states) > hands)
         self.house.moved(time.perf_counter() - started)
@@ -389,7 +387,7 @@ class LiveTable:
         """End a game the database shows as over but not ended (stopped in between)."""
         async with self.lock:
             await self._store_end(None)
-            out = self.states_for_clients()
+            out = self.outgoing()
         await self.deliver(out)
         await self.ended()
 
@@ -432,7 +430,7 @@ class LiveTable:
         if self.away() == away:
             return
         async with self.lock:
-            out = self.states_for_clients()
+            out = self.outgoing()
         await self.deliver(out)
 
     async def client_arrived(self, client: Client, who: Identity) -> None:
@@ -459,7 +457,7 @@ class LiveTable:
                 return
             entrant = self.round.give_back(seat)
             await self.house.repository.save_seat(self.id, entrant, self.round.entrants[entrant])
-            out = self.states_for_clients()
+            out = self.outgoing()
         await self.deliver(out)
 
     async def spectate(self) -> messages.StateMessage:
@@ -484,7 +482,7 @@ class LiveTable:
         at the rematch, table ``table_id``."""
         async with self.lock:
             self.rematch = table_id
-            out = self.states_for_clients()
+            out = self.outgoing()
         await self.deliver(out)
 
     async def close(self) -> None:
