@@ -56,7 +56,7 @@ def one_hand(game: str, options: dict[str, Any], seed: int, bot: str) -> tuple[A
     players = match.current.players
     seating = Seating(match, [make_bot(bot) for _ in range(players)], seed)
     started = time.perf_counter()
-    while len(match.hands) == 1 and not match.current.is_over:
+    while len(match.hand_states) == 1 and not match.current.is_over:
         seating.play(seating.decide())
     seconds = time.perf_counter() - started
     return record.write_record(match, [f"{bot}-{i}" for i in range(players)], seed=seed), seconds

@@ -1,7 +1,7 @@
 """How fast random FIDO hands run through the public engine API.
 
 For every set and 3, 5 and 9 players, random legal moves are played until the hand
-ends (``FidoState.deal``, ``legal_moves``, ``play``), and the script reports hands per
+ends (``FidoState.new_hand``, ``legal_moves``, ``play``), and the script reports hands per
 second, moves per hand and microseconds per move. The cells are measured in several
 interleaved rounds and the best round of each is kept, so a noisy neighbour slows all
 cells alike instead of one.
@@ -46,7 +46,7 @@ def measure(options: FidoOptions, seconds: float, first_seed: int) -> dict[str, 
     seed = first_seed
     while elapsed < seconds:
         start = time.perf_counter()
-        state = FidoState.deal(options, random.Random(seed))
+        state = FidoState.new_hand(options, random.Random(seed))
         while not state.is_over:
             legal = state.legal_moves()
             state.play(legal[0] if len(legal) == 1 else rng.choice(legal))

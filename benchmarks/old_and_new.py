@@ -87,7 +87,7 @@ for game, data, bots in (
         written = record.write_record(match, names, seed=seed)
         again = record.replay(json.loads(record.dumps(written)))
     record_seconds += time.perf_counter() - start
-    results[game] = [list(match.scores), len(again.match.hands)]
+    results[game] = [list(match.scores), len(again.match.hand_states)]
 out["bots' matches: seconds"] = bot_seconds
 out["records written and replayed (10 times): seconds"] = record_seconds
 out["results"] = results

@@ -137,7 +137,7 @@ def fido_hands(count: int) -> tuple[list[Any], list[list[Any]]]:
     options = spec.options_from_json({"players": 9, "set": 18})
     finals, hands = [], []
     for seed in range(count):
-        played = play_game(spec, options, [GreedyBot() for _ in range(9)], seed).hands[0]
+        played = play_game(spec, options, [GreedyBot() for _ in range(9)], seed).hand_states[0]
         layouts = layouts_move_by_move(played)
         finals.append(layouts[-1])
         hands.append(layouts)

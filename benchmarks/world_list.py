@@ -97,7 +97,7 @@ def load(db: Database, games: list[Any], seed: int) -> None:
                             "game": "fido",
                             "played_on": g.entry.played_on,
                             "place": g.entry.place,
-                            "set": g.entry.set,
+                            "set": g.entry.top,
                             "divisor": g.divisor,
                             "source": "csv",
                             "entered_at": datetime(2026, 10, 1)

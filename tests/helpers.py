@@ -33,7 +33,7 @@ def _arranged_hands(
     avoid = avoid or {}
     top = list(stock_top)
     taken = {tile for group in fixed.values() for tile in group} | set(top)
-    free = [tile for tile in double_set(options.set) if tile not in taken]
+    free = [tile for tile in double_set(options.top) if tile not in taken]
     hands: list[list[Tile]] = [list(fixed.get(seat, ())) for seat in range(options.players)]
     size = options.hand_size
     # Seats with constraints choose first, so they find tiles that fit them.
@@ -98,7 +98,7 @@ def random_game(
     stop_after: int | None = None,
 ) -> Iterator[tuple[FidoState, Move, int]]:
     """Play random legal moves from a seeded deal; yields (state, move, count before)."""
-    state = FidoState.deal(options, random.Random(seed))
+    state = FidoState.new_hand(options, random.Random(seed))
     rng = random.Random(seed + 1)
     played = 0
     while not state.is_over and (stop_after is None or played < stop_after):
@@ -114,7 +114,7 @@ def random_game(
 
 def played_out(options: FidoOptions, seed: int) -> FidoState:
     """The state at the end of :func:`random_game`."""
-    state = FidoState.deal(options, random.Random(seed))
+    state = FidoState.new_hand(options, random.Random(seed))
     for state, _, _ in random_game(options, seed):  # noqa: B007 - the last one is wanted
         pass
     return state

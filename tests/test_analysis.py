@@ -59,7 +59,7 @@ def test_every_decision_is_valued_from_the_deciders_view_only(
     monkeypatch.setattr(SearchBot, "expected", spy)
     found = analyse(replayed, "300", seed=5)
     assert len(seen) == len(found.decisions) > 0
-    hands = replayed.match.hands[0]
+    hands = replayed.match.hand_states[0]
     state = find_game("fido").from_deal(replayed.options, hands.dealt.hands, hands.dealt.stock)
     at = {d.move: (d, view) for d, view in zip(found.decisions, seen, strict=True)}
     for number, event in enumerate(hands.history, 1):
@@ -233,10 +233,10 @@ def played_match(
     names = [f"{b}-{i}" for i, b in enumerate(bots)]
     steps = []
     while not match.is_over:
-        hands = len(match.hands)
+        hands = len(match.hand_states)
         seating.play(seating.decide())
         written = record.write_record(match, names, seed=seed)
-        steps.append((written, match.is_over or len(match.hands) > hands))
+        steps.append((written, match.is_over or len(match.hand_states) > hands))
     return steps
 
 
@@ -254,7 +254,7 @@ def test_a_game_followed_as_it_is_played_is_analysed_as_a_whole_would_be() -> No
     steps = played_match("family", {"players": 2, "target": 40}, ["greedy"] * 2, 4)
     other = played_match("family", {"players": 2, "target": 40}, ["random"] * 2, 5)
     final = steps[-1][0]
-    assert len(record.replay(final).match.hands) >= 2  # hands end mid-game, and the game
+    assert len(record.replay(final).match.hand_states) >= 2  # hands end mid-game, and the game
     started: list[str] = []
 
     async def play_and_ask() -> tuple[Any, Any]:

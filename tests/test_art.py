@@ -48,7 +48,7 @@ def test_every_tile_and_open_point_is_drawn(
         state.play(legal[rng.randrange(len(legal))])
     layout = state.view(-1).layout
     labels = {p.id: chr(ord("a") + i % 26) for i, p in enumerate(layout.points)}
-    text = plain(draw_picture(layout, top=opts.set, labels=labels, max_width=width).lines)
+    text = plain(draw_picture(layout, top=opts.top, labels=labels, max_width=width).lines)
     if not layout.tiles:
         assert "no tile" in text
         return

@@ -35,7 +35,7 @@ def server_record() -> dict[str, Any]:
     spec = find_game("fido")
     options = spec.options_from_json({"players": 3, "set": 9})
     match = play_game(spec, options, [make_bot("greedy")] * 3, seed=11)
-    salts = [secrets.token_hex(16) for _ in match.hands]
+    salts = [secrets.token_hex(16) for _ in match.hand_states]
     return dict(
         record.write_record(
             match, ["Ann", "Bo", "Cy"], bots=[None, "greedy", "greedy"], salts=salts

@@ -69,7 +69,7 @@ def test_bot_plays_whole_matches_legally(game: str, options: dict[str, Any], bot
 
     def finals(seed: int) -> list[Any]:
         match = play_game(spec, resolved, [make_bot(b) for b in entrants], seed)
-        return [h.result.final for h in match.hands if h.result is not None]
+        return [h.result.final for h in match.hand_states if h.result is not None]
 
     first = finals(3)
     assert first == finals(3)
@@ -207,7 +207,7 @@ def test_search_beats_random_in_duplicate_partnership_hands(level: str) -> None:
         for search_pair in (0, 1):
             bots = [make_bot(level) if s % 2 == search_pair else RandomBot() for s in range(4)]
             match = play_game(spec, options, bots, seed)
-            result = match.hands[0].result
+            result = match.hand_states[0].result
             assert result is not None
             final = result.final
             margin += final[search_pair] - final[1 - search_pair]

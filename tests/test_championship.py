@@ -77,7 +77,7 @@ def enter_round(site: Site, anna: Person, key: str, number: int, rng: random.Ran
             Line(ln["name"], ln["points"], ln["pips"], ln["out"])
             for ln in lines_for(table["seats"], rng)
         ]
-        site.results.scores.record(organiser, key, number, table["number"], lines, source="csv")
+        site.results.scores.enter_only(organiser, key, number, table["number"], lines, source="csv")
 
 
 def _organiser_id(site: Site, key: str) -> int:

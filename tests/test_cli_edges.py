@@ -201,7 +201,7 @@ def test_a_tile_refused_by_doubles_says_its_rule(tmp_path: Path) -> None:
 
 def test_resume_keeps_the_undo_count_and_the_last_sheet(tmp_path: Path) -> None:
     session = new_session(tmp_path, "family", seed=4, options={"players": 3, "target": 60})
-    while len(session.match.hands) < 2:
+    while len(session.match.hand_states) < 2:
         session.play(session.legal_moves()[0] if session.my_turn else session.decide())
     while not session.my_turn:
         session.play(session.decide())

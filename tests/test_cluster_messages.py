@@ -25,7 +25,7 @@ from tests.protocol_schema import check_server_message
 def test_a_forwarded_client_refused_a_private_table_is_told_in_the_protocol(
     tmp_path: Path,
 ) -> None:
-    published: list[tuple[str, dict[str, Any]]] = []
+    sent: list[tuple[str, dict[str, Any]]] = []
 
     async def scene() -> None:
         defaults = Settings()
@@ -43,11 +43,11 @@ def test_a_forwarded_client_refused_a_private_table_is_told_in_the_protocol(
         )
         cluster = Cluster(tables, db, Limits(), lease=10.0, node="owner")
 
-        async def publish(node: str, message: dict[str, Any]) -> bool:
-            published.append((node, message))
+        async def send_to_node(node: str, message: dict[str, Any]) -> bool:
+            sent.append((node, message))
             return True
 
-        cluster.publish = publish  # type: ignore[method-assign]
+        cluster.send_to_node = send_to_node  # type: ignore[method-assign]
         stranger = Identity(guest="g-2", name="Bo")
         await cluster._on_arrive(
             {
@@ -62,8 +62,8 @@ def test_a_forwarded_client_refused_a_private_table_is_told_in_the_protocol(
         await table.close()
 
     asyncio.run(scene())
-    texts = [m for node, m in published if node == "elsewhere" and m["op"] == "text"]
-    closes = [m["code"] for node, m in published if m["op"] == "close"]
+    texts = [m for node, m in sent if node == "elsewhere" and m["op"] == "text"]
+    closes = [m["code"] for node, m in sent if m["op"] == "close"]
     assert len(texts) == 1 and closes == [4404]
     told = json.loads(texts[0]["text"])
     check_server_message(told)

@@ -214,7 +214,7 @@ def test_a_round_refuses_bad_commands_and_changes_nothing() -> None:
 def test_every_game_declares_its_face() -> None:
     """What the edges ask is declared by every game, and consistent with its options."""
     for spec in all_games():
-        options = spec.options_from_json(dict(spec.defaults) or {"players": spec.players[0]})
+        options = spec.options_from_json(dict(spec.defaults) or {"players": spec.player_counts[0]})
         traits = spec.traits(options)
         assert traits.players == options.players and traits.top == options.set
         again = spec.options_from_json(options.to_json())  # as a record keeps them
@@ -222,7 +222,7 @@ def test_every_game_declares_its_face() -> None:
         assert spec.new_layout(options).tiles == []
         assert options.set in spec.sets
         assert all(len(team) == (2 if spec.pairs else 1) for team in spec.teams(4))
-        assert spec.explain.__doc__
+        assert spec.explain_hand.__doc__
 
 
 def test_what_a_game_is_no_option_changes() -> None:
@@ -253,7 +253,7 @@ def test_every_whole_number_option_is_bounded_both_ways() -> None:
     from pips.core.errors import OptionError
 
     for spec in all_games():
-        base = dict(spec.defaults) or {"players": spec.players[0]}
+        base = dict(spec.defaults) or {"players": spec.player_counts[0]}
         for info in spec.options.describe():
             if info.kind is not int:
                 continue

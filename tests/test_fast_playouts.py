@@ -120,7 +120,7 @@ def test_kernel_agrees_in_later_hands_of_a_match(game: str) -> None:
     for seed in range(6):
         match = Match(spec, options, random.Random(seed))
         rng = random.Random(seed)
-        while len(match.hands) < 3 and not match.is_over:
+        while len(match.hand_states) < 3 and not match.is_over:
             moves = match.current.legal_moves()
             match.play(rng.choice(list(moves)))
         if match.is_over:

@@ -45,7 +45,7 @@ def expected_count_change(move: Play, before: int) -> int:
 def test_tiles_are_conserved_and_the_count_is_the_sum_of_open_ends(
     options: FidoOptions, seed: int
 ) -> None:
-    full = Counter(double_set(options.set))
+    full = Counter(double_set(options.top))
     for state, move, before in random_game(options, seed):
         where = Counter(t for h in state.hands for t in h)
         where.update(laid.tile for laid in state.layout.tiles)
@@ -166,7 +166,7 @@ def test_views_leak_no_hidden_tile(options: FidoOptions, seed: int) -> None:
 def test_f12_every_deal_has_a_double_and_the_opener_holds_the_highest(
     options: FidoOptions, seed: int
 ) -> None:
-    state = FidoState.deal(options, random.Random(seed))
+    state = FidoState.new_hand(options, random.Random(seed))
     held = [t for h in state.hands for t in h if t.is_double]
     assert held
     best = max(held)

@@ -91,7 +91,7 @@ def final_layouts(game: str, options: dict[str, Any], games: int, seed: int = 0)
         rng = random.Random(number)
         bots = [GreedyBot() if rng.random() < 0.5 else RandomBot() for _ in range(chosen.players)]
         match = play_game(spec, chosen, bots, number)
-        for hand in match.hands:
+        for hand in match.hand_states:
             layouts.append(hand.view(0).to_json(history=False)["layout"])
     return layouts
 
@@ -198,7 +198,7 @@ def test_every_layout_of_a_fido_hand_move_by_move(
     after each move (each laid out from the last one's board, as the table does)."""
     spec = find_game("fido")
     options = spec.options_from_json({"players": players, "set": top})
-    played = play_game(spec, options, [GreedyBot() for _ in range(players)], seed).hands[0]
+    played = play_game(spec, options, [GreedyBot() for _ in range(players)], seed).hand_states[0]
     layouts = layouts_move_by_move(played)
     for result in engine.evaluate(WARM, [layouts, aspect]):
         assert result["overlapping"] == 0, result

@@ -91,7 +91,7 @@ def play_match(game: str, options: dict[str, Any], seed: int) -> Match:
             move = Pass()  # PT-08: a false knock, accepted and penalized
         stock_before = state.stock_size
         scores_before = list(match.scores)
-        hands_before = len(match.hands)
+        hands_before = len(match.hand_states)
         event = match.play(move)
         if isinstance(move, Draw):
             assert stock_before == state.stock_size + 1
@@ -101,7 +101,7 @@ def play_match(game: str, options: dict[str, Any], seed: int) -> Match:
         check_hand_invariants(state)
         if state.is_over:
             check_result(game, state, scores_before)
-            assert len(match.hands) == hands_before + (0 if match.is_over else 1)
+            assert len(match.hand_states) == hands_before + (0 if match.is_over else 1)
         else:
             assert match.scores == scores_before  # points only at the end of a hand
             assert not ended_by_rules(state)
@@ -169,12 +169,12 @@ def test_random_matches_keep_every_rule(game: tuple[str, dict[str, Any]], seed: 
         # A match ends exactly at its target: no earlier hand reached it.
         assert max(match.scores) >= match.target
         running = [0] * match.players
-        for hand in match.hands[:-1]:
+        for hand in match.hand_states[:-1]:
             assert hand.result is not None
             running = list(hand.result.final)
             assert max(running) < match.target
     else:
-        assert len(match.hands) == 1
+        assert len(match.hand_states) == 1
 
 
 @settings(max_examples=40, deadline=None)
@@ -185,8 +185,8 @@ def test_records_round_trip(game: tuple[str, dict[str, Any]], seed: int) -> None
     names = [f"p{i}" for i in range(match.players)]
     data = record.write_record(match, names, seed=seed)
     again = record.replay(json.loads(record.dumps(data)))
-    assert len(again.match.hands) == len(match.hands)
-    for ours, theirs in zip(match.hands, again.match.hands, strict=True):
+    assert len(again.match.hand_states) == len(match.hand_states)
+    for ours, theirs in zip(match.hand_states, again.match.hand_states, strict=True):
         assert ours.history == theirs.history and ours.result == theirs.result
     assert again.match.result == match.result and again.match.lots == match.lots
     rewritten = record.write_record(again.match, names, seed=seed)

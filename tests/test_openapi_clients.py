@@ -484,7 +484,7 @@ def test_every_games_view_moves_and_events_are_in_the_asyncapi_document(game: st
     chooser = random.Random(7)
     match = Match(
         spec,
-        spec.options_from_json({"players": spec.players[-1] if game != "doubles" else 4}),
+        spec.options_from_json({"players": spec.player_counts[-1] if game != "doubles" else 4}),
         chooser,
     )
     for _ in range(300):

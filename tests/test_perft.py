@@ -69,7 +69,7 @@ POSITIONS: list[dict[str, Any]] = [
 
 
 def position(spec: dict[str, Any]) -> FidoState:
-    state = FidoState.deal(FidoOptions(**spec["options"]), random.Random(spec["seed"]))
+    state = FidoState.new_hand(FidoOptions(**spec["options"]), random.Random(spec["seed"]))
     rng = random.Random(spec["seed"])
     for _ in range(spec["prefix"]):
         state.play(rng.choice(state.legal_moves()))

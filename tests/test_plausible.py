@@ -26,7 +26,7 @@ def test_every_size_a_result_can_be_entered_for_has_figures() -> None:
 def test_fresh_games_stay_under_the_99th_percentile_as_often_as_it_says(size: Size) -> None:
     """30 games the figures never saw (other seeds): at most a few of their lines above
     the 99th percentile."""
-    spread = typical(size.game, size.set, size.players)
+    spread = typical(size.game, size.top, size.players)
     assert spread is not None
     lines = [line for seed in range(50_000, 50_030) for line in sheet_lines(size, seed)]
     above = sum(points > spread["points"][2] or pips > spread["pips"][2] for points, pips in lines)

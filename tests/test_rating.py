@@ -33,10 +33,10 @@ def test_with_full_weight_the_update_is_openskills_own() -> None:
     PlackettLuce gives when fed the same games in the same order."""
     games = random_games(1, 300)
     endless = RatingSettings(half_life_days=1e300)
-    ours = {s.name: s for s in compute(games, AS_OF, endless)}
+    ours = {s.key: s for s in compute(games, AS_OF, endless)}
     theirs = PlackettLuce()
     ratings: dict[str, PlackettLuceRating] = {}
-    for game in sorted(games, key=lambda g: (g.played_on, g.order)):
+    for game in sorted(games, key=lambda g: (g.played_on, g.result_id)):
         teams = [[ratings.get(n) or theirs.rating(name=n) for n in team] for team in game.teams]
         for team in theirs.rate(teams, ranks=[float(r) for r in game.ranks]):
             for player in team:
@@ -92,8 +92,8 @@ def test_recent_games_weigh_more() -> None:
         RatedGame(AS_OF - timedelta(days=i), 100 + i, (("B",), ("A",), ("C",)), (1, 2, 3))
         for i in range(2)
     ]
-    short = [s.name for s in compute(old + new, AS_OF, RatingSettings(half_life_days=60))]
-    endless = [s.name for s in compute(old + new, AS_OF, RatingSettings(half_life_days=1e300))]
+    short = [s.key for s in compute(old + new, AS_OF, RatingSettings(half_life_days=60))]
+    endless = [s.key for s in compute(old + new, AS_OF, RatingSettings(half_life_days=1e300))]
     assert short[0] == "B"
     assert endless[0] == "A"
 
@@ -116,13 +116,13 @@ def test_a_fixed_set_of_results_gives_the_expected_order() -> None:
         for order, (names, ranks) in enumerate(FIXED)
     ]
     standings = compute(games, AS_OF)
-    assert [s.name for s in standings] == ["Anna", "Ben", "Cleo", "Emil", "Dora"]
-    by_name = {s.name: s for s in standings}
+    assert [s.key for s in standings] == ["Anna", "Ben", "Cleo", "Emil", "Dora"]
+    by_name = {s.key: s for s in standings}
     assert by_name["Emil"].games == 1 and by_name["Anna"].games == 5
     assert by_name["Emil"].sigma > by_name["Anna"].sigma
     # Input order does not matter: games are taken as played.
-    assert [s.name for s in compute(list(reversed(games)), AS_OF)] == [s.name for s in standings]
-    assert [s.name for s in compute(games, AS_OF, RatingSettings(min_games=2))] == [
+    assert [s.key for s in compute(list(reversed(games)), AS_OF)] == [s.key for s in standings]
+    assert [s.key for s in compute(games, AS_OF, RatingSettings(min_games=2))] == [
         "Anna",
         "Ben",
         "Cleo",
@@ -135,7 +135,7 @@ def test_pairs_are_rated_as_teams() -> None:
     games = [
         RatedGame(AS_OF, i, (("A", "C"), ("B", "D")), (1, 2) if i % 3 else (2, 1)) for i in range(9)
     ]
-    standings = {s.name: s for s in compute(games, AS_OF)}
+    standings = {s.key: s for s in compute(games, AS_OF)}
     assert standings["A"].mu == pytest.approx(standings["C"].mu)
     assert standings["A"].mu > standings["B"].mu
 

@@ -190,7 +190,7 @@ def test_files_of_one_or_many_records(tmp_path: Path) -> None:
 
 
 def test_unfinished_game_round_trips_and_continues() -> None:
-    state = FidoState.deal(FidoOptions(players=4, set=12), random.Random(5))
+    state = FidoState.new_hand(FidoOptions(players=4, set=12), random.Random(5))
     rng = random.Random(1)
     for _ in range(10):
         state.play(rng.choice(state.legal_moves()))
@@ -228,7 +228,9 @@ def test_manual_deal_record_with_misdeal_round_trips() -> None:
 def test_a_seeded_record_whose_deal_was_redealt_keeps_the_voided_deals() -> None:
     # F-12: with 9 players and double-6 some seeds deal no double at all.
     options = FidoOptions(players=9, set=6)
-    seed = next(s for s in range(100_000) if FidoState.deal(options, random.Random(s)).dealt.voided)
+    seed = next(
+        s for s in range(100_000) if FidoState.new_hand(options, random.Random(s)).dealt.voided
+    )
     state, data = finished(options, seed)
     assert data["hands"][0]["redeals"]
     assert record.replay(data).final.result == state.result

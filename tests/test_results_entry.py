@@ -195,7 +195,7 @@ def fido_entries(draw: st.DrawFn) -> Entry:
     most, together = holdable_pips(top, len(players), HAND_SIZES[len(players)][top])
     pips = [draw(st.integers(0, min(most, together // len(players)))) for _ in players]
     fido = find_game("fido")
-    bound = fido.hand_points(fido.options_from_json({"players": len(players), "set": top}))
+    bound = fido.most_points_in_hand(fido.options_from_json({"players": len(players), "set": top}))
     lines = tuple(
         Line(name, draw(st.integers(0, bound.most)), p)
         for name, p in zip(players, pips, strict=True)
@@ -216,7 +216,7 @@ def test_csv_and_json_round_trip_every_valid_entry(entry: Entry) -> None:
     as_json = {
         "game": entry.game,
         "date": entry.played_on.isoformat(),
-        "set": entry.set,
+        "set": entry.top,
         "place": entry.place,
         "players": [{"name": ln.name, "points": ln.points, "pips": ln.pips} for ln in entry.lines],
     }

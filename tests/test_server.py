@@ -349,7 +349,7 @@ def test_a_seat_left_empty_past_the_grace_period_is_taken_by_a_bot(tmp_path: Pat
         replayed = record.replay(data)
         assert replayed.stand_ins == runs
         # Every one of Bo's moves was the bot's: Bo never came.
-        for hand, state in enumerate(replayed.match.hands, 1):
+        for hand, state in enumerate(replayed.match.hand_states, 1):
             mine = [i for i, e in enumerate(state.history, 1) if e.seat == bo_seat]
             covered = {
                 i

@@ -42,7 +42,7 @@ def most_pages(game: str, players: int, top: int | None) -> int:
 def cases() -> list[tuple[str, int, int | None]]:
     out: list[tuple[str, int, int | None]] = []
     for spec in all_games():
-        for players in spec.players:
+        for players in spec.player_counts:
             sets = [top for top in DIVISORS] if spec.name == "fido" else [None]
             out += [(spec.name, players, top) for top in sets]
     return out

@@ -133,12 +133,12 @@ def test_the_hand_that_has_just_ended_is_shown_to_every_seat_alike() -> None:
     match = table.match
     assert match is not None
     summary = telling.summary(table, "t", False, None)
-    while len(match.hands) < 2:
+    while len(match.hand_states) < 2:
         assert "hand_over" not in telling.shared_part(table, summary)
         table.apply(match.legal_moves()[0])
     shared = telling.shared_part(table, summary)
     over = shared["hand_over"]
-    ended = match.hands[0]
+    ended = match.hand_states[0]
     assert ended.result is not None
     assert over["hand"] == 1 and over["scores"] == list(ended.result.final)
     # Every hand face up, as the finished hand holds them; the layout as it was left.
@@ -216,8 +216,8 @@ def test_the_form_offers_each_option_with_the_control_of_its_kind(spec: Any) -> 
             assert field.choices and (field.default is None or field.default in field.choices)
         else:
             assert field.control == "number" and info.kind is int
-    assert fields["players"].choices == spec.players
-    assert fields["players"].fixed == (len(spec.players) == 1)
+    assert fields["players"].choices == spec.player_counts
+    assert fields["players"].fixed == (len(spec.player_counts) == 1)
     # Every default the form shows makes a valid game, summed up in one line.
     chosen = {f.name: f.default for f in fields.values() if f.default is not None}
     options = spec.options_from_json(chosen)

@@ -31,7 +31,9 @@ def my_moves(save: Path) -> int:
         session = PlaySession.resume(save)
     except Exception:
         return -1  # not written yet, or the game is over
-    return sum(1 for state in session.match.hands for e in state.history if e.seat == session.me)
+    return sum(
+        1 for state in session.match.hand_states for e in state.history if e.seat == session.me
+    )
 
 
 def my_turn_on_screen(save: Path, screen: str) -> bool:

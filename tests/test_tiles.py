@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pips.core.deal import check_partition, deal
+from pips.core.deal import check_partition, deal_hands_and_stock
 from pips.core.errors import DealError
 from pips.core.hand import Hand
 from pips.core.tiles import (
@@ -84,11 +84,11 @@ def test_c06_a_deal_partitions_the_set_and_repeats_with_its_seed(
     size = set_size(top)
     players = data.draw(st.integers(1, min(9, size)))
     hand_size = data.draw(st.integers(0, size // players))
-    hands, stock = deal(top, players, hand_size, random.Random(seed))
+    hands, stock = deal_hands_and_stock(top, players, hand_size, random.Random(seed))
     check_partition(top, hands, stock)
     assert all(len(hand) == hand_size for hand in hands)
     assert len(stock) == size - players * hand_size
-    assert (hands, stock) == deal(top, players, hand_size, random.Random(seed))
+    assert (hands, stock) == deal_hands_and_stock(top, players, hand_size, random.Random(seed))
 
 
 def test_c06_partition_errors_name_the_problem() -> None:

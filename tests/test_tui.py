@@ -140,7 +140,7 @@ def test_a_whole_match_is_played_by_key_presses(tmp_path: Path, game: str) -> No
     run_app(app, script)
     assert session.is_over
     # A score sheet after every hand, and the record on disk is the finished match.
-    assert shown == [len(session.match.hands)]
+    assert shown == [len(session.match.hand_states)]
     replayed = record.replay(json.loads(session.path.read_text()))
     assert replayed.match.is_over and replayed.seats[session.me] == "Ann"
     assert replayed.bots is not None and replayed.bots[session.me] is None

@@ -330,7 +330,7 @@ def score_sheet(
         )
         for seat in range(len(result.final))
     )
-    explanation = explain(game, options, result, names)
+    explanation = explain_hand(game, options, result, names)
     return ScoreSheet(game, hand, result.ended, result.out, plays, lines, explanation)
 
 
@@ -505,9 +505,9 @@ def sheet_table(sheet: ScoreSheet, names: Sequence[str]) -> SheetTable:
     return SheetTable(title, columns, rows, sheet.explanation)
 
 
-def explain(game: str, options: GameOptions, result: HandResult, names: Sequence[str]) -> str:
+def explain_hand(game: str, options: GameOptions, result: HandResult, names: Sequence[str]) -> str:
     """How the hand's points came about, with the arithmetic of the game's rule."""
-    return find_game(game).explain(options, result, names)
+    return find_game(game).explain_hand(options, result, names)
 
 
 # -- replays ---------------------------------------------------------------------------
@@ -544,7 +544,7 @@ def replay_positions(replayed: Replay) -> list[Position]:
     """Every position of a record: each hand from its deal, one move at a time."""
     positions: list[Position] = []
     spec = replayed.spec
-    for number, played in enumerate(replayed.match.hands, 1):
+    for number, played in enumerate(replayed.match.hand_states, 1):
         dealt = played.dealt
         state = spec.from_deal(
             replayed.options, dealt.hands, dealt.stock, dealt.voided, played.context

@@ -187,7 +187,7 @@ def _decisions(replayed: Replay) -> list[tuple[int, int, Any, Move]]:
     copies, each hand replayed from its deal."""
     spec = replayed.spec
     out: list[tuple[int, int, Any, Move]] = []
-    for hand, played in enumerate(replayed.match.hands, 1):
+    for hand, played in enumerate(replayed.match.hand_states, 1):
         dealt = played.dealt
         state = spec.from_deal(
             replayed.options, dealt.hands, dealt.stock, dealt.voided, played.context

@@ -49,7 +49,7 @@ class FastRules:
     traits: HandTraits
 
     @property
-    def arrays(self) -> k.Game:
+    def arrays(self) -> k.GameArrays:
         """What the kernel's functions take as ``game``."""
         return (self.rules, self.high, self.low, self.with_number)
 
@@ -198,7 +198,7 @@ class FastState:
     def dealt(cls, rules: FastRules, rs: np.ndarray) -> FastState:
         """A fresh first hand dealt with the kernel's random source ``rs``."""
         fast = cls(rules)
-        k.deal(rules.arrays, fast.pos, rs)
+        k.deal_into(rules.arrays, fast.pos, rs)
         return fast
 
     @classmethod

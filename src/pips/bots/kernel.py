@@ -169,12 +169,13 @@ def tables(top: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 # -- how the arrays travel ----------------------------------------------------------------
 #
-# ``game`` is ``(rules, high, low, with_number)``: fixed for a game and its options.
+# ``game`` (a ``GameArrays``) is ``(rules, high, low, with_number)``: fixed for a game
+# and its options.
 # ``pos`` is ``(state, seats, hand, aside, points, laid_with, laid_double, stock, moves,
 # order)``: one position, with its list of legal moves and a scratch row for dealing.
 # Tuples keep the signatures short; compiled, they cost nothing.
 
-Game = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+GameArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 Position = tuple[
     np.ndarray,
     np.ndarray,
@@ -204,7 +205,7 @@ def next_random(rs: np.ndarray, n: int) -> int:
 
 
 @helper
-def _fits(game: Game, pos: Position, seat: int, tile: int, value: int) -> bool:
+def _fits(game: GameArrays, pos: Position, seat: int, tile: int, value: int) -> bool:
     """Whether ``tile`` (held by ``seat``, containing ``value``) may go on a ``value``."""
     rules, high, low, _ = game
     _, seats, _, aside, _, _, laid_double, _, _, _ = pos
@@ -229,7 +230,7 @@ def _write(
 
 
 @helper
-def _opening(game: Game, pos: Position, seat: int) -> int:
+def _opening(game: GameArrays, pos: Position, seat: int) -> int:
     """The legal first tiles of ``seat`` (who opens): F-09, FA-02, DR-02, DB-04, PT-05."""
     rules, high, low, _ = game
     hand, out = pos[2], pos[8]
@@ -266,7 +267,7 @@ def _opening(game: Game, pos: Position, seat: int) -> int:
 
 
 @helper
-def legal_moves(game: Game, pos: Position) -> int:
+def legal_moves(game: GameArrays, pos: Position) -> int:
     """Write the legal moves of the seat to play into ``pos``'s move rows; return how
     many."""
     rules, high, low, with_number = game
@@ -323,7 +324,7 @@ def legal_moves(game: Game, pos: Position) -> int:
 
 
 @helper
-def _scores_at_side(game: Game, pos: Position, i: int) -> bool:
+def _scores_at_side(game: GameArrays, pos: Position, i: int) -> bool:
     """F-22: whether naked-side play ``i`` makes the count divisible."""
     rules, high, low, _ = game
     state, out = pos[0], pos[8]
@@ -334,7 +335,7 @@ def _scores_at_side(game: Game, pos: Position, i: int) -> bool:
 
 
 @helper
-def _mother_theresa(game: Game, pos: Position, n: int) -> int:
+def _mother_theresa(game: GameArrays, pos: Position, n: int) -> int:
     """F-22: a naked side that does not score only when nothing else is legal."""
     out = pos[8]
     kept = 0
@@ -353,12 +354,12 @@ def _mother_theresa(game: Game, pos: Position, n: int) -> int:
 
 
 @helper
-def _can_draw(game: Game, pos: Position) -> bool:
+def _can_draw(game: GameArrays, pos: Position) -> bool:
     return bool(game[0][R_DRAW] != DRAW_NONE and pos[0][S_STOCK] > 0)
 
 
 @helper
-def has_play(game: Game, pos: Position, seat: int) -> bool:
+def has_play(game: GameArrays, pos: Position, seat: int) -> bool:
     """Whether ``seat`` could lay a tile now (C-10), without listing the moves."""
     rules, high, low, with_number = game
     state, _, hand, _, points, _, _, _, _, _ = pos
@@ -415,7 +416,7 @@ def _close_point(pos: Position, k: int) -> None:
 
 
 @helper
-def apply_move(game: Game, pos: Position, i: int) -> int:
+def apply_move(game: GameArrays, pos: Position, i: int) -> int:
     """Apply legal move ``i`` of ``pos``'s move rows for the seat to play; return the
     points it scored."""
     rules, high, low, _ = game
@@ -503,7 +504,7 @@ def apply_move(game: Game, pos: Position, i: int) -> int:
 
 
 @helper
-def _check_blocked(game: Game, pos: Position) -> None:
+def _check_blocked(game: GameArrays, pos: Position) -> None:
     """C-10 (F-20, FA-07, DR-06, DB-09, PT-09): the hand ends once nobody can play and
     nobody can draw."""
     rules = game[0]
@@ -537,7 +538,7 @@ def _check_blocked(game: Game, pos: Position) -> None:
 
 
 @helper
-def hand_points(game: Game, pos: Position, out: np.ndarray) -> None:
+def hand_points(game: GameArrays, pos: Position, out: np.ndarray) -> None:
     """What each seat's match score changes by for the finished hand (the engine's
     ``final`` minus the score before): F-21, FA-08/09, DB-10..12, DR-10, PT-10..12."""
     rules = game[0]
@@ -605,7 +606,7 @@ the search's playouts): it beat ``greedy`` on duplicate deals (docs/bots.md)."""
 
 
 @helper
-def choose(game: Game, pos: Position, n: int, greed: int, policy: int, rs: np.ndarray) -> int:
+def choose(game: GameArrays, pos: Position, n: int, greed: int, policy: int, rs: np.ndarray) -> int:
     """The playout policy: with probability ``greed``/256 the move of ``policy``
     (:data:`POLICY_GREEDY` or :data:`POLICY_NEWER`), else any move, uniformly."""
     if n == 1:
@@ -632,7 +633,7 @@ def choose(game: Game, pos: Position, n: int, greed: int, policy: int, rs: np.nd
 
 
 @helper
-def _points_if(game: Game, pos: Position, i: int) -> int:
+def _points_if(game: GameArrays, pos: Position, i: int) -> int:
     """F-15 for a FIDO play before it is made (``count_after`` of the engine)."""
     rules, high, low, _ = game
     state, moves = pos[0], pos[8]
@@ -658,7 +659,7 @@ def _points_if(game: Game, pos: Position, i: int) -> int:
 
 @kernel
 def playout(
-    game: Game, pos: Position, greed: int, policy: int, rs: np.ndarray, trace: np.ndarray
+    game: GameArrays, pos: Position, greed: int, policy: int, rs: np.ndarray, trace: np.ndarray
 ) -> int:
     """Play the hand out with the playout policy (:func:`choose`); record each chosen
     move's index in ``trace`` (when it has room) and return how many moves were played."""
@@ -675,7 +676,7 @@ def playout(
 
 
 @helper
-def deal(game: Game, pos: Position, rs: np.ndarray) -> None:
+def deal_into(game: GameArrays, pos: Position, rs: np.ndarray) -> None:
     """Shuffle and deal a fresh first hand, again while the game's redeal rule asks
     (F-12, FA-02, DB-04, PT-04); the opener is set by the game's rule."""
     rules, high, low, _ = game
@@ -741,7 +742,7 @@ def deal(game: Game, pos: Position, rs: np.ndarray) -> None:
 
 
 @helper
-def opener(game: Game, pos: Position) -> int:
+def opener(game: GameArrays, pos: Position) -> int:
     """The seat that opens a first hand (F-09, FA-02, DR-02, DB-04, PT-05)."""
     rules, high, low, _ = game
     hand = pos[2]
@@ -771,7 +772,12 @@ def opener(game: Game, pos: Position) -> int:
 
 @kernel
 def random_hands(
-    game: Game, pos: Position, hands: int, rs: np.ndarray, points_of: np.ndarray, gained: np.ndarray
+    game: GameArrays,
+    pos: Position,
+    hands: int,
+    rs: np.ndarray,
+    points_of: np.ndarray,
+    gained: np.ndarray,
 ) -> int:
     """Deal and play ``hands`` random first hands; return the moves played (and leave
     every seat's summed points in ``gained``, so the work cannot be skipped)."""
@@ -781,7 +787,7 @@ def random_hands(
     for s in range(players):
         gained[s] = 0
     for _ in range(hands):
-        deal(game, pos, rs)
+        deal_into(game, pos, rs)
         total += playout(game, pos, 0, POLICY_GREEDY, rs, no_trace)
         hand_points(game, pos, points_of)
         for s in range(players):
@@ -818,7 +824,7 @@ def copy_position(source: Position, target: Position) -> None:
 
 @kernel
 def evaluate(
-    game: Game,
+    game: GameArrays,
     root: Position,
     work: Position,
     candidates: np.ndarray,
@@ -901,7 +907,7 @@ def _level(stack: Position, d: int) -> Position:
 
 
 @helper
-def _units(game: Game, values: np.ndarray, me: int, pairs: int) -> int:
+def _units(game: GameArrays, values: np.ndarray, me: int, pairs: int) -> int:
     """The utility of per-seat ``values`` for ``me``, in whole units."""
     players = game[0][R_PLAYERS]
     if pairs != 0:
@@ -916,7 +922,7 @@ def _units(game: Game, values: np.ndarray, me: int, pairs: int) -> int:
 
 
 @helper
-def _scored_units(game: Game, seat: int, scored: int, me: int, pairs: int) -> int:
+def _scored_units(game: GameArrays, seat: int, scored: int, me: int, pairs: int) -> int:
     """What ``scored`` points for ``seat`` during the hand (F-15) add to the utility."""
     if scored == 0:
         return 0
@@ -926,7 +932,7 @@ def _scored_units(game: Game, seat: int, scored: int, me: int, pairs: int) -> in
 
 
 @helper
-def _zobrist(game: Game, pos: Position, zobrist: np.ndarray, counts: np.ndarray) -> int:
+def _zobrist(game: GameArrays, pos: Position, zobrist: np.ndarray, counts: np.ndarray) -> int:
     """The position's hash (see the section's text); ``counts`` is scratch space."""
     rules, high, _, _ = game
     state, _, hand, aside, points = pos[0], pos[1], pos[2], pos[3], pos[4]
@@ -991,7 +997,7 @@ def _fold(frame: np.ndarray, value: int) -> None:
 
 @kernel
 def solve_node(
-    game: Game,
+    game: GameArrays,
     stack: Position,
     order_keys: np.ndarray,
     frames: np.ndarray,
@@ -1127,7 +1133,7 @@ def solve_node(
 
 @kernel
 def solve(
-    game: Game,
+    game: GameArrays,
     stack: Position,
     order_keys: np.ndarray,
     frames: np.ndarray,

@@ -48,7 +48,7 @@ MOST_ROUNDS = 50
 Names = Annotated[
     str, typer.Option(help="The players, comma separated (names with umlauts welcome).")
 ]
-Players = Annotated[
+PlayerCount = Annotated[
     int | None, typer.Option(help="Or just how many players (named player 1, player 2 …).")
 ]
 SetOption = Annotated[
@@ -96,7 +96,7 @@ def _drawn(
 def event_draw(
     game: Annotated[str, typer.Argument(help=game_help(), autocompletion=complete_game)],
     names: Names = "",
-    players: Players = None,
+    players: PlayerCount = None,
     rounds: Annotated[int, typer.Option(help="Rounds to draw, 1 to 50.")] = 1,
     top: SetOption = None,
     seed: Annotated[
@@ -147,7 +147,7 @@ def event_sheets(
     seed: Annotated[int, typer.Option(help="The seed pips event draw printed.")],
     out_file: Annotated[Path, typer.Option("--out", help="Where to write the PDF.")],
     names: Names = "",
-    players: Players = None,
+    players: PlayerCount = None,
     round_number: Annotated[int, typer.Option("--round", help="The round, from 1.")] = 1,
     top: SetOption = None,
     place: Annotated[str, typer.Option(help="Print the place (blank to write in).")] = "",

@@ -230,7 +230,7 @@ def play_in_text(session: PlaySession) -> None:
         seen = played.event.seen_by(session.me)
         out.print(say(describe_event(seen, names, spec.name, you=session.me)))
         if played.hand_over:
-            out.print(result_table(match.hands[played.hand - 1], names, session.me))
+            out.print(result_table(match.hand_states[played.hand - 1], names, session.me))
     if match.target is not None:
         over = _("match over")
         out.print(f"[bold]{over}[/bold] · {match_line(match, names)}")

@@ -73,7 +73,7 @@ def replay(
         drawn = ", ".join(f"{entrant[d.entrant]} {d.tile}" for d in match.lots.draws)
         out.print(_("lots: {draws}").format(draws=drawn))
     # Each hand is played again from its deal, so --step can show every position.
-    for played in match.hands:
+    for played in match.hand_states:
         dealt = played.dealt
         state = spec.from_deal(
             replayed.options, dealt.hands, dealt.stock, dealt.voided, played.context

@@ -163,10 +163,10 @@ def _ask_lines(spec: Any, players: int | None) -> list[Any]:
     from pips.results.entry import Line
 
     count = players or typer.prompt(_("How many players"), type=int)
-    if count not in spec.players:
+    if count not in spec.player_counts:
         fail(
             _("{count} players: the game is played by {choices}").format(
-                count=count, choices=", ".join(str(n) for n in spec.players)
+                count=count, choices=", ".join(str(n) for n in spec.player_counts)
             )
         )
     columns = spec.entry
@@ -192,7 +192,7 @@ def _show(checked: Any) -> None:
     table = Table(
         title=_("{game}, double-{top}, {date}").format(
             game=say(spec.title),
-            top=checked.entry.set,
+            top=checked.entry.top,
             date=numeric_date(checked.entry.played_on),
         )
     )

@@ -157,15 +157,15 @@ class _Tally:
         for seat, entrant in enumerate(match.seating):
             self.totals[entrant] += result.final[seat]
             self.points[entrant] += sum(
-                h.result.points[seat] for h in match.hands if h.result is not None
+                h.result.points[seat] for h in match.hand_states if h.result is not None
             )
         for winner in result.winners:
             self.wins[match.seating[winner]] += 1 / len(result.winners)
-        for state in match.hands:
+        for state in match.hand_states:
             assert state.result is not None
             self.blocked += state.result.ended.value == "blocked"
             self.moves += len(state.history)
-        self.hands += len(match.hands)
+        self.hands += len(match.hand_states)
         self.games += 1
 
 

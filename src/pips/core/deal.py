@@ -45,7 +45,7 @@ def deal_until(
     """Deal again until ``playable(hands)`` holds; the thrown-in deals are kept."""
     voided: list[tuple[list[list[Tile]], list[Tile]]] = []
     while True:
-        hands, stock = deal(top, players, hand_size, rng)
+        hands, stock = deal_hands_and_stock(top, players, hand_size, rng)
         if playable(hands):
             return Deal.of(hands, stock, voided)
         voided.append((hands, stock))
@@ -58,7 +58,7 @@ def shuffled(tiles: Iterable[Tile], rng: random.Random) -> list[Tile]:
     return order
 
 
-def deal(
+def deal_hands_and_stock(
     top: int, players: int, hand_size: int, rng: random.Random
 ) -> tuple[list[list[Tile]], list[Tile]]:
     """Shuffle a double-``top`` set and give ``hand_size`` tiles to each of ``players``.

@@ -194,11 +194,10 @@ class DoublesOptions(GameOptions):
             raise OptionError("DB-04", phrase("double-{set} has no 6-6 to set", set=self.set))
 
     def traits(self, first_hand: bool = True) -> HandTraits:
-        assert self.set is not None
         six = self.set_rule is SetRule.DOUBLE_SIX
         return HandTraits(
             players=self.players,
-            top=self.set,
+            top=self.top,
             hand_size=self.hand_size,
             # DB-05: the set double is a spinner, unless the table plays a plain line.
             layout=(LayoutKind.SPINNER if self.spinner is Spinner.SET_DOUBLE else LayoutKind.LINE),
@@ -222,9 +221,8 @@ def _can_set(options: DoublesOptions) -> Callable[[Sequence[Sequence[Tile]]], bo
 
 def deal(options: DoublesOptions, rng: random.Random) -> Deal:
     """DB-02, DB-04: dealt again until the double to set is held."""
-    assert options.set is not None
     return deal_until(
-        options.set,
+        options.top,
         options.players,
         options.hand_size,
         rng,
@@ -300,7 +298,7 @@ class DoublesState(HandState):
         return line_result(self, ended, out, gained)
 
 
-def explain(options: DoublesOptions, result: HandResult, names: Sequence[str]) -> str:
+def explain_hand(options: DoublesOptions, result: HandResult, names: Sequence[str]) -> str:
     """DB-10 to DB-12 in words, with the hand's arithmetic."""
     how = how_it_ended(result, names)
     winners = [s for s, p in enumerate(result.points) if p]
@@ -324,16 +322,16 @@ GAME = GameSpec(
     options=DoublesOptions,
     state=DoublesState,
     deal=deal,
-    explain=explain,
+    explain_hand=explain_hand,
     entry=EntryColumns(N_("match points")),
     sheet=SheetKind.HANDS,
     sheet_rule=lambda options: phrase(
         "The winner of a hand earns the pips left in all opponents' hands (DB-12)."
     ),
-    players=tuple(range(2, 10)),
+    player_counts=tuple(range(2, 10)),
     summary=SUMMARY,
     target=lambda options: options.target,
-    hand_points=lambda options: PointsBound(
+    most_points_in_hand=lambda options: PointsBound(
         set_pips(options.top),
         f"the winner of a hand earns at most every pip of the other hands, and the set "
         f"holds {set_pips(options.top)} (DB-12)",

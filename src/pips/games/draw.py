@@ -9,7 +9,7 @@ once (DR-05). The hand ends when someone is out or nobody can play with the talo
 
     >>> import random
     >>> state = GAME.new_hand(DrawOptions(players=6), random.Random(1))
-    >>> state.options.set, state.options.hand_size, state.stock_size
+    >>> state.options.top, state.options.hand_size, state.stock_size
     (9, 5, 25)
 """
 
@@ -120,10 +120,9 @@ class DrawOptions(GameOptions):
         return {"hand_size": self.hand_size}
 
     def traits(self, first_hand: bool = True) -> HandTraits:
-        assert self.set is not None
         return HandTraits(
             players=self.players,
-            top=self.set,
+            top=self.top,
             hand_size=self.hand_size,
             layout=LayoutKind.LINE,  # DR-03
             branching=self.doubles_branch,
@@ -138,8 +137,7 @@ class DrawOptions(GameOptions):
 
 def deal(options: DrawOptions, rng: random.Random) -> Deal:
     """DR-01: never dealt again; without a double the heaviest tile leads (DR-02)."""
-    assert options.set is not None
-    return deal_until(options.set, options.players, options.hand_size, rng, lambda _: True)
+    return deal_until(options.top, options.players, options.hand_size, rng, lambda _: True)
 
 
 class DrawState(HandState):
@@ -183,7 +181,7 @@ def target(options: DrawOptions) -> int | None:
     return MATCH_TARGET if options.match_scoring else None
 
 
-def explain(options: DrawOptions, result: HandResult, names: Sequence[str]) -> str:
+def explain_hand(options: DrawOptions, result: HandResult, names: Sequence[str]) -> str:
     """DR-07, DR-08 (or DR-10 with match scoring) in words."""
     how = how_it_ended(result, names)
     winners = [s for s, p in enumerate(result.points) if p]
@@ -222,7 +220,7 @@ GAME = GameSpec(
     options=DrawOptions,
     state=DrawState,
     deal=deal,
-    explain=explain,
+    explain_hand=explain_hand,
     entry=EntryColumns(None, pips=True, out=True, out_rule="DR-07"),
     entry_result=entry_result,
     sheet=SheetKind.ONE_HAND,
@@ -230,7 +228,7 @@ GAME = GameSpec(
         "One hand. The winner went out first or, in a blocked hand, holds the fewest "
         "pips; equal lowest pips share the win (DR-07, DR-08)."
     ),
-    players=tuple(HAND_SIZES),
+    player_counts=tuple(HAND_SIZES),
     summary=SUMMARY,
     target=target,
     sets=(6, 9),

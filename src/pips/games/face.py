@@ -8,7 +8,7 @@ pure functions that the edges read instead of asking the game's name:
   scores and when a deal is thrown in, for given options. The playout kernel's rule
   vector, the bots' knowledge and the layouts a client draws are built from it.
 - The words: passing or knocking, what a side of the layout is called, how the scoring
-  of a finished hand reads (:attr:`GameSpec.explain`).
+  of a finished hand reads (:attr:`GameSpec.explain_hand`).
 - The score sheet and results entry: which columns a result has (:class:`EntryColumns`),
   how a typed result is totalled and ranked (:attr:`GameSpec.entry_result`), the kind of
   printed sheet (:class:`SheetKind`) and its rule text.
@@ -126,7 +126,7 @@ class GameSpec(Generic[Opts]):
     """The rules engine: a hand of this game in progress."""
     deal: Callable[[Opts, random.Random], Deal]
     """Shuffle and deal one hand, with the game's redeals."""
-    explain: Callable[[Opts, HandResult, Sequence[str]], str]
+    explain_hand: Callable[[Opts, HandResult, Sequence[str]], str]
     """``(options, result, names)``: how a finished hand's points came about, in words
     with the arithmetic of the game's rule."""
     entry: EntryColumns
@@ -135,7 +135,7 @@ class GameSpec(Generic[Opts]):
     """The kind of printed score sheet."""
     sheet_rule: Callable[[Opts], Phrase]
     """``(options)``: the scoring rule as the printed sheet states it."""
-    players: tuple[int, ...]
+    player_counts: tuple[int, ...]
     """Player counts offered by forms (the options decide what is legal)."""
     summary: str = ""
     """The rules in brief, in the project's words, with their SPEC ids (help screens)."""
@@ -146,7 +146,7 @@ class GameSpec(Generic[Opts]):
     count is ``count``, in a game that keeps one."""
     target: Callable[[Opts], int | None] = single_hand
     """The match target, or ``None`` when a game is one hand."""
-    hand_points: Callable[[Opts], PointsBound] = no_points_bound
+    most_points_in_hand: Callable[[Opts], PointsBound] = no_points_bound
     """``(options)``: the most points one seat (or pair) can score in one hand."""
     lots: Callable[[Opts], LotRule | None] = no_lots
     """How the seats are drawn before a match, if they are."""
@@ -212,7 +212,7 @@ class GameSpec(Generic[Opts]):
     @cached_property
     def example(self) -> Opts:
         """The options a form starts from: what the game is whatever is chosen."""
-        return self.options_from_json(dict(self.defaults) or {"players": self.players[0]})
+        return self.options_from_json(dict(self.defaults) or {"players": self.player_counts[0]})
 
     @cached_property
     def pairs(self) -> bool:
@@ -253,7 +253,7 @@ class GameSpec(Generic[Opts]):
         for info in self.options.describe():
             choices: tuple[Any, ...] = info.choices
             if info.name == "players":
-                choices = self.players
+                choices = self.player_counts
             elif info.name == "set":
                 choices = self.sets
             if info.kind is bool:

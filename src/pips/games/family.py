@@ -184,7 +184,7 @@ class FamilyState(HandState):
         return line_result(self, ended, out, gained)
 
 
-def explain(options: FamilyOptions, result: HandResult, names: Sequence[str]) -> str:
+def explain_hand(options: FamilyOptions, result: HandResult, names: Sequence[str]) -> str:
     """FA-08, FA-09 in words, with the hand's arithmetic."""
     how = how_it_ended(result, names)
     winners = [s for s, p in enumerate(result.points) if p]
@@ -219,16 +219,16 @@ GAME = GameSpec(
     options=FamilyOptions,
     state=FamilyState,
     deal=deal,
-    explain=explain,
+    explain_hand=explain_hand,
     entry=EntryColumns(N_("match points")),
     sheet=SheetKind.HANDS,
     sheet_rule=lambda options: phrase(
         "The winner of a hand gains every other player's pips minus their own (FA-08)."
     ),
-    players=tuple(STOCK_SIZES),
+    player_counts=tuple(STOCK_SIZES),
     summary=SUMMARY,
     target=lambda options: options.target,
-    hand_points=lambda options: PointsBound(
+    most_points_in_hand=lambda options: PointsBound(
         set_pips(options.top),
         f"the winner of a hand gains at most every pip of the other hands, and the set "
         f"holds {set_pips(options.top)} (FA-08)",

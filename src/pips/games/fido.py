@@ -9,7 +9,7 @@ player's remaining pips are deducted (F-21).
 Typical use::
 
     >>> import random
-    >>> state = FidoState.deal(FidoOptions(players=4, set=6), random.Random(7))
+    >>> state = FidoState.new_hand(FidoOptions(players=4, set=6), random.Random(7))
     >>> opening = state.legal_moves()[0]
     >>> event = state.play(opening)
     >>> event.layout_count, event.points
@@ -140,15 +140,15 @@ class FidoOptions(GameOptions):
 
     @property
     def divisor(self) -> int:
-        return DIVISORS[self.set]
+        return DIVISORS[self.top]
 
     @property
     def hand_size(self) -> int:
-        return HAND_SIZES[self.players][self.set]
+        return HAND_SIZES[self.players][self.top]
 
     @property
     def stock_size(self) -> int:
-        return len(double_set(self.set)) - self.players * self.hand_size
+        return len(double_set(self.top)) - self.players * self.hand_size
 
     def derived(self) -> dict[str, Any]:
         """The divisor and hand size, written into records so a reader can see them."""
@@ -157,7 +157,7 @@ class FidoOptions(GameOptions):
     def traits(self, first_hand: bool = True) -> HandTraits:
         return HandTraits(
             players=self.players,
-            top=self.set,
+            top=self.top,
             hand_size=self.hand_size,
             layout=LayoutKind.CROSS,  # F-04 to F-10
             draw=DrawRule.ONE_AND_WAIT,  # F-17
@@ -249,7 +249,7 @@ class FidoState(HandState):
     # -- construction -------------------------------------------------------------------
 
     @classmethod
-    def deal(cls, options: FidoOptions, rng: random.Random) -> FidoState:
+    def new_hand(cls, options: FidoOptions, rng: random.Random) -> FidoState:
         """Shuffle and deal with ``rng``; redeal while nobody holds a double (F-12)."""
         dealt = deal(options, rng)
         return cls(options, dealt.hands, dealt.stock, dealt.voided)
@@ -258,7 +258,7 @@ class FidoState(HandState):
         if self.options.deal_mode is not DealMode.MANUAL:
             raise DealError("C-06", phrase("an automatic deal needs its stock in order"))
         dealt = {t for h in hands for t in h}
-        return [t for t in double_set(self.options.set) if t not in dealt]
+        return [t for t in double_set(self.options.top) if t not in dealt]
 
     def _check_hand_sizes(self, hands: Sequence[Sequence[Tile]]) -> None:
         if self.options.deal_mode is not DealMode.MANUAL:  # F-24: misdeals are corrected
@@ -501,14 +501,14 @@ class FidoState(HandState):
 
     def __repr__(self) -> str:
         return (
-            f"<FidoState double-{self.options.set} {self.options.players} players, "
+            f"<FidoState double-{self.options.top} {self.options.players} players, "
             f"{len(self.layout.tiles)} laid, S={self.layout.count}, turn {self.turn}>"
         )
 
 
 def deal(options: FidoOptions, rng: random.Random) -> Deal:
     """F-03, F-12: shuffle and deal, again while nobody holds a double."""
-    return deal_until(options.set, options.players, options.hand_size, rng, holds_a_double)
+    return deal_until(options.top, options.players, options.hand_size, rng, holds_a_double)
 
 
 def hand_rows(view: View) -> list[list[Tile]]:
@@ -516,7 +516,7 @@ def hand_rows(view: View) -> list[list[Tile]]:
     return ratzek_rows(view.hand, options_of(view).divisor)
 
 
-def explain(options: FidoOptions, result: HandResult, names: Sequence[str]) -> str:
+def explain_hand(options: FidoOptions, result: HandResult, names: Sequence[str]) -> str:
     """F-21 in words."""
     how = how_it_ended(result, names)
     return phrase(
@@ -534,17 +534,17 @@ def sheet_rule(options: FidoOptions) -> Phrase:
     )
 
 
-def hand_points(options: FidoOptions) -> PointsBound:
+def most_points_in_hand(options: FidoOptions) -> PointsBound:
     """The most running points a player can score in a game: they lay at most their
     hand and every tile of the stock, and each play scores at most the highest count
     divided by d (F-15)."""
     plays = options.hand_size + options.stock_size
-    per_play = most_count(options.set) // options.divisor
+    per_play = most_count(options.top) // options.divisor
     return PointsBound(
         plays * per_play,
         f"{plays} plays (a hand of {options.hand_size} and all {options.stock_size} tiles "
         f"of the stock) of at most {per_play} points each, as no layout of double-"
-        f"{options.set} counts more than {most_count(options.set)} (F-15)",
+        f"{options.top} counts more than {most_count(options.top)} (F-15)",
     )
 
 
@@ -569,13 +569,13 @@ GAME = GameSpec(
     options=FidoOptions,
     state=FidoState,
     deal=deal,
-    explain=explain,
+    explain_hand=explain_hand,
     entry=EntryColumns(N_("running points"), pips=True, out=True, out_rule="F-19"),
     entry_result=entry_result,
     sheet=SheetKind.SCORING_PLAYS,
     sheet_rule=sheet_rule,
-    hand_points=hand_points,
-    players=tuple(HAND_SIZES),
+    most_points_in_hand=most_points_in_hand,
+    player_counts=tuple(HAND_SIZES),
     summary=SUMMARY,
     immediate_points=immediate_points,
     count_after=count_of,

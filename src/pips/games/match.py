@@ -11,7 +11,7 @@ game) and a match to 100 are recorded, replayed and shown the same way.
     >>> match = Match(spec, spec.options_from_json({"players": 3}), random.Random(5))
     >>> while not match.is_over:
     ...     _ = match.play(match.legal_moves()[0])
-    >>> max(match.scores) >= 100, len(match.hands) > 1
+    >>> max(match.scores) >= 100, len(match.hand_states) > 1
     (True, True)
 """
 
@@ -71,7 +71,7 @@ class Match:
         if lots is None and rule is not None and rng is not None:
             lots = draw_lots(options.players, rule, options.top, rng)
         self.lots = lots
-        self.hands: list[GameState] = []
+        self.hand_states: list[GameState] = []
         self.scores = [0] * options.players
         if rng is not None:
             self._deal_next()
@@ -80,7 +80,7 @@ class Match:
     def of_hand(cls, spec: Game, state: GameState) -> Match:
         """A one-hand game already under way (``pips enter``, tests)."""
         match = cls(spec, state.options)
-        match.hands.append(state)
+        match.hand_states.append(state)
         if state.result is not None:
             match.scores = list(state.result.final)
         return match
@@ -99,11 +99,11 @@ class Match:
     @property
     def current(self) -> GameState:
         """The hand being played, or the last one once the match is over."""
-        return self.hands[-1]
+        return self.hand_states[-1]
 
     @property
     def is_over(self) -> bool:
-        if not self.hands or not self.current.is_over:
+        if not self.hand_states or not self.current.is_over:
             return False
         return self.target is None or max(self.scores) >= self.target
 
@@ -129,11 +129,11 @@ class Match:
 
     def context(self) -> HandContext:
         """The context of the next hand."""
-        if not self.hands:
+        if not self.hand_states:
             return HandContext(1, None, tuple(self.scores))
         last = self.current
         opener = last.layout.tiles[0].seat if last.layout.tiles else None
-        return HandContext(len(self.hands) + 1, opener, tuple(self.scores))
+        return HandContext(len(self.hand_states) + 1, opener, tuple(self.scores))
 
     def legal_moves(self) -> Sequence[Move]:
         return self.current.legal_moves()
@@ -161,12 +161,12 @@ class Match:
     ) -> GameState:
         """Start the next hand from a given deal (records, real tables); ``stock`` may be
         ``None`` where the game allows it (a FIDO hand in manual deal mode)."""
-        if self.hands and not self.current.is_over:
+        if self.hand_states and not self.current.is_over:
             raise IllegalMoveError("C-09", phrase("the current hand is not over"))
         if self.is_over:
             raise IllegalMoveError("C-09", phrase("the match is over"))
         state = self.spec.from_deal(self.options, hands, stock, voided, self.context())
-        self.hands.append(state)
+        self.hand_states.append(state)
         return state
 
     def _deal_next(self) -> None:
@@ -175,6 +175,6 @@ class Match:
 
     def __repr__(self) -> str:
         return (
-            f"<Match {self.spec.name} hand {len(self.hands)}, scores {self.scores}, "
+            f"<Match {self.spec.name} hand {len(self.hand_states)}, scores {self.scores}, "
             f"target {self.target}>"
         )

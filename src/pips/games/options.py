@@ -198,7 +198,9 @@ class GameOptions:
 
     @property
     def top(self) -> int:
-        """The set: double-``top`` (an option, or fixed by the game)."""
+        """The set: double-``top`` (an option, or fixed by the game). Code reads the set
+        as ``top``; ``set`` is the option's name where options are written and read
+        (records, requests, forms, the command line)."""
         top = getattr(self, "set", None)
         if top is None:
             top = self.FIXED["set"]

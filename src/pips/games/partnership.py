@@ -266,7 +266,7 @@ class PartnershipState(HandState):
         return line_result(self, ended, out, gained, places)
 
 
-def explain(options: PartnershipOptions, result: HandResult, names: Sequence[str]) -> str:
+def explain_hand(options: PartnershipOptions, result: HandResult, names: Sequence[str]) -> str:
     """PT-10 to PT-12 in words, with the hand's arithmetic."""
     how = how_it_ended(result, names)
     winners = [s for s, p in enumerate(result.points) if p]
@@ -337,14 +337,14 @@ GAME = GameSpec(
     options=PartnershipOptions,
     state=PartnershipState,
     deal=deal,
-    explain=explain,
+    explain_hand=explain_hand,
     entry=EntryColumns(N_("pair's points")),
     sheet=SheetKind.PAIR_TALLY,
     sheet_rule=sheet_rule,
-    players=(PLAYERS,),
+    player_counts=(PLAYERS,),
     summary=SUMMARY,
     target=lambda options: options.target,
-    hand_points=lambda options: PointsBound(
+    most_points_in_hand=lambda options: PointsBound(
         set_pips(options.top) // 10 + 1,
         f"a pair scores floor(P / 10) + 1 for P pips, and the set holds "
         f"{set_pips(options.top)} (PT-10, PT-11)",

@@ -40,7 +40,7 @@ class Replay:
     @property
     def states(self) -> list[GameState]:
         """Every hand, as it stands at the end of the record."""
-        return self.match.hands
+        return self.match.hand_states
 
     @property
     def final(self) -> GameState:
@@ -277,9 +277,9 @@ def _stand_ins(value: Any, match: Match) -> list[dict[str, Any]]:
             raise wrong
         if not (isinstance(moves, list) and len(moves) == 2 and all(_int(m) for m in moves)):
             raise wrong
-        if not (0 <= seat < match.players and 1 <= hand <= len(match.hands)):
+        if not (0 <= seat < match.players and 1 <= hand <= len(match.hand_states)):
             raise wrong
-        history = match.hands[hand - 1].history
+        history = match.hand_states[hand - 1].history
         first, last = moves
         if not 1 <= first <= last <= len(history):
             raise wrong

@@ -95,11 +95,11 @@ def write_record(
     if match.lots is not None:
         record["lots"] = match.lots.to_json()
     if salts is not None:
-        if len(salts) < len(match.hands):
-            raise ValueError(f"{len(salts)} salts for {len(match.hands)} hands")
+        if len(salts) < len(match.hand_states):
+            raise ValueError(f"{len(salts)} salts for {len(match.hand_states)} hands")
         record["commitments"] = SCHEME
     record["hands"] = [
-        _hand_json(h, None if salts is None else salts[i]) for i, h in enumerate(match.hands)
+        _hand_json(h, None if salts is None else salts[i]) for i, h in enumerate(match.hand_states)
     ]
     result = match.result
     if result is not None:

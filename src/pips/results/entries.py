@@ -262,7 +262,7 @@ def result_row(
         game=entry.game,
         played_on=entry.played_on,
         place=entry.place,
-        set=entry.set,
+        set=entry.top,
         divisor=result.divisor,
         target=result.target,
         group_id=None if group is None else group.id,

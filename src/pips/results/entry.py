@@ -87,7 +87,8 @@ class Entry:
 
     game: str
     played_on: date
-    set: int
+    top: int
+    """The set played: double-``top`` (``set`` in JSON, CSV and the database)."""
     lines: tuple[Line, ...]
     place: str = ""
     target: int | None = None
@@ -131,7 +132,7 @@ class Checked:
         ``source`` tells apart games that only look alike (a server table's id)."""
         e = self.entry
         players = sorted([name_key(ln.name), ln.points, ln.pips, ln.out] for ln in e.lines)
-        key = [e.game, e.played_on.isoformat(), e.set, players, source]
+        key = [e.game, e.played_on.isoformat(), e.top, players, source]
         return hashlib.sha256(json.dumps(key).encode()).hexdigest()
 
 
@@ -174,7 +175,7 @@ def check(entry: Entry, today: date, options: Mapping[str, Any] | None = None) -
     others = dict(options or {})
     if entry.target is not None:
         others["target"] = entry.target
-    chosen = _options(entry.game, len(lines), entry.set, others)
+    chosen = _options(entry.game, len(lines), entry.top, others)
     if entry.target is not None and find_game(entry.game).target(chosen) is None:
         raise EntryError(
             phrase(
@@ -226,7 +227,7 @@ def check(entry: Entry, today: date, options: Mapping[str, Any] | None = None) -
         entry = Entry(
             entry.game,
             entry.played_on,
-            entry.set,
+            entry.top,
             tuple(Line(n, ln.points, ln.pips, ln.out) for n, ln in zip(names, lines, strict=True)),
             entry.place,
             entry.target,
@@ -284,7 +285,7 @@ def _check_pips(entry: Entry, options: Any) -> None:
     spec = find_game(entry.game)
     columns = spec.entry
     if columns.pips:
-        most, together = holdable_pips(entry.set, len(lines), options.hand_size)
+        most, together = holdable_pips(entry.top, len(lines), options.hand_size)
         for line in lines:
             if line.pips > most:
                 raise EntryError(
@@ -293,7 +294,7 @@ def _check_pips(entry: Entry, options: Any) -> None:
                         "{count} players can hold more than {most}",
                         name=line.name,
                         pips=line.pips,
-                        set=entry.set,
+                        set=entry.top,
                         count=len(lines),
                         most=most,
                     )
@@ -305,7 +306,7 @@ def _check_pips(entry: Entry, options: Any) -> None:
                     "{total} pips left in all hands, but double-{set} has only "
                     "{together} outside the first tile laid",
                     total=total,
-                    set=entry.set,
+                    set=entry.top,
                     together=together,
                 )
             )
@@ -348,7 +349,7 @@ def _check_points(entry: Entry, options: Any) -> None:
     if spec.entry.points is None:
         return
     lines = entry.lines
-    bound = spec.hand_points(options)
+    bound = spec.most_points_in_hand(options)
     target = spec.target(options)
     teams = spec.teams(len(lines))
     who = phrase("pair") if spec.pairs else phrase("player")
@@ -366,7 +367,7 @@ def _check_points(entry: Entry, options: Any) -> None:
                         points2=spec.entry.points,
                         who=who,
                         most=bound.most,
-                        set=entry.set,
+                        set=entry.top,
                         count=len(lines),
                         why=bound.why,
                     )

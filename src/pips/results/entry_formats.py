@@ -396,7 +396,7 @@ def _csv_game(number: str, rows: list[tuple[int, dict[str, str]]], today: date) 
         raise EntryError(
             phrase(
                 "double-{set} has divisor {divisor}, not {divisor2} (F-01)",
-                set=entry.set,
+                set=entry.top,
                 divisor=result.divisor,
                 divisor2=divisor,
             )
@@ -424,7 +424,7 @@ def csv_rows(number: object, result: Checked) -> Iterable[dict[str, object]]:
             "date": e.played_on.isoformat(),
             "place": safe_cell(e.place),
             "game": e.game,
-            "set": e.set,
+            "set": e.top,
             "divisor": "" if result.divisor is None else result.divisor,
             "seat": seat + 1,
             "player": safe_cell(line.name),

@@ -99,7 +99,7 @@ class Fairplay:
             if user is None:
                 return phrase("not rated: a bot or a guest played")
             days = (now - user.created_at).days
-            games, opponents = self.record(session, user_id)
+            games, opponents = self.games_and_opponents(session, user_id)
             if days < PROBATION_DAYS or games < PROBATION_GAMES or opponents < PROBATION_OPPONENTS:
                 return phrase(
                     "not rated: {name} is in probation ({days} days, {games} games against "
@@ -116,7 +116,7 @@ class Fairplay:
         return None
 
     @staticmethod
-    def record(session: Session, user_id: int) -> tuple[int, int]:
+    def games_and_opponents(session: Session, user_id: int) -> tuple[int, int]:
         """An account's finished games at the server's tables, and how many other
         accounts it met there (before the game being judged, which is not finished in
         the database yet)."""

@@ -33,7 +33,7 @@ def new_results(session: Session, game: str, games: Sequence[RatedGame]) -> list
             .where(WorldList.game == game)
         )
     )
-    return sorted(g.order for g in games if g.order not in earlier)
+    return sorted(g.result_id for g in games if g.result_id not in earlier)
 
 
 def late_results(session: Session, results: Sequence[int], first: date) -> int:

@@ -31,7 +31,7 @@ from pips.results.list_inputs import (
     previous_ratings,
     rated_games,
 )
-from pips.results.rating import RatedGame, RatingSettings, compute
+from pips.results.rating import PlayerRating, RatedGame, RatingSettings, compute
 from pips.store.models import (
     Player,
     Result,
@@ -117,7 +117,7 @@ class WorldLists:
                     before = previous[game]
                     rows = []
                     for place, s in enumerate(standings, 1):
-                        player_id = int(s.name)
+                        player_id = int(s.key)
                         name, user_id = people.get(player_id, ("?", None))
                         was = before.get(player_id, (None, None))
                         rows.append(
@@ -230,7 +230,7 @@ class WorldLists:
         game: str,
         month: str,
         games: Sequence[RatedGame],
-        standings: Sequence[Any],
+        standings: Sequence[PlayerRating],
         new: int,
         late: int,
         top: int,
@@ -249,8 +249,8 @@ class WorldLists:
             "top": [
                 {
                     "place": i,
-                    "name": people.get(int(s.name), ("?", None))[0],
-                    "player": int(s.name),
+                    "name": people.get(int(s.key), ("?", None))[0],
+                    "player": int(s.key),
                     "rating": round(s.rating, 2),
                     "games": s.games,
                 }
@@ -327,7 +327,7 @@ class WorldLists:
                 )
             )
             games = [
-                g for g in rated_games(session, game, after, header.cutoff) if g.order in listed
+                g for g in rated_games(session, game, after, header.cutoff) if g.result_id in listed
             ]
             as_of = after - timedelta(days=1)
             settings = RatingSettings(
@@ -350,12 +350,12 @@ class WorldLists:
                 "games": [
                     {
                         "date": g.played_on.isoformat(),
-                        "order": g.order,
+                        "order": g.result_id,
                         "teams": [list(team) for team in g.teams],
                         "ranks": list(g.ranks),
                         "weight": settings.weight(g.played_on, as_of) * g.weight,
                     }
-                    for g in sorted(games, key=lambda g: (g.played_on, g.order))
+                    for g in sorted(games, key=lambda g: (g.played_on, g.result_id))
                 ],
                 "list": [
                     {"place": place, "player": str(player), "mu": mu, "sigma": sigma}
@@ -436,8 +436,8 @@ class WorldLists:
             return history
 
 
-def _keys(standings: Sequence[Any]) -> list[int]:
-    return [int(s.name) for s in standings]
+def _keys(standings: Sequence[PlayerRating]) -> list[int]:
+    return [int(s.key) for s in standings]
 
 
 def _row_json(row: WorldListRow) -> dict[str, Any]:

@@ -67,7 +67,7 @@ def unusual(checked: Checked) -> list[Phrase]:
     spec = find_game(entry.game)
     columns = spec.entry
     warnings: list[Phrase] = []
-    spread = typical(entry.game, entry.set, len(entry.lines))
+    spread = typical(entry.game, entry.top, len(entry.lines))
     if spread is not None:
         for line in entry.lines:
             if columns.points and _far(line.points, spread["points"]):
@@ -78,7 +78,7 @@ def unusual(checked: Checked) -> list[Phrase]:
                         name=line.name,
                         value=line.points,
                         column=Phrase(columns.points),
-                        set=entry.set,
+                        set=entry.top,
                         count=len(entry.lines),
                         usual=spread["points"][USUAL],
                     )
@@ -90,7 +90,7 @@ def unusual(checked: Checked) -> list[Phrase]:
                         "for {count} hold under {usual} at the end — check the sheet",
                         name=line.name,
                         value=line.pips,
-                        set=entry.set,
+                        set=entry.top,
                         count=len(entry.lines),
                         usual=spread["pips"][USUAL],
                     )

@@ -62,11 +62,13 @@ class RatingSettings:
 
 @dataclass(frozen=True, slots=True)
 class RatedGame:
-    """One result as the rating sees it: teams of player names and their places."""
+    """One result as the rating sees it: teams of players (by :attr:`PlayerRating.key`)
+    and their places."""
 
     played_on: date
-    order: int
-    """Among games of one day, the order they were entered in."""
+    result_id: int
+    """The result's id, which orders the games of one day as they were entered (a pool
+    without results, as the bots' games or the worked example, numbers its games)."""
     teams: tuple[tuple[str, ...], ...]
     ranks: tuple[int, ...]
     weight: float = 1.0
@@ -76,7 +78,8 @@ class RatedGame:
 
 @dataclass(slots=True)
 class PlayerRating:
-    name: str
+    key: str
+    """Who is rated: a player's id on the world list, a bot's name in the bots' pool."""
     mu: float
     sigma: float
     games: int = 0
@@ -124,7 +127,7 @@ def compute(
     engine = model()
     players: dict[str, PlayerRating] = {}
     mu0, sigma0 = engine.mu, engine.sigma
-    for game in sorted(games, key=lambda g: (g.played_on, g.order)):
+    for game in sorted(games, key=lambda g: (g.played_on, g.result_id)):
         standings = [
             [
                 players.get(name) or players.setdefault(name, PlayerRating(name, mu0, sigma0))
@@ -140,7 +143,7 @@ def compute(
                 standing.games += 1
                 standing.last_played = game.played_on
     listed = [s for s in players.values() if s.games >= settings.min_games]
-    listed.sort(key=lambda s: (-s.rating, s.name))
+    listed.sort(key=lambda s: (-s.rating, s.key))
     return listed
 
 
@@ -172,7 +175,7 @@ def worked_example(day: date = date(2026, 10, 2)) -> list[ExampleLine]:
         RatedGame(day, order, tuple((name,) for name, _, _ in table), tuple(p for *_, p in table))
         for order, table in enumerate(EVENING)
     ]
-    rated = {s.name: s for s in compute(games, day)}
+    rated = {s.key: s for s in compute(games, day)}
     points: dict[str, int] = {}
     places: dict[str, list[int]] = {}
     for table in EVENING:
@@ -180,6 +183,6 @@ def worked_example(day: date = date(2026, 10, 2)) -> list[ExampleLine]:
             points[name] = points.get(name, 0) + score
             places.setdefault(name, []).append(place)
     return [
-        ExampleLine(s.name, points[s.name], tuple(places[s.name]), s.mu, s.sigma, s.rating)
+        ExampleLine(s.key, points[s.key], tuple(places[s.key]), s.mu, s.sigma, s.rating)
         for s in sorted(rated.values(), key=lambda s: -s.rating)
     ]

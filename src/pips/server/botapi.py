@@ -213,7 +213,9 @@ class AccountEvents:
         """Tell ``event`` to every stream of ``users``, at every process."""
         if self.cluster.several and self.cluster.redis is not None:
             # Every node listens on the channel "all": each hands it to its own streams.
-            await self.cluster.publish("all", {"op": self.OP, "users": list(users), "event": event})
+            await self.cluster.send_to_node(
+                "all", {"op": self.OP, "users": list(users), "event": event}
+            )
         else:
             self._deliver(users, event)
 

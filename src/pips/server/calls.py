@@ -64,7 +64,7 @@ class TableCalls:
             with speaking(message["language"]):
                 reply["error"] = translated(reason(exc))
         # Spawned: a reply must not wait behind this node's other messages.
-        self.cluster._spawn(self.cluster.publish(message["node"], reply))
+        self.cluster._spawn(self.cluster.send_to_node(message["node"], reply))
 
     async def ask(
         self,
@@ -107,7 +107,7 @@ class TableCalls:
                 "extra": extra,
             }
             try:
-                if await self.cluster.publish(owner, request):
+                if await self.cluster.send_to_node(owner, request):
                     answer = await asyncio.wait_for(waiting, 10.0)
                     if "error" in answer:
                         raise TableError(answer["error"])

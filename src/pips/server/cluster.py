@@ -83,7 +83,7 @@ class Cluster:
         self.lobby = Lobby(self)
         """What this process asks of the process that owns a table, and answers."""
         self.outgoing: asyncio.Queue[tuple[str, str, asyncio.Future[int]]] = asyncio.Queue()
-        self.publisher: asyncio.Task[None] | None = None
+        self.sender: asyncio.Task[None] | None = None
         self.tasks: set[asyncio.Task[Any]] = set()
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="pips-leases")
         self.ready = broker is None
@@ -120,8 +120,8 @@ class Cluster:
         await self.pubsub.subscribe(self.prefix + self.node, self.all)
         await self.redis.sadd(self.nodes, self.node)
         self._spawn(self._listen())
-        self.publisher = asyncio.ensure_future(self._publishing())
-        self._spawn(self.publisher)
+        self.sender = asyncio.ensure_future(self._sending())
+        self._spawn(self.sender)
         await self._keep()
         self._spawn(self._keeping())
         self.ready = True
@@ -174,7 +174,7 @@ class Cluster:
 
     async def _keep(self) -> None:
         """One tick: renew the leases (a table whose lease was lost is let go), take over
-        the tables nobody holds, and publish the lobby's summaries."""
+        the tables nobody holds, and announce this node's tables to the lobbies."""
         assert self.leases is not None
         before = set(self.tables.live)
         held = await self._leasing(self.leases.renew)
@@ -184,7 +184,7 @@ class Cluster:
                 await self.tables.drop(table_id)
         for table_id in await self._leasing(self.leases.orphans, 50):
             await self.take_over(table_id)
-        await self.lobby.publish()
+        await self.lobby.announce_tables()
         await self.limits.sockets.keep()
 
     async def _leasing(self, work: Callable[..., Any], *args: Any) -> Any:
@@ -214,18 +214,18 @@ class Cluster:
 
     # -- the broker ----------------------------------------------------------------------
 
-    async def publish(self, node: str, message: dict[str, Any]) -> bool:
+    async def send_to_node(self, node: str, message: dict[str, Any]) -> bool:
         """Send ``message`` to ``node``; whether it listens (a dead node does not)."""
         text = json.dumps(message)
-        if self.publisher is None or self.publisher.done():  # stopping: the last words
+        if self.sender is None or self.sender.done():  # stopping: the last words
             heard: int = await self.redis.publish(self.prefix + node, text)
             return heard > 0
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self.outgoing.put_nowait((self.prefix + node, text, done))
         return await done > 0
 
-    async def _publishing(self) -> None:
-        """Publish what :meth:`publish` queued, in order, as many messages as are waiting
+    async def _sending(self) -> None:
+        """Publish what :meth:`send_to_node` queued, in order, as many messages as are waiting
         in one pipeline: under load one round trip carries hundreds, and the broker's
         connections stay few (a publish each on a pooled connection ran out of them)."""
         while True:
@@ -405,7 +405,7 @@ class Cluster:
                 "language": socket.language,
                 "history": bool(getattr(socket, "history", False)),
             }
-            if await self.publish(owner, arrival):
+            if await self.send_to_node(owner, arrival):
                 return link
             # Its owner died and its lease has not run out yet: wait for it.
             self.links.pop(conn, None)

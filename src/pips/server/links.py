@@ -118,7 +118,7 @@ class RemoteLink:
     async def _forward(self) -> None:
         while True:
             text = await self.forward.get()
-            heard = await self.cluster.publish(
+            heard = await self.cluster.send_to_node(
                 self.owner, {"op": "frame", "conn": self.conn, "frame": text}
             )
             if not heard:
@@ -132,7 +132,7 @@ class RemoteLink:
         self.sender.cancel()
         self.forwarder.cancel()
         with contextlib.suppress(Exception):
-            await self.cluster.publish(self.owner, {"op": "leave", "conn": self.conn})
+            await self.cluster.send_to_node(self.owner, {"op": "leave", "conn": self.conn})
 
 
 class RemoteClient:
@@ -156,13 +156,13 @@ class RemoteClient:
     async def send(self, message: messages.ServerMessage) -> None:
         # Typed as the protocol's messages, so a hand-built dict does not type-check.
         text = messages.encode_for(message, self.language)
-        if not await self.cluster.publish(
+        if not await self.cluster.send_to_node(
             self.node, {"op": "text", "conn": self.conn, "text": text}
         ):
             raise ConnectionError("the client's node is gone")
 
     async def close(self, code: int) -> None:
-        await self.cluster.publish(self.node, {"op": "close", "conn": self.conn, "code": code})
+        await self.cluster.send_to_node(self.node, {"op": "close", "conn": self.conn, "code": code})
 
     async def serve(self, tables: Tables, table: LiveTable, chat: RateLimit) -> None:
         """Arrive at ``table``, act on each frame, and leave (``None`` in the inbox)."""
@@ -172,7 +172,7 @@ class RemoteClient:
                 if await handle_frame(tables, table, self, self.me, frame, chat):
                     # Without this a quick player's accepted moves would use up its
                     # rate at its own node, and its next move would be dropped.
-                    await self.cluster.publish(self.node, {"op": "paced", "conn": self.conn})
+                    await self.cluster.send_to_node(self.node, {"op": "paced", "conn": self.conn})
         except Exception:
             log.exception("table %s: a forwarded client failed", table.id)
             with contextlib.suppress(Exception):

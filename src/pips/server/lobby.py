@@ -38,7 +38,7 @@ class Lobby:
         going = [table for table in every if table["status"] in ("waiting", "playing")]
         return going, finished
 
-    async def publish(self) -> None:
+    async def announce_tables(self) -> None:
         """This node's public tables for the other nodes' lobbies, for a little longer
         than a tick (a node that dies drops out of the lobby by itself)."""
         cluster = self.cluster

@@ -71,7 +71,7 @@ class Pace:
                 return
             entrant = table.round.give_back(seat)
             await table.house.repository.save_seat(table.id, entrant, table.round.entrants[entrant])
-            out = table.publish()
+            out = table.outgoing()
             table.task = None
         await table.deliver(out)
         self.schedule()
@@ -123,7 +123,7 @@ class Pace:
                 return
             entrant = table.round.take_over(seat)
             await table.house.repository.save_seat(table.id, entrant, table.round.entrants[entrant])
-            out = table.publish()
+            out = table.outgoing()
         await table.deliver(out)
         self.schedule()
 

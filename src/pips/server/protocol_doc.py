@@ -178,7 +178,7 @@ def schemas() -> dict[str, Any]:
         # As a view carries them: the declared options and what follows from them (a
         # FIDO set's divisor, the hand size), and nothing else, so that a view's
         # options say which game's they are.
-        shown = game.options_from_json({"players": game.players[0]}).to_json()
+        shown = game.options_from_json({"players": game.player_counts[0]}).to_json()
         for key, value in shown.items():
             if key not in options["properties"]:
                 options["properties"][key] = {"type": [JSON_TYPES[type(value)], "null"]}

@@ -365,7 +365,7 @@ class TableRepository:
 
         return await asyncio.to_thread(read)
 
-    async def publish(self, table_id: str, who: Identity) -> bool:
+    async def ask_to_make_public(self, table_id: str, who: Identity) -> bool:
         """``who``, a person who played at the finished private table, asks to publish
         it; whether it is public now (every person who played asked)."""
 

@@ -265,7 +265,7 @@ class Round:
         """Nobody has moved yet in a hand after the first (the sheet of the last one
         is being shown: the table's pace waits a while)."""
         match = self.match
-        return match is not None and len(match.hands) > 1 and not match.current.history
+        return match is not None and len(match.hand_states) > 1 and not match.current.history
 
     def is_bot(self, seat: int) -> bool:
         return self.seating is not None and self.seating.bots[seat] is not None
@@ -331,7 +331,7 @@ class Round:
         if self.key is None or match is None:
             return None
         key = bytes.fromhex(self.key)
-        return [salt_for(key, hand) for hand in range(1, len(match.hands) + 1)]
+        return [salt_for(key, hand) for hand in range(1, len(match.hand_states) + 1)]
 
     def commitment(self) -> str | None:
         """The commitment to the current hand's deal, sent to every seat from the
@@ -339,7 +339,7 @@ class Round:
         match = self.match
         if self.key is None or match is None:
             return None
-        hand = len(match.hands)
+        hand = len(match.hand_states)
         cached = self._commitments.get(hand)
         if cached is None:
             salt = salt_for(bytes.fromhex(self.key), hand)
@@ -428,7 +428,7 @@ class Round:
             return []
         runs: list[dict[str, Any]] = []
         number = 0
-        for hand, state in enumerate(match.hands, 1):
+        for hand, state in enumerate(match.hand_states, 1):
             open_runs: dict[int, dict[str, Any]] = {}  # seat -> its run going on
             for index, event in enumerate(state.history, 1):
                 bot = self.stand_ins.get(number)

@@ -86,7 +86,7 @@ class StandingUp:
                 await table.house.repository.save_seat(
                     table.id, entrant, table.round.entrants[entrant]
                 )
-                out = table.publish()
+                out = table.outgoing()
         if table.status == "abandoned":
             await self.after_closing(out)
             return
@@ -107,7 +107,7 @@ class StandingUp:
         table = self.table
         await table.house.repository.set_status(table.id, "abandoned")
         table.round.status = "abandoned"
-        return table.publish()
+        return table.outgoing()
 
     async def after_closing(self, out: Outgoing) -> None:
         table = self.table

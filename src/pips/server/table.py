@@ -210,7 +210,7 @@ class LiveTable:
 
     # -- telling -----------------------------------------------------------------------
 
-    def publish(self, event: MoveEvent | None = None, skip: Client | None = None) -> Outgoing:
+    def outgoing(self, event: MoveEvent | None = None, skip: Client | None = None) -> Outgoing:
         """Every client's state message, as the round is now (each its own seat's view;
         seats are looked up every time: the lots may move people). Made under the
         table's lock once what changed is stored, so no client ever hears of a move the
@@ -239,10 +239,10 @@ class LiveTable:
         out: Outgoing = [(client, messages.chat(author, text)) for author, text in self.chat]
         out.append((client, state))
         # The others are told only when a player is back (a spectator changes nothing).
-        return out + (self.publish(skip=client) if self.away() != away else [])
+        return out + (self.outgoing(skip=client) if self.away() != away else [])
 
     async def deliver(self, out: Outgoing) -> None:
-        """Send what :meth:`publish` made, one after another in the order made (so every
+        """Send what :meth:`outgoing` made, one after another in the order made (so every
         client hears the table's changes in order); a client that went away is dropped."""
         async with self.sending:
             for client, message in out:
@@ -283,11 +283,11 @@ class LiveTable:
         """Start when every seat is filled."""
         async with self.lock:
             if not self.round.ready:
-                out = self.publish()
+                out = self.outgoing()
             else:
                 self.round.start()
                 await self.house.repository.set_status(self.id, "playing")
-                out = self.publish()
+                out = self.outgoing()
                 self.house.announce(self, "gameStart")
         await self.deliver(out)
         self.pace.schedule()
@@ -309,16 +309,16 @@ class LiveTable:
             if bot and not self.round.is_bot(seat):
                 raise TableError(phrase("the seat is a person's again"))
             match = self.round.match
-            hands = 0 if match is None else len(match.hands)
+            hands = 0 if match is None else len(match.hand_states)
             played = apply()
             over = self.round.status == "finished"
             if over:
                 await self._store_end(played)
             else:
                 await self._store(played)
-            out = self.publish(played.event)
+            out = self.outgoing(played.event)
             if match is not None and not over:
-                self.house.progressed(self.id, self._record, len(match.hands) > hands)
+                self.house.progressed(self.id, self._record, len(match.hand_states) > hands)
         self.house.moved(time.perf_counter() - started)
         await self.deliver(out)
         if over:
@@ -388,7 +388,7 @@ class LiveTable:
         """End a game the database shows as over but not ended (stopped in between)."""
         async with self.lock:
             await self._store_end(None)
-            out = self.publish()
+            out = self.outgoing()
         await self.deliver(out)
         await self.ended()
 
@@ -431,7 +431,7 @@ class LiveTable:
         if self.away() == away:
             return
         async with self.lock:
-            out = self.publish()
+            out = self.outgoing()
         await self.deliver(out)
 
     async def client_arrived(self, client: Client, who: Identity) -> None:
@@ -458,7 +458,7 @@ class LiveTable:
                 return
             entrant = self.round.give_back(seat)
             await self.house.repository.save_seat(self.id, entrant, self.round.entrants[entrant])
-            out = self.publish()
+            out = self.outgoing()
         await self.deliver(out)
 
     async def spectate(self) -> messages.StateMessage:
@@ -483,7 +483,7 @@ class LiveTable:
         at the rematch, table ``table_id``."""
         async with self.lock:
             self.rematch = table_id
-            out = self.publish()
+            out = self.outgoing()
         await self.deliver(out)
 
     async def close(self) -> None:

@@ -107,12 +107,12 @@ def just_finished(game_round: Round) -> int | None:
     over, or the one before a next hand nobody has moved in yet. Between those
     moments every seat is shown how it ended (all hands are face up by then)."""
     match = game_round.match
-    if match is None or not match.hands:
+    if match is None or not match.hand_states:
         return None
     if match.current.result is not None:
-        return len(match.hands) - 1
-    if len(match.hands) > 1 and not match.current.history:
-        return len(match.hands) - 2
+        return len(match.hand_states) - 1
+    if len(match.hand_states) > 1 and not match.current.history:
+        return len(match.hand_states) - 2
     return None
 
 
@@ -121,7 +121,7 @@ def hand_over(game_round: Round, index: int) -> messages.HandEnd:
     face up, the layout as it was left and the sheet with the arithmetic in words."""
     match = game_round.match
     assert match is not None
-    state = match.hands[index]
+    state = match.hand_states[index]
     assert state.result is not None
     names = game_round.names()
     table = sheet_table(hand_sheet(state, names), names)
@@ -136,7 +136,7 @@ def hand_over(game_round: Round, index: int) -> messages.HandEnd:
         "layout": state.view(SPECTATOR).to_json(history=False)["layout"],
         "sheet": table.to_json(),  # type: ignore[typeddict-item]
         "scores": list(state.result.final),
-        "match_over": match.is_over and index == len(match.hands) - 1,
+        "match_over": match.is_over and index == len(match.hand_states) - 1,
     }
 
 
@@ -146,7 +146,7 @@ def match_sheet(game_round: Round) -> list[messages.HandLine]:
     match = game_round.match
     assert match is not None
     lines: list[messages.HandLine] = []
-    for number, state in enumerate(match.hands, 1):
+    for number, state in enumerate(match.hand_states, 1):
         if state.result is None:
             continue
         before = tuple(state.context.scores) or (0,) * state.players

@@ -86,7 +86,7 @@ class Seating:
         moves = self.state.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        rng = decision_rng(self.seed, len(self.match.hands), len(self.state.history))
+        rng = decision_rng(self.seed, len(self.match.hand_states), len(self.state.history))
         start = time.perf_counter()
         move = bot.choose(self.state.view(seat), moves, rng)
         self.seconds[seat] += time.perf_counter() - start
@@ -129,7 +129,7 @@ class Seating:
                 close()
 
     def _start_hand(self) -> None:
-        self._hand = self.match.current if self.match.hands else None
+        self._hand = self.match.current if self.match.hand_states else None
         for seat, bot in enumerate(self.bots):
             if bot is not None:
                 reset(bot, seat)

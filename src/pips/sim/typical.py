@@ -39,19 +39,19 @@ class Size:
     """A game at one set and one number of players."""
 
     game: str
-    set: int
+    top: int
     players: int
 
     @property
     def key(self) -> str:
-        return f"{self.game}/{self.set}/{self.players}"
+        return f"{self.game}/{self.top}/{self.players}"
 
 
 def sizes() -> Iterator[Size]:
     """Every game, set and number of players a result can be entered for."""
     for spec in all_games():
         for top in spec.sets:
-            for players in spec.players:
+            for players in spec.player_counts:
                 try:
                     spec.example.changed(players=players, set=top)
                 except Exception:  # a set too small for so many players
@@ -63,12 +63,12 @@ def sheet_lines(size: Size, seed: int) -> list[tuple[int, int]]:
     """The (points, pips) each player of one bot game writes on the sheet, as a
     result from a record is read (:func:`~pips.results.entry_formats.entry_from_record`)."""
     spec = find_game(size.game)
-    options = spec.example.changed(players=size.players, set=size.set)
+    options = spec.example.changed(players=size.players, set=size.top)
     match = play_game(spec, options, [make_bot(BOT)] * size.players, seed)
-    hands = match.hands
-    last = hands[-1].result
+    states = match.hand_states
+    last = states[-1].result
     assert last is not None
-    if spec.entry.pips and len(hands) == 1:
+    if spec.entry.pips and len(states) == 1:
         points = last.points if spec.entry.points else (0,) * size.players
         return [(int(points[seat]), int(last.pips[seat])) for seat in range(size.players)]
     result = match.result

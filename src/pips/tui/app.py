@@ -110,7 +110,7 @@ class PlayApp(TableApp):
             entrant_names = {session.match.seating[s]: n for s, n in enumerate(self.names)}
             drawn = ", ".join(f"{entrant_names[d.entrant]} {d.tile}" for d in lots.draws)
             self.log_line(f"lots: {drawn}")
-        for number, hand in enumerate(session.match.hands, start=1):
+        for number, hand in enumerate(session.match.hand_states, start=1):
             for event in hand.history:
                 self.log_line(
                     say(

@@ -105,7 +105,7 @@ class PlaySession:
             entrants[entrant] = replayed.bots[seat]
             names[entrant] = replayed.seats[seat]
         session = cls(replayed.spec, replayed.options, entrants, names, replayed.seed, path)
-        for hand in replayed.match.hands:
+        for hand in replayed.match.hand_states:
             for event in hand.history:
                 session._apply(event.move)
         # Moves taken back before the game was saved still count (the record says so).
@@ -227,7 +227,7 @@ class PlaySession:
     def _apply(self, move: Move) -> MoveMade:
         seat = self.turn
         assert seat is not None
-        hand = len(self.match.hands)
+        hand = len(self.match.hand_states)
         state = self.state
         event = self.seating.play(move)
         # As applied: a draw names the tile it took, so replaying it is exact.

@@ -398,7 +398,7 @@ def finished_hand(
 ) -> tuple[RenderableType, str]:
     """The score sheet of a finished hand (the match's end under the last) and its
     explanation in words."""
-    state = session.match.hands[hand_number - 1]
+    state = session.match.hand_states[hand_number - 1]
     result = state.result
     assert result is not None
     sheet = score_sheet(
@@ -413,7 +413,7 @@ def finished_hand(
     me = session.me
     body: RenderableType = sheet_table(sheet, names, session.match.target, me)
     outcome = session.match.result
-    if outcome is not None and hand_number == len(session.match.hands):
+    if outcome is not None and hand_number == len(session.match.hand_states):
         won = match_outcome(state.game, outcome.final, outcome.ranks, names)
         words = say(addressed(won, names, me))
         over = (

@@ -56,10 +56,10 @@ class TableScores:
         ``lines`` name the table's players, in any order. Checked by the rules of any
         result (:func:`~pips.results.entry.check`); refused, nothing changes. The
         event as it stands after."""
-        self.record(actor, key, number, table, lines, reason=reason, source=source)
+        self.enter_only(actor, key, number, table, lines, reason=reason, source=source)
         return self.events.event(key, actor)
 
-    def record(
+    def enter_only(
         self,
         actor: int,
         key: str,
@@ -70,7 +70,7 @@ class TableScores:
         reason: str = "",
         source: str = "api",
     ) -> None:
-        """:meth:`enter` without reading the event back (a championship's 30 tables
+        """:meth:`enter` only, without reading the event back (a championship's 30 tables
         a round entered from a script)."""
         with self.context.db.session() as session, session.begin():
             event, one, row, checked = self._checked(

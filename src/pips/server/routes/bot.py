@@ -552,7 +552,7 @@ async def leaderboard_of(request: Request, game: str) -> Leaderboard:
         bots=[
             BotRating(
                 place=place,
-                name=r.name,
+                name=r.key,
                 rating=round(r.rating, 2),
                 mu=round(r.mu, 3),
                 sigma=round(r.sigma, 3),

@@ -50,7 +50,7 @@ BodyRowId = Annotated[int, Field(ge=1, le=MAX_ID)]
 Offset = Annotated[int, Query(ge=0, le=MAX_ID)]
 Count = Annotated[int, Query(ge=1, le=500)]
 PageNumber = Annotated[int, Query(ge=1, le=1_000_000)]
-Players = Annotated[int, Query(ge=1, le=20)]
+PlayerCount = Annotated[int, Query(ge=1, le=20)]
 SetSize = Annotated[int | None, Query(ge=0, le=30)]
 
 

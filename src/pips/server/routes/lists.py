@@ -23,7 +23,7 @@ from pips.server.routes.common import (
     Month,
     Offset,
     PageNumber,
-    Players,
+    PlayerCount,
     SetSize,
     printed,
     results_of,
@@ -141,7 +141,7 @@ async def _player(request: Request, player: str) -> tuple[str, int]:
 async def sheet_pdf(
     request: Request,
     game: str = GAMES[0],
-    players: Players = 4,
+    players: PlayerCount = 4,
     set: SetSize = None,
     place: str = "",
     day: str = "",

@@ -359,7 +359,7 @@ async def publish_record(request: Request, table_id: str) -> RecordPublished:
     replay and result become public once every person who played there asked."""
     me = signed_in(request)
     try:
-        public = await tables_of(request).repository.publish(table_id, me)
+        public = await tables_of(request).repository.ask_to_make_public(table_id, me)
     except TableError as exc:
         raise refusal(exc, 404) from None
     return RecordPublished(id=table_id, public=public)

@@ -124,7 +124,7 @@ def preview(checked: Checked, new: Sequence[str] = ()) -> dict[str, Any]:
     return {
         "game": e.game,
         "date": e.played_on.isoformat(),
-        "set": e.set,
+        "set": e.top,
         "divisor": checked.divisor,
         "target": checked.target,
         "players": [
@@ -152,8 +152,8 @@ def form_values(data: Mapping[str, str]) -> dict[str, Any]:
         players = int(data.get("players", 4))
     except ValueError:
         players = 4
-    if players not in spec.players:
-        players = int(spec.defaults.get("players", spec.players[0]))
+    if players not in spec.player_counts:
+        players = int(spec.defaults.get("players", spec.player_counts[0]))
     lines = []
     for seat in range(players):
         lines.append(

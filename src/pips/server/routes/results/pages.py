@@ -22,7 +22,7 @@ from pips.server.forms import PageForm, reshown_by
 from pips.server.requests import ResultStatus
 from pips.server.routes.common import (
     PageNumber,
-    Players,
+    PlayerCount,
     RowId,
     SetSize,
     results_of,
@@ -88,12 +88,12 @@ async def results_page(
 
 @api.get("/results/new", response_class=HTMLResponse, include_in_schema=False)
 async def new_result(
-    request: Request, game: str = GAMES[0], players: Players = 4, set: SetSize = None
+    request: Request, game: str = GAMES[0], players: PlayerCount = 4, set: SetSize = None
 ) -> HTMLResponse:
     results = results_of(request)
     spec = find_game(game if game in GAMES else GAMES[0])
-    if players not in spec.players:
-        players = int(spec.defaults.get("players", spec.players[0]))
+    if players not in spec.player_counts:
+        players = int(spec.defaults.get("players", spec.player_counts[0]))
     form = {
         "game": spec.name,
         "players": players,
