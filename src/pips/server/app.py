@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import secrets
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
@@ -229,6 +230,7 @@ class Services:
         gc.collect()
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
+        sys.setswitchinterval(SWITCH_INTERVAL)
         # The search bots' kernel compiles on first use (half a minute on a new install,
         # a second from numba's cache after): do it now, off the event loop, rather than
         # in the middle of someone's first game.
@@ -257,6 +259,15 @@ came every few seconds at 400 moves a second and made the p99 latency. With a la
 youngest generation a move's short-lived objects die before they are promoted, so a full
 collection is rare (none in a 20 s window of benchmarks/load.py); a young collection of up
 to 50,000 objects took 5-24 ms there. Measured apart in docs/benchmarks.md."""
+
+
+SWITCH_INTERVAL = 0.001
+"""How long a thread holds the interpreter while another waits for it, in seconds
+(Python's default is 5 ms). The event loop shares this process with worker threads that
+compute (a round's data read for a printed sheet, a batch of results checked); each
+time a move's round trip wakes the loop, it waits for one of them to hand the
+interpreter over, up to a whole interval per thread waiting before it. Measured with
+benchmarks/attack.py (docs/benchmarks.md)."""
 
 
 def create_app(

@@ -17,7 +17,8 @@ went from 117 in 8 s to 3. Now (docs/server.md, "Work apart"):
   (503, :class:`Busy`) instead of queued for minutes.
 
 What is left on asyncio's default executor is other database work (the results, the
-events) and the accounts (whose password hashes have a pool of their own). A printed
+events, two at once: :func:`pips.server.routes.common.run`) and the accounts (whose
+password hashes have a pool of their own). A printed
 sheet is made once per what it shows (:class:`Printed`), and each address may ask for
 so many (:attr:`Work.prints`). Tables with a searching bot are capped per person and
 per server (:meth:`Work.admit_search`).

@@ -50,15 +50,13 @@ from pips.results.events.common import (
     FAR_AHEAD,
     MOST_PLAYERS,
     MOST_ROUNDS,
-    event_standings,
     find_event,
     need_manager,
     open_event,
-    scores_of,
     scoring_of,
     sync_online,
 )
-from pips.results.events.shown import event_json
+from pips.results.events.shown import event_and_standings, event_json
 from pips.results.facts import actor_facts, need
 from pips.results.players import Players, loose_key
 from pips.results.standings import (
@@ -526,17 +524,23 @@ class Events:
     def event(self, key: str, viewer: int | None = None) -> dict[str, Any]:
         """The event as its page and the API show it: players, rounds, tables with
         their results, and the standings so far."""
-        with self.context.db.session() as session, session.begin():
-            sync_online(session, find_event(session, key), self.context.clock())
+        self._sync_online(key)
         with self.context.db.session() as session:
             return event_json(session, find_event(session, key), viewer)
 
+    def _sync_online(self, key: str) -> None:
+        """Close an online event's round whose games are over, before it is shown. Only
+        an online event's rounds close by themselves: an event is read once more for
+        it, not twice for every event."""
+        with self.context.db.session() as session, session.begin():
+            if session.scalar(select(Event.online).where(Event.key == str(key)[:24])):
+                sync_online(session, find_event(session, key), self.context.clock())
+
     def event_standings(self, key: str) -> tuple[dict[str, Any], list[Standing]]:
         """The event (without the viewer's rights) and its standings, for exports."""
-        shown = self.event(key)
+        self._sync_online(key)
         with self.context.db.session() as session:
-            event = find_event(session, key)
-            return shown, event_standings(event, scores_of(session, event))
+            return event_and_standings(session, find_event(session, key))
 
 
 def event_key() -> str:

@@ -9,7 +9,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from pips.core.phrase import phrase
 from pips.games.registry import Game
@@ -88,7 +88,19 @@ def scoring_of(spec: Game) -> Scoring:
 
 
 def find_event(session: Session, key: str) -> Event:
-    event = session.scalars(select(Event).where(Event.key == str(key)[:24])).first()
+    """The event of ``key`` with its players, rounds, tables and their scores loaded in
+    four queries: read one by one as they were used, a round of 250 tables cost 257
+    queries and half of a thousand-player round's read (docs/benchmarks.md)."""
+    event = session.scalars(
+        select(Event)
+        .where(Event.key == str(key)[:24])
+        .options(
+            selectinload(Event.players),
+            selectinload(Event.drawn)
+            .selectinload(EventRound.tables)
+            .selectinload(EventTable.scores),
+        )
+    ).first()
     if event is None:
         raise NotFound(phrase("no such event"))
     return event

@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from pips.core.names import name_key
 from pips.core.phrase import phrase
 from pips.games.registry import find_game
-from pips.results.common import Conflict, Context, ResultsError
+from pips.results.common import Conflict, Context, NotFound, ResultsError
 from pips.results.draws import (
     CLUBS_APART,
     Apart,
@@ -307,15 +307,18 @@ class EventRounds:
     def round_draw(self, key: str, number: int) -> tuple[dict[str, Any], RoundDraw]:
         """A drawn round as :mod:`pips.results.draws` has it (for its sheets), with the
         event's JSON."""
-        with self.context.db.session() as session:
-            event = find_event(session, key)
-            one = round_of(event, number)
-            drawn = RoundDraw(
-                one.number,
-                tuple(Table(t.number, tuple(t.seats)) for t in one.tables),
-                tuple(one.byes),
-            )
-        return self.events.event(key), drawn
+        # From the event as shown: read once (a thousand players' round is a tenth of a
+        # second of the interpreter per read, and every reader of the sheets pays it).
+        shown = self.events.event(key)
+        one = next((r for r in shown["drawn"] if r["number"] == number), None)
+        if one is None:
+            raise NotFound(phrase("round {number} has not been drawn", number=number))
+        drawn = RoundDraw(
+            one["number"],
+            tuple(Table(t["number"], tuple(t["seats"])) for t in one["tables"]),
+            tuple(one["byes"]),
+        )
+        return shown, drawn
 
     # -- online rounds -----------------------------------------------------------------
 

@@ -44,6 +44,14 @@ def _waiting(session: Session, event: Event) -> list[dict[str, Any]]:
 def event_json(session: Session, event: Event, viewer: int | None = None) -> dict[str, Any]:
     """The event as its page and the API show it: players, rounds, tables with their
     results, and the standings so far (``manage`` and ``mine`` for ``viewer``)."""
+    return event_and_standings(session, event, viewer)[0]
+
+
+def event_and_standings(
+    session: Session, event: Event, viewer: int | None = None
+) -> tuple[dict[str, Any], list[Standing]]:
+    """:func:`event_json` and the standings it shows, as :class:`Standing` lines (the
+    exports' figures), from one reading of the event."""
     scores = scores_of(session, event)
     spec = find_game(event.game)
     players = {p.name_key: p for p in event.players}
@@ -61,7 +69,7 @@ def event_json(session: Session, event: Event, viewer: int | None = None) -> dic
         met[one.number] = Counter(seen)
         for t in one.tables:
             seen.update(frozenset(p) for p in combinations(t.seats, 2))
-    return {
+    shown = {
         "key": event.key,
         "name": event.name,
         "game": event.game,
@@ -140,6 +148,7 @@ def event_json(session: Session, event: Event, viewer: int | None = None) -> dic
         "clubs": [asdict(g) for g in group_standings(lines, clubs, event.counted)],
         "teams": [asdict(g) for g in group_standings(lines, teams, event.counted)],
     }
+    return shown, lines
 
 
 def standing_json(s: Standing, players: Mapping[str, EventPlayer]) -> dict[str, Any]:

@@ -4,6 +4,7 @@ state, database work off the event loop, refusals as HTTP errors."""
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Callable
 from functools import partial
 from typing import Annotated, Any
@@ -14,6 +15,7 @@ from pydantic import AfterValidator, Field
 from pydantic_core import PydanticCustomError
 from starlette.convertors import Convertor, register_url_convertor
 
+from pips.core.phrase import phrase
 from pips.i18n import _
 from pips.results.entry import Checked, EntryError
 from pips.results.entry_formats import MOST_LINES, read_csv
@@ -125,7 +127,11 @@ async def printed(
     not asked for too many (429); 503 when the lane has too many waiting already."""
     work = work_of(request)
     await spend(request, work.prints, address(request))
-    key = work.printed.key(function.__module__, function.__qualname__, args, kwargs)
+    # The key is the inputs' text hashed: for a round of a thousand players a few
+    # hundred kilobytes, too long to write out on the event loop (docs/benchmarks.md).
+    key = await asyncio.to_thread(
+        work.printed.key, function.__module__, function.__qualname__, args, kwargs
+    )
     try:
         return await work.printed.sheet(
             key, lambda: work.papers.run(partial(function, *args, **kwargs))
@@ -150,13 +156,46 @@ def refused(exc: Exception) -> HTTPException:
     return refusal(exc, status)
 
 
+READS_AT_ONCE = 2
+"""The results' and events' database work running at once in one server process (the
+rest waits its turn). A thousand-player round read for its score sheets takes a tenth
+of a second of the interpreter; eight clients asking at once kept six threads computing,
+and the event loop waited for the interpreter at every step of a move (docs/benchmarks.md,
+"PDF flood"). Two leave the loop its share while one read waits on the database."""
+
+READS_WAITING = 200
+"""Reads waiting for their turn, beyond which one more is refused (503) rather than
+queued for minutes."""
+
+
+class _Reads:
+    """The turns of :func:`run`'s work on one event loop (each test's app has its own)."""
+
+    def __init__(self) -> None:
+        self.turns = asyncio.Semaphore(READS_AT_ONCE)
+        self.waiting = 0
+
+
+_reads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Reads] = weakref.WeakKeyDictionary()
+
+
 async def run(function: Any, *args: Any, **kwargs: Any) -> Any:
-    """Database work off the event loop, so the tables' games go on meanwhile; a refusal
-    of the service becomes its HTTP answer."""
+    """Database work off the event loop, so the tables' games go on meanwhile, at most
+    :data:`READS_AT_ONCE` at once; a refusal of the service becomes its HTTP answer."""
+    reads = _reads.setdefault(asyncio.get_running_loop(), _Reads())
+    if reads.waiting >= READS_WAITING:
+        raise refusal(Busy(phrase("the server is busy: try again in a minute"), 60), 503)
+    reads.waiting += 1
+    try:
+        await reads.turns.acquire()
+    finally:
+        reads.waiting -= 1
     try:
         return await asyncio.to_thread(function, *args, **kwargs)
     except (ResultsError, EntryError) as exc:
         raise refused(exc) from None
+    finally:
+        reads.turns.release()
 
 
 async def read_upload(request: Request, data: str | bytes, most_games: int) -> list[Checked]:

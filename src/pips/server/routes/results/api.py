@@ -64,9 +64,7 @@ async def check_results(request: Request, body: ResultsBatch) -> list[ResultChec
     # A result's number only to an account that may see it: never to the anonymous.
     await run(results.entries.duplicates, checked, None if me is None else me.user_id)
     new: list[str] = []
-    if me is None or me.user_id is None:
-        await run(results.entries.duplicates, checked)
-    else:
+    if me is not None and me.user_id is not None:
         # Signed in: what entering would say of the names too, and of duplicates, in
         # one session.
         entered = await run(

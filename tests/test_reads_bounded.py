@@ -1,0 +1,104 @@
+"""Reads that cannot take the tables' interpreter (issue 48, item 3): an event is read in
+a number of queries that does not grow with its tables, and the results' and events'
+database work runs at most :data:`~pips.server.routes.common.READS_AT_ONCE` at once,
+more waiting being refused rather than queued for minutes."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from datetime import date
+from pathlib import Path
+
+import pytest
+from fastapi import HTTPException
+from sqlalchemy import event as sql_event
+
+from pips.server.routes import common
+from tests.databases import new_database
+from tests.test_results_trust import Club
+
+
+def statements_reading(club: Club, key: str, number: int) -> int:
+    """How many SQL statements reading ``key``'s round ``number`` for its sheets takes."""
+    seen = [0]
+
+    def count(*_: object) -> None:
+        seen[0] += 1
+
+    sql_event.listen(club.db.engine, "before_cursor_execute", count)
+    try:
+        club.results.rounds.round_draw(key, number)
+    finally:
+        sql_event.remove(club.db.engine, "before_cursor_execute", count)
+    return seen[0]
+
+
+def evening(club: Club, players: int) -> str:
+    """Anna's evening of ``players`` new players with its first round drawn: its key."""
+    anna = club.ids["Anna"]
+    made = club.results.events.create(
+        anna,
+        name=f"Abend {players}",
+        game="fido",
+        played_on=date(2026, 10, 20),
+        rounds=2,
+        group="kiel",
+    )
+    names = [f"Spielerin {n}" for n in range(1, players + 1)]
+    club.results.events.add_players(anna, made["key"], names, new_players=names)
+    club.results.rounds.draw_next(anna, made["key"])
+    return str(made["key"])
+
+
+def test_reading_a_round_takes_as_many_queries_for_200_players_as_for_8(tmp_path: Path) -> None:
+    """Each table's scores were read as the table was shown: 257 queries for a round of
+    250 tables, half of what a reader of its sheets cost the server."""
+    club = Club(new_database("sqlite", tmp_path))
+    try:
+        small, large = evening(club, 8), evening(club, 200)
+        assert statements_reading(club, large, 1) == statements_reading(club, small, 1)
+    finally:
+        club.db.dispose()
+
+
+def test_reads_run_two_at_once_and_a_flood_beyond_the_queue_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Eight readers at once: two read while six wait; with room for four waiting, the
+    fifth and sixth are refused (503) at once, and nobody's read is lost."""
+    monkeypatch.setattr(common, "READS_WAITING", 4)
+    release = threading.Event()
+    running = [0]
+    most = [0]
+    lock = threading.Lock()
+
+    def read(n: int) -> int:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        release.wait(timeout=60)
+        with lock:
+            running[0] -= 1
+        return n
+
+    async def flood() -> list[int | str]:
+        tasks = [asyncio.ensure_future(common.run(read, n)) for n in range(8)]
+        while True:  # until two read and the rest are answered or wait
+            await asyncio.sleep(0.01)
+            with lock:
+                if running[0] == common.READS_AT_ONCE and sum(t.done() for t in tasks) == 2:
+                    break
+        release.set()
+        answers: list[int | str] = []
+        for task in tasks:
+            try:
+                answers.append(await task)
+            except HTTPException as refused:
+                answers.append(f"refused {refused.status_code}")
+        return answers
+
+    answers = asyncio.run(flood())
+    assert most[0] == common.READS_AT_ONCE == 2
+    assert answers.count("refused 503") == 2
+    assert sorted(a for a in answers if isinstance(a, int)) == [0, 1, 2, 3, 4, 5]
