@@ -315,7 +315,7 @@ class EventRounds:
             raise NotFound(phrase("round {number} has not been drawn", number=number))
         drawn = RoundDraw(
             one["number"],
-            tuple(Table(t["number"], tuple(t["seats"])) for t in one["tables"]),
+            tuple(Table(table["number"], tuple(table["seats"])) for table in one["tables"]),
             tuple(one["byes"]),
         )
         return shown, drawn
