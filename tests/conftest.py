@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.databases import database_urls, new_database
+from tests.databases import database_urls, migrated_database, new_database
 from tests.tiers import UNMARKED
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def in_process(
     from tests.in_process import InProcess
 
     home = tmp_path_factory.mktemp("in-process")
-    with InProcess(home, new_database(request.param, home)) as app:
+    with InProcess(home, migrated_database(request.param, home)) as app:
         yield app
 
 
@@ -78,7 +78,7 @@ def site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Site]:
 
     from tests.test_results_server import Site
 
-    built = Site(new_database(request.param, tmp_path))
+    built = Site(migrated_database(request.param, tmp_path))
     with TestClient(built.app):
         yield built
     built.db.dispose()

@@ -13,6 +13,19 @@ if TYPE_CHECKING:
     import httpx
 
 
+TEST_HASHING = {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}
+"""argon2id at its least for the accounts of apps made in a test's process: a person
+registered cost a quarter of a second of hashing, most of a page test's time. The same
+code runs; a server a test starts (``pips serve``) hashes at the real cost."""
+
+
+def cheap_hashing() -> None:
+    """Lower the password hashes' cost of the apps this process makes from now on."""
+    from pips.server import accounts
+
+    accounts.PASSWORD_HASHING = TEST_HASHING
+
+
 class InProcess:
     """``create_app`` over a database of its own, its lifespan running while entered."""
 
@@ -26,6 +39,7 @@ class InProcess:
         from pips.server.settings import Settings
         from pips.store.db import Database
 
+        cheap_hashing()
         self.db = Database(database or f"sqlite:///{home / 'pips.db'}")
         # As tests.server_helpers.Server starts pips serve: bots move at once, no
         # warm-up, no analyses while playing, no monthly lists.

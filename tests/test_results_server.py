@@ -27,6 +27,7 @@ from pips.server.app import create_app
 from pips.server.settings import Settings
 from pips.store.db import Database
 from pips.store.models import PublishedListError, Result, WorldListRow
+from tests.in_process import cheap_hashing
 from tests.server_helpers import Browser, Player, database_urls, running
 
 on_every_database = pytest.mark.parametrize("database", database_urls())
@@ -46,6 +47,7 @@ class Site:
     """The app in this process over a fresh database, with a clock the test moves."""
 
     def __init__(self, url: str) -> None:
+        cheap_hashing()
         self.db = Database(url)
         self.clock = Clock(datetime(2026, 10, 10, 12))
         self.results = Results(self.db, clock=self.clock)

@@ -105,6 +105,12 @@ DATABASE_THREADS = 2
 T = TypeVar("T")
 
 
+PASSWORD_HASHING: dict[str, int] = {"time_cost": 3, "memory_cost": 65536, "parallelism": 1}
+"""argon2id's cost of a password's hash: three passes over 64 MiB, on one lane (a hash
+keeps one core busy, not all of them). Read when an :class:`Accounts` is made; the
+tests in this process lower it (tests/conftest.py), a server they start never does."""
+
+
 class Accounts:
     """Registration, sign-in, guests and sessions over one database.
 
@@ -132,7 +138,7 @@ class Accounts:
         self._toucher = ThreadPoolExecutor(1, thread_name_prefix="pips-seen")
         self._work = ThreadPoolExecutor(DATABASE_THREADS, thread_name_prefix="pips-accounts")
         # One lane: a hash keeps one core busy, not all of them.
-        self.hasher = PasswordHasher(time_cost=3, memory_cost=65536, parallelism=1)
+        self.hasher = PasswordHasher(**PASSWORD_HASHING)
         self.hashes = HashQueue(hash_workers, per_client=hashes_per_client, waiting=waiting_hashes)
         self._dummy: str | None = None
         self._cache: OrderedDict[str, Identity | None] = OrderedDict()
@@ -451,7 +457,7 @@ def create_account(db: Database, name: str, password: str) -> User:
         name=name,
         name_key=names.name_key(name),
         skeleton=skeleton(name),
-        password_hash=PasswordHasher(parallelism=1).hash(password),
+        password_hash=PasswordHasher(**PASSWORD_HASHING).hash(password),
     )
     try:
         with db.session() as session, session.begin():
