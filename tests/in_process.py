@@ -13,17 +13,14 @@ if TYPE_CHECKING:
     import httpx
 
 
-TEST_HASHING = {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}
-"""argon2id at its least for the accounts of apps made in a test's process: a person
-registered cost a quarter of a second of hashing, most of a page test's time. The same
-code runs; a server a test starts (``pips serve``) hashes at the real cost."""
-
-
 def cheap_hashing() -> None:
-    """Lower the password hashes' cost of the apps this process makes from now on."""
+    """Lower the password hashes' cost of the apps this process makes from now on to
+    argon2id's least: a person registered cost a quarter of a second of hashing, most
+    of a page test's time. The same code runs; a server a test starts (``pips serve``)
+    hashes at the real cost."""
     from pips.server import accounts
 
-    accounts.PASSWORD_HASHING = TEST_HASHING
+    accounts.PASSWORD_HASHING = accounts.HashCost(time_cost=1, memory_cost=1024)
 
 
 class InProcess:

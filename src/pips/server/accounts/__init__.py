@@ -43,6 +43,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, TypeVar
 
@@ -105,7 +106,22 @@ DATABASE_THREADS = 2
 T = TypeVar("T")
 
 
-PASSWORD_HASHING: dict[str, int] = {"time_cost": 3, "memory_cost": 65536, "parallelism": 1}
+@dataclass(frozen=True)
+class HashCost:
+    """What argon2id spends on a password's hash."""
+
+    time_cost: int
+    memory_cost: int
+    """In KiB."""
+    parallelism: int = 1
+
+    def hasher(self) -> PasswordHasher:
+        return PasswordHasher(
+            time_cost=self.time_cost, memory_cost=self.memory_cost, parallelism=self.parallelism
+        )
+
+
+PASSWORD_HASHING = HashCost(time_cost=3, memory_cost=65536)
 """argon2id's cost of a password's hash: three passes over 64 MiB, on one lane (a hash
 keeps one core busy, not all of them). Read when an :class:`Accounts` is made; the
 tests in this process lower it (tests/conftest.py), a server they start never does."""
@@ -138,7 +154,7 @@ class Accounts:
         self._toucher = ThreadPoolExecutor(1, thread_name_prefix="pips-seen")
         self._work = ThreadPoolExecutor(DATABASE_THREADS, thread_name_prefix="pips-accounts")
         # One lane: a hash keeps one core busy, not all of them.
-        self.hasher = PasswordHasher(**PASSWORD_HASHING)
+        self.hasher = PASSWORD_HASHING.hasher()
         self.hashes = HashQueue(hash_workers, per_client=hashes_per_client, waiting=waiting_hashes)
         self._dummy: str | None = None
         self._cache: OrderedDict[str, Identity | None] = OrderedDict()
@@ -457,7 +473,7 @@ def create_account(db: Database, name: str, password: str) -> User:
         name=name,
         name_key=names.name_key(name),
         skeleton=skeleton(name),
-        password_hash=PasswordHasher(**PASSWORD_HASHING).hash(password),
+        password_hash=PASSWORD_HASHING.hasher().hash(password),
     )
     try:
         with db.session() as session, session.begin():
