@@ -9,6 +9,7 @@ import asyncio
 import threading
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi import HTTPException
@@ -16,6 +17,7 @@ from sqlalchemy import event as sql_event
 
 from pips.server.routes import common
 from tests.databases import new_database
+from tests.test_results_server import Site
 from tests.test_results_trust import Club
 
 
@@ -102,3 +104,70 @@ def test_reads_run_two_at_once_and_a_flood_beyond_the_queue_is_refused(
     assert most[0] == common.READS_AT_ONCE == 2
     assert answers.count("refused 503") == 2
     assert sorted(a for a in answers if isinstance(a, int)) == [0, 1, 2, 3, 4, 5]
+
+
+def test_a_client_refused_more_sheets_costs_no_read_of_the_round(site: Site) -> None:
+    """Hostile review: the printed sheets' limit was counted at the printing, after the
+    round was read, so each request refused 429 still cost a whole round's read. Now the
+    limit is counted first: past it, no read at all."""
+    from pips.server.limits import RateLimit
+    from tests.test_events import new_event
+
+    anna, key = new_event(site)
+    names = [f"Spieler {n}" for n in range(1, 9)]
+    anna.post(f"/api/events/{key}/players", {"names": names, "new_players": names})
+    assert anna.post(f"/api/events/{key}/rounds").status_code == 201
+    site.app.state.work.prints = RateLimit(2, 1, "printed sheets", name="prints")
+    reads = [0]
+    rounds = site.results.rounds
+    read_round = rounds.round_draw
+
+    def counted(key: str, number: int) -> Any:
+        reads[0] += 1
+        return read_round(key, number)
+
+    rounds.round_draw = counted  # type: ignore[method-assign]
+    answers = [anna.client.get(f"/events/{key}/rounds/1/sheets.pdf").status_code for _ in range(5)]
+    assert answers == [200, 200, 429, 429, 429]
+    assert reads[0] == 2
+    export = anna.client.get(f"/events/{key}/standings.csv")
+    assert export.status_code == 429 and "Retry-After" in export.headers
+
+
+def test_the_sheets_print_the_sites_address_whatever_host_a_client_names(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hostile review: a sheet printed the Host header's address, and each new Host made
+    the round's sheets be printed again (7.7 s of the papers' worker each, from one
+    address). With the site's address configured, a made-up Host changes nothing."""
+    import dataclasses
+    import io
+
+    import pdfplumber
+
+    from pips.results import sheet
+    from tests.test_events import new_event
+
+    anna, key = new_event(site)
+    names = [f"Spieler {n}" for n in range(1, 9)]
+    anna.post(f"/api/events/{key}/players", {"names": names, "new_players": names})
+    assert anna.post(f"/api/events/{key}/rounds").status_code == 201
+    settings = site.app.state.settings
+    site.app.state.settings = dataclasses.replace(settings, public_url="https://domino.example/")
+    made = [0]
+    print_round = sheet.round_sheets
+
+    def counted(*args: Any, **kwargs: Any) -> bytes:
+        made[0] += 1
+        return print_round(*args, **kwargs)
+
+    monkeypatch.setattr(sheet, "round_sheets", counted)
+    texts = []
+    for host in ("evil.example", "other.example", "testserver"):
+        answer = anna.client.get(f"/events/{key}/rounds/1/sheets.pdf", headers={"Host": host})
+        assert answer.status_code == 200
+        with pdfplumber.open(io.BytesIO(answer.content)) as pdf:
+            texts.append(" ".join(page.extract_text() or "" for page in pdf.pages))
+    assert made[0] == 1
+    assert all(f"https://domino.example/events/{key}" in text for text in texts), texts[0]
+    assert not any("evil.example" in text for text in texts)

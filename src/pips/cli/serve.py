@@ -46,6 +46,13 @@ def serve(
     https_cookies: Annotated[
         bool, typer.Option(help="Send the session cookie over HTTPS only (behind TLS).")
     ] = DEFAULTS.https_cookies,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The site's address as its users know it (https://domino.example), "
+            "printed on the score sheets; without it, the address the browser asked for."
+        ),
+    ] = DEFAULTS.public_url,
     forwarded_allow_ips: Annotated[
         str,
         typer.Option(
@@ -163,6 +170,7 @@ def serve(
         unattended=unattended,
         warm=warm_up,
         https_cookies=https_cookies,
+        public_url=public_url,
         broker=broker,
         lease=lease,
         log_json=log_json,

@@ -317,6 +317,7 @@ def create_app(
     )
     for name, service in vars(services).items():
         setattr(app.state, name, service)
+    app.state.settings = settings
     app.add_middleware(
         SessionMiddleware,
         secret_key=secret,

@@ -47,6 +47,11 @@ class Settings:
     asked)."""
     analysis_level: str = "normal"
     """How hard the analyses search (easy, normal or hard; docs/bots.md)."""
+    public_url: str | None = None
+    """The site's address as its users know it (``https://domino.example``), printed on
+    papers that point back to it. Without it a sheet names the host the browser asked
+    for, which a client may make up: a server on the internet sets it, and then no
+    request's Host makes the same sheet be printed again (hostile review)."""
     limits: dict[str, tuple[float, float]] = field(default_factory=dict)
     """Rate limits set other than by default: name to (burst, per minute)."""
 

@@ -126,7 +126,7 @@ async def printed(
     papers, once per what it shows (kept while there is room), for an address that has
     not asked for too many (429); 503 when the lane has too many waiting already."""
     work = work_of(request)
-    await spend(request, work.prints, address(request))
+    await count_print(request)
     # The key is the inputs' text hashed: for a round of a thousand players a few
     # hundred kilobytes, too long to write out on the event loop (docs/benchmarks.md).
     key = await asyncio.to_thread(
@@ -138,6 +138,25 @@ async def printed(
         )
     except Busy as exc:
         raise refusal(exc, 503) from None
+
+
+async def count_print(request: Request) -> None:
+    """Count a printed sheet or export against the address's :attr:`Work.prints` (429
+    beyond it), once per request. A route that reads what it prints calls this first:
+    counted only at the printing, a client refused 429 still cost the server a
+    thousand-player round's read per request (hostile review)."""
+    if getattr(request.state, "print_counted", False):
+        return
+    await spend(request, work_of(request).prints, address(request))
+    request.state.print_counted = True
+
+
+def site_address(request: Request) -> str:
+    """The site's address for what it prints: the configured public address
+    (:attr:`~pips.server.settings.Settings.public_url`), else the one this request
+    asked for (its Host, which the client chooses)."""
+    configured = request.app.state.settings.public_url
+    return str(configured or request.base_url).rstrip("/")
 
 
 def address(request: HTTPConnection) -> str:

@@ -17,7 +17,14 @@ from pips.i18n import _, current, numeric_date, speaking
 from pips.results.common import NotFound
 from pips.results.standings_table import standings_csv
 from pips.server.errors import CsvResponse, PdfResponse, refusals
-from pips.server.routes.common import printed, refused, results_of, run
+from pips.server.routes.common import (
+    count_print,
+    printed,
+    refused,
+    results_of,
+    run,
+    site_address,
+)
 from pips.server.routes.events.common import (
     Key,
     RoundNumber,
@@ -31,7 +38,7 @@ api = APIRouter()
 @api.get(
     "/events/{key}/standings.csv",
     tags=["events"],
-    responses=refusals(404),
+    responses=refusals(404, 429),
     response_class=CsvResponse,
 )
 async def standings_as_csv(
@@ -39,6 +46,7 @@ async def standings_as_csv(
 ) -> Response:
     """The standings so far as CSV in the reader's language: of the players (place,
     name, club, points, the chosen tie-breaks, games, marks), the clubs or the teams."""
+    await count_print(request)
     shown, lines = await run(results_of(request).events.event_standings, key)
     suffix = {"players": "", "clubs": "-" + _("clubs"), "teams": "-" + _("teams")}[of]
     name = file_name(shown) + suffix
@@ -58,6 +66,7 @@ async def standings_as_pdf(request: Request, key: Key) -> Response:
     """The standings so far on paper, with the club and team standings."""
     from pips.results.listings import standings_sheet  # reportlab loads when paper is asked for
 
+    await count_print(request)
     shown, lines = await run(results_of(request).events.event_standings, key)
     pdf = await printed(request, standings_sheet, shown, lines, language=current())
     headers = {"Content-Disposition": f'attachment; filename="{file_name(shown)}.pdf"'}
@@ -74,6 +83,7 @@ async def check_in_pdf(request: Request, key: Key) -> Response:
     """The check-in list on paper: every player, alphabetically, with a box to tick."""
     from pips.results.listings import check_in_sheet
 
+    await count_print(request)
     shown = await run(results_of(request).events.event, key)
     subtitle = " · ".join(
         part
@@ -103,6 +113,7 @@ async def round_sheets_pdf(request: Request, key: Key, number: RoundNumber) -> R
     """A round on paper: per table a card and its pre-filled score sheet."""
     from pips.results.sheet import SheetError, round_sheets
 
+    await count_print(request)
     shown, drawn = await run(results_of(request).rounds.round_draw, key, number)
     top = shown["options"].get("set")
     this = next(one for one in shown["drawn"] if one["number"] == number)
@@ -120,7 +131,7 @@ async def round_sheets_pdf(request: Request, key: Key, number: RoundNumber) -> R
             # Each seat's own club; the organiser's group is nobody's club here.
             clubs={p["name"]: p["club"] for p in shown["players"] if p["club"]},
             final=this["method"] == "final",
-            address=str(request.base_url).rstrip("/") + f"/events/{key}",
+            address=site_address(request) + f"/events/{key}",
             language=current(),
         )
     except (SheetError, ValueError) as exc:
@@ -142,6 +153,7 @@ async def pairings_pdf(request: Request, key: Key, number: RoundNumber) -> Respo
     before the round, repeats and club-mates marked, and how the round was drawn."""
     from pips.results.pairings import pairings_sheet
 
+    await count_print(request)
     shown = await run(results_of(request).events.event, key)
     if not any(one["number"] == number for one in shown["drawn"]):
         raise refused(NotFound(phrase("round {number} has not been drawn", number=number)))
