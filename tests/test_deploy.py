@@ -227,11 +227,14 @@ def test_the_deployment_started_for_real(tmp_path: Path) -> None:
         wait_for(lambda: healthy(front), 60)
         assert httpx.get(front.url + "/metrics", verify=front.tls).status_code == 403
 
-        # A game through nginx: two players and a bot.
+        # A game through nginx: two players and a bot, to 1,000 points: long enough that
+        # it is still being played when its process is killed (to 100, on a busy machine
+        # the match once ended while the test looked for its process, and the table had
+        # no more moves for another process to take over).
         ann, bob = Browser(front, "Ann"), Browser(front, "Bob")
         table_id = ann.create(
             "family",
-            {"players": 3, "target": 100},
+            {"players": 3, "target": 1000},
             [{"kind": "me"}, {"kind": "open"}, {"kind": "bot", "bot": "greedy"}],
         )
         assert bob.post(f"/api/tables/{table_id}/join").status_code == 200
