@@ -123,7 +123,8 @@ def parse(frame: str | bytes) -> Incoming:
         raise ProtocolError(phrase("not JSON")) from None
     if not isinstance(data, dict):
         raise ProtocolError(phrase("a message is a JSON object"))
-    if data.get("v") != VERSION:
+    # JSON's true and 1.0 equal 1 in Python, but they are no protocol version.
+    if type(data.get("v")) is not int or data["v"] != VERSION:
         raise ProtocolError(
             phrase(
                 "unknown protocol version {version!r}; this server speaks {ours}",
