@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from fastapi import HTTPException, Path, Query, Request
 from fastapi.requests import HTTPConnection
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, BaseModel, Field
 from pydantic_core import PydanticCustomError
 from starlette.convertors import Convertor, register_url_convertor
 
@@ -149,6 +149,13 @@ async def count_print(request: Request) -> None:
         return
     await spend(request, work_of(request).prints, address(request))
     request.state.print_counted = True
+
+
+def answer_json(model: type[BaseModel], function: Callable[..., Any], *args: Any) -> bytes:
+    """``function(*args)`` checked against its answer's ``model`` and written as JSON
+    (as FastAPI would write the answer): for :func:`run`, so that a large answer is
+    not made on the event loop."""
+    return model.model_validate(function(*args)).model_dump_json(by_alias=True).encode()
 
 
 def site_address(request: Request) -> str:
