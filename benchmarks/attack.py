@@ -19,6 +19,9 @@ after another in the same run (``--cell``: some of them, and rest):
 * ``rest``: nothing else happens (the baseline);
 * ``PDF flood``: eight anonymous clients fetch the score sheets of a 1,000-player round
   (about 2 MB) as fast as the server answers (issue 48, item 3);
+* ``event reads, 30 clients``: thirty anonymous clients from five addresses read that
+  1,000-player event (``GET /api/events/KEY``) as fast as the server answers (the
+  hostile review of issue 48's reads);
 * ``all-bot hard tables``: ten guests from ten addresses each make a table of four
   ``search:hard`` bots, each watched by an anonymous spectator (the caps refuse some);
 * ``CSV uploads``: eight clients of one account upload a 2 MB results CSV (15,000
@@ -237,6 +240,19 @@ async def pdf_flood(url: str, path: str, stop: asyncio.Event, counts: list[int])
             counts[0] += 1
 
 
+async def event_reads(
+    url: str, path: str, address: str, stop: asyncio.Event, counts: list[int]
+) -> None:
+    """An anonymous client reading the 1,000-player event (``path``: its API address)
+    from ``address`` as fast as the server answers (the hostile review's flood)."""
+    async with httpx.AsyncClient(
+        base_url=url, timeout=300, headers={"X-Forwarded-For": address}
+    ) as client:
+        while not stop.is_set():
+            await client.get(path)
+            counts[0] += 1
+
+
 async def bot_tables(port: int, url: str, stop: asyncio.Event, counts: list[int]) -> None:
     """Ten guests each make a table of four hard searches, each watched by an anonymous
     spectator, held until ``stop``; ``counts`` the tables made."""
@@ -425,6 +441,7 @@ class Target:
 CELLS = (
     "rest",
     "PDF flood",
+    "event reads, 30 clients",
     "all-bot hard tables",
     "CSV uploads",
     "chat flood",
@@ -442,6 +459,10 @@ def attackers(
     url = aim.url
     if cell == "PDF flood":
         return [pdf_flood(url, aim.sheets, stop, counts) for _ in range(8)]
+    if cell == "event reads, 30 clients":
+        event = "/api/events/" + aim.sheets.split("/")[2]
+        five = [new_address() for _ in range(5)]
+        return [event_reads(url, event, five[n % 5], stop, counts) for n in range(30)]
     if cell == "all-bot hard tables":
         return [bot_tables(aim.port, url, stop, counts)]
     if cell == "CSV uploads":
