@@ -6,6 +6,7 @@ by mistake removed before they played."""
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -191,6 +192,24 @@ def test_a_name_typed_twice_in_one_club_is_caught(site: Site) -> None:
          "new_players": ["Joerg Mueller"]},
     )  # fmt: skip
     assert confirmed.status_code == 200, confirmed.text
+
+
+def test_a_look_alike_name_is_confirmed_as_new_on_the_page_without_script(site: Site) -> None:
+    """New-user review: the page said to confirm "Jorg Muller" as a new player and
+    offered no way to (the server took a pick the page never showed)."""
+    anna, key = with_players(site)
+    refused = form(anna, f"/events/{key}/players", names="Jorg Muller; SC Kiel")
+    assert refused.status_code == 409
+    page = html.unescape(refused.text)
+    assert "“Jorg Muller” looks like “Jörg Müller” of the same club" in page
+    choice = re.search(r'<input type="radio" name="pick:([^"]+)" value="new">', refused.text)
+    assert choice is not None and html.unescape(choice.group(1)) == "Jorg Muller"
+    assert "Jorg Muller; SC Kiel" in page  # the names typed are kept
+    confirmed = form(
+        anna, f"/events/{key}/players", names="Jorg Muller; SC Kiel", **{"pick:Jorg Muller": "new"}
+    )
+    assert confirmed.status_code == 303, confirmed.text
+    assert "Jorg Muller" in [p["name"] for p in event_of(anna, key)["players"]]
 
 
 def test_a_new_event_preselects_the_organisers_only_club(site: Site) -> None:

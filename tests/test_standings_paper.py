@@ -123,12 +123,17 @@ def test_the_standings_say_how_ties_are_decided_and_what_the_average_place_is() 
         said = standings_explained(event(tiebreaks=["average-place", "buchholz"], drawn=final))
         plain = standings_explained(event(tiebreaks=["wins"], drawn=[{"method": "lot"}]))
     assert said.startswith("Der Finaltisch: seine 3 SpielerInnen")
-    assert "entscheiden der bessere Durchschnittsplatz, dann die stärkeren Gegner" in said
-    assert "Ø-Platz:" in said and "zählt 0,9, der Letzte 4,1" in said
+    assert "der Reihe nach: der bessere Durchschnittsplatz, dann die stärkeren Gegner" in said
+    assert "Ø-Platz:" in said and "Platz 1 am Fünfertisch zählt 0,9, Platz 5 4,1" in said
     assert plain == (
-        "Bei Punktgleichheit entscheiden mehr Tischsiege (erste Plätze); ist alles gleich,"
-        " teilen sich die SpielerInnen den Platz."
+        "Bei Punktgleichheit entscheidet der Reihe nach: mehr Tischsiege (erste Plätze);"
+        " sind sie auch darin gleich, teilen sie sich den Platz."
     )
+    # Pairs rank by matches won, then match points: no tie-break of the organiser's and
+    # no average place is said (new-user review: a partnership event said both).
+    with i18n.speaking("de"):
+        pairs = standings_explained(event(scoring="match-wins", drawn=[]))
+    assert pairs == "Nach gewonnenen Partien, dann Partiepunkten."
 
 
 def test_a_german_export_reads_back() -> None:

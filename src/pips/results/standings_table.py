@@ -185,6 +185,8 @@ def ranking_explained(shown: Mapping[str, Any]) -> str:
     """How equal points are decided, in the order the organiser chose, and what the
     average place (Ø-Platz) is: a reader of the standings meets its figures (0,9; 4,1)
     without the rule behind them otherwise."""
+    if shown.get("scoring") == Scoring.MATCH_WINS.value:
+        return _("By matches won, then match points.")  # the organiser's tie-breaks unused
     rules = [r for r in shown.get("tiebreaks") or DEFAULT_TIEBREAKS if r in TIEBREAKS]
     said = [
         _("Equal points are decided by {rules}; equal in all, players share the place.").format(

@@ -120,15 +120,24 @@ def _no_look_alikes(
         place = (loose_key(name), club_of.get(folded, usual))
         other = seen.get(place)
         if other is not None and name_key(other) != folded and folded not in confirmed:
-            raise Conflict(
-                phrase(
-                    "{name} looks like {other} of the same club, typed twice: if they "
-                    "are two players, add {name} as a new player",
-                    name=name,
-                    other=other,
-                )
-            )
+            raise LookAlike(name, other)
         seen.setdefault(place, name)
+
+
+class LookAlike(Conflict):
+    """A name that looks like another player's of the same club (typed twice?): added
+    only once confirmed as a new player (``new_players``; a form offers the choice)."""
+
+    def __init__(self, name: str, other: str) -> None:
+        super().__init__(
+            phrase(
+                "“{name}” looks like “{other}” of the same club: typed twice? If they are "
+                "two people, confirm {name} as a new player",
+                name=name,
+                other=other,
+            )
+        )
+        self.name = name
 
 
 def _label(text: str | None) -> str:

@@ -18,6 +18,7 @@ from pips.results.entry import Checked, EntryError, Line
 from pips.results.entry_formats import parse_date, parse_int
 from pips.results.service import Results, ResultsError, slugify
 from pips.results.standings import TIEBREAKS
+from pips.results.standings_table import ranking_explained
 from pips.server.accounts.identity import Identity
 from pips.server.errors import refusal
 from pips.server.requests import Name, OptionsJson, ResultLine, Strict
@@ -481,6 +482,7 @@ async def event_shown(
         names=names,
         csv_review=csv_review,
         saved=saved,
+        ranking=ranking_explained(shown),
         ids={p["name"]: p["id"] for p in shown["players"]},
         drawn_names={
             name

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pips.i18n import _, explain
 from pips.results.entry import EntryError
 from pips.results.entry_formats import decode_csv
+from pips.results.events.book import LookAlike
 from pips.results.players import UnknownPlayers
 from pips.results.service import ResultsError
 from pips.server.forms import reshown_by
@@ -178,6 +179,12 @@ async def event_form(
     except UnknownPlayers as exc:
         return await event_shown(
             request, key, error=explain(exc), asked=exc.candidates, names=text, status_code=422
+        )
+    except LookAlike as exc:
+        # The choice offered with the names kept: no known player to pick, only "new".
+        asked: dict[str, list[dict[str, Any]]] = {exc.name: []}
+        return await event_shown(
+            request, key, error=explain(exc), asked=asked, names=text, status_code=409
         )
     except (ResultsError, EntryError) as exc:
         status = exc.status if isinstance(exc, ResultsError) else 422

@@ -159,7 +159,7 @@ async def pairings_pdf(request: Request, key: Key, number: RoundNumber) -> Respo
         raise refused(NotFound(phrase("round {number} has not been drawn", number=number)))
     pdf = await printed(request, pairings_sheet, shown, number, language=current())
     # Outside the f-string: the extractor did not find it inside, so it stayed English.
-    pairings = _("pairings")
+    pairings = _("pairings").lower()  # a file name, lower case as the others
     name = f"{file_name(shown)}-{pairings}-{number}.pdf"
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
     return Response(pdf, media_type="application/pdf", headers=headers)
