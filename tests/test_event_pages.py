@@ -334,7 +334,7 @@ def test_the_pairings_pdf_is_linked_and_named_in_german(site: Site) -> None:
     assert link in anna.client.get(f"/events/{key}/rounds/1").text
     pdf = anna.client.get(link, headers={"Accept-Language": "de"})
     assert pdf.status_code == 200
-    assert "-Paarungen-1.pdf" in pdf.headers["content-disposition"]
+    assert "-paarungen-1.pdf" in pdf.headers["content-disposition"]
 
 
 def test_the_final_tables_page_is_headed_final_table(site: Site) -> None:
