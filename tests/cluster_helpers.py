@@ -8,6 +8,7 @@ import json
 import os
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -195,14 +196,21 @@ def seat_of(roamer: Roamer) -> int:
     return int(roamer.states[-1]["seat"])
 
 
-def check_every_acknowledged_move_stored(url: str, table_id: str, roamers: list[Roamer]) -> None:
-    moves = stored_moves(url, table_id)
+def check_every_acknowledged_move_stored(
+    read_moves: Callable[[], list[tuple[int, int, dict[str, Any]]]], roamers: list[Roamer]
+) -> None:
+    """Every move a client heard acknowledged is stored, as sent, and no client was told
+    of more moves than the database holds. What the clients heard is taken before the
+    database is read: the roamers may still be playing, and a move acknowledged after
+    the read is not yet in it (the deployment drill once failed on exactly that)."""
+    heard = [(list(r.acknowledged), seat_of(r), list(r.states)) for r in roamers]
+    moves = read_moves()
     assert [n for n, _, _ in moves] == list(range(len(moves))), "the stored moves have a gap"
     by_number = {n: (seat, move) for n, seat, move in moves}
     acknowledged = 0
-    for roamer in roamers:
-        for number, move in roamer.acknowledged:
-            assert by_number[number][0] == seat_of(roamer)
+    for moves_heard, seat, states in heard:
+        for number, move in moves_heard:
+            assert by_number[number][0] == seat
             # The stored move is the one sent (a draw's tile is known once drawn).
             stored = by_number[number][1]
             assert {k: v for k, v in stored.items() if k in move and move[k] is not None} == {
@@ -210,7 +218,7 @@ def check_every_acknowledged_move_stored(url: str, table_id: str, roamers: list[
             }
             acknowledged += 1
         # What any client was told never runs ahead of the database.
-        assert max(s["moves_made"] for s in roamer.states) <= len(moves)
+        assert max(s["moves_made"] for s in states) <= len(moves)
     assert acknowledged > 0
 
 
@@ -242,7 +250,7 @@ def played_to_the_end(url: str, table_id: str, nodes: list[Server], players: lis
         roamer.join(240)
         assert roamer.error is None, f"{roamer.error!r}\n{logs(nodes)}"
         assert roamer.over, logs(nodes)
-    check_every_acknowledged_move_stored(url, table_id, players)
+    check_every_acknowledged_move_stored(lambda: stored_moves(url, table_id), players)
 
 
 def answering_id(server: Server) -> str | None:

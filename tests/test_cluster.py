@@ -80,7 +80,7 @@ def test_players_on_different_processes_play_a_match_watched_from_a_third(tmp_pa
         assert numbers == sorted(numbers)
         assert set(range(numbers[0], total + 1)) <= set(numbers)
         assert not any(s["view"].get("hand") for s in watcher.states if "view" in s)
-        check_every_acknowledged_move_stored(url, table_id, players)
+        check_every_acknowledged_move_stored(lambda: stored_moves(url, table_id), players)
         # Every process's lobby shows the finished game among the recent ones.
         for node in nodes:
             wait_for(lambda node=node: f"/replay/{table_id}" in httpx.get(node.url + "/").text, 10)
