@@ -50,6 +50,11 @@ def test_the_compose_set_starts_pips_with_options_it_has() -> None:
     assert environment["PIPS_BROKER_URL"].startswith("redis://")
     assert "PIPS_SECRET" in environment
     assert pips["deploy"]["replicas"] >= 2
+    # A process that stops on its own (one that could not reach the broker at its start,
+    # in the drill) is started again: the site does not stay a process short.
+    assert {name: service.get("restart") for name, service in services.items()} == {
+        name: "unless-stopped" for name in services
+    }
     dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
     cmd = next(line for line in dockerfile.splitlines() if line.startswith("CMD"))
     assert {word.strip('",[]') for word in cmd.split() if "--" in word} <= known
@@ -223,7 +228,13 @@ def test_the_deployment_started_for_real(tmp_path: Path) -> None:
         ]  # fmt: skip
         assert len(containers) == 3
         # Every process ready (migrated, joined the others), then nginx in front.
-        wait_for(lambda: all(ask(name, "/readyz") is not None for name in containers), 180)
+        try:
+            wait_for(lambda: all(ask(name, "/readyz") is not None for name in containers), 180)
+        except AssertionError:
+            states = {name: podman("inspect", "--format", "{{.State.Status}} {{.State.ExitCode}}"
+                                   " restarts {{.RestartCount}}", name, check=False).strip()
+                      for name in containers}  # fmt: skip
+            raise AssertionError(f"not ready in 180 s: {states} (see compose.log)") from None
         wait_for(lambda: healthy(front), 60)
         assert httpx.get(front.url + "/metrics", verify=front.tls).status_code == 403
 

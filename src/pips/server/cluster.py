@@ -28,6 +28,7 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
@@ -48,6 +49,11 @@ from pips.store.db import Database
 __all__ = ["Cluster", "Link", "Look", "Socket"]
 
 log = logging.getLogger("pips.server")
+
+
+JOIN_PATIENCE = 120.0
+"""How long a starting process keeps trying to reach the broker, in seconds, before it
+gives up (and exits, for its supervisor to start it again)."""
 
 
 class Cluster:
@@ -116,9 +122,7 @@ class Cluster:
         # Every process counts the same rates and sockets: one person's requests spread
         # over N processes get no more than one process would give them.
         self.limits.share(self.redis, self.prefix, self.node)
-        self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self.pubsub.subscribe(self.prefix + self.node, self.all)
-        await self.redis.sadd(self.nodes, self.node)
+        await self._subscribe_patiently()
         self._spawn(self._listen())
         self.sender = asyncio.ensure_future(self._sending())
         self._spawn(self.sender)
@@ -126,6 +130,40 @@ class Cluster:
         self._spawn(self._keeping())
         self.ready = True
         log.info("node %s joined", self.node)
+
+    async def _subscribe(self) -> None:
+        """Listen on this node's channel and the common one, on a new subscription, and
+        be counted among the nodes (raises when the broker does not answer)."""
+        with contextlib.suppress(Exception):
+            if self.pubsub is not None:
+                await self.pubsub.aclose()
+        self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await self.pubsub.subscribe(self.prefix + self.node, self.all)
+        await self.redis.sadd(self.nodes, self.node)
+
+    async def _subscribe_patiently(self) -> None:
+        """:meth:`_subscribe`, tried again for up to :data:`JOIN_PATIENCE` seconds. When
+        several processes start at once the broker's name can take a while to resolve
+        (the deployment drill saw a container's name lookup hang 35 s on podman's DNS):
+        a process that gave up at the first timeout exited, and with it a third of the
+        site, though the broker was there all along."""
+        from redis.exceptions import RedisError
+
+        deadline = time.monotonic() + JOIN_PATIENCE
+        pause = 0.5
+        while True:
+            try:
+                await self._subscribe()
+                return
+            except (RedisError, OSError) as exc:
+                if time.monotonic() + pause > deadline:
+                    raise
+                log.warning(
+                    "node %s: the broker did not answer (%r); trying again in %.1f s",
+                    self.node, exc, pause,
+                )  # fmt: skip
+                await asyncio.sleep(pause)
+                pause = min(2 * pause, 5.0)
 
     async def stop(self) -> None:
         """Leave the others: stop listening (a message for this node now reaches
@@ -273,11 +311,7 @@ class Cluster:
                     link.outbox.put_nowait(("close", 1012))
             await asyncio.sleep(1)
             with contextlib.suppress(Exception):
-                await self.pubsub.aclose()
-            self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-            with contextlib.suppress(Exception):
-                await self.pubsub.subscribe(self.prefix + self.node, self.all)
-                await self.redis.sadd(self.nodes, self.node)
+                await self._subscribe()
 
     async def _handle(self, message: dict[str, Any]) -> None:
         op = message.get("op")
