@@ -56,6 +56,27 @@ JOIN_PATIENCE = 120.0
 gives up (and exits, for its supervisor to start it again)."""
 
 
+async def patiently(attempt: Callable[[], Awaitable[None]], failing: str) -> None:
+    """``attempt`` until it reaches the broker, waiting half a second after the first
+    failure and twice as long after each next one (at most 5 s), each failure logged
+    after ``failing``; the broker's error is raised once :data:`JOIN_PATIENCE` seconds
+    are up."""
+    from redis.exceptions import RedisError
+
+    deadline = time.monotonic() + JOIN_PATIENCE
+    pause = 0.5
+    while True:
+        try:
+            await attempt()
+            return
+        except (RedisError, OSError) as exc:
+            if time.monotonic() + pause > deadline:
+                raise
+            log.warning("%s (%r); trying again in %.1f s", failing, exc, pause)
+            await asyncio.sleep(pause)
+            pause = min(2 * pause, 5.0)
+
+
 class Cluster:
     """This process's way to every table: its own :class:`Tables`, and with a broker the
     other nodes' tables through the owner of each."""
@@ -122,7 +143,11 @@ class Cluster:
         # Every process counts the same rates and sockets: one person's requests spread
         # over N processes get no more than one process would give them.
         self.limits.share(self.redis, self.prefix, self.node)
-        await self._subscribe_patiently()
+        # When several processes start at once the broker's name can take a while to
+        # resolve (the deployment drill saw a container's lookup hang 35 s on podman's
+        # DNS): a process that gave up at the first timeout exited, and with it a third
+        # of the site, though the broker was there all along.
+        await patiently(self._subscribe, f"node {self.node}: the broker did not answer")
         self._spawn(self._listen())
         self.sender = asyncio.ensure_future(self._sending())
         self._spawn(self.sender)
@@ -140,30 +165,6 @@ class Cluster:
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await self.pubsub.subscribe(self.prefix + self.node, self.all)
         await self.redis.sadd(self.nodes, self.node)
-
-    async def _subscribe_patiently(self) -> None:
-        """:meth:`_subscribe`, tried again for up to :data:`JOIN_PATIENCE` seconds. When
-        several processes start at once the broker's name can take a while to resolve
-        (the deployment drill saw a container's name lookup hang 35 s on podman's DNS):
-        a process that gave up at the first timeout exited, and with it a third of the
-        site, though the broker was there all along."""
-        from redis.exceptions import RedisError
-
-        deadline = time.monotonic() + JOIN_PATIENCE
-        pause = 0.5
-        while True:
-            try:
-                await self._subscribe()
-                return
-            except (RedisError, OSError) as exc:
-                if time.monotonic() + pause > deadline:
-                    raise
-                log.warning(
-                    "node %s: the broker did not answer (%r); trying again in %.1f s",
-                    self.node, exc, pause,
-                )  # fmt: skip
-                await asyncio.sleep(pause)
-                pause = min(2 * pause, 5.0)
 
     async def stop(self) -> None:
         """Leave the others: stop listening (a message for this node now reaches
