@@ -124,7 +124,8 @@ class HashCost:
 PASSWORD_HASHING = HashCost(time_cost=3, memory_cost=65536)
 """argon2id's cost of a password's hash: three passes over 64 MiB, on one lane (a hash
 keeps one core busy, not all of them). Read when an :class:`Accounts` is made; the
-tests in this process lower it (tests/conftest.py), a server they start never does."""
+tests' in-process apps lower it (``cheap_hashing`` in tests/in_process.py); a server
+the tests start never does."""
 
 
 class Accounts:
