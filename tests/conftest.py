@@ -17,7 +17,7 @@ from tests.tiers import UNMARKED
 
 if TYPE_CHECKING:
     from tests.in_process import InProcess
-    from tests.server_helpers import Server
+    from tests.in_thread import ThreadServer
     from tests.test_results_server import Site
 
 
@@ -46,13 +46,14 @@ def _pages_closed(request: pytest.FixtureRequest) -> Iterator[None]:
 
 
 @pytest.fixture
-def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Server]:
-    """``pips serve`` over a fresh database (migrated: the server's own migration at its
-    start finds nothing to do); ``indirect`` parametrization names its kind."""
-    from tests.server_helpers import Server
+def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[ThreadServer]:
+    """A server on a port of its own over a fresh database (migrated: the server's own
+    migration at its start finds nothing to do), served in a thread of this process
+    (tests/in_thread.py); ``indirect`` parametrization names its kind."""
+    from tests.in_thread import ThreadServer
 
     kind = getattr(request, "param", "sqlite")
-    running = Server(tmp_path, migrated_database(kind, tmp_path), grace=60).start()
+    running = ThreadServer(tmp_path, migrated_database(kind, tmp_path), grace=60).start()
     try:
         yield running
     finally:
@@ -62,13 +63,14 @@ def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Server]:
 @pytest.fixture(scope="module", params=database_urls())
 def shared_server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Server]:
-    """One ``pips serve`` per database for a module's tests that change nothing another
-    test reads (each acts as people of its own), so the server starts once, not per test."""
-    from tests.server_helpers import Server
+) -> Iterator[ThreadServer]:
+    """One server per database (as :func:`server`) for a module's tests that change
+    nothing another test reads (each acts as people of its own), so the server starts
+    once, not per test."""
+    from tests.in_thread import ThreadServer
 
     home = tmp_path_factory.mktemp("shared")
-    running = Server(home, migrated_database(request.param, home), grace=60).start()
+    running = ThreadServer(home, migrated_database(request.param, home), grace=60).start()
     try:
         yield running
     finally:

@@ -11,13 +11,14 @@ from sqlalchemy import select, update
 
 from pips.store.db import Database
 from pips.store.models import GameTable
-from tests.server_helpers import Browser, Server, bots, wait_for
+from tests.in_thread import ThreadServer
+from tests.server_helpers import Browser, bots, wait_for
 
 pytestmark = pytest.mark.process
 
 
 def test_an_analysis_survives_a_restart(tmp_path: Path) -> None:
-    server = Server(tmp_path, bot_delay=0.0).start()
+    server = ThreadServer(tmp_path, bot_delay=0.0).start()
     try:
         web = Browser(server, "Analytikerin")
         table = web.create("family", {"players": 2, "target": 1}, bots(2), seed=5)
@@ -41,7 +42,7 @@ def test_an_analysis_survives_a_restart(tmp_path: Path) -> None:
             session.execute(update(GameTable).where(GameTable.id == table).values(analysis=kept))
     finally:
         db.engine.dispose()
-    again = Server(tmp_path, bot_delay=0.0).start()
+    again = ThreadServer(tmp_path, bot_delay=0.0).start()
     try:
         answer = Browser(again).http.get(f"/api/records/{table}/analysis", timeout=120)
         assert answer.status_code == 200, answer.text

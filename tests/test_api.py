@@ -94,6 +94,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     home = tmp_path_factory.mktemp("api")
     # The bots at tables the fuzzer makes play at a walk (50 ms a move), not flat out:
     # their games are not what is tested here, and the rest of the suite shares the cores.
+    # A process of its own: the tables the fuzzer makes go on playing in it.
     server = Server(home, bot_delay=0.05).start()
     try:
         assert register(Browser(server), "Jürgen").status_code in (200, 303)

@@ -28,6 +28,7 @@ from pips.games.registry import find_game
 from pips.results.entry_formats import read_csv
 from tests.cluster_helpers import BROKER, LEASE, needs_cluster
 from tests.databases import one_database
+from tests.in_thread import ThreadServer
 from tests.server_helpers import (
     Browser,
     Server,
@@ -324,7 +325,9 @@ def test_an_exported_place_cannot_be_a_spreadsheet_formula(shared_server: Server
 def test_a_player_back_after_the_grace_period_takes_the_seat_back(
     tmp_path: Path, database: str
 ) -> None:
-    server = Server(tmp_path, new_database(database, tmp_path), grace=1, bot_delay=0.3).start()
+    server = ThreadServer(
+        tmp_path, new_database(database, tmp_path), grace=1, bot_delay=0.3
+    ).start()
     try:
         ann, bea = Browser(server, "Ann"), Browser(server, "Bea")
         seats = [{"kind": "me"}, {"kind": "open"}, *bots(2)]

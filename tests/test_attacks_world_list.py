@@ -20,6 +20,7 @@ from sqlalchemy import select
 
 from pips.store.db import Database
 from pips.store.models import Result
+from tests.in_thread import ThreadServer
 from tests.server_helpers import Browser, Server, bots, first_state, register, wait_for
 
 pytestmark = pytest.mark.process
@@ -397,7 +398,7 @@ def test_a_table_nobody_attends_is_abandoned_and_not_replayed(tmp_path: Any) -> 
     """Attack 6 (unattended): a bot table nobody watched played for ever, a stored move
     a second, replayed at every restart. Now a table with nobody connected is abandoned
     after ``--unattended`` seconds (900 by default)."""
-    server = Server(tmp_path, bot_delay=0.05, extra=("--unattended", "2")).start()
+    server = ThreadServer(tmp_path, bot_delay=0.05, unattended=2).start()
     try:
         ghost = Browser(server, "Ghosthost")
         table = ghost.create("family", {"players": 4, "target": 1000}, [*bots(4)])
@@ -413,7 +414,7 @@ def test_a_table_nobody_attends_is_abandoned_and_not_replayed(tmp_path: Any) -> 
         assert row is not None and row.status == "abandoned"
         moves = len(session.scalars(select(MoveRow.id).where(MoveRow.table_id == table)).all())
     db.dispose()
-    again = Server(tmp_path, bot_delay=0.05).start()
+    again = ThreadServer(tmp_path, bot_delay=0.05).start()
     try:
         assert httpx.get(again.url + f"/api/tables/{table}").status_code == 404
     finally:

@@ -33,10 +33,11 @@ from pips.server.botapi import (
 from pips.store.db import Database
 from pips.store.models import User
 from tests.databases import database_urls, new_database
+from tests.in_thread import ThreadServer
 from tests.server_helpers import Browser, Server, an_address, register, wait_for
 from tests.test_bot_api import api, bot_account
 
-TIGHT = ("--limit", "challenges=2/1", "--limit", "tokens=2/1")
+TIGHT = {"challenges": (2.0, 1.0), "tokens": (2.0, 1.0)}
 """Two challenges and two tokens at once, then one a minute."""
 
 
@@ -45,7 +46,7 @@ def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Server]:
     home = tmp_path_factory.mktemp("botattacks")
-    running = Server(home, new_database(request.param, home), grace=60, extra=TIGHT).start()
+    running = ThreadServer(home, new_database(request.param, home), grace=60, limits=TIGHT).start()
     try:
         yield running
     finally:

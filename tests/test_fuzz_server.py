@@ -15,8 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.in_thread import ThreadServer
 from tests.protocol_schema import check_server_message
-from tests.server_helpers import Browser, Server, database_urls, new_database
+from tests.server_helpers import Browser, database_urls, new_database
 
 pytestmark = pytest.mark.process
 
@@ -67,7 +68,7 @@ ENDPOINTS: list[tuple[str, dict[str, Any]]] = [
 
 @pytest.mark.parametrize("database", database_urls())
 def test_json_endpoints_refuse_anything_clearly(tmp_path: Path, database: str) -> None:
-    server = Server(tmp_path, new_database(database, tmp_path)).start()
+    server = ThreadServer(tmp_path, new_database(database, tmp_path)).start()
     try:
         ann = Browser(server)
         ann.form("/register", name="Ann", password="password-1")
@@ -131,7 +132,7 @@ def test_a_tables_websocket_answers_any_frame_and_stays_open(tmp_path: Path) -> 
     """Any frame at a table's socket: an answer of the protocol, the socket open. The
     frames are read before anything is stored, so SQLite alone (the JSON endpoints
     above are fuzzed on PostgreSQL too)."""
-    server = Server(tmp_path, new_database(database_urls()[0], tmp_path)).start()
+    server = ThreadServer(tmp_path, new_database(database_urls()[0], tmp_path)).start()
     try:
         ann = Browser(server, "Ann")
         table = ann.create("draw", {"players": 2}, [{"kind": "me"}, {"kind": "open"}])

@@ -47,6 +47,7 @@ from pips.server.responses.lists import ListInputs
 from pips.server.responses.register import PlayerShown
 from pips.server.settings import Settings
 from pips.store.db import Database
+from tests.in_thread import ThreadServer
 from tests.protocol_schema import check_document, check_server_message, document
 from tests.server_helpers import Browser, Server, an_address, register
 
@@ -221,7 +222,7 @@ def test_a_rate_limited_success_declares_its_ratelimit_headers(
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("clients"), bot_delay=0.0).start()
+    running = ThreadServer(tmp_path_factory.mktemp("clients"), bot_delay=0.0).start()
     try:
         yield running
     finally:

@@ -146,10 +146,16 @@ def targets_on_screen(page: Page) -> int:
     for _attempt in range(5):
         try:
             return _targets_on_screen(page)
+        except DrawnAgain:
+            continue
         except PlaywrightError as error:
             if "not attached" not in str(error):
                 raise
     return _targets_on_screen(page)
+
+
+class DrawnAgain(Exception):
+    """A place counted a moment ago is no longer shown: the board was drawn again."""
 
 
 def _targets_on_screen(page: Page) -> int:
@@ -161,7 +167,8 @@ def _targets_on_screen(page: Page) -> int:
     for number in range(places.count()):
         place = places.nth(number)
         box = place.bounding_box()
-        assert box is not None
+        if box is None:
+            raise DrawnAgain
         if not inside(box, board):
             # Outside the window of a large layout: offered as a button beside it.
             point = place.get_attribute("data-point")
