@@ -19,6 +19,7 @@ from sqlalchemy import select
 from pips.core.names import name_key
 from pips.results.entry import Entry, Line, check
 from pips.store.models import User
+from tests.databases import each_on_one_database
 from tests.test_championship import CLUBS, enter_round
 from tests.test_events import event_of
 from tests.test_results_server import Person, Site
@@ -119,7 +120,11 @@ def month(person: Person) -> list[dict[str, object]]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("way", ["each club confirms", "an administrator sanctions"])
+@pytest.mark.parametrize(
+    ("site", "way"),
+    each_on_one_database(["each club confirms", "an administrator sanctions"]),
+    indirect=["site"],
+)
 def test_a_championship_of_twelve_clubs_counts_after_one_word_per_club(
     site: Site, way: str
 ) -> None:

@@ -23,7 +23,7 @@ import pdfplumber
 import pytest
 
 from pips.text import sort_key, surname_key
-from tests.databases import database_urls
+from tests.databases import one_database
 from tests.test_championship import enter_round
 from tests.test_events import event_of
 from tests.test_results_server import Person, Site
@@ -312,7 +312,7 @@ def check_round_papers(
         assert "Punkte im Spiel" in sheet and "Augen übrig" in sheet and "Ist raus" in sheet
 
 
-@pytest.mark.parametrize("site", database_urls(), indirect=True)
+@pytest.mark.parametrize("site", one_database(), indirect=True)
 def test_a_european_championship_on_paper(site: Site) -> None:
     root = site.admin()
     anna = site.person("Anna")
