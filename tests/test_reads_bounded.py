@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 from fastapi import HTTPException
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy import event as sql_event
 
 from pips.server.routes import common
@@ -171,3 +173,149 @@ def test_the_sheets_print_the_sites_address_whatever_host_a_client_names(
     assert made[0] == 1
     assert all(f"https://domino.example/events/{key}" in text for text in texts), texts[0]
     assert not any("evil.example" in text for text in texts)
+
+
+def test_an_organisers_read_waits_one_turn_per_address_not_one_per_flooders_read() -> None:
+    """Hostile review of issue 53 (F1): thirty reads from five addresses queued, first
+    come first served, ahead of an organiser's entry (80 ms became 1.6 s). Now the
+    addresses waiting are taken in turn: the organiser's read, queued last, runs after
+    at most one read of each flooding address, not after all thirty."""
+    from pips.server.limits import CLIENT
+
+    order: list[str] = []
+    release = threading.Event()
+
+    def read(client: str) -> None:
+        order.append(client)
+        release.wait(timeout=60)
+
+    async def as_client(client: str) -> None:
+        CLIENT.set(client)  # as the guard does for each request (its own task)
+        await common.run(read, client)
+
+    async def flood() -> None:
+        floods = [f"10.0.0.{n % 5}" for n in range(30)]
+        tasks = [asyncio.ensure_future(as_client(client)) for client in floods]
+        await asyncio.sleep(0.05)  # the first two read; the rest wait their turn
+        tasks.append(asyncio.ensure_future(as_client("organiser")))
+        await asyncio.sleep(0.05)
+        release.set()
+        await asyncio.gather(*tasks)
+
+    asyncio.run(flood())
+    assert sorted(order) == sorted([f"10.0.0.{n % 5}" for n in range(30)] + ["organiser"])
+    # Two read at once when the organiser came; five addresses wait: at most five more
+    # reads go first (one of each address whose turn comes earlier).
+    assert order.index("organiser") <= common.READS_AT_ONCE + 5
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    clients=st.lists(st.sampled_from("abcde"), min_size=1, max_size=40),
+    most=st.integers(min_value=1, max_value=3),
+)
+def test_shared_turns_go_round_the_clients_waiting(clients: list[str], most: int) -> None:
+    """For any requests waiting at once (every turn taken), the turns go round: a
+    client's k-th request waiting is given its turn before any client's (k+1)-th, the
+    clients in the order they came; every request gets a turn, and the turns are all
+    free again at the end."""
+    from pips.server.limits import SharedTurns
+
+    async def go() -> tuple[list[tuple[int, str]], SharedTurns]:
+        turns = SharedTurns(most)
+        for _ in range(most):
+            await turns.take("holder")
+        given: list[tuple[int, str]] = []
+        seen: dict[str, int] = {}
+
+        async def one(client: str, rank: int) -> None:
+            await turns.take(client)
+            given.append((rank, client))
+            turns.give_back()
+
+        tasks = []
+        for client in clients:
+            seen[client] = seen.get(client, 0) + 1
+            tasks.append(asyncio.ensure_future(one(client, seen[client])))
+        await asyncio.sleep(0)
+        assert turns.waiting == len(clients)
+        for _ in range(most):
+            turns.give_back()
+        await asyncio.gather(*tasks)
+        return given, turns
+
+    given, turns = asyncio.run(go())
+    # Round after round: in round k, every client with a k-th request, in the order
+    # the clients came.
+    first_come = list(dict.fromkeys(clients))
+    rounds = [
+        (rank, client)
+        for rank in range(1, len(clients) + 1)
+        for client in first_come
+        if clients.count(client) >= rank
+    ]
+    assert given == rounds
+    assert turns.free == most and turns.waiting == 0
+
+
+def test_a_request_gone_while_waiting_leaves_no_turn_behind() -> None:
+    """A client that hangs up while its request waits is forgotten; one that hangs up
+    just as its turn came passes the turn on: nothing waits for a turn nobody holds."""
+    from pips.server.limits import SharedTurns
+
+    async def go() -> tuple[list[str], int]:
+        turns = SharedTurns(1)
+        await turns.take("holder")
+        done: list[str] = []
+
+        async def one(client: str) -> None:
+            await turns.take(client)
+            done.append(client)
+            turns.give_back()
+
+        gone = asyncio.ensure_future(one("gone"))
+        late = asyncio.ensure_future(one("late"))
+        stays = asyncio.ensure_future(one("stays"))
+        await asyncio.sleep(0)
+        gone.cancel()  # hung up while waiting
+        await asyncio.sleep(0)
+        turns.give_back()  # the turn is "late"'s now, and it hangs up before it runs
+        late.cancel()
+        await asyncio.gather(gone, late, stays, return_exceptions=True)
+        return done, turns.free
+
+    done, free = asyncio.run(go())
+    assert done == ["stays"] and free == 1
+
+
+def test_the_guard_names_the_client_each_request_is_taken_in_turn_by() -> None:
+    """The guard sets :data:`~pips.server.limits.CLIENT` for the request's own task:
+    an IPv6 address by its /64, as the limits count it."""
+    from pips.server.guard import Guard
+    from pips.server.limits import CLIENT
+
+    heard: list[str] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        heard.append(CLIENT.get())
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    guard = Guard(app, body_bytes=1000, upload_bytes=1000)
+
+    async def ask(address: str) -> None:
+        scope = {"type": "http", "method": "GET", "path": "/", "client": (address, 1)}
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b""}
+
+        async def send(message: Any) -> None:
+            pass
+
+        await guard(scope, receive, send)
+
+    async def both() -> None:
+        await asyncio.gather(ask("2001:db8:5:6::7"), ask("192.0.2.9"))
+
+    asyncio.run(both())
+    assert heard == ["2001:db8:5:6::/64", "192.0.2.9"]

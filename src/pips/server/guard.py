@@ -19,6 +19,9 @@
   table's moves go on. A request holds its turn until its answer starts, so an open
   stream holds none; websockets are not counted here (streams and websockets have a
   cap of their own).
+* **Whose request**: the client's key (:func:`~pips.server.limits.client_key`) is set
+  for the request (:data:`~pips.server.limits.CLIENT`), so that work every client shares
+  is taken in turn by client, not by request (:class:`~pips.server.limits.SharedTurns`).
 * **Body sizes**: a request body larger than the limit (the ``Content-Length``, or the
   bytes actually sent) is answered 413 before any route parses it; uploads of results
   have a larger limit than everything else.
@@ -32,7 +35,7 @@ from typing import Any
 
 from pips.core.phrase import N_
 from pips.i18n import _, explain, negotiate, speaking
-from pips.server.limits import AtOnce, Limited, client_key
+from pips.server.limits import CLIENT, AtOnce, Limited, client_key
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -68,6 +71,10 @@ class Guard:
         self.at_once = at_once
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        # Behind a trusted proxy, the address it forwarded (uvicorn's proxy headers).
+        client = scope.get("client")
+        key = client_key(str(client[0])) if client else "unknown"
+        CLIENT.set(key)  # in this request's task: whom shared work takes turns by
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -97,9 +104,6 @@ class Guard:
         if self.at_once is None:
             await self.checked(scope, receive, send_guarded, path)
             return
-        # Behind a trusted proxy, the address it forwarded (uvicorn's proxy headers).
-        client = scope.get("client")
-        key = client_key(str(client[0])) if client else "unknown"
         try:
             give_back = await self.at_once.take(key)
         except Limited as exc:

@@ -23,7 +23,7 @@ from pips.results.service import Results, ResultsError
 from pips.server.accounts.identity import Identity
 from pips.server.cluster import Cluster
 from pips.server.errors import Refusal, refusal
-from pips.server.limits import Limited, Limits, RateLimit, client_key
+from pips.server.limits import CLIENT, Limited, Limits, RateLimit, SharedTurns, client_key
 from pips.server.tables import Tables
 from pips.server.work import Busy, Work
 from pips.store.db import Database
@@ -194,34 +194,27 @@ READS_WAITING = 200
 queued for minutes."""
 
 
-class _Reads:
-    """The turns of :func:`run`'s work on one event loop (each test's app has its own)."""
-
-    def __init__(self) -> None:
-        self.turns = asyncio.Semaphore(READS_AT_ONCE)
-        self.waiting = 0
-
-
-_reads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Reads] = weakref.WeakKeyDictionary()
+_reads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, SharedTurns] = (
+    weakref.WeakKeyDictionary()
+)
+"""The turns of :func:`run`'s work on each event loop (each test's app has its own)."""
 
 
 async def run(function: Any, *args: Any, **kwargs: Any) -> Any:
     """Database work off the event loop, so the tables' games go on meanwhile, at most
-    :data:`READS_AT_ONCE` at once; a refusal of the service becomes its HTTP answer."""
-    reads = _reads.setdefault(asyncio.get_running_loop(), _Reads())
+    :data:`READS_AT_ONCE` at once, the clients waiting taken in turn (the guard's
+    :data:`~pips.server.limits.CLIENT`); a refusal of the service becomes its HTTP
+    answer."""
+    reads = _reads.setdefault(asyncio.get_running_loop(), SharedTurns(READS_AT_ONCE))
     if reads.waiting >= READS_WAITING:
         raise refusal(Busy(phrase("the server is busy: try again in a minute"), 60), 503)
-    reads.waiting += 1
-    try:
-        await reads.turns.acquire()
-    finally:
-        reads.waiting -= 1
+    await reads.take(CLIENT.get())
     try:
         return await asyncio.to_thread(function, *args, **kwargs)
     except (ResultsError, EntryError) as exc:
         raise refused(exc) from None
     finally:
-        reads.turns.release()
+        reads.give_back()
 
 
 async def read_upload(request: Request, data: str | bytes, most_games: int) -> list[Checked]:
