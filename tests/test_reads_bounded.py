@@ -222,16 +222,16 @@ def test_shared_turns_go_round_the_clients_waiting(clients: list[str], most: int
     from pips.server.limits import SharedTurns
 
     async def go() -> tuple[list[tuple[int, str]], SharedTurns]:
-        turns = SharedTurns(most)
-        for _ in range(most):
-            await turns.take("holder")
+        turns = SharedTurns(most, room=len(clients))
+        held = [await turns.take("holder") for _ in range(most)]
         given: list[tuple[int, str]] = []
         seen: dict[str, int] = {}
 
         async def one(client: str, rank: int) -> None:
-            await turns.take(client)
+            give_back = await turns.take(client)
             given.append((rank, client))
-            turns.give_back()
+            give_back()
+            give_back()  # once is enough: a second call gives nothing more back
 
         tasks = []
         for client in clients:
@@ -239,8 +239,8 @@ def test_shared_turns_go_round_the_clients_waiting(clients: list[str], most: int
             tasks.append(asyncio.ensure_future(one(client, seen[client])))
         await asyncio.sleep(0)
         assert turns.waiting == len(clients)
-        for _ in range(most):
-            turns.give_back()
+        for give_back in held:
+            give_back()
         await asyncio.gather(*tasks)
         return given, turns
 
@@ -263,15 +263,14 @@ def test_a_request_gone_while_waiting_leaves_no_turn_behind() -> None:
     just as its turn came passes the turn on: nothing waits for a turn nobody holds."""
     from pips.server.limits import SharedTurns
 
-    async def go() -> tuple[list[str], int]:
-        turns = SharedTurns(1)
-        await turns.take("holder")
+    async def go() -> tuple[list[str], int, int]:
+        turns = SharedTurns(1, room=10)
+        give_back = await turns.take("holder")
         done: list[str] = []
 
         async def one(client: str) -> None:
-            await turns.take(client)
+            (await turns.take(client))()
             done.append(client)
-            turns.give_back()
 
         gone = asyncio.ensure_future(one("gone"))
         late = asyncio.ensure_future(one("late"))
@@ -279,13 +278,53 @@ def test_a_request_gone_while_waiting_leaves_no_turn_behind() -> None:
         await asyncio.sleep(0)
         gone.cancel()  # hung up while waiting
         await asyncio.sleep(0)
-        turns.give_back()  # the turn is "late"'s now, and it hangs up before it runs
+        give_back()  # the turn is "late"'s now, and it hangs up before it runs
         late.cancel()
         await asyncio.gather(gone, late, stays, return_exceptions=True)
-        return done, turns.free
+        return done, turns.free, turns.waiting
 
-    done, free = asyncio.run(go())
-    assert done == ["stays"] and free == 1
+    assert asyncio.run(go()) == (["stays"], 1, 0)
+
+
+def test_a_full_waiting_room_refuses_the_one_holding_most_not_a_newcomer() -> None:
+    """Hostile review: 34 IPv6 /64s of one home's /56, six reads each (as many as the
+    guard lets one address have at once), filled the 200 places of the waiting room,
+    and every other client's read was refused (503). Now the /64s of one /48 are one
+    site for the turns, and when the room is full the newest read of the site with
+    the most waiting is refused instead: the organiser, with nothing waiting, is let in
+    and read."""
+    from pips.server.limits import CLIENT, client_key
+
+    read_by: list[str] = []
+    release = threading.Event()
+
+    def read(client: str) -> None:
+        read_by.append(client)
+        release.wait(timeout=60)
+
+    async def as_client(client: str) -> str:
+        CLIENT.set(client)
+        try:
+            await common.run(read, client)
+        except HTTPException as refused:
+            return f"refused {refused.status_code}"
+        return "read"
+
+    async def flood() -> tuple[list[str], str]:
+        home = [client_key(f"2001:db8:0:{net:x}::1") for net in range(34)]
+        floods = [asyncio.ensure_future(as_client(c)) for c in home for _ in range(6)]
+        await asyncio.sleep(0.05)  # two read, the rest wait or are refused
+        organiser = asyncio.ensure_future(as_client("192.0.2.7"))
+        await asyncio.sleep(0.05)
+        release.set()
+        return list(await asyncio.gather(*floods)), await organiser
+
+    answers, organiser = asyncio.run(flood())
+    assert organiser == "read" and "192.0.2.7" in read_by
+    # The home's 34 /64s are one site: the organiser waited for one of its reads, not 34.
+    assert read_by.index("192.0.2.7") <= common.READS_AT_ONCE + 1
+    assert answers.count("refused 503") >= 34 * 6 - 2 - common.READS_WAITING
+    assert answers.count("read") + answers.count("refused 503") == 34 * 6
 
 
 def test_the_guard_names_the_client_each_request_is_taken_in_turn_by() -> None:

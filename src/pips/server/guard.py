@@ -21,7 +21,7 @@
   cap of their own).
 * **Whose request**: the client's key (:func:`~pips.server.limits.client_key`) is set
   for the request (:data:`~pips.server.limits.CLIENT`), so that work every client shares
-  is taken in turn by client, not by request (:class:`~pips.server.limits.SharedTurns`).
+  is taken in turn by site, not by request (:class:`~pips.server.limits.SharedTurns`).
 * **Body sizes**: a request body larger than the limit (the ``Content-Length``, or the
   bytes actually sent) is answered 413 before any route parses it; uploads of results
   have a larger limit than everything else.

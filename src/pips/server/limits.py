@@ -30,7 +30,6 @@ import math
 import time
 from collections import deque
 from collections.abc import Callable
-from contextlib import suppress
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
@@ -449,64 +448,96 @@ guard (:class:`pips.server.guard.Guard`): whom work shared by every client is ta
 turn by (:class:`SharedTurns`)."""
 
 
+def site_key(client: str) -> str:
+    """The site a client (:func:`client_key`) belongs to, for sharing turns: an IPv6 /64
+    by its /48, the most one site is handed (RFC 6177; a home gets a /56, 256 /64s of its
+    own), anything else as it is.
+
+    >>> site_key("2001:db8:1:2::/64"), site_key("10.0.0.1")
+    ('2001:db8:1::/48', '10.0.0.1')
+    """
+    if client.endswith("/64"):
+        return str(ipaddress.IPv6Network(client).supernet(new_prefix=48))
+    return client
+
+
 class SharedTurns:
     """``most`` turns at once at work every client shares, given to the clients waiting
     in turn (round robin), each client's own requests in the order they came. First come
     first served, a client with many requests waiting held every other back by all of
     them (thirty reads from five addresses made an organiser's entry of a result wait
     1.6 s, not 80 ms); in turn, a request waits for at most one turn of each client
-    ahead of it. How many one client may have waiting is :class:`AtOnce`'s to say.
+    ahead of it.
 
-    >>> turns = SharedTurns(most=1)
+    At most ``room`` requests wait, all clients together. When the room is full, the
+    newest request of the client with the most waiting is refused to make room
+    (:class:`Limited`), not the newcomer: a client with nothing waiting is always let
+    in, and a refusal falls on whoever holds more than their share.
+
+    >>> turns = SharedTurns(most=1, room=10)
     >>> async def order() -> list[str]:
-    ...     await turns.take("flood")
+    ...     give_back = await turns.take("flood")
     ...     done: list[str] = []
     ...     async def one(client: str) -> None:
-    ...         await turns.take(client)
+    ...         (await turns.take(client))()
     ...         done.append(client)
-    ...         turns.give_back()
     ...     waiting = [asyncio.create_task(one(c)) for c in ("flood",) * 3 + ("organiser",)]
     ...     await asyncio.sleep(0)
-    ...     turns.give_back()
+    ...     give_back()
     ...     await asyncio.gather(*waiting)
     ...     return done
     >>> asyncio.run(order())
     ['flood', 'organiser', 'flood', 'flood']
     """
 
-    def __init__(self, most: int) -> None:
+    def __init__(self, most: int, room: int) -> None:
         self.free = most
+        self.room = room
         self.waiting = 0
         """Requests waiting for a turn."""
         self._queues: dict[str, deque[asyncio.Future[None]]] = {}
         """Each waiting client's requests, the clients in the order their turns come (a
         dict keeps the order things were put in: a client served goes to the back)."""
 
-    async def take(self, client: str) -> None:
-        """Wait for a turn; :meth:`give_back` it when done."""
+    async def take(self, client: str) -> Callable[[], None]:
+        """Wait for a turn: the function that gives it back (once, however often it is
+        called). :class:`Limited` if the room is full and ``client`` would hold the most
+        waiting, or if its request is the one refused to make room."""
         if self.free:
             self.free -= 1
-            return
+            return self._giver()
+        if self.waiting >= self.room:
+            self._make_room(client)
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queues.setdefault(client, deque()).append(turn)
         self.waiting += 1
         try:
             await turn
-        except BaseException:  # gone while waiting (the client hung up)
-            if turn.done() and not turn.cancelled():
-                self.give_back()  # given the turn, then gone: the next one has it
+        except BaseException:  # gone while waiting (a hang-up, a stop), or refused
+            if turn.done() and not turn.cancelled() and turn.exception() is None:
+                self._give_back()  # given the turn, then gone: the next one has it
             else:
                 self._forget(client, turn)
             raise
-        finally:
-            self.waiting -= 1
+        return self._giver()
 
-    def give_back(self) -> None:
-        """A turn taken is over: the next client's, or free."""
+    def _giver(self) -> Callable[[], None]:
+        given_back = False
+
+        def give_back() -> None:
+            nonlocal given_back
+            if not given_back:
+                given_back = True
+                self._give_back()
+
+        return give_back
+
+    def _give_back(self) -> None:
         while self._queues:
             client = next(iter(self._queues))
             queue = self._queues.pop(client)
             turn = queue.popleft()
+            self.waiting -= 1
             if queue:
                 self._queues[client] = queue  # to the back of the line
             if not turn.done():
@@ -514,10 +545,20 @@ class SharedTurns:
                 return
         self.free += 1
 
+    def _make_room(self, client: str) -> None:
+        busy = Limited(phrase("the server is busy: try again in a minute"), 60)
+        most = max(self._queues, key=lambda other: len(self._queues[other]))
+        if len(self._queues[most]) <= len(self._queues.get(client, ())) + 1:
+            raise busy  # nobody would hold more than this client
+        refused = self._queues[most].pop()  # the newest of the most waiting
+        self.waiting -= 1
+        if not refused.done():
+            refused.set_exception(busy)
+
     def _forget(self, client: str, turn: asyncio.Future[None]) -> None:
         queue = self._queues.get(client)
-        if queue is not None:
-            with suppress(ValueError):
-                queue.remove(turn)
+        if queue is not None and turn in queue:
+            queue.remove(turn)
+            self.waiting -= 1
             if not queue:
                 del self._queues[client]

@@ -15,7 +15,6 @@ from pydantic import AfterValidator, BaseModel, Field
 from pydantic_core import PydanticCustomError
 from starlette.convertors import Convertor, register_url_convertor
 
-from pips.core.phrase import phrase
 from pips.i18n import _
 from pips.results.entry import Checked, EntryError
 from pips.results.entry_formats import MOST_LINES, read_csv
@@ -23,7 +22,15 @@ from pips.results.service import Results, ResultsError
 from pips.server.accounts.identity import Identity
 from pips.server.cluster import Cluster
 from pips.server.errors import Refusal, refusal
-from pips.server.limits import CLIENT, Limited, Limits, RateLimit, SharedTurns, client_key
+from pips.server.limits import (
+    CLIENT,
+    Limited,
+    Limits,
+    RateLimit,
+    SharedTurns,
+    client_key,
+    site_key,
+)
 from pips.server.tables import Tables
 from pips.server.work import Busy, Work
 from pips.store.db import Database
@@ -202,19 +209,23 @@ _reads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, SharedTurns] = (
 
 async def run(function: Any, *args: Any, **kwargs: Any) -> Any:
     """Database work off the event loop, so the tables' games go on meanwhile, at most
-    :data:`READS_AT_ONCE` at once, the clients waiting taken in turn (the guard's
-    :data:`~pips.server.limits.CLIENT`); a refusal of the service becomes its HTTP
-    answer."""
-    reads = _reads.setdefault(asyncio.get_running_loop(), SharedTurns(READS_AT_ONCE))
-    if reads.waiting >= READS_WAITING:
-        raise refusal(Busy(phrase("the server is busy: try again in a minute"), 60), 503)
-    await reads.take(CLIENT.get())
+    :data:`READS_AT_ONCE` at once, the sites waiting taken in turn (the guard's
+    :data:`~pips.server.limits.CLIENT`, by :func:`~pips.server.limits.site_key`); a
+    refusal of the service becomes its HTTP answer."""
+    loop = asyncio.get_running_loop()
+    reads = _reads.get(loop)
+    if reads is None:
+        reads = _reads[loop] = SharedTurns(READS_AT_ONCE, READS_WAITING)
+    try:
+        give_back = await reads.take(site_key(CLIENT.get()))
+    except Limited as busy:
+        raise refusal(busy, 503) from None
     try:
         return await asyncio.to_thread(function, *args, **kwargs)
     except (ResultsError, EntryError) as exc:
         raise refused(exc) from None
     finally:
-        reads.give_back()
+        give_back()
 
 
 async def read_upload(request: Request, data: str | bytes, most_games: int) -> list[Checked]:
