@@ -17,8 +17,6 @@ import logging
 import threading
 import time
 import traceback
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -62,12 +60,8 @@ class ThreadServer(Server):
         limits: dict[str, tuple[float, float]] | None = None,
     ) -> None:
         super().__init__(home, database, bot_delay, grace)
-        self._options: dict[str, Any] = {
-            "bot_delay": bot_delay,
-            "grace": grace,
-            "limits": limits or {},
-            **({} if unattended is None else {"unattended": unattended}),
-        }
+        self.unattended = unattended
+        self.limits = limits or {}
         self._served: Any = None  # uvicorn.Server
         self._thread: threading.Thread | None = None
         self._log: logging.Handler | None = None
@@ -82,12 +76,19 @@ class ThreadServer(Server):
         from tests.in_process import cheap_hashing
 
         cheap_hashing()
+        optional: dict[str, Any] = {
+            "unattended": self.unattended,
+            "analyse_while_playing": self.analyse_while_playing,
+        }
         settings = Settings(
             database=self.database,
+            bot_delay=self.bot_delay,
+            grace=self.grace,
+            limits=self.limits,
             warm=False,  # --no-warm-up: the tests' bots do not search
             analysis_level=self.analysis_level,
-            **self._options,
-            **self._analyses(),
+            # None: the server's default, as Server leaves the option out.
+            **{name: value for name, value in optional.items() if value is not None},
         )
         self._db = Database(self.database)
         app = create_app(settings, db=self._db, secret="test-secret")
@@ -128,13 +129,6 @@ class ThreadServer(Server):
             time.sleep(0.02)
         return self
 
-    def _analyses(self) -> dict[str, Any]:
-        """``--analyse-while-playing`` as :class:`Server` passes it (``None``: the
-        server's default)."""
-        if self.analyse_while_playing is None:
-            return {}
-        return {"analyse_while_playing": self.analyse_while_playing}
-
     def kill(self) -> None:
         raise TypeError("a server in a thread has no process to kill: use Server")
 
@@ -155,13 +149,3 @@ class ThreadServer(Server):
         if self._db is not None:
             self._db.dispose()
             self._db = None
-
-
-@contextmanager
-def served(server: ThreadServer) -> Iterator[ThreadServer]:
-    """``server`` started, and stopped when the block ends."""
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()

@@ -37,22 +37,6 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def run_pips(home: Path, database: str, *arguments: str) -> str:
-    """Run ``pips`` with ``home`` as its ``$PIPS_HOME`` on ``database``; its output, or an
-    error with what it said."""
-    env = {**os.environ, "PIPS_HOME": str(home), "PIPS_SECRET": "test-secret"}
-    done = subprocess.run(
-        [sys.executable, "-m", "pips", *arguments, "--database", database],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"pips {' '.join(arguments)}: {done.stdout}{done.stderr}")
-    return done.stdout
-
-
 class Server:
     """``pips serve`` in a child process over a database URL (SQLite file by default);
     :class:`tests.in_thread.ThreadServer` serves the same app in a thread instead."""
@@ -138,7 +122,17 @@ class Server:
     def run_pips(self, *arguments: str) -> str:
         """Run ``pips`` on this server's machine and database (as an administrator
         would); its output, or an error with what it said."""
-        return run_pips(self.home, self.database, *arguments)
+        env = {**os.environ, "PIPS_HOME": str(self.home), "PIPS_SECRET": "test-secret"}
+        done = subprocess.run(
+            [sys.executable, "-m", "pips", *arguments, "--database", self.database],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"pips {' '.join(arguments)}: {done.stdout}{done.stderr}")
+        return done.stdout
 
     def kill(self) -> None:
         """Kill without warning (SIGKILL): nothing gets to clean up."""
@@ -162,15 +156,17 @@ def running(
     bot_delay: float = 0.0,
     grace: float = 60,
     extra: tuple[str, ...] = (),
+    limits: dict[str, tuple[float, float]] | None = None,
 ) -> Iterator[Server]:
-    """A server for the block: in a thread of this process (tests/in_thread.py), or,
-    given ``extra`` options of ``pips serve``'s command line, ``pips serve`` itself."""
+    """A server for the block: in a thread of this process (tests/in_thread.py, with
+    ``limits`` other than the defaults), or, given ``extra`` options of ``pips serve``'s
+    command line, ``pips serve`` itself."""
     from tests.in_thread import ThreadServer
 
     server = (
         Server(home, database, bot_delay, grace, extra=extra)
         if extra
-        else ThreadServer(home, database, bot_delay, grace)
+        else ThreadServer(home, database, bot_delay, grace, limits=limits)
     )
     server.start()
     try:

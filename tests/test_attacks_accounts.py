@@ -19,13 +19,13 @@ import pytest
 from sqlalchemy import select
 
 from pips.store.models import ChatLine
-from tests.in_thread import ThreadServer, served
 from tests.server_helpers import (
     Browser,
     Server,
     bots,
     first_state,
     register,
+    running,
     wait_for,
 )
 
@@ -89,7 +89,7 @@ def everywhere(server: Server, name: str, count: int) -> None:
 def test_one_address_gets_a_burst_of_attempts_then_waits(tmp_path: Path) -> None:
     # Ten at once, then (as set here) one every 100 minutes, so that a slow machine does
     # not earn attempts back during the test: the rest are refused, unhashed.
-    with served(ThreadServer(tmp_path, limits={"sign-in": (10.0, 0.01)})) as server:
+    with running(tmp_path, limits={"sign-in": (10.0, 0.01)}) as server:
         attacker = Browser(server)
         codes = [
             attacker.form("/login", name=f"nobody-{i}", password="whatever-1").status_code

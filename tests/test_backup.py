@@ -27,7 +27,6 @@ from pips.store import backup, site
 from pips.store.db import Database
 from pips.store.models import MoveRow, User
 from tests.databases import POSTGRES
-from tests.in_thread import ThreadServer, served
 from tests.server_helpers import Browser, bots, new_database, running, wait_for
 from tests.test_cli import run
 from tests.test_results_server import Site, fido, upload
@@ -155,7 +154,7 @@ def test_a_site_backed_up_while_played_is_restored_whole_on_the_other_engine(
     Database(url).upgrade()
     made = build_site(url)
     file = tmp_path / "site.gz"
-    with served(ThreadServer(tmp_path / "a", url, bot_delay=0.05)) as server:
+    with running(tmp_path / "a", url, bot_delay=0.05) as server:
         host = Browser(server, "Ghosthost")
         table = host.create("family", {"players": 4, "target": 1000}, [*bots(4)])
         wait_for(lambda: moves_of(url, table) >= 5)
@@ -183,7 +182,7 @@ def test_a_site_backed_up_while_played_is_restored_whole_on_the_other_engine(
     again.write_bytes(exported.stdout)
     assert lines_of(again) == backed_up  # every row of every table, as it was
 
-    with served(ThreadServer(tmp_path / "b", restored_url, bot_delay=0.05)) as restored:
+    with running(tmp_path / "b", restored_url, bot_delay=0.05) as restored:
         for path, expected in made["shown"].items():
             assert httpx.get(restored.url + path).json() == expected, path
         anna = Browser(restored)

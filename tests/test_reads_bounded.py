@@ -175,38 +175,53 @@ def test_the_sheets_print_the_sites_address_whatever_host_a_client_names(
     assert not any("evil.example" in text for text in texts)
 
 
+class HeldReads:
+    """Reads through :func:`~pips.server.routes.common.run` as clients, each in a task of
+    its own with its client named as the guard names it, held until released; who read,
+    in the order they did."""
+
+    def __init__(self) -> None:
+        self.read_by: list[str] = []
+        self.release = threading.Event()
+
+    def _read(self, client: str) -> None:
+        self.read_by.append(client)
+        self.release.wait(timeout=60)
+
+    async def read_as(self, client: str) -> str:
+        from pips.server.limits import CLIENT
+
+        CLIENT.set(client)
+        try:
+            await common.run(self._read, client)
+        except HTTPException as refused:
+            return f"refused {refused.status_code}"
+        return "read"
+
+    async def flood_then(self, floods: list[str], newcomer: str) -> tuple[list[str], str]:
+        """The floods' reads asked at once (two read, the rest wait or are refused), then
+        the newcomer's; all let go once it waits: each one's answer."""
+        flooding = [asyncio.ensure_future(self.read_as(client)) for client in floods]
+        await asyncio.sleep(0.05)
+        coming = asyncio.ensure_future(self.read_as(newcomer))
+        await asyncio.sleep(0.05)
+        self.release.set()
+        return list(await asyncio.gather(*flooding)), await coming
+
+
 def test_an_organisers_read_waits_one_turn_per_address_not_one_per_flooders_read() -> None:
     """Hostile review of issue 53 (F1): thirty reads from five addresses queued, first
     come first served, ahead of an organiser's entry (80 ms became 1.6 s). Now the
     addresses waiting are taken in turn: the organiser's read, queued last, runs after
     at most one read of each flooding address, not after all thirty."""
-    from pips.server.limits import CLIENT
-
-    order: list[str] = []
-    release = threading.Event()
-
-    def read(client: str) -> None:
-        order.append(client)
-        release.wait(timeout=60)
-
-    async def as_client(client: str) -> None:
-        CLIENT.set(client)  # as the guard does for each request (its own task)
-        await common.run(read, client)
-
-    async def flood() -> None:
-        floods = [f"10.0.0.{n % 5}" for n in range(30)]
-        tasks = [asyncio.ensure_future(as_client(client)) for client in floods]
-        await asyncio.sleep(0.05)  # the first two read; the rest wait their turn
-        tasks.append(asyncio.ensure_future(as_client("organiser")))
-        await asyncio.sleep(0.05)
-        release.set()
-        await asyncio.gather(*tasks)
-
-    asyncio.run(flood())
-    assert sorted(order) == sorted([f"10.0.0.{n % 5}" for n in range(30)] + ["organiser"])
+    floods = [f"10.0.0.{n % 5}" for n in range(30)]
+    held = HeldReads()
+    answers, organiser = asyncio.run(held.flood_then(floods, "organiser"))
+    assert answers == ["read"] * 30 and organiser == "read"
+    assert sorted(held.read_by) == sorted([*floods, "organiser"])
     # Two read at once when the organiser came; five addresses wait: at most five more
     # reads go first (one of each address whose turn comes earlier).
-    assert order.index("organiser") <= common.READS_AT_ONCE + 5
+    assert held.read_by.index("organiser") <= common.READS_AT_ONCE + 5
 
 
 @settings(max_examples=200, deadline=None)
@@ -293,36 +308,16 @@ def test_a_full_waiting_room_refuses_the_one_holding_most_not_a_newcomer() -> No
     site for the turns, and when the room is full the newest read of the site with
     the most waiting is refused instead: the organiser, with nothing waiting, is let in
     and read."""
-    from pips.server.limits import CLIENT, client_key
+    from pips.server.limits import client_key
 
-    read_by: list[str] = []
-    release = threading.Event()
-
-    def read(client: str) -> None:
-        read_by.append(client)
-        release.wait(timeout=60)
-
-    async def as_client(client: str) -> str:
-        CLIENT.set(client)
-        try:
-            await common.run(read, client)
-        except HTTPException as refused:
-            return f"refused {refused.status_code}"
-        return "read"
-
-    async def flood() -> tuple[list[str], str]:
-        home = [client_key(f"2001:db8:0:{net:x}::1") for net in range(34)]
-        floods = [asyncio.ensure_future(as_client(c)) for c in home for _ in range(6)]
-        await asyncio.sleep(0.05)  # two read, the rest wait or are refused
-        organiser = asyncio.ensure_future(as_client("192.0.2.7"))
-        await asyncio.sleep(0.05)
-        release.set()
-        return list(await asyncio.gather(*floods)), await organiser
-
-    answers, organiser = asyncio.run(flood())
-    assert organiser == "read" and "192.0.2.7" in read_by
+    home = [client_key(f"2001:db8:0:{net:x}::1") for net in range(34)]
+    held = HeldReads()
+    answers, organiser = asyncio.run(
+        held.flood_then([c for c in home for _ in range(6)], "192.0.2.7")
+    )
+    assert organiser == "read" and "192.0.2.7" in held.read_by
     # The home's 34 /64s are one site: the organiser waited for one of its reads, not 34.
-    assert read_by.index("192.0.2.7") <= common.READS_AT_ONCE + 1
+    assert held.read_by.index("192.0.2.7") <= common.READS_AT_ONCE + 1
     assert answers.count("refused 503") >= 34 * 6 - 2 - common.READS_WAITING
     assert answers.count("read") + answers.count("refused 503") == 34 * 6
 
